@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "soundpack",
+    platforms: [.macOS(.v13), .iOS(.v13)],
+    products: [
+        .executable(name: "soundpack", targets: ["soundpack"]),
+        .library(name: "SoundpackCore", targets: ["SoundpackCore"]),
+        .library(name: "SoundpackKit", targets: ["SoundpackKit"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+
+        .target(name: "SoundpackCore"),
+        .target(name: "SoundpackKit", dependencies: ["SoundpackCore", "CSQLite", "CSndFile", "CSodium"]),
+        .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
+        .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),
+
+        .testTarget(name: "SoundpackCoreTests", dependencies: ["SoundpackCore"]),
+        .testTarget(
+            name: "SoundpackKitTests",
+            dependencies: ["SoundpackKit", "SoundpackCore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "SoundpackCLITests", dependencies: ["SoundpackCLI", "SoundpackKit", "soundpack"]),
+    ]
+)

@@ -1,0 +1,113 @@
+// Command-line parsing: each command declares its options; anything else is a usage error.
+
+/// An option a command accepts.
+struct OptionSpec: Sendable {
+    var names: [String]
+    /// Placeholder for the value (`FILE`), nil for a flag.
+    var value: String?
+    var help: String
+    var repeatable = false
+
+    static func flag(_ names: String..., help: String) -> OptionSpec { OptionSpec(names: names, value: nil, help: help) }
+    static func option(_ names: String..., value: String, help: String, repeatable: Bool = false) -> OptionSpec {
+        OptionSpec(names: names, value: value, help: help, repeatable: repeatable)
+    }
+}
+
+/// A command's name, synopsis, description and options; enough to parse and to print `--help`.
+struct CommandSpec: Sendable {
+    var name: String
+    var synopsis: String
+    var summary: String
+    var discussion: String = ""
+    var options: [OptionSpec]
+
+    static let globalOptions: [OptionSpec] = [
+        .option("--catalog", value: "FILE", help: "catalog database (env SOUNDPACK_CATALOG; default .soundpack/catalog.sqlite)"),
+        .option("--store", value: "DIR", help: "store folder (env SOUNDPACK_STORE; default dist/)"),
+        .flag("-h", "--help", help: "show this help"),
+    ]
+
+    var help: String {
+        var text = "USAGE: soundpack \(synopsis)\n\n\(summary)\n"
+        if !discussion.isEmpty { text += "\n\(discussion)\n" }
+        text += "\nOPTIONS:\n"
+        for option in options + Self.globalOptions {
+            var left = option.names.joined(separator: ", ")
+            if let value = option.value { left += " \(value)" }
+            let pad = left.count < 28 ? String(repeating: " ", count: 28 - left.count) : "\n" + String(repeating: " ", count: 30)
+            text += "  \(left)\(pad)\(option.help)\n"
+        }
+        return text
+    }
+
+    /// Parses `arguments` (after the command name).
+    func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
+        let all = options + Self.globalOptions
+        var parsed = ParsedArguments()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") || Self.looksNumeric(argument) && !all.contains(where: { $0.names.contains(argument) }) {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" { onlyPositionals = true; continue }
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            guard let spec = all.first(where: { $0.names.contains(name) }) else {
+                throw .usage("unknown option '\(name)' for '\(self.name)'", hint: "see soundpack \(self.name) --help")
+            }
+            let key = spec.names.last ?? name
+            if spec.value == nil {
+                guard inline == nil else { throw .usage("option '\(name)' takes no value") }
+                parsed.flags.insert(key)
+                continue
+            }
+            let value: String
+            if let inline {
+                value = inline
+            } else {
+                guard index < arguments.count else { throw .usage("option '\(name)' needs a value (\(spec.value ?? ""))") }
+                value = arguments[index]
+                index += 1
+            }
+            if !spec.repeatable && parsed.options[key] != nil {
+                throw .usage("option '\(name)' given more than once")
+            }
+            parsed.options[key, default: []].append(value)
+        }
+        return parsed
+    }
+
+    /// `-1` and `-0.5` are amounts (to be refused as negative), not options.
+    private static func looksNumeric(_ argument: String) -> Bool {
+        argument.count > 1 && argument.dropFirst().first.map { $0.isNumber || $0 == "." } == true
+    }
+}
+
+/// The result of parsing: positionals in order, options by their long name.
+struct ParsedArguments: Sendable {
+    var positionals: [String] = []
+    var options: [String: [String]] = [:]
+    var flags: Set<String> = []
+
+    func value(_ name: String) -> String? { options[name]?.last }
+    func values(_ name: String) -> [String] { options[name] ?? [] }
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The value of a `text|json`-style option, refused unless it is one of `choices`.
+    func choice(_ name: String, _ choices: [String], default fallback: String) throws(CLIError) -> String {
+        let chosen = value(name) ?? fallback
+        guard choices.contains(chosen) else {
+            throw .usage("'\(chosen)' is not a valid \(name)", hint: "use one of: \(choices.joined(separator: ", "))")
+        }
+        return chosen
+    }
+}

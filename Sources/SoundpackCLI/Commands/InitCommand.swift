@@ -1,0 +1,61 @@
+// `soundpack init DIR --id ID`: a pack.json listing every clip the grammar needs.
+
+import Foundation
+import SoundpackCore
+import SoundpackKit
+
+enum InitCommand: Command {
+    static let spec = CommandSpec(
+        name: "init",
+        synopsis: "init DIR --id ID [--grammar zh-Hans|zh-Hant] [--two er|liang] [--max-amount AMOUNT] [--prefix TEXT]",
+        summary: "Scaffold a pack: DIR/pack.json listing a clip for every token the grammar needs.",
+        discussion: "Clip paths are clips/<token>.caf with ASCII names (十 → clips/shi.caf). An existing pack.json is never overwritten.",
+        options: [
+            .option("--id", value: "ID", help: "pack id: 1-63 of a-z 0-9 -"),
+            .option("--grammar", value: "G", help: "zh-Hans (default) or zh-Hant"),
+            .option("--two", value: "STYLE", help: "er (default) or liang"),
+            .option("--max-amount", value: "AMOUNT", help: "largest amount the pack must say (default 99999999.99)"),
+            .option("--prefix", value: "TEXT", help: "the words of the prefix clip, e.g. 微信到账"),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        guard arguments.positionals.count == 1, let directory = arguments.positionals.first else {
+            throw .usage("init needs one folder", hint: "soundpack init packs/mypack --id mypack")
+        }
+        guard let id = arguments.value("--id") else { throw .usage("init needs --id ID") }
+        guard PackManifest.isValidID(id) else {
+            throw .usage("'\(id)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
+        }
+        let grammarName = try arguments.choice("--grammar", GrammarID.allCases.map(\.rawValue), default: "zh-Hans")
+        let two = try arguments.choice("--two", TwoStyle.allCases.map(\.rawValue), default: "er")
+        let maxText = arguments.value("--max-amount") ?? "99999999.99"
+        let maximum: Amount
+        do { maximum = try Amount(parsing: maxText) } catch { throw .usage("--max-amount: \(error.description)") }
+        let grammar = Grammar(GrammarID(rawValue: grammarName) ?? .zhHans, two: TwoStyle(rawValue: two) ?? .er)
+
+        var tokens = grammar.reachableTokens(upTo: maximum)
+        tokens.insert(.prefix)
+        var clips: [String: String] = [:]
+        for token in tokens { clips[token.rawValue] = "clips/\(token.fileStem).caf" }
+        var document: [String: Any] = [
+            "id": id, "name": id, "version": "0.1.0", "grammar": grammarName, "grammarOptions": ["two": two],
+            "maxAmount": maximum.description, "profile": "ios-notification", "clips": clips,
+        ]
+        if let prefix = arguments.value("--prefix") { document["texts"] = ["prefix": prefix] }
+
+        let folder = context.absolute(directory)
+        let target = URL(fileURLWithPath: folder).appendingPathComponent("pack.json")
+        guard !FileManager.default.fileExists(atPath: target.path) else {
+            throw .failure("\(directory)/pack.json already exists", hint: "init never overwrites a pack; edit it or choose another folder")
+        }
+        do {
+            let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            try FileManager.default.createDirectory(atPath: folder + "/clips", withIntermediateDirectories: true)
+            try AtomicFile.write(data + Data("\n".utf8), to: target.path)
+        } catch {
+            throw .environment("cannot write \(directory)/pack.json", error.localizedDescription)
+        }
+        context.stdout.write("created \(directory)/pack.json with \(clips.count) clips; record them as \(directory)/clips/<token>.caf, then run soundpack validate \(directory)\n")
+        return .success
+    }
+}

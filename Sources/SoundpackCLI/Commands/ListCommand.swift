@@ -1,0 +1,64 @@
+// `soundpack list`: the packs in the catalog.
+
+import SoundpackKit
+
+enum ListCommand: Command {
+    static let spec = CommandSpec(
+        name: "list",
+        synopsis: "list [--format text|json]",
+        summary: "List the packs in the catalog with their newest version and last validation.",
+        options: [.option("--format", value: "FORMAT", help: "text (default) or json")])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        guard arguments.positionals.isEmpty else { throw .usage("list takes no arguments") }
+        let packs: [CatalogPack]
+        do { packs = try context.openCatalog(arguments).packs() } catch let error as CLIError { throw error } catch {
+            throw .environment("cannot read the catalog", "\(error)")
+        }
+        if format == "json" {
+            context.stdout.write(context.json(["packs": packs]))
+            return .success
+        }
+        guard !packs.isEmpty else {
+            context.stdout.write("no packs in the catalog at \(context.catalogPath(arguments)) (soundpack validate DIR records one)\n")
+            return .success
+        }
+        let rows = [["ID", "VERSION", "VERSIONS", "GRAMMAR", "LAST VALIDATED", "RESULT", "NAME"]] + packs.map {
+            [$0.id, $0.latestVersion ?? "-", String($0.versions), $0.grammar, $0.lastValidated ?? "never", $0.lastResult ?? "-", $0.name ?? ""]
+        }
+        context.stdout.write(Table.render(rows))
+        return .success
+    }
+}
+
+/// Left-aligned columns separated by two spaces.
+enum Table {
+    static func render(_ rows: [[String]]) -> String {
+        var widths: [Int] = []
+        for row in rows {
+            for (i, cell) in row.enumerated() {
+                if widths.count <= i { widths.append(0) }
+                widths[i] = max(widths[i], displayWidth(cell))
+            }
+        }
+        return rows.map { row in
+            row.enumerated().map { i, cell in
+                i == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - displayWidth(cell) + 2)
+            }.joined().trimmingTrailingSpaces()
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// CJK characters take two terminal columns.
+    static func displayWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + ($1.value >= 0x1100 && $1.properties.isIdeographic || (0xFF00...0xFFEF).contains($1.value) ? 2 : 1) }
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = Substring(self)
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,146 @@
+// `soundpack say AMOUNT…`: the reading of amounts as words, tokens, clip files or JSON lines.
+
+import Foundation
+import SoundpackCore
+
+enum SayCommand: Command {
+    static let spec = CommandSpec(
+        name: "say",
+        synopsis: "say AMOUNT... (--pack DIR | --grammar G) [--format text|tokens|files|json]",
+        summary: "Print how amounts are read: one line per amount.",
+        discussion: """
+            AMOUNT is a decimal like 15.40 or 1,234.5 (at most 2 fraction digits, below 10^12 and at
+            most the pack's maxAmount). `-` reads one amount per line from standard input; a bad line
+            is reported on stderr with its line number, the others are still answered, and the exit
+            code is 1. With --grammar alone there is no prefix and --format files is not available.
+            Formats: text (微信到账十五点四元), tokens (space-separated token ids), files (clip paths as
+            written in pack.json), json (one object per line).
+            """,
+        options: [
+            .option("--pack", value: "DIR", help: "read with this pack's grammar, prefix, suffix and maxAmount"),
+            .option("--grammar", value: "G", help: "zh-Hans or zh-Hant, without a pack"),
+            .option("--two", value: "STYLE", help: "er (default) or liang, with --grammar"),
+            .option("--format", value: "FORMAT", help: "text (default), tokens, files or json"),
+        ])
+
+    /// Everything needed to answer one amount, prepared once.
+    struct Reader {
+        var grammar: Grammar
+        var maximum: Amount
+        var prefix: Bool
+        var suffix: Bool
+        var texts: [String: String]
+        var files: [String: String]
+        var format: String
+        var tokenText: [Token: String] = [:]
+
+        mutating func prepare() {
+            for token in Token.allCases { tokenText[token] = grammar.text(of: token, texts: texts) }
+        }
+
+        func line(for amount: Amount, buffer: inout [Token]) -> String {
+            buffer.removeAll(keepingCapacity: true)
+            if prefix { buffer.append(.prefix) }
+            grammar.appendTokens(for: amount, to: &buffer)
+            if suffix { buffer.append(.suffix) }
+            switch format {
+            case "tokens": return buffer.map(\.rawValue).joined(separator: " ")
+            case "files": return buffer.map { files[$0.rawValue] ?? "" }.joined(separator: " ")
+            case "json":
+                let text = buffer.reduce(into: "") { $0 += tokenText[$1] ?? "" }
+                let tokens = buffer.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
+                var line = "{\"amount\":\"\(amount)\",\"text\":\"\(jsonEscaped(text))\",\"tokens\":[\(tokens)]"
+                if !files.isEmpty {
+                    line += ",\"files\":[" + buffer.map { "\"\(jsonEscaped(files[$0.rawValue] ?? ""))\"" }.joined(separator: ",") + "]"
+                }
+                return line + "}"
+            default:
+                return buffer.reduce(into: "") { $0 += tokenText[$1] ?? "" }
+            }
+        }
+
+        func jsonEscaped(_ text: String) -> String {
+            guard text.contains(where: { $0 == "\"" || $0 == "\\" || $0.asciiValue.map { $0 < 0x20 } == true }) else { return text }
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                default:
+                    if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                }
+            }
+            return out
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        let format = try arguments.choice("--format", ["text", "tokens", "files", "json"], default: "text")
+        var reader = try makeReader(arguments, format: format, context)
+        reader.prepare()
+        guard !arguments.positionals.isEmpty else {
+            throw .usage("say needs at least one amount, or - to read amounts from standard input", hint: "soundpack say 15.40 --grammar zh-Hans")
+        }
+        let out = context.stdout
+        let errorLabel = Style.error(context.colours(context.stderr))
+        var failed = false
+        var buffer: [Token] = []
+        buffer.reserveCapacity(32)
+
+        func answer(_ input: String, line: Int?) {
+            do throws(AmountError) {
+                let amount = try Amount(parsing: input, maximum: reader.maximum)
+                out.write(reader.line(for: amount, buffer: &buffer))
+                out.write("\n")
+            } catch {
+                failed = true
+                out.flush()
+                context.stderr.write("\(errorLabel) \(line.map { "line \($0): " } ?? "")\(error.description)\n")
+            }
+        }
+
+        for argument in arguments.positionals {
+            if argument == "-" {
+                var number = 0
+                while let line = context.stdin.nextLine() {
+                    number += 1
+                    answer(line, line: number)
+                }
+            } else {
+                answer(argument, line: nil)
+            }
+        }
+        return failed ? .failure : .success
+    }
+
+    static func makeReader(_ arguments: ParsedArguments, format: String, _ context: CLIContext) throws(CLIError) -> Reader {
+        if let pack = arguments.value("--pack") {
+            guard arguments.value("--grammar") == nil, arguments.value("--two") == nil else {
+                throw .usage("--pack and --grammar/--two cannot be combined", hint: "the pack's pack.json declares its grammar")
+            }
+            let path = URL(fileURLWithPath: context.absolute(pack)).appendingPathComponent("pack.json").path
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .failure("cannot read \(pack)/pack.json", "no such file", hint: "give the pack folder, e.g. --pack packs/wechat")
+            }
+            let manifest: PackManifest
+            do { manifest = try PackManifest(json: data) } catch {
+                throw .failure("\(pack)/pack.json is not a valid pack manifest", error.description, hint: "run soundpack validate \(pack)")
+            }
+            return Reader(grammar: manifest.grammar, maximum: manifest.maxAmount, prefix: true,
+                          suffix: manifest.clips[Token.suffix.rawValue] != nil, texts: manifest.texts, files: manifest.clips, format: format)
+        }
+        guard let name = arguments.value("--grammar") else {
+            throw .usage("say needs --pack DIR or --grammar G", hint: "soundpack say 15.40 --grammar zh-Hans")
+        }
+        guard let id = GrammarID(rawValue: name) else {
+            throw .usage("'\(name)' is not a known grammar", hint: "use one of: \(GrammarID.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let two = try arguments.choice("--two", TwoStyle.allCases.map(\.rawValue), default: "er")
+        guard format != "files" else {
+            throw .usage("--format files needs --pack", hint: "a grammar alone has no clip files")
+        }
+        let maximum = Amount(minorUnits: Amount.grammarLimit.minorUnits - 1)
+        return Reader(grammar: Grammar(id, two: TwoStyle(rawValue: two) ?? .er), maximum: maximum, prefix: false,
+                      suffix: false, texts: [:], files: [:], format: format)
+    }
+}

@@ -1,0 +1,56 @@
+// `soundpack show ID[@VER]`: one version's clips, digest and validation history.
+
+import Foundation
+import SoundpackKit
+
+enum ShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "show",
+        synopsis: "show ID[@VERSION] [--format text|json]",
+        summary: "Show a pack version from the catalog: clips, sizes, hashes, durations, digest, validation history.",
+        discussion: "Without @VERSION the newest version is shown.",
+        options: [.option("--format", value: "FORMAT", help: "text (default) or json")])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        guard arguments.positionals.count == 1, let reference = arguments.positionals.first else {
+            throw .usage("show needs one pack id, optionally with @VERSION", hint: "soundpack show wechat@1.0.0")
+        }
+        let parts = reference.split(separator: "@", maxSplits: 1).map(String.init)
+        let id = parts.first ?? ""
+        let version = parts.count > 1 ? parts[1] : nil
+        let catalog = try context.openCatalog(arguments)
+        let found: CatalogVersion?
+        do { found = try catalog.version(of: id, version) } catch {
+            throw .environment("cannot read the catalog", error.message)
+        }
+        guard let found else {
+            throw .failure("no \(reference) in the catalog at \(context.catalogPath(arguments))",
+                           hint: "soundpack list shows what it holds; soundpack validate DIR records a pack")
+        }
+        if format == "json" {
+            context.stdout.write(context.json(found))
+            return .success
+        }
+        let out = context.stdout
+        out.write("\(found.id) \(found.version)\(found.name.map { " — \($0)" } ?? "")\n")
+        out.write("grammar     \(found.grammar)\nmaxAmount   \(found.maxAmount)\ndigest      \(found.digest)\n")
+        out.write("published   \(found.publishedAt ?? "no")\(found.yanked ? " (yanked)" : "")\n\n")
+        var rows = [["TOKEN", "FILE", "BYTES", "FORMAT", "DURATION", "SHA-256"]]
+        for clip in found.clips {
+            let format = [clip.container, clip.codec, clip.sampleRate.map { "\($0) Hz" }, clip.channels.map { $0 == 1 ? "mono" : "\($0) ch" }]
+                .compactMap { $0 }.joined(separator: " ")
+            rows.append([clip.token, clip.file, clip.bytes.map(String.init) ?? "-", format.isEmpty ? "unreadable" : format,
+                         clip.durationSeconds.map { String(format: "%.3f s", $0) } ?? "-", clip.sha256.map { String($0.prefix(16)) } ?? "-"])
+        }
+        out.write(Table.render(rows))
+        out.write("\nvalidation history (\(found.runs.count) runs):\n")
+        var history = [["RAN AT", "RESULT", "ERRORS", "WARNINGS", "LONGEST", "PATH"]]
+        for run in found.runs.suffix(10) {
+            history.append([run.ranAt, run.passed ? "passed" : "failed", String(run.errors), String(run.warnings),
+                            run.worstSeconds.map { String(format: "%.2f s", $0) + " (\(run.worstAmount ?? "?"))" } ?? "-", run.path])
+        }
+        out.write(Table.render(history))
+        return .success
+    }
+}

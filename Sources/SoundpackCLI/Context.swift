@@ -1,0 +1,146 @@
+// What a command needs from the outside world, passed in so tests can capture it: output sinks,
+// standard input, environment, working folder and clock.
+
+import Foundation
+
+/// A buffered byte sink: a file descriptor or, in tests, memory.
+public final class OutputSink: @unchecked Sendable {
+    private let fd: Int32?
+    private var buffer: [UInt8] = []
+    private let lock = NSLock()
+    /// Whether the sink is a terminal (colour and progress only then).
+    public let isTerminal: Bool
+    private var captured: [UInt8] = []
+
+    public init(fileDescriptor: Int32) {
+        fd = fileDescriptor
+        isTerminal = isatty(fileDescriptor) == 1
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// A sink that keeps everything written, for tests.
+    public init(capturingAsTerminal terminal: Bool = false) {
+        fd = nil
+        isTerminal = terminal
+    }
+
+    public func write(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flushLocked() }
+    }
+
+    public func flush() {
+        lock.lock()
+        defer { lock.unlock() }
+        flushLocked()
+    }
+
+    private func flushLocked() {
+        guard !buffer.isEmpty else { return }
+        guard let fd else {
+            captured.append(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        var offset = 0
+        buffer.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }  // a closed pipe: nothing more can be said
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Everything written so far (capturing sinks only).
+    public var text: String {
+        flush()
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: captured, as: UTF8.self)
+    }
+}
+
+/// Lines of standard input, read in 64 KiB chunks.
+public final class LineSource: @unchecked Sendable {
+    private let fd: Int32?
+    private var pending: [UInt8]
+    private var position = 0
+    private var finished = false
+
+    public init(fileDescriptor: Int32) {
+        fd = fileDescriptor
+        pending = []
+    }
+
+    /// A source over fixed text, for tests.
+    public init(text: String) {
+        fd = nil
+        pending = Array(text.utf8)
+        finished = true
+    }
+
+    /// The next line without its terminator, or nil at the end.
+    public func nextLine() -> String? {
+        while true {
+            if let newline = pending[position...].firstIndex(of: UInt8(ascii: "\n")) {
+                var end = newline
+                if end > position && pending[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                let line = String(decoding: pending[position..<end], as: UTF8.self)
+                position = newline + 1
+                return line
+            }
+            if finished {
+                guard position < pending.count else { return nil }
+                let line = String(decoding: pending[position...], as: UTF8.self)
+                position = pending.count
+                return line
+            }
+            pending.removeSubrange(0..<position)
+            position = 0
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd ?? 0, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { finished = true } else { pending.append(contentsOf: chunk[0..<n]) }
+        }
+    }
+}
+
+/// The outside world of one command run.
+public struct CLIContext: Sendable {
+    public var stdout: OutputSink
+    public var stderr: OutputSink
+    public var stdin: LineSource
+    public var environment: [String: String]
+    public var workingDirectory: String
+    public var now: @Sendable () -> Date
+
+    public init(stdout: OutputSink, stderr: OutputSink, stdin: LineSource, environment: [String: String],
+                workingDirectory: String, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdin = stdin
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.now = now
+    }
+
+    /// The process's real streams and environment.
+    public static func process() -> CLIContext {
+        CLIContext(stdout: OutputSink(fileDescriptor: 1), stderr: OutputSink(fileDescriptor: 2),
+                   stdin: LineSource(fileDescriptor: 0), environment: ProcessInfo.processInfo.environment,
+                   workingDirectory: FileManager.default.currentDirectoryPath)
+    }
+
+    /// Whether to colour `sink`: a terminal, and `NO_COLOR` unset.
+    func colours(_ sink: OutputSink) -> Bool { sink.isTerminal && environment["NO_COLOR"] == nil }
+
+    /// A path as given, made absolute against the working folder.
+    func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: workingDirectory).appendingPathComponent(path).path
+    }
+}

@@ -1,0 +1,120 @@
+// The soundpack command line: picks the command, runs it, prints errors, returns the exit code.
+
+import Foundation
+import SoundpackKit
+
+/// A subcommand: its spec (for parsing and `--help`) and its body.
+protocol Command {
+    static var spec: CommandSpec { get }
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode
+}
+
+public enum SoundpackCommand {
+    public static let version = "0.1.0"
+
+    static let commands: [any Command.Type] = [
+        InitCommand.self, ValidateCommand.self, SayCommand.self, ListCommand.self, ShowCommand.self,
+    ]
+
+    static var overview: String {
+        var text = """
+            soundpack \(version) — voice packs for iOS payment announcements
+
+            USAGE: soundpack <command> [options]
+
+            COMMANDS:
+
+            """
+        for command in commands {
+            let name = command.spec.name
+            text += "  \(name)\(String(repeating: " ", count: max(2, 12 - name.count)))\(command.spec.summary)\n"
+        }
+        text += """
+
+            Run `soundpack <command> --help` for a command's options.
+            Exit codes: 0 success, 1 check failed or request refused, 2 usage error, 3 environment or I/O failure.
+
+            """
+        return text
+    }
+
+    /// Runs the process's command line and exits with its code.
+    public static func main() async {
+        let context = CLIContext.process()
+        let code = run(Array(CommandLine.arguments.dropFirst()), context)
+        context.stdout.flush()
+        context.stderr.flush()
+        exit(code.rawValue)
+    }
+
+    /// Runs one command line against `context`.
+    public static func run(_ arguments: [String], _ context: CLIContext) -> ExitCode {
+        signal(SIGPIPE, SIG_IGN)
+        guard let first = arguments.first else {
+            context.stderr.write(overview)
+            return .usage
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            if arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+                context.stdout.write(command.spec.help)
+            } else {
+                context.stdout.write(overview)
+            }
+            return .success
+        }
+        if first == "--version" {
+            context.stdout.write("soundpack \(version)\n")
+            return .success
+        }
+        guard let command = commands.first(where: { $0.spec.name == first }) else {
+            report(.usage("unknown command '\(first)'", hint: "run soundpack --help for the list"), context)
+            return .usage
+        }
+        do {
+            let parsed = try command.spec.parse(Array(arguments.dropFirst()))
+            if parsed.has("--help") {
+                context.stdout.write(command.spec.help)
+                return .success
+            }
+            return try command.run(parsed, context)
+        } catch {
+            report(error, context)
+            return error.code
+        }
+    }
+
+    static func report(_ error: CLIError, _ context: CLIContext) {
+        context.stdout.flush()
+        context.stderr.write("\(Style.error(context.colours(context.stderr))) \(error.description)\n")
+    }
+}
+
+/// ANSI styling, applied only when asked (a terminal without NO_COLOR).
+enum Style {
+    static func error(_ colour: Bool) -> String { paint("error:", "1;31", colour) }
+    static func warning(_ colour: Bool) -> String { paint("warning:", "1;33", colour) }
+    static func ok(_ text: String, _ colour: Bool) -> String { paint(text, "1;32", colour) }
+    static func bold(_ text: String, _ colour: Bool) -> String { paint(text, "1", colour) }
+    static func paint(_ text: String, _ code: String, _ colour: Bool) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+}
+
+extension CLIContext {
+    /// `--catalog`, else `SOUNDPACK_CATALOG`, else `.soundpack/catalog.sqlite` under the working folder.
+    func catalogPath(_ arguments: ParsedArguments) -> String {
+        absolute(arguments.value("--catalog") ?? environment["SOUNDPACK_CATALOG"] ?? ".soundpack/catalog.sqlite")
+    }
+
+    func openCatalog(_ arguments: ParsedArguments) throws(CLIError) -> Catalog {
+        do { return try Catalog(path: catalogPath(arguments)) } catch {
+            throw .environment("cannot use the catalog", error.message)
+        }
+    }
+
+    /// JSON text for machine-readable output: sorted keys, pretty, stable.
+    func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,189 @@
+// The pack.json model (DESIGN §3, schemas/pack.schema.json) and its field-by-field checks.
+
+import Foundation
+
+/// A voice pack's pack.json: identity, grammar, amount limit and the clip for each token.
+public struct PackManifest: Sendable, Equatable {
+    public var id: String
+    public var name: String?
+    public var version: SemanticVersion
+    public var grammar: Grammar
+    public var maxAmount: Amount
+    public var profile: String
+    /// Clip key (token raw value, possibly unknown to the grammar) → path relative to the pack.
+    public var clips: [String: String]
+    public var texts: [String: String]
+    public var checks: Checks
+
+    public static let knownProfiles: Set<String> = ["ios-notification"]
+    static let knownFields: Set<String> = [
+        "$schema", "id", "name", "version", "grammar", "grammarOptions", "maxAmount", "profile", "clips", "texts", "checks",
+    ]
+
+    public init(
+        id: String, name: String? = nil, version: SemanticVersion, grammar: Grammar, maxAmount: Amount,
+        profile: String = "ios-notification", clips: [String: String], texts: [String: String] = [:], checks: Checks = Checks()
+    ) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.grammar = grammar
+        self.maxAmount = maxAmount
+        self.profile = profile
+        self.clips = clips
+        self.texts = texts
+        self.checks = checks
+    }
+
+    /// Whether `id` is a valid pack id: `[a-z0-9][a-z0-9-]{0,62}`.
+    public static func isValidID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard (1...63).contains(bytes.count) else { return false }
+        func ok(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) }
+        return ok(bytes[0]) && bytes.dropFirst().allSatisfy { ok($0) || $0 == 0x2D }
+    }
+
+    /// Parses pack.json bytes; the error names the field that is wrong and what it should be.
+    public init(json data: Data) throws(ManifestError) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw ManifestError(field: nil, message: "not valid JSON (\(Self.describe(error)))")
+        }
+        guard let root = object as? [String: Any] else {
+            throw ManifestError(field: nil, message: "the top level must be a JSON object")
+        }
+        if let unknown = root.keys.filter({ !Self.knownFields.contains($0) }).sorted().first {
+            throw ManifestError(field: unknown, message: "unknown field (known: \(Self.knownFields.subtracting(["$schema"]).sorted().joined(separator: ", ")))")
+        }
+
+        func string(_ key: String, required: Bool = true) throws(ManifestError) -> String? {
+            guard let value = root[key] else {
+                if required { throw ManifestError(field: key, message: "required field is missing") }
+                return nil
+            }
+            guard let text = value as? String else { throw ManifestError(field: key, message: "must be a string") }
+            return text
+        }
+        func stringMap(_ key: String) throws(ManifestError) -> [String: String] {
+            guard let value = root[key] else { return [:] }
+            guard let map = value as? [String: Any] else { throw ManifestError(field: key, message: "must be an object") }
+            var result: [String: String] = [:]
+            for (k, v) in map {
+                guard let s = v as? String else { throw ManifestError(field: "\(key).\(k)", message: "must be a string") }
+                result[k] = s
+            }
+            return result
+        }
+
+        let id = try string("id") ?? ""
+        guard Self.isValidID(id) else {
+            throw ManifestError(field: "id", message: "'\(id)' is not a pack id — use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
+        }
+        let versionText = try string("version") ?? ""
+        guard let version = SemanticVersion(versionText) else {
+            throw ManifestError(field: "version", message: "'\(versionText)' is not a semantic version like 1.0.0")
+        }
+        let grammarText = try string("grammar") ?? ""
+        guard let grammarID = GrammarID(rawValue: grammarText) else {
+            throw ManifestError(field: "grammar", message: "'\(grammarText)' is not a known grammar (known: \(GrammarID.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        var two = TwoStyle.er
+        if let options = root["grammarOptions"] {
+            guard let map = options as? [String: Any] else { throw ManifestError(field: "grammarOptions", message: "must be an object") }
+            for (key, value) in map {
+                guard key == "two" else { throw ManifestError(field: "grammarOptions.\(key)", message: "unknown option (known: two)") }
+                guard let text = value as? String, let style = TwoStyle(rawValue: text) else {
+                    throw ManifestError(field: "grammarOptions.two", message: "must be \"er\" or \"liang\"")
+                }
+                two = style
+            }
+        }
+        if root["maxAmount"] is NSNumber {
+            throw ManifestError(field: "maxAmount", message: "must be a string such as \"99999999.99\" (a JSON number is not exact)")
+        }
+        let maxText = try string("maxAmount") ?? ""
+        let maxAmount: Amount
+        do { maxAmount = try Amount(parsing: maxText) } catch {
+            throw ManifestError(field: "maxAmount", message: error.description)
+        }
+        let profile = try string("profile", required: false) ?? "ios-notification"
+        guard Self.knownProfiles.contains(profile) else {
+            throw ManifestError(field: "profile", message: "'\(profile)' is not a known profile (known: \(Self.knownProfiles.sorted().joined(separator: ", ")))")
+        }
+        guard root["clips"] != nil else { throw ManifestError(field: "clips", message: "required field is missing") }
+        let clips = try stringMap("clips")
+        let texts = try stringMap("texts")
+        var checks = Checks()
+        if let value = root["checks"] {
+            guard let map = value as? [String: Any] else { throw ManifestError(field: "checks", message: "must be an object") }
+            try checks.apply(map)
+        }
+        self.init(
+            id: id, name: try string("name", required: false), version: version, grammar: Grammar(grammarID, two: two),
+            maxAmount: maxAmount, profile: profile, clips: clips, texts: texts, checks: checks)
+    }
+
+    private static func describe(_ error: Error) -> String {
+        let ns = error as NSError
+        if let detail = ns.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
+        return ns.localizedDescription
+    }
+}
+
+/// Rule thresholds a pack may override in pack.json `checks` (DESIGN §6).
+public struct Checks: Sendable, Equatable {
+    /// Longest allowed silence before the voice starts, in ms (`audio.leading-silence`).
+    public var maxLeadingSilenceMs: Double = 80
+    /// Longest allowed silence after the voice ends, in ms (`audio.trailing-silence`).
+    public var maxTrailingSilenceMs: Double = 80
+    /// Longest allowed clip other than the prefix, in seconds (`audio.too-long`).
+    public var maxClipSeconds: Double = 3
+    /// Longest allowed prefix and suffix clip, in seconds (`audio.too-long`).
+    public var maxPrefixSeconds: Double = 5
+    /// A sample quieter than this (dBFS) counts as silence for the silence and `audio.empty` rules.
+    public var silenceThresholdDbfs: Double = -50
+    /// A worst-case announcement at or above this many seconds is a `compose.too-long` warning.
+    public var composeWarnSeconds: Double = 10
+    /// A worst-case announcement at or above this many seconds is a `compose.too-long` error (iOS: 30).
+    public var composeMaxSeconds: Double = 30
+
+    public init() {}
+
+    nonisolated(unsafe) static let fields: [(name: String, range: ClosedRange<Double>, path: WritableKeyPath<Checks, Double>)] = [
+        ("maxLeadingSilenceMs", 0...10_000, \.maxLeadingSilenceMs),
+        ("maxTrailingSilenceMs", 0...10_000, \.maxTrailingSilenceMs),
+        ("maxClipSeconds", 0.01...30, \.maxClipSeconds),
+        ("maxPrefixSeconds", 0.01...30, \.maxPrefixSeconds),
+        ("silenceThresholdDbfs", -120...0, \.silenceThresholdDbfs),
+        ("composeWarnSeconds", 0.1...30, \.composeWarnSeconds),
+        ("composeMaxSeconds", 0.1...30, \.composeMaxSeconds),
+    ]
+
+    /// The names and values of every threshold, for reports.
+    public var values: [(name: String, value: Double)] { Self.fields.map { ($0.name, self[keyPath: $0.path]) } }
+
+    mutating func apply(_ map: [String: Any]) throws(ManifestError) {
+        for (key, value) in map {
+            guard let field = Self.fields.first(where: { $0.name == key }) else {
+                throw ManifestError(field: "checks.\(key)", message: "unknown check (known: \(Self.fields.map(\.name).joined(separator: ", ")))")
+            }
+            guard let number = value as? NSNumber, field.range.contains(number.doubleValue) else {
+                throw ManifestError(field: "checks.\(key)", message: "must be a number in \(field.range.lowerBound)...\(field.range.upperBound)")
+            }
+            self[keyPath: field.path] = number.doubleValue
+        }
+    }
+}
+
+/// What is wrong with a pack.json, and in which field.
+public struct ManifestError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let field: String?
+    public let message: String
+    public init(field: String?, message: String) {
+        self.field = field
+        self.message = message
+    }
+    public var description: String { field.map { "field '\($0)': \(message)" } ?? message }
+}

@@ -1,0 +1,71 @@
+// Semantic versions (semver.org 2.0) as packs declare them in pack.json `version`.
+
+/// `MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD]`, ordered by semver precedence.
+public struct SemanticVersion: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let major: Int
+    public let minor: Int
+    public let patch: Int
+    public let prerelease: [String]
+    public let build: [String]
+
+    public init?(_ text: String) {
+        var rest = Substring(text)
+        var build: [String] = []
+        if let plus = rest.firstIndex(of: "+") {
+            build = rest[rest.index(after: plus)...].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            rest = rest[..<plus]
+            guard build.allSatisfy(Self.isIdentifier) else { return nil }
+        }
+        var prerelease: [String] = []
+        if let dash = rest.firstIndex(of: "-") {
+            prerelease = rest[rest.index(after: dash)...].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            rest = rest[..<dash]
+            guard prerelease.allSatisfy(Self.isIdentifier),
+                  prerelease.allSatisfy({ !Self.isNumeric($0) || $0 == "0" || !$0.hasPrefix("0") }) else { return nil }
+        }
+        let core = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard core.count == 3,
+              core.allSatisfy({ Self.isNumeric(String($0)) && ($0 == "0" || !$0.hasPrefix("0")) && $0.count <= 9 }),
+              let major = Int(core[0]), let minor = Int(core[1]), let patch = Int(core[2]) else { return nil }
+        (self.major, self.minor, self.patch) = (major, minor, patch)
+        self.prerelease = prerelease
+        self.build = build
+    }
+
+    public var description: String {
+        var text = "\(major).\(minor).\(patch)"
+        if !prerelease.isEmpty { text += "-" + prerelease.joined(separator: ".") }
+        if !build.isEmpty { text += "+" + build.joined(separator: ".") }
+        return text
+    }
+
+    public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+        if (lhs.major, lhs.minor, lhs.patch) != (rhs.major, rhs.minor, rhs.patch) {
+            return (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
+        }
+        switch (lhs.prerelease.isEmpty, rhs.prerelease.isEmpty) {
+        case (true, true), (true, false): return false
+        case (false, true): return true
+        case (false, false): break
+        }
+        for (a, b) in zip(lhs.prerelease, rhs.prerelease) where a != b {
+            switch (Int(a), Int(b)) {
+            case let (x?, y?): return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a < b
+            }
+        }
+        return lhs.prerelease.count < rhs.prerelease.count
+    }
+
+    private static func isIdentifier(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D
+        }
+    }
+
+    private static func isNumeric(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+}

@@ -1,0 +1,61 @@
+// What a probe learns about a clip's encoding, the limits a clip must respect before it is decoded,
+// and the errors decoding can raise.
+
+/// The file format family, as read from the file's bytes (not its extension).
+public enum Container: String, Sendable, Codable, CaseIterable {
+    case wav, aiff, aifc, caf, mp3, flac, ogg, other
+}
+
+/// The sample encoding inside the container.
+public enum Codec: String, Sendable, Codable, CaseIterable {
+    /// Linear PCM, integer or float.
+    case lpcm
+    /// Apple IMA4 (IMA ADPCM in 34-byte packets of 64 frames), as `afconvert -d ima4` writes.
+    case ima4
+    case ulaw, alaw
+    /// Microsoft/DVI IMA ADPCM as found in WAV files; not Apple's IMA4.
+    case imaAdpcm = "ima-adpcm"
+    case msAdpcm = "ms-adpcm"
+    case mp3, flac, vorbis, opus, other
+}
+
+/// The encoding facts of a clip.
+public struct AudioFormat: Sendable, Equatable, Codable {
+    public var container: Container
+    public var codec: Codec
+    /// Bits per stored sample for PCM (8, 16, 24, 32, 64 float), else nil.
+    public var bitsPerSample: Int?
+    public var sampleRate: Int
+    public var channels: Int
+    /// Frames the header declares (decoding counts the real number).
+    public var frames: Int64
+}
+
+/// Caps checked before and while decoding, so a hostile file cannot exhaust memory or time.
+public struct AudioLimits: Sendable {
+    public var maxFileBytes = 16 * 1024 * 1024
+    public var channels = 1...2
+    public var sampleRates = 8_000...48_000
+    /// Clips must hold less than this much audio.
+    public var maxSeconds = 30
+    /// Frames decoded per read.
+    public var chunkFrames = 4_096
+
+    public init() {}
+
+    func maxFrames(sampleRate: Int) -> Int64 { Int64(maxSeconds) * Int64(sampleRate) }
+}
+
+/// Why a clip could not be read. Each becomes a `file.unreadable` finding.
+public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A source of interleaved float samples in [-1, 1].
+protocol AudioDecoder: AnyObject {
+    var format: AudioFormat { get }
+    /// Fills `buffer` with up to `buffer.count / channels` frames; returns the frames read, 0 at the end.
+    func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int
+}

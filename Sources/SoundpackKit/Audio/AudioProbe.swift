@@ -1,0 +1,167 @@
+// Opens a clip under hard caps, decodes it in fixed-size chunks and measures it in one pass.
+
+import Foundation
+
+/// Everything the validator knows about one clip file.
+public struct ClipFacts: Sendable, Equatable, Codable {
+    public var container: Container
+    public var codec: Codec
+    public var bitsPerSample: Int?
+    public var sampleRate: Int
+    public var channels: Int
+    /// Frames actually decoded.
+    public var frames: Int64
+    public var durationSeconds: Double
+    public var bytes: Int
+    public var sha256: String
+    /// Highest absolute sample in dBFS; nil for digital silence.
+    public var peakDbfs: Double?
+    public var leadingSilenceMs: Double
+    public var trailingSilenceMs: Double
+    /// No sample rises above the silence threshold.
+    public var silent: Bool
+}
+
+/// Decodes clips safely and measures them.
+public struct AudioProbe: Sendable {
+    public var limits: AudioLimits
+    /// Samples at or below this level (dBFS) count as silence.
+    public var silenceThresholdDbfs: Double
+
+    public init(limits: AudioLimits = AudioLimits(), silenceThresholdDbfs: Double = -50) {
+        self.limits = limits
+        self.silenceThresholdDbfs = silenceThresholdDbfs
+    }
+
+    /// Reads, hashes, decodes and measures the file at `path`. Every failure is an ``AudioError``
+    /// that says why the file cannot be used; nothing here traps on hostile input.
+    public func probe(path: String) throws(AudioError) -> ClipFacts {
+        let bytes = try Self.readCapped(path: path, cap: limits.maxFileBytes)
+        let decoder = try open(bytes: bytes)
+        var meter = LevelMeter(threshold: Float(pow(10, silenceThresholdDbfs / 20)), channels: decoder.format.channels)
+        let frames = try stream(decoder) { meter.consume($0) }
+        let format = decoder.format
+        let rate = Double(format.sampleRate)
+        let silence = meter.silence(totalFrames: frames)
+        return ClipFacts(
+            container: format.container, codec: format.codec, bitsPerSample: format.bitsPerSample,
+            sampleRate: format.sampleRate, channels: format.channels, frames: frames,
+            durationSeconds: Double(frames) / rate, bytes: bytes.count, sha256: Digest.sha256Hex(bytes),
+            peakDbfs: meter.peak > 0 ? Self.rounded(20 * log10(Double(meter.peak))) : nil,
+            leadingSilenceMs: Self.rounded(Double(silence.leading) * 1000 / rate),
+            trailingSilenceMs: Self.rounded(Double(silence.trailing) * 1000 / rate),
+            silent: meter.firstAudible == nil)
+    }
+
+    /// Levels and times are reported to 0.01 dB or ms; more digits only add noise to reports.
+    static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+    /// Opens decoded audio from a file's bytes, checking the caps the header declares.
+    func open(bytes: [UInt8]) throws(AudioError) -> AudioDecoder {
+        guard !bytes.isEmpty else { throw AudioError("empty file (0 bytes)") }
+        guard let container = ContainerSniffer.container(of: bytes) else {
+            throw AudioError("not an audio file: no WAV, AIFF, CAF, FLAC, Ogg or MP3 signature in its first bytes")
+        }
+        try ContainerSniffer.checkComplete(bytes, container: container)
+        let decoder: AudioDecoder
+        if container == .caf, case let caf = try CAFFile(bytes), caf.formatID == "ima4" {
+            decoder = try IMA4Decoder(bytes: bytes, caf: caf)
+        } else {
+            decoder = try SndFileDecoder(bytes: bytes, container: container)
+        }
+        let format = decoder.format
+        guard limits.channels.contains(format.channels) else {
+            throw AudioError("\(format.channels) channels; clips must have \(limits.channels.lowerBound) or \(limits.channels.upperBound)")
+        }
+        guard limits.sampleRates.contains(format.sampleRate) else {
+            throw AudioError("sample rate \(format.sampleRate) Hz is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz")
+        }
+        guard format.frames < limits.maxFrames(sampleRate: format.sampleRate) else {
+            throw AudioError("declares \(format.frames) frames (\(format.frames / Int64(format.sampleRate)) s); clips must hold under \(limits.maxSeconds) s")
+        }
+        return decoder
+    }
+
+    /// Feeds every decoded chunk to `body`; returns the frame count. Stops at the frame cap even
+    /// when the header lied about the length.
+    func stream(_ decoder: AudioDecoder, _ body: (UnsafeBufferPointer<Float>) -> Void) throws(AudioError) -> Int64 {
+        let format = decoder.format
+        let cap = limits.maxFrames(sampleRate: format.sampleRate)
+        var buffer = [Float](repeating: 0, count: limits.chunkFrames * format.channels)
+        var total: Int64 = 0
+        while true {
+            let frames = try buffer.withUnsafeMutableBufferPointer { (pointer) throws(AudioError) -> Int in
+                try decoder.read(into: pointer)
+            }
+            if frames == 0 { break }
+            total += Int64(frames)
+            guard total < cap else {
+                throw AudioError("holds more than \(limits.maxSeconds) s of audio (the header declared \(format.frames) frames)")
+            }
+            buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<(frames * format.channels)])) }
+        }
+        return total
+    }
+
+    /// The whole file, refused before reading when it is not a regular file or exceeds `cap`.
+    static func readCapped(path: String, cap: Int) throws(AudioError) -> [UInt8] {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw AudioError("cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw AudioError("cannot stat: \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw AudioError("not a regular file") }
+        guard info.st_size <= cap else {
+            throw AudioError("\(info.st_size) bytes is above the \(cap / 1_048_576) MiB cap for a clip")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                if n == 0 { break }
+                throw AudioError("read failed: \(String(cString: strerror(errno)))")
+            }
+            filled += n
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+}
+
+/// Peak level and where sound starts and ends, accumulated chunk by chunk.
+struct LevelMeter {
+    let threshold: Float
+    let channels: Int
+    private(set) var peak: Float = 0
+    private(set) var firstAudible: Int64?
+    private(set) var lastAudible: Int64?
+    private var frameOffset: Int64 = 0
+
+    init(threshold: Float, channels: Int) {
+        self.threshold = threshold
+        self.channels = max(channels, 1)
+    }
+
+    mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
+        let frames = samples.count / channels
+        for frame in 0..<frames {
+            var loudest: Float = 0
+            for channel in 0..<channels { loudest = max(loudest, abs(samples[frame * channels + channel])) }
+            peak = max(peak, loudest)
+            if loudest > threshold {
+                let index = frameOffset + Int64(frame)
+                if firstAudible == nil { firstAudible = index }
+                lastAudible = index
+            }
+        }
+        frameOffset += Int64(frames)
+    }
+
+    /// Frames of silence before the first and after the last audible frame.
+    func silence(totalFrames: Int64) -> (leading: Int64, trailing: Int64) {
+        guard let first = firstAudible, let last = lastAudible else { return (totalFrames, totalFrames) }
+        return (first, totalFrames - 1 - last)
+    }
+}

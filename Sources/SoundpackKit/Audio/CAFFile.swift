@@ -1,0 +1,67 @@
+// Core Audio Format chunk parsing: the 'desc', 'data' and 'pakt' chunks a decoder needs.
+
+/// The parts of a CAF file that locate and describe its audio.
+struct CAFFile {
+    var sampleRate: Double
+    var formatID: String
+    var formatFlags: UInt32
+    var bytesPerPacket: Int
+    var framesPerPacket: Int
+    var channels: Int
+    var bitsPerChannel: Int
+    /// Byte range of the audio packets inside the file.
+    var audio: Range<Int>
+    /// Frames the packet table declares valid (priming and remainder excluded), when present.
+    var validFrames: Int64?
+    var primingFrames: Int
+
+    init(_ bytes: [UInt8]) throws(AudioError) {
+        var reader = ByteReader(bytes)
+        guard try reader.fourCC() == "caff" else { throw AudioError("not a CAF file") }
+        let version = try reader.uint16BE()
+        guard version == 1 else { throw AudioError("unsupported CAF version \(version)") }
+        _ = try reader.uint16BE()
+
+        var desc: (Double, String, UInt32, Int, Int, Int, Int)?
+        var audio: Range<Int>?
+        var validFrames: Int64?
+        var priming = 0
+        while reader.remaining >= 12 {
+            let type = try reader.fourCC()
+            let size = try reader.int64BE()
+            let start = reader.offset
+            if type == "data" {
+                // -1 means "to the end of the file" (a recording that was never finalised).
+                let end = size == -1 ? bytes.count : start + Int(clamping: size)
+                guard size >= 4 || size == -1, end <= bytes.count else {
+                    throw AudioError("truncated: the CAF 'data' chunk declares \(size) bytes but the file has \(reader.remaining)")
+                }
+                audio = (start + 4)..<end
+                if size == -1 { break }
+                reader.offset = end
+                continue
+            }
+            guard size >= 0, size <= Int64(reader.remaining) else {
+                throw AudioError("truncated: the CAF '\(type)' chunk declares \(size) bytes but the file has \(reader.remaining)")
+            }
+            var chunk = ByteReader(Array(try reader.take(Int(size))))
+            switch type {
+            case "desc":
+                desc = (try chunk.float64BE(), try chunk.fourCC(), try chunk.uint32BE(), Int(try chunk.uint32BE()),
+                        Int(try chunk.uint32BE()), Int(try chunk.uint32BE()), Int(try chunk.uint32BE()))
+            case "pakt":
+                _ = try chunk.int64BE()
+                validFrames = try chunk.int64BE()
+                priming = Int(Int32(bitPattern: try chunk.uint32BE()))
+            default:
+                break
+            }
+        }
+        guard let desc else { throw AudioError("CAF file has no 'desc' chunk") }
+        guard let audio else { throw AudioError("CAF file has no 'data' chunk") }
+        (sampleRate, formatID, formatFlags, bytesPerPacket, framesPerPacket, channels, bitsPerChannel) = desc
+        self.audio = audio
+        self.validFrames = validFrames
+        self.primingFrames = max(priming, 0)
+    }
+}

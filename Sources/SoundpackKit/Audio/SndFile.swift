@@ -1,0 +1,128 @@
+// Decoding through libsndfile from bytes already in memory; the only file that imports CSndFile.
+
+import CSndFile
+
+/// A libsndfile handle over an in-memory file (virtual I/O), closed on deinit.
+final class SndFileDecoder: AudioDecoder {
+    let format: AudioFormat
+    private let memory: MemoryFile
+    private let handle: OpaquePointer
+
+    /// Opens `bytes` (the whole file); `name` is used in error messages only.
+    init(bytes: [UInt8], container: Container) throws(AudioError) {
+        let memory = MemoryFile(bytes: bytes)
+        var io = SF_VIRTUAL_IO(
+            get_filelen: { MemoryFile.from($0).length },
+            seek: { offset, whence, user in MemoryFile.from(user).seek(offset, whence) },
+            read: { pointer, count, user in MemoryFile.from(user).read(pointer, count) },
+            write: { _, _, _ in 0 },
+            tell: { MemoryFile.from($0).position })
+        var info = SF_INFO()
+        let user = Unmanaged.passUnretained(memory).toOpaque()
+        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, user) else {
+            throw AudioError("not a readable audio file (\(String(cString: sf_strerror(nil))))")
+        }
+        self.memory = memory
+        self.handle = handle
+        self.format = AudioFormat(
+            container: Self.container(info.format, sniffed: container),
+            codec: Self.codec(info.format),
+            bitsPerSample: Self.bits(info.format),
+            sampleRate: Int(info.samplerate),
+            channels: Int(info.channels),
+            frames: Int64(info.frames))
+    }
+
+    deinit { sf_close(handle) }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
+        let frames = buffer.count / max(format.channels, 1)
+        let got = sf_readf_float(handle, buffer.baseAddress, sf_count_t(frames))
+        let code = sf_error(handle)
+        if got < 0 || (got == 0 && code != 0) {
+            throw AudioError("decoding failed (\(String(cString: sf_error_number(code))))")
+        }
+        return Int(max(got, 0))
+    }
+
+    private static func container(_ format: Int32, sniffed: Container) -> Container {
+        switch format & Int32(SF_FORMAT_TYPEMASK) {
+        case Int32(SF_FORMAT_WAV), Int32(SF_FORMAT_WAVEX), Int32(SF_FORMAT_RF64): return .wav
+        case Int32(SF_FORMAT_AIFF): return sniffed == .aifc ? .aifc : .aiff
+        case Int32(SF_FORMAT_CAF): return .caf
+        case Int32(SF_FORMAT_FLAC): return .flac
+        case Int32(SF_FORMAT_OGG): return .ogg
+        case Int32(SF_FORMAT_MPEG): return .mp3
+        default: return .other
+        }
+    }
+
+    private static func codec(_ format: Int32) -> Codec {
+        let major = format & Int32(SF_FORMAT_TYPEMASK)
+        if major == Int32(SF_FORMAT_FLAC) { return .flac }
+        switch format & Int32(SF_FORMAT_SUBMASK) {
+        case Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8), Int32(SF_FORMAT_PCM_16), Int32(SF_FORMAT_PCM_24),
+             Int32(SF_FORMAT_PCM_32), Int32(SF_FORMAT_FLOAT), Int32(SF_FORMAT_DOUBLE):
+            return .lpcm
+        case Int32(SF_FORMAT_ULAW): return .ulaw
+        case Int32(SF_FORMAT_ALAW): return .alaw
+        case Int32(SF_FORMAT_IMA_ADPCM):
+            // libsndfile reads Apple's ima4 in AIFC; in WAV it is the Microsoft/DVI variant.
+            return major == Int32(SF_FORMAT_AIFF) ? .ima4 : .imaAdpcm
+        case Int32(SF_FORMAT_MS_ADPCM): return .msAdpcm
+        case Int32(SF_FORMAT_VORBIS): return .vorbis
+        case Int32(SF_FORMAT_OPUS): return .opus
+        case Int32(SF_FORMAT_MPEG_LAYER_III), Int32(SF_FORMAT_MPEG_LAYER_II), Int32(SF_FORMAT_MPEG_LAYER_I): return .mp3
+        default: return .other
+        }
+    }
+
+    private static func bits(_ format: Int32) -> Int? {
+        switch format & Int32(SF_FORMAT_SUBMASK) {
+        case Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8): return 8
+        case Int32(SF_FORMAT_PCM_16): return 16
+        case Int32(SF_FORMAT_PCM_24): return 24
+        case Int32(SF_FORMAT_PCM_32), Int32(SF_FORMAT_FLOAT): return 32
+        case Int32(SF_FORMAT_DOUBLE): return 64
+        default: return nil
+        }
+    }
+}
+
+/// The file's bytes with a read position, handed to libsndfile's virtual I/O callbacks.
+private final class MemoryFile {
+    let bytes: [UInt8]
+    var offset: Int64 = 0
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> MemoryFile {
+        Unmanaged<MemoryFile>.fromOpaque(pointer!).takeUnretainedValue()
+    }
+
+    var length: sf_count_t { sf_count_t(bytes.count) }
+    var position: sf_count_t { offset }
+
+    func seek(_ distance: sf_count_t, _ whence: Int32) -> sf_count_t {
+        let base: Int64
+        switch whence {
+        case SEEK_SET: base = 0
+        case SEEK_CUR: base = offset
+        case SEEK_END: base = Int64(bytes.count)
+        default: return -1
+        }
+        let target = base + distance
+        guard target >= 0 else { return -1 }
+        offset = target
+        return offset
+    }
+
+    func read(_ destination: UnsafeMutableRawPointer?, _ count: sf_count_t) -> sf_count_t {
+        guard let destination, count > 0, offset < Int64(bytes.count) else { return 0 }
+        let n = Int(min(count, Int64(bytes.count) - offset))
+        bytes.withUnsafeBytes { raw in
+            destination.copyMemory(from: raw.baseAddress! + Int(offset), byteCount: n)
+        }
+        offset += Int64(n)
+        return sf_count_t(n)
+    }
+}

@@ -1,0 +1,119 @@
+// A small SQLite wrapper: connection, prepared statements, immediate transactions, typed errors.
+// The only file that imports CSQLite.
+
+import CSQLite
+
+/// SQLite reports destructors through a sentinel pointer that Swift cannot import as a macro.
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// An SQLite failure with the code, SQLite's message and what was being done.
+public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    public let code: Int32
+    public let message: String
+    public let context: String
+
+    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+    public var description: String { "\(context): SQLite error \(code): \(message)" }
+}
+
+/// A value bound to or read from a statement column.
+public enum SQLValue: Sendable, Equatable {
+    case null, integer(Int64), real(Double), text(String)
+}
+
+/// One SQLite connection. Not shared between threads.
+public final class SQLiteDatabase {
+    private let handle: OpaquePointer
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path`; the handle is closed even when opening fails.
+    public init(path: String, busyTimeoutMs: Int32 = 30_000) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: status, message: message, context: "cannot open the catalog at \(path)")
+        }
+        handle = db
+        self.path = path
+        sqlite3_busy_timeout(db, busyTimeoutMs)
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    private func check(_ status: Int32, _ context: @autoclosure () -> String) throws(SQLiteError) {
+        guard status == SQLITE_OK || status == SQLITE_DONE || status == SQLITE_ROW else {
+            throw SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)), context: context())
+        }
+    }
+
+    /// Runs one or more statements without parameters.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), "while executing \(sql.prefix(80))")
+    }
+
+    /// Runs `sql` with `arguments`; returns every row.
+    @discardableResult
+    public func query(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), "while preparing \(sql.prefix(80))")
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in arguments.enumerated() {
+            let i = Int32(index + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, i)
+            case .integer(let v): status = sqlite3_bind_int64(statement, i, v)
+            case .real(let v): status = sqlite3_bind_double(statement, i, v)
+            case .text(let v): status = sqlite3_bind_text(statement, i, v, -1, SQLITE_TRANSIENT)
+            }
+            try check(status, "while binding parameter \(i) of \(sql.prefix(80))")
+        }
+        var rows: [[SQLValue]] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            try check(status, "while executing \(sql.prefix(80))")
+            let count = sqlite3_column_count(statement)
+            rows.append((0..<count).map { column in
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+                case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+                case SQLITE_NULL: return .null
+                default: return .text(String(cString: sqlite3_column_text(statement, column)))
+                }
+            })
+        }
+        return rows
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows the first error.
+    public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+}
+
+extension SQLValue {
+    public var string: String? { if case .text(let v) = self { return v }; return nil }
+    public var int: Int64? { if case .integer(let v) = self { return v }; return nil }
+    public var double: Double? {
+        switch self {
+        case .real(let v): return v
+        case .integer(let v): return Double(v)
+        default: return nil
+        }
+    }
+}

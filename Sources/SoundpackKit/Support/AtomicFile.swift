@@ -1,0 +1,47 @@
+// Writing a file so that readers see the old content or the new, never half of it.
+
+import Foundation
+
+public enum AtomicFile {
+    /// Writes `data` to a temporary name in the same folder, fsyncs it, renames it over `path`,
+    /// then fsyncs the folder.
+    public static func write(_ data: Data, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let temporary = "\(folder)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw POSIXFailure("cannot create \(temporary)") }
+        var ok = false
+        defer {
+            if !ok { unlink(temporary) }
+        }
+        do {
+            defer { close(fd) }
+            try data.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { throw POSIXFailure("cannot write \(temporary)") }
+                    offset += n
+                }
+            }
+            guard fsync(fd) == 0 else { throw POSIXFailure("cannot fsync \(temporary)") }
+        }
+        guard rename(temporary, path) == 0 else { throw POSIXFailure("cannot rename \(temporary) to \(path)") }
+        ok = true
+        let dir = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            fsync(dir)
+            close(dir)
+        }
+    }
+}
+
+/// A failed system call, with errno's text.
+public struct POSIXFailure: Error, LocalizedError, CustomStringConvertible {
+    public let message: String
+    public init(_ what: String) { message = "\(what): \(String(cString: strerror(errno)))" }
+    public var description: String { message }
+    public var errorDescription: String? { message }
+}

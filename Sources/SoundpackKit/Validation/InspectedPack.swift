@@ -1,0 +1,81 @@
+// The facts rules look at: the parsed pack.json, each clip's path safety and probe result, the
+// audio files on disk, and the worst-case announcement. Gathered once; rules only read them.
+
+import Foundation
+import SoundpackCore
+
+/// One `clips` entry of pack.json and what was learned about its file.
+public struct InspectedClip: Sendable {
+    /// The key as written in pack.json (`prefix`, `0`, `十`, …).
+    public var key: String
+    /// The grammar token for the key, nil when the grammar has no such token.
+    public var token: Token?
+    /// The path as written in pack.json, relative to the pack folder.
+    public var path: String
+    /// Why the path may not be opened (absolute, `..`, symlink); nil when it is safe.
+    public var unsafePath: String?
+    /// The probe's result; nil when the path was unsafe and so never opened.
+    public var probe: Result<ClipFacts, AudioError>?
+
+    public var facts: ClipFacts? {
+        if case .success(let facts)? = probe { return facts }
+        return nil
+    }
+}
+
+/// A pack as the rules see it.
+public struct InspectedPack: Sendable {
+    /// The folder as given on the command line.
+    public var directory: String
+    public var manifest: PackManifest?
+    public var manifestError: ManifestError?
+    /// In pack.json key order (sorted by token order, unknown keys last).
+    public var clips: [InspectedClip]
+    /// Audio files under the folder, relative paths, not following symlinks.
+    public var audioFiles: [String]
+    public var worstCase: WorstCase?
+
+    /// The tokens the pack's grammar needs for every amount up to `maxAmount`.
+    public var requiredTokens: [Token] {
+        guard let manifest else { return [] }
+        var needed = manifest.grammar.reachableTokens(upTo: manifest.maxAmount)
+        needed.insert(.prefix)
+        return needed.sorted()
+    }
+}
+
+/// The longest announcement any amount up to `maxAmount` makes with this pack's clips.
+public struct WorstCase: Sendable, Equatable, Codable {
+    public var amount: String
+    public var tokens: [String]
+    public var text: String
+    public var frames: Int64
+    public var sampleRate: Int
+    public var seconds: Double
+
+    /// Searches the reading's structure for the costliest amount, costing each token at its clip's
+    /// frames (converted to the highest sample rate when rates differ, rounding up). Nil when a
+    /// needed clip has no readable audio.
+    static func search(_ manifest: PackManifest, clips: [InspectedClip]) -> WorstCase? {
+        var facts: [Token: ClipFacts] = [:]
+        for clip in clips { if let token = clip.token, let f = clip.facts { facts[token] = f } }
+        guard let rate = facts.values.map(\.sampleRate).max() else { return nil }
+        func cost(_ token: Token) -> Int64? {
+            guard let f = facts[token] else { return nil }
+            if f.sampleRate == rate { return f.frames }
+            return (f.frames * Int64(rate) + Int64(f.sampleRate) - 1) / Int64(f.sampleRate)
+        }
+        let grammar = manifest.grammar
+        for token in grammar.reachableTokens(upTo: manifest.maxAmount) where cost(token) == nil { return nil }
+        guard let prefix = cost(.prefix) else { return nil }
+        let suffix = cost(.suffix) ?? 0
+        let best = grammar.costliestReading(upTo: manifest.maxAmount) { cost($0) ?? 0 }
+        var tokens = [Token.prefix] + best.tokens
+        if facts[.suffix] != nil { tokens.append(.suffix) }
+        let frames = prefix + best.cost + suffix
+        return WorstCase(
+            amount: best.amount.description, tokens: tokens.map(\.rawValue),
+            text: grammar.text(of: tokens, texts: manifest.texts), frames: frames, sampleRate: rate,
+            seconds: Double(frames) / Double(rate))
+    }
+}

@@ -1,0 +1,98 @@
+// Gathers an InspectedPack: reads pack.json, checks each clip path, probes clips in parallel and
+// lists the audio files on disk.
+
+import Dispatch
+import Foundation
+import SoundpackCore
+import Synchronization
+
+/// Reads a pack folder into the facts the rules check.
+public struct PackInspector: Sendable {
+    public var limits: AudioLimits
+    static let audioExtensions: Set<String> = ["caf", "wav", "wave", "aif", "aiff", "aifc", "mp3", "m4a", "aac", "flac", "ogg", "opus"]
+
+    public init(limits: AudioLimits = AudioLimits()) { self.limits = limits }
+
+    public func inspect(directory: String) -> InspectedPack {
+        var pack = InspectedPack(directory: directory, manifest: nil, manifestError: nil, clips: [], audioFiles: [], worstCase: nil)
+        let root = URL(fileURLWithPath: directory, isDirectory: true)
+        let manifestPath = root.appendingPathComponent("pack.json").path
+        guard FileManager.default.fileExists(atPath: directory) else {
+            pack.manifestError = ManifestError(field: nil, message: "the pack folder does not exist")
+            return pack
+        }
+        pack.audioFiles = Self.audioFiles(under: root)
+        guard let data = FileManager.default.contents(atPath: manifestPath) else {
+            pack.manifestError = ManifestError(field: nil, message: "no pack.json in the folder (run `soundpack init` to scaffold one)")
+            return pack
+        }
+        let manifest: PackManifest
+        do { manifest = try PackManifest(json: data) } catch {
+            pack.manifestError = error
+            return pack
+        }
+        pack.manifest = manifest
+
+        var clips = manifest.clips.map { key, path in
+            InspectedClip(key: key, token: Token(rawValue: key), path: path,
+                          unsafePath: Self.unsafeReason(path, root: root), probe: nil)
+        }
+        clips.sort { a, b in
+            switch (a.token, b.token) {
+            case let (x?, y?): return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a.key < b.key
+            }
+        }
+        let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs)
+        let results = Mutex<[Int: Result<ClipFacts, AudioError>]>([:])
+        let paths = clips.map { $0.unsafePath == nil ? root.appendingPathComponent($0.path).path : nil }
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            guard let path = paths[index] else { return }
+            let result: Result<ClipFacts, AudioError>
+            do throws(AudioError) { result = .success(try probe.probe(path: path)) } catch { result = .failure(error) }
+            results.withLock { $0[index] = result }
+        }
+        let probed = results.withLock { $0 }
+        for index in clips.indices { clips[index].probe = probed[index] }
+        pack.clips = clips
+        pack.worstCase = WorstCase.search(manifest, clips: clips)
+        return pack
+    }
+
+    /// Why a clip path must not be opened, or nil: absolute, `..`, empty, or through a symlink.
+    static func unsafeReason(_ path: String, root: URL) -> String? {
+        if path.isEmpty { return "the path is empty" }
+        if path.hasPrefix("/") || path.hasPrefix("~") { return "the path is absolute; write it relative to the pack folder" }
+        if path.contains("\\") { return "the path contains a backslash; use '/'" }
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        if components.contains("..") { return "the path contains '..' and could point outside the pack" }
+        var current = root
+        for component in components where component != "." {
+            current.appendPathComponent(String(component))
+            var info = stat()
+            if lstat(current.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                let relative = current.path.dropFirst(root.path.count + 1)
+                return "'\(relative)' is a symbolic link; clips must be regular files inside the pack"
+            }
+        }
+        return nil
+    }
+
+    /// Audio files (by extension) under `root`, as sorted relative paths; symlinks are not followed.
+    static func audioFiles(under root: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(
+            at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
+        var files: [String] = []
+        let base = root.standardizedFileURL.path
+        for case let url as URL in walker {
+            guard audioExtensions.contains(url.pathExtension.lowercased()),
+                  (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(base + "/") else { continue }
+            files.append(String(path.dropFirst(base.count + 1)))
+        }
+        return files.sorted()
+    }
+}

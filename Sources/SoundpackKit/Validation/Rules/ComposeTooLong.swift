@@ -1,0 +1,21 @@
+/// `compose.too-long` (error at `checks.composeMaxSeconds`, default and iOS limit 30 s; warning at
+/// `checks.composeWarnSeconds`, default 10 s): the longest announcement of any amount up to
+/// `maxAmount`. iOS plays the default sound instead of one 30 s or longer.
+struct ComposeTooLong: ValidationRule {
+    static let id = RuleID.composeTooLong
+
+    func check(_ pack: InspectedPack) -> [Finding] {
+        guard let checks = pack.manifest?.checks, let worst = pack.worstCase else { return [] }
+        let severity: Severity
+        let limit: Double
+        if worst.seconds >= checks.composeMaxSeconds {
+            (severity, limit) = (.error, checks.composeMaxSeconds)
+        } else if worst.seconds >= checks.composeWarnSeconds {
+            (severity, limit) = (.warning, checks.composeWarnSeconds)
+        } else {
+            return []
+        }
+        return [Finding(Self.id, severity,
+                        "the longest announcement, for amount \(worst.amount) (\(worst.text)), lasts \(Format.seconds(worst.seconds)), at or above \(Format.seconds(limit)); shorten the clips or lower maxAmount")]
+    }
+}

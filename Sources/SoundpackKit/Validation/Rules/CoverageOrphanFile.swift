@@ -1,0 +1,17 @@
+/// `coverage.orphan-file` (warning): an audio file in the pack folder that no clip entry uses; it
+/// would be shipped and downloaded for nothing, or a clip entry points at the wrong file.
+struct CoverageOrphanFile: ValidationRule {
+    static let id = RuleID.coverageOrphanFile
+
+    func check(_ pack: InspectedPack) -> [Finding] {
+        guard pack.manifest != nil else { return [] }
+        let used = Set(pack.clips.map { Self.normalized($0.path) })
+        return pack.audioFiles.filter { !used.contains($0) }.map {
+            Finding(Self.id, .warning, file: $0, "audio file is not used by any clip in pack.json")
+        }
+    }
+
+    static func normalized(_ path: String) -> String {
+        path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+    }
+}

@@ -1,0 +1,23 @@
+/// `format.unsupported` (error): container or codec outside the pack's profile. For
+/// `ios-notification`, iOS plays a notification sound only as aiff, wav or caf holding linear PCM,
+/// IMA4, µLaw or aLaw; anything else silently falls back to the default sound.
+struct FormatUnsupported: ValidationRule {
+    static let id = RuleID.formatUnsupported
+    static let containers: Set<Container> = [.aiff, .aifc, .wav, .caf]
+    static let codecs: Set<Codec> = [.lpcm, .ima4, .ulaw, .alaw]
+
+    func check(_ pack: InspectedPack) -> [Finding] {
+        pack.clips.compactMap { clip in
+            guard let facts = clip.facts else { return nil }
+            if !Self.containers.contains(facts.container) {
+                return Finding(Self.id, .error, token: clip.key, file: clip.path,
+                               "container \(facts.container.rawValue) is not playable as an iOS notification sound; use caf, wav or aiff")
+            }
+            if !Self.codecs.contains(facts.codec) {
+                return Finding(Self.id, .error, token: clip.key, file: clip.path,
+                               "codec \(facts.codec.rawValue) in \(facts.container.rawValue) is not playable as an iOS notification sound; use linear PCM, ima4 (in caf or aiff), µLaw or aLaw")
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,70 @@
+// Runs every rule over an inspected pack and assembles the report all output formats render.
+
+import SoundpackCore
+
+/// Validates pack folders against the rules of DESIGN §6.
+public struct Validator: Sendable {
+    /// Every rule, in the order findings are reported.
+    static let rules: [any ValidationRule] = [
+        ManifestInvalid(), ManifestUnsafePath(), CoverageMissingToken(), CoverageUnknownToken(), CoverageOrphanFile(),
+        FileUnreadable(), FileUnsafeName(), FormatUnsupported(), FormatMismatch(), AudioEmpty(), AudioTooLong(),
+        AudioLeadingSilence(), AudioTrailingSilence(), ComposeTooLong(),
+    ]
+
+    public var inspector: PackInspector
+
+    public init(inspector: PackInspector = PackInspector()) { self.inspector = inspector }
+
+    public func validate(directory: String) -> PackReport {
+        let pack = inspector.inspect(directory: directory)
+        let findings = Self.rules.flatMap { $0.check(pack) }
+        return PackReport(pack: pack, findings: findings)
+    }
+}
+
+/// The result of validating one pack: findings, each clip's facts, and the worst-case announcement.
+public struct PackReport: Sendable, Codable, Equatable {
+    public struct Clip: Sendable, Codable, Equatable {
+        public var token: String
+        public var file: String
+        public var facts: ClipFacts?
+        public var error: String?
+    }
+
+    public var directory: String
+    public var id: String?
+    public var name: String?
+    public var version: String?
+    public var grammar: String?
+    public var maxAmount: String?
+    public var findings: [Finding]
+    public var clips: [Clip]
+    public var worstCase: WorstCase?
+    /// SHA-256 over the pack's canonical manifest (identity, grammar and every clip's hash).
+    public var digest: String?
+    public var errors: Int
+    public var warnings: Int
+
+    init(pack: InspectedPack, findings: [Finding]) {
+        directory = pack.directory
+        id = pack.manifest?.id
+        name = pack.manifest?.name
+        version = pack.manifest?.version.description
+        grammar = pack.manifest?.grammar.id.rawValue
+        maxAmount = pack.manifest?.maxAmount.description
+        self.findings = findings
+        clips = pack.clips.map { clip in
+            var error: String?
+            if let reason = clip.unsafePath { error = reason }
+            if case .failure(let failure)? = clip.probe { error = failure.message }
+            return Clip(token: clip.key, file: clip.path, facts: clip.facts, error: error)
+        }
+        worstCase = pack.worstCase
+        digest = pack.manifest.map { PackDigest.digest(of: $0, clips: pack.clips) }
+        errors = findings.filter { $0.severity == .error }.count
+        warnings = findings.filter { $0.severity == .warning }.count
+    }
+
+    /// Whether the pack passes: no errors, and under `strict` no warnings either.
+    public func passed(strict: Bool) -> Bool { errors == 0 && (!strict || warnings == 0) }
+}
