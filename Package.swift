@@ -19,12 +19,15 @@ let package = Package(
         .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
         .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),
 
+        // Shared by the test targets only (fixture packs and audio); in no product.
+        .target(name: "SoundpackTestSupport", dependencies: ["SoundpackKit", "SoundpackCore"], path: "Tests/SoundpackTestSupport"),
+
         .testTarget(name: "SoundpackCoreTests", dependencies: ["SoundpackCore"]),
         .testTarget(
             name: "SoundpackKitTests",
-            dependencies: ["SoundpackKit", "SoundpackCore"],
+            dependencies: ["SoundpackKit", "SoundpackCore", "SoundpackTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SoundpackCLITests", dependencies: ["SoundpackCLI", "SoundpackKit", "soundpack"]),
+        .testTarget(name: "SoundpackCLITests", dependencies: ["SoundpackCLI", "SoundpackKit", "SoundpackTestSupport", "soundpack"]),
     ]
 )

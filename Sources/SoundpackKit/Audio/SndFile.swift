@@ -126,3 +126,51 @@ private final class MemoryFile {
         return sf_count_t(n)
     }
 }
+
+/// Writes interleaved float samples as a wav, aiff or caf file through libsndfile.
+public enum AudioFileWriter {
+    /// The encodings the writer produces.
+    public enum Encoding: String, Sendable, CaseIterable {
+        case pcm16, pcm24, float32, ulaw, alaw
+        var subtype: Int32 {
+            switch self {
+            case .pcm16: return Int32(SF_FORMAT_PCM_16)
+            case .pcm24: return Int32(SF_FORMAT_PCM_24)
+            case .float32: return Int32(SF_FORMAT_FLOAT)
+            case .ulaw: return Int32(SF_FORMAT_ULAW)
+            case .alaw: return Int32(SF_FORMAT_ALAW)
+            }
+        }
+    }
+
+    /// Writes `samples` (interleaved, -1...1) to `path`. Container: `.wav`, `.aiff`, or `.caf`.
+    public static func write(_ samples: [Float], sampleRate: Int, channels: Int, container: Container,
+                             encoding: Encoding = .pcm16, to path: String) throws(AudioError) {
+        let major: Int32
+        switch container {
+        case .wav: major = Int32(SF_FORMAT_WAV)
+        case .aiff, .aifc: major = Int32(SF_FORMAT_AIFF)
+        case .caf: major = Int32(SF_FORMAT_CAF)
+        case .flac: major = Int32(SF_FORMAT_FLAC)
+        default: throw AudioError("cannot write \(container.rawValue) files")
+        }
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channels)
+        info.format = major | encoding.subtype
+        guard sf_format_check(&info) == 1 else {
+            throw AudioError("\(container.rawValue) cannot hold \(encoding.rawValue) audio")
+        }
+        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw AudioError("cannot create \(path): \(String(cString: sf_strerror(nil)))")
+        }
+        defer { sf_close(handle) }
+        // Clip rather than wrap when a float sample exceeds full scale.
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        let frames = samples.count / max(channels, 1)
+        let written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        guard written == frames else {
+            throw AudioError("cannot write \(path): \(String(cString: sf_strerror(handle)))")
+        }
+    }
+}

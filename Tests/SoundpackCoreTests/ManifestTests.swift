@@ -1,0 +1,66 @@
+// pack.json parsing: the demo shape parses, and each kind of mistake names its field.
+
+import Foundation
+import Testing
+@testable import SoundpackCore
+
+@Suite struct ManifestTests {
+    static let valid = """
+        {"id":"wechat","version":"1.0.0","grammar":"zh-Hans","grammarOptions":{"two":"liang"},"maxAmount":"99999999.99",
+         "clips":{"prefix":"clips/prefix.caf","十":"clips/shi.caf"},"texts":{"prefix":"微信到账"},"checks":{"maxLeadingSilenceMs":60}}
+        """
+
+    @Test func parsesTheDocumentedShape() throws {
+        let manifest = try PackManifest(json: Data(Self.valid.utf8))
+        #expect(manifest.id == "wechat")
+        #expect(manifest.grammar == Grammar(.zhHans, two: .liang))
+        #expect(manifest.maxAmount == Amount(minorUnits: 9_999_999_999))
+        #expect(manifest.clips["十"] == "clips/shi.caf")
+        #expect(manifest.checks.maxLeadingSilenceMs == 60)
+        #expect(manifest.checks.maxTrailingSilenceMs == 80)
+        #expect(manifest.profile == "ios-notification")
+    }
+
+    @Test(arguments: [
+        ("not json", nil as String?),
+        ("[]", nil),
+        (#"{"version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{}}"#, "id"),
+        (#"{"id":"We Chat","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{}}"#, "id"),
+        (#"{"id":"a","version":"1.0","grammar":"zh-Hans","maxAmount":"1","clips":{}}"#, "version"),
+        (#"{"id":"a","version":"1.0.0","grammar":"en","maxAmount":"1","clips":{}}"#, "grammar"),
+        (#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":99.5,"clips":{}}"#, "maxAmount"),
+        (#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1e9","clips":{}}"#, "maxAmount"),
+        (#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1"}"#, "clips"),
+        (#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{"1":5}}"#, "clips.1"),
+        (#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"chekcs":{}}"#, "chekcs"),
+        (#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"checks":{"maxLeadingSilence":1}}"#, "checks.maxLeadingSilence"),
+        (#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"checks":{"maxClipSeconds":-1}}"#, "checks.maxClipSeconds"),
+        (#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"grammarOptions":{"two":"san"}}"#, "grammarOptions.two"),
+        (#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"profile":"android"}"#, "profile"),
+    ])
+    func namesTheFieldAtFault(_ json: String, _ field: String?) {
+        do {
+            _ = try PackManifest(json: Data(json.utf8))
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect(error.field == field, "\(error)")
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    @Test func semanticVersionsOrderBySemver() throws {
+        let ordered = ["0.9.0", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0", "1.0.1", "1.10.0", "2.0.0"]
+        let versions = ordered.compactMap(SemanticVersion.init)
+        #expect(versions.count == ordered.count)
+        #expect(versions == versions.sorted())
+        #expect(versions.map(\.description) == ordered)
+        for bad in ["1", "1.0", "01.0.0", "1.0.0-", "1.0.0-01", "v1.0.0", "1.0.0+", ""] {
+            #expect(SemanticVersion(bad) == nil, "accepted \(bad)")
+        }
+    }
+
+    @Test(arguments: [("wechat", true), ("a", true), ("0pay-2", true), ("-x", false), ("WeChat", false), ("", false), (String(repeating: "a", count: 64), false)])
+    func packIDs(_ id: String, _ valid: Bool) {
+        #expect(PackManifest.isValidID(id) == valid)
+    }
+}

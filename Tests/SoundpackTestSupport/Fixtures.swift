@@ -1,0 +1,79 @@
+// Fixtures for tests: temporary folders, generated clips and packs made from the demo pack.
+
+import Foundation
+import SoundpackCore
+import SoundpackKit
+
+/// A fresh temporary folder, removed when the value is released.
+public final class TemporaryFolder: @unchecked Sendable {
+    public let path: String
+
+    public init(_ label: String = "soundpack-test") {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        path = base.path
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    public func file(_ relative: String) -> String { path + "/" + relative }
+
+    public func write(_ text: String, to relative: String) throws {
+        let target = file(relative)
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: target))
+    }
+}
+
+public enum Fixtures {
+    /// The repository root, found from this file's location.
+    public static let repositoryRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+        }
+        return FileManager.default.currentDirectoryPath
+    }()
+
+    public static var demoPack: String { repositoryRoot + "/packs/wechat" }
+
+    /// Copies the demo pack into `folder/name` and returns its path.
+    @discardableResult
+    public static func copyDemoPack(into folder: TemporaryFolder, as name: String = "wechat") throws -> String {
+        let target = folder.file(name)
+        try FileManager.default.copyItem(atPath: demoPack, toPath: target)
+        return target
+    }
+
+    /// Reads, edits and writes back a pack's pack.json as a JSON object.
+    public static func editManifest(_ pack: String, _ edit: (inout [String: Any]) -> Void) throws {
+        let url = URL(fileURLWithPath: pack + "/pack.json")
+        var object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+        edit(&object)
+        try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: url)
+    }
+
+    /// A sine tone with optional silence around it, interleaved for `channels`.
+    public static func tone(seconds: Double, sampleRate: Int = 22_050, channels: Int = 1, amplitude: Float = 0.5,
+                            frequency: Double = 440, leadingSilence: Double = 0.01, trailingSilence: Double = 0.01,
+                            offset: Float = 0) -> [Float] {
+        let lead = Int(leadingSilence * Double(sampleRate)), body = Int(seconds * Double(sampleRate))
+        let tail = Int(trailingSilence * Double(sampleRate))
+        var samples: [Float] = []
+        samples.reserveCapacity((lead + body + tail) * channels)
+        for i in 0..<(lead + body + tail) {
+            let value: Float = (i >= lead && i < lead + body)
+                ? amplitude * Float(sin(2 * Double.pi * frequency * Double(i - lead) / Double(sampleRate))) + offset : 0
+            for _ in 0..<channels { samples.append(value) }
+        }
+        return samples
+    }
+
+    /// Writes a tone clip into a pack, replacing whatever file was there.
+    public static func writeClip(_ samples: [Float], to path: String, sampleRate: Int = 22_050, channels: Int = 1,
+                                 container: Container = .caf, encoding: AudioFileWriter.Encoding = .pcm16) throws {
+        try? FileManager.default.removeItem(atPath: path)
+        try AudioFileWriter.write(samples, sampleRate: sampleRate, channels: channels, container: container, encoding: encoding, to: path)
+    }
+}
