@@ -1,0 +1,229 @@
+// `soundpack validate` run as a user runs it: a good pack, each rule on a pack made to break it,
+// several packs at once, JSON output, and the catalog it records into.
+
+import Foundation
+import Testing
+import SoundpackCore
+import SoundpackKit
+import SoundpackTestSupport
+
+/// A way to break a copy of the demo pack, and the finding it must produce.
+enum Breakage: String, CaseIterable, Sendable {
+    case brokenJSON, missingField, parentPath, absolutePath, symlinkedClip, missingToken, unknownToken, orphanFile
+    case textRenamedCAF, missingFile, unsafeName, unsupportedFormat, mismatchedRate, silentClip, longClip
+    case leadingSilence, trailingSilence, composeWarning, composeError
+
+    /// (rule, severity, exit status without --strict, text the message or location must contain)
+    var expectation: (rule: String, severity: String, status: Int32, mentions: String) {
+        switch self {
+        case .brokenJSON: return ("manifest.invalid", "error", 1, "pack.json")
+        case .missingField: return ("manifest.invalid", "error", 1, "maxAmount")
+        case .parentPath: return ("manifest.unsafe-path", "error", 1, "../../etc/passwd")
+        case .absolutePath: return ("manifest.unsafe-path", "error", 1, "/etc/hosts")
+        case .symlinkedClip: return ("manifest.unsafe-path", "error", 1, "clips/shi.caf")
+        case .missingToken: return ("coverage.missing-token", "error", 1, "'百'")
+        case .unknownToken: return ("coverage.unknown-token", "warning", 0, "'11'")
+        case .orphanFile: return ("coverage.orphan-file", "warning", 0, "clips/extra.wav")
+        case .textRenamedCAF: return ("file.unreadable", "error", 1, "clips/5.caf")
+        case .missingFile: return ("file.unreadable", "error", 1, "clips/nowhere.caf")
+        case .unsafeName: return ("file.unsafe-name", "warning", 0, "clips/十.caf")
+        case .unsupportedFormat: return ("format.unsupported", "error", 1, "clips/7.flac")
+        case .mismatchedRate: return ("format.mismatch", "error", 1, "clips/8.caf")
+        case .silentClip: return ("audio.empty", "error", 1, "clips/9.caf")
+        case .longClip: return ("audio.too-long", "error", 1, "clips/2.caf")
+        case .leadingSilence: return ("audio.leading-silence", "warning", 0, "clips/3.caf")
+        case .trailingSilence: return ("audio.trailing-silence", "warning", 0, "clips/4.caf")
+        case .composeWarning: return ("compose.too-long", "warning", 0, "the longest announcement, for amount")
+        case .composeError: return ("compose.too-long", "error", 1, "amount")
+        }
+    }
+
+    func apply(to pack: String) throws {
+        let clips = pack + "/clips/"
+        func setClip(_ key: String, _ path: String) throws {
+            try Fixtures.editManifest(pack) { object in
+                var clips = object["clips"] as? [String: Any] ?? [:]
+                clips[key] = path
+                object["clips"] = clips
+            }
+        }
+        func setCheck(_ key: String, _ value: Double) throws {
+            try Fixtures.editManifest(pack) { object in
+                var checks = object["checks"] as? [String: Any] ?? [:]
+                checks[key] = value
+                object["checks"] = checks
+            }
+        }
+        switch self {
+        case .brokenJSON:
+            try Data("{ \"id\": \"wechat\", ".utf8).write(to: URL(fileURLWithPath: pack + "/pack.json"))
+        case .missingField:
+            try Fixtures.editManifest(pack) { $0["maxAmount"] = nil }
+        case .parentPath: try setClip("0", "../../etc/passwd")
+        case .absolutePath: try setClip("0", "/etc/hosts")
+        case .symlinkedClip:
+            try FileManager.default.removeItem(atPath: clips + "shi.caf")
+            try FileManager.default.createSymbolicLink(atPath: clips + "shi.caf", withDestinationPath: "1.caf")
+        case .missingToken:
+            try Fixtures.editManifest(pack) { object in
+                var clips = object["clips"] as? [String: Any] ?? [:]
+                clips["百"] = nil
+                object["clips"] = clips
+            }
+            try FileManager.default.removeItem(atPath: clips + "bai.caf")
+        case .unknownToken: try setClip("11", "clips/1.caf")
+        case .orphanFile: try Fixtures.writeClip(Fixtures.tone(seconds: 0.2), to: clips + "extra.wav", container: .wav)
+        case .textRenamedCAF:
+            try Data(String(repeating: "not audio at all. ", count: 1_200).utf8).write(to: URL(fileURLWithPath: clips + "5.caf"))
+        case .missingFile: try setClip("6", "clips/nowhere.caf")
+        case .unsafeName:
+            try FileManager.default.moveItem(atPath: clips + "shi.caf", toPath: clips + "十.caf")
+            try setClip("十", "clips/十.caf")
+        case .unsupportedFormat:
+            try FileManager.default.removeItem(atPath: clips + "7.caf")
+            try Fixtures.writeClip(Fixtures.tone(seconds: 0.3), to: clips + "7.flac", container: .flac)
+            try setClip("7", "clips/7.flac")
+        case .mismatchedRate:
+            try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, sampleRate: 44_100), to: clips + "8.caf", sampleRate: 44_100)
+        case .silentClip:
+            try Fixtures.writeClip([Float](repeating: 0, count: 6_000), to: clips + "9.caf")
+        case .longClip:
+            try Fixtures.writeClip(Fixtures.tone(seconds: 3.5), to: clips + "2.caf")
+        case .leadingSilence:
+            try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, leadingSilence: 0.3), to: clips + "3.caf")
+        case .trailingSilence:
+            try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, trailingSilence: 0.3), to: clips + "4.caf")
+        case .composeWarning:
+            try setCheck("composeWarnSeconds", 1)
+        case .composeError:
+            try setCheck("composeMaxSeconds", 5)
+        }
+    }
+}
+
+@Suite struct ValidateEndToEndTests {
+    @Test func theDemoPackPasses() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        let result = try Executable.run(["validate", pack, "--strict"], in: folder.path)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("\(pack): passed — wechat 1.0.0, 18 clips"))
+        #expect(result.stdout.contains("0 errors, 0 warnings"))
+        #expect(result.stderr.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: folder.file(".soundpack/catalog.sqlite")))
+    }
+
+    @Test(arguments: Breakage.allCases)
+    func eachRuleFiresOnAPackMadeToBreakIt(_ breakage: Breakage) throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try breakage.apply(to: pack)
+        let expected = breakage.expectation
+        let result = try Executable.run(["validate", pack], in: folder.path)
+        let lines = result.stdout.split(separator: "\n").filter { $0.contains("[\(expected.rule)]") }
+        #expect(!lines.isEmpty, "\(breakage): no \(expected.rule) in\n\(result.stdout)")
+        #expect(lines.contains { $0.contains(": \(expected.severity): ") && $0.contains(expected.mentions) },
+                "\(breakage): \(lines)")
+        #expect(result.status == expected.status, "\(breakage): \(result.stdout)")
+        if expected.severity == "warning" {
+            #expect(try Executable.run(["validate", pack, "--strict"], in: folder.path).status == 1)
+        }
+
+        // The same finding, machine-readable.
+        let json = try Executable.run(["validate", pack, "--format", "json", "--no-record"], in: folder.path)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let packs = try #require(document["packs"] as? [[String: Any]])
+        let findings = try #require(packs.first?["findings"] as? [[String: Any]])
+        #expect(findings.contains { $0["rule"] as? String == expected.rule && $0["severity"] as? String == expected.severity })
+        #expect(document["passed"] as? Bool == (expected.status == 0))
+    }
+
+    @Test func severalPacksAreValidatedIndependently() throws {
+        let folder = TemporaryFolder()
+        let good = try Fixtures.copyDemoPack(into: folder, as: "good")
+        let bad = try Fixtures.copyDemoPack(into: folder, as: "bad")
+        try Breakage.textRenamedCAF.apply(to: bad)
+        let missing = folder.file("missing")
+        let result = try Executable.run(["validate", good, bad, missing], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\(good): passed"))
+        #expect(result.stdout.contains("\(bad): failed"))
+        #expect(result.stdout.contains("\(missing)/pack.json: error: [manifest.invalid]"))
+        #expect(result.stdout.contains("3 packs: 1 passed, 2 failed"))
+    }
+
+    @Test func jsonReportCarriesClipFactsAndTheWorstCase() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        let result = try Executable.run(["validate", pack, "--format", "json"], in: folder.path)
+        #expect(result.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let report = try #require((document["packs"] as? [[String: Any]])?.first)
+        let clips = try #require(report["clips"] as? [[String: Any]])
+        #expect(clips.count == 18)
+        let facts = try #require(clips.first?["facts"] as? [String: Any])
+        for key in ["container", "codec", "sampleRate", "channels", "frames", "durationSeconds", "sha256", "leadingSilenceMs", "trailingSilenceMs"] {
+            #expect(facts[key] != nil, "missing \(key)")
+        }
+        let worst = try #require(report["worstCase"] as? [String: Any])
+        let amount = try #require(worst["amount"] as? String)
+        #expect(try Amount(parsing: amount) <= Amount(parsing: "99999999.99"))
+        #expect((worst["seconds"] as? Double ?? 0) > 1)
+        #expect((report["digest"] as? String)?.count == 64)
+    }
+
+    @Test func theCatalogRecordsRunsForListAndShow() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        let catalog = folder.file("db/catalog.sqlite")
+        #expect(try Executable.run(["validate", pack], in: folder.path, environment: ["SOUNDPACK_CATALOG": catalog]).status == 0)
+        let list = try Executable.run(["list"], in: folder.path, environment: ["SOUNDPACK_CATALOG": catalog])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("wechat  1.0.0"))
+        let show = try Executable.run(["show", "wechat@1.0.0", "--catalog", catalog], in: folder.path)
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("clips/shi.caf"))
+        #expect(show.stdout.contains("validation history (1 runs)"))
+        let json = try Executable.run(["show", "wechat", "--format", "json", "--catalog", catalog], in: folder.path)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["clips"] as? [Any])?.count == 18)
+        let missing = try Executable.run(["show", "nope", "--catalog", catalog], in: folder.path)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("error: no nope in the catalog"))
+    }
+
+    @Test func twoValidateProcessesShareOneCatalog() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        let results = FailureList()
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            do {
+                for _ in 0..<3 {
+                    let result = try Executable.run(["validate", pack], in: folder.path)
+                    if result.status != 0 { results.append(result.stderr) }
+                }
+            } catch { results.append("\(error)") }
+        }
+        #expect(results.all.isEmpty)
+        let show = try Executable.run(["show", "wechat", "--format", "json"], in: folder.path)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [String: Any])
+        #expect((object["runs"] as? [Any])?.count == 6)
+    }
+
+    @Test func anUnusableCatalogIsAnEnvironmentFailure() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try folder.write("not a folder", to: "blocker")
+        let result = try Executable.run(["validate", pack, "--catalog", folder.file("blocker/catalog.sqlite")], in: folder.path)
+        #expect(result.status == 3)
+        #expect(result.stderr.hasPrefix("error: cannot use the catalog — "))
+        #expect(result.stdout.contains("passed"))  // the findings were still printed
+    }
+}
+
+final class FailureList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}

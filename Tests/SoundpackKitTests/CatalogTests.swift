@@ -1,0 +1,102 @@
+// The catalog: migrations, recorded validation runs, immutability of published versions, and
+// several writers at once.
+
+import Dispatch
+import Foundation
+import Testing
+import SoundpackTestSupport
+@testable import SoundpackKit
+
+@Suite struct CatalogTests {
+    static func demoReport() -> PackReport { Validator().validate(directory: Fixtures.demoPack) }
+
+    @Test func recordsValidationRunsAndReadsThemBack() throws {
+        let folder = TemporaryFolder()
+        let catalog = try Catalog(path: folder.file("nested/catalog.sqlite"))
+        let report = Self.demoReport()
+        try catalog.recordValidation(report, strict: false, toolVersion: "test", at: Date(timeIntervalSince1970: 0))
+        try catalog.recordValidation(report, strict: true, toolVersion: "test", at: Date(timeIntervalSince1970: 60))
+
+        let packs = try catalog.packs()
+        #expect(packs.map(\.id) == ["wechat"])
+        #expect(packs.first?.latestVersion == "1.0.0")
+        #expect(packs.first?.lastResult == "passed")
+
+        let version = try #require(try catalog.version(of: "wechat", nil))
+        #expect(version.digest == report.digest)
+        #expect(version.clips.count == report.clips.count)
+        #expect(version.clips.first?.sha256 == report.clips.first?.facts?.sha256)
+        #expect(version.runs.count == 2)
+        #expect(version.runs.first?.ranAt == "1970-01-01T00:00:00.000Z")
+        #expect(version.runs.last?.worstAmount == report.worstCase?.amount)
+        #expect(try catalog.version(of: "wechat", "9.9.9") == nil)
+        #expect(try catalog.version(of: "nope", nil) == nil)
+    }
+
+    @Test func refusesACatalogFromANewerSoundpack() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        _ = try Catalog(path: path)
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 99")
+        #expect {
+            _ = try Catalog(path: path)
+        } throws: { error in
+            (error as? CatalogError)?.message.contains("newer than this soundpack") == true
+        }
+    }
+
+    @Test func refusesAnUnwritableLocation() throws {
+        let folder = TemporaryFolder()
+        try folder.write("a file, not a folder", to: "blocker")
+        #expect(throws: CatalogError.self) { _ = try Catalog(path: folder.file("blocker/catalog.sqlite")) }
+    }
+
+    @Test func publishedVersionsCannotBeRewritten() throws {
+        let folder = TemporaryFolder()
+        let catalog = try Catalog(path: folder.file("catalog.sqlite"))
+        try catalog.recordValidation(Self.demoReport(), strict: false, toolVersion: "test", at: Date())
+        try catalog.db.execute("UPDATE versions SET published_at = '2026-01-01T00:00:00Z'")
+        #expect(throws: SQLiteError.self) { try catalog.db.execute("UPDATE versions SET digest = 'x'") }
+        #expect(throws: SQLiteError.self) { try catalog.db.execute("DELETE FROM clips") }
+        #expect(throws: SQLiteError.self) { try catalog.db.execute("DELETE FROM versions") }
+        // Validating again records the run but leaves the published rows alone.
+        try catalog.recordValidation(Self.demoReport(), strict: false, toolVersion: "test", at: Date())
+        #expect(try catalog.version(of: "wechat", "1.0.0")?.runs.count == 2)
+        let integrity = try catalog.db.query("PRAGMA integrity_check")
+        #expect(integrity.first?.first?.string == "ok")
+    }
+
+    @Test func pragmasFollowTheDesign() throws {
+        let folder = TemporaryFolder()
+        let catalog = try Catalog(path: folder.file("catalog.sqlite"))
+        #expect(try catalog.db.query("PRAGMA journal_mode").first?.first?.string == "delete")
+        #expect(try catalog.db.query("PRAGMA foreign_keys").first?.first?.int == 1)
+        #expect(try catalog.db.query("PRAGMA synchronous").first?.first?.int == 2)
+        #expect(try catalog.db.query("PRAGMA user_version").first?.first?.int == Catalog.schemaVersion)
+    }
+
+    /// Eight connections creating and writing one new catalog at once: every write lands.
+    @Test func concurrentWritersAllSucceed() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        let report = Self.demoReport()
+        let failures = FailureList()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            do {
+                let catalog = try Catalog(path: path)
+                for _ in 0..<5 { try catalog.recordValidation(report, strict: false, toolVersion: "w\(worker)", at: Date()) }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty)
+        #expect(try Catalog(path: path).version(of: "wechat", nil)?.runs.count == 40)
+    }
+}
+
+final class FailureList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}

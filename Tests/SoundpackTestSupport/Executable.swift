@@ -1,0 +1,52 @@
+// Runs the built soundpack binary the way a user or CI does, capturing its output and exit status.
+
+import Foundation
+
+public struct ExecutionResult: Sendable {
+    public var stdout: String
+    public var stderr: String
+    public var status: Int32
+}
+
+public enum Executable {
+    /// The `soundpack` binary built next to the test bundle.
+    public static var path: String {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var folder = exe.deletingLastPathComponent()
+        // The test bundle may sit inside a `.xctest` folder on some platforms.
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("soundpack").path), folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("soundpack").path
+    }
+
+    /// Runs `soundpack arguments…` in `directory` with `input` on stdin (nothing when nil).
+    public static func run(_ arguments: [String], in directory: String, input: String? = nil,
+                           environment: [String: String] = [:]) throws -> ExecutionResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ProcessInfo.processInfo.environment
+        env["SOUNDPACK_CATALOG"] = nil
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inPipe
+        try process.run()
+        // Read both pipes while the process runs so a large output cannot block it.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try inPipe.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        return ExecutionResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+                               status: process.terminationStatus)
+    }
+}
