@@ -31,6 +31,13 @@ public final class OutputSink: @unchecked Sendable {
         if buffer.count >= 1 << 16 { flushLocked() }
     }
 
+    public func write(bytes: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flushLocked() }
+    }
+
     public func flush() {
         lock.lock()
         defer { lock.unlock() }

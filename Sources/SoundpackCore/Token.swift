@@ -32,7 +32,32 @@ public enum Token: String, CaseIterable, Sendable, Hashable, Codable, Comparable
         }
     }
 
-    /// Position in `allCases`, so listings follow the order people expect (prefix, 0…9, units…).
-    public static func < (lhs: Token, rhs: Token) -> Bool { lhs.order < rhs.order }
-    private var order: Int { Token.allCases.firstIndex(of: self) ?? 0 }
+    /// Position in `allCases` (prefix, 0…9, units…): the order listings follow, and a cheap array
+    /// index (hashing a `String`-backed enum hashes its raw value).
+    public var ordinal: Int {
+        switch self {
+        case .prefix: return 0
+        case .zero: return 1
+        case .one: return 2
+        case .two: return 3
+        case .three: return 4
+        case .four: return 5
+        case .five: return 6
+        case .six: return 7
+        case .seven: return 8
+        case .eight: return 9
+        case .nine: return 10
+        case .ten: return 11
+        case .hundred: return 12
+        case .thousand: return 13
+        case .tenThousand: return 14
+        case .hundredMillion: return 15
+        case .point: return 16
+        case .yuan: return 17
+        case .liang: return 18
+        case .suffix: return 19
+        }
+    }
+
+    public static func < (lhs: Token, rhs: Token) -> Bool { lhs.ordinal < rhs.ordinal }
 }

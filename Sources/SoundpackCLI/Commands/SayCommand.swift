@@ -32,31 +32,59 @@ enum SayCommand: Command {
         var texts: [String: String]
         var files: [String: String]
         var format: String
-        var tokenText: [Token: String] = [:]
+        /// Per-token output bytes by `Token.ordinal`, computed once so a million amounts cost only copying.
+        var tokenText: [[UInt8]] = []
+        var tokenTextJSON: [[UInt8]] = []
+        var tokenID: [[UInt8]] = []
+        var tokenJSON: [[UInt8]] = []
+        var fileText: [[UInt8]] = []
+        var fileJSON: [[UInt8]] = []
 
         mutating func prepare() {
-            for token in Token.allCases { tokenText[token] = grammar.text(of: token, texts: texts) }
+            for token in Token.allCases {
+                let text = grammar.text(of: token, texts: texts), file = files[token.rawValue] ?? ""
+                tokenText.append(Array(text.utf8))
+                tokenTextJSON.append(Array(jsonEscaped(text).utf8))
+                tokenID.append(Array(token.rawValue.utf8))
+                tokenJSON.append(Array("\"\(jsonEscaped(token.rawValue))\"".utf8))
+                fileText.append(Array(file.utf8))
+                fileJSON.append(Array("\"\(jsonEscaped(file))\"".utf8))
+            }
         }
 
-        func line(for amount: Amount, buffer: inout [Token]) -> String {
+        /// Appends the answer for `amount` and a newline to `line`.
+        func write(_ amount: Amount, tokens buffer: inout [Token], into line: inout [UInt8]) {
             buffer.removeAll(keepingCapacity: true)
             if prefix { buffer.append(.prefix) }
             grammar.appendTokens(for: amount, to: &buffer)
             if suffix { buffer.append(.suffix) }
-            switch format {
-            case "tokens": return buffer.map(\.rawValue).joined(separator: " ")
-            case "files": return buffer.map { files[$0.rawValue] ?? "" }.joined(separator: " ")
-            case "json":
-                let text = buffer.reduce(into: "") { $0 += tokenText[$1] ?? "" }
-                let tokens = buffer.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
-                var line = "{\"amount\":\"\(amount)\",\"text\":\"\(jsonEscaped(text))\",\"tokens\":[\(tokens)]"
-                if !files.isEmpty {
-                    line += ",\"files\":[" + buffer.map { "\"\(jsonEscaped(files[$0.rawValue] ?? ""))\"" }.joined(separator: ",") + "]"
+            func join(_ parts: [[UInt8]], _ separator: UInt8?) {
+                for (i, token) in buffer.enumerated() {
+                    if i > 0, let separator { line.append(separator) }
+                    line.append(contentsOf: parts[token.ordinal])
                 }
-                return line + "}"
-            default:
-                return buffer.reduce(into: "") { $0 += tokenText[$1] ?? "" }
             }
+            switch format {
+            case "tokens": join(tokenID, UInt8(ascii: " "))
+            case "files": join(fileText, UInt8(ascii: " "))
+            case "json":
+                line.append(contentsOf: #"{"amount":""#.utf8)
+                line.append(contentsOf: amount.description.utf8)
+                line.append(contentsOf: #"","text":""#.utf8)
+                join(tokenTextJSON, nil)
+                line.append(contentsOf: #"","tokens":["#.utf8)
+                join(tokenJSON, UInt8(ascii: ","))
+                line.append(UInt8(ascii: "]"))
+                if !files.isEmpty {
+                    line.append(contentsOf: #","files":["#.utf8)
+                    join(fileJSON, UInt8(ascii: ","))
+                    line.append(UInt8(ascii: "]"))
+                }
+                line.append(UInt8(ascii: "}"))
+            default:
+                join(tokenText, nil)
+            }
+            line.append(UInt8(ascii: "\n"))
         }
 
         func jsonEscaped(_ text: String) -> String {
@@ -86,28 +114,31 @@ enum SayCommand: Command {
         var failed = false
         var buffer: [Token] = []
         buffer.reserveCapacity(32)
+        var line: [UInt8] = []
+        line.reserveCapacity(512)
 
-        func answer(_ input: String, line: Int?) {
+        func answer(_ input: String, lineNumber: Int?) {
             do throws(AmountError) {
                 let amount = try Amount(parsing: input, maximum: reader.maximum)
-                out.write(reader.line(for: amount, buffer: &buffer))
-                out.write("\n")
+                line.removeAll(keepingCapacity: true)
+                reader.write(amount, tokens: &buffer, into: &line)
+                out.write(bytes: line)
             } catch {
                 failed = true
                 out.flush()
-                context.stderr.write("\(errorLabel) \(line.map { "line \($0): " } ?? "")\(error.description)\n")
+                context.stderr.write("\(errorLabel) \(lineNumber.map { "line \($0): " } ?? "")\(error.description)\n")
             }
         }
 
         for argument in arguments.positionals {
             if argument == "-" {
                 var number = 0
-                while let line = context.stdin.nextLine() {
+                while let text = context.stdin.nextLine() {
                     number += 1
-                    answer(line, line: number)
+                    answer(text, lineNumber: number)
                 }
             } else {
-                answer(argument, line: nil)
+                answer(argument, lineNumber: nil)
             }
         }
         return failed ? .failure : .success
