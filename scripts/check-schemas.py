@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Checks that what soundpack reads and writes matches schemas/.
+
+- every packs/*/pack.json validates against schemas/pack.schema.json;
+- pack.json files the tool refuses as manifest.invalid are refused by the schema too;
+- `soundpack validate --format json` output validates against schemas/report.schema.json, for the
+  demo pack and for broken copies that exercise findings, unreadable clips and a missing manifest.
+
+Usage: scripts/check-schemas.py [path/to/soundpack]   (default .build/debug/soundpack)
+Needs the jsonschema package (scripts/bootstrap.sh --dev installs it).
+"""
+import glob, json, os, shutil, subprocess, sys, tempfile
+
+import jsonschema
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, ".build/debug/soundpack"))
+pack_schema = json.load(open(os.path.join(root, "schemas/pack.schema.json")))
+report_schema = json.load(open(os.path.join(root, "schemas/report.schema.json")))
+checked = 0
+
+def validator(schema):
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+packs_v, report_v = validator(pack_schema), validator(report_schema)
+
+for path in sorted(glob.glob(os.path.join(root, "packs/*/pack.json"))):
+    packs_v.validate(json.load(open(path)))
+    checked += 1
+
+work = tempfile.mkdtemp(prefix="soundpack-schemas-")
+try:
+    demo = os.path.join(root, "packs/wechat")
+
+    def copy(name):
+        target = os.path.join(work, name)
+        shutil.copytree(demo, target)
+        return target
+
+    def edit(pack, change):
+        path = os.path.join(pack, "pack.json")
+        data = json.load(open(path))
+        change(data)
+        json.dump(data, open(path, "w"), ensure_ascii=False)
+
+    def run(*packs):
+        out = subprocess.run([binary, "validate", "--format", "json", "--no-record", *packs],
+                             capture_output=True, text=True, cwd=work)
+        if out.returncode not in (0, 1):
+            sys.exit(f"validate exited {out.returncode}: {out.stderr}")
+        return json.loads(out.stdout)
+
+    broken = copy("broken")
+    open(os.path.join(broken, "clips/5.caf"), "w").write("not audio " * 2000)
+    edit(broken, lambda d: (d["clips"].pop("百"), d["clips"].update({"11": "clips/1.caf", "0": "../../etc/passwd"})))
+    invalid = copy("invalid")
+    edit(invalid, lambda d: d.update({"maxAmount": 12.5}))
+
+    for document in (run(demo), run(broken, invalid, os.path.join(work, "missing"))):
+        report_v.validate(document)
+        checked += 1
+    rules = {f["rule"] for p in document["packs"] for f in p["findings"]}
+    expected = {"file.unreadable", "coverage.missing-token", "coverage.unknown-token", "manifest.unsafe-path", "manifest.invalid"}
+    if not expected <= rules:
+        sys.exit(f"broken packs did not produce {sorted(expected - rules)}")
+
+    # pack.json files the tool refuses must not validate against the schema either.
+    refusals = [
+        lambda d: d.update({"maxAmount": 12.5}),
+        lambda d: d.update({"id": "Bad Id"}),
+        lambda d: d.update({"version": "1.0"}),
+        lambda d: d.update({"chekcs": {}}),
+        lambda d: d.update({"checks": {"maxClipSeconds": -1}}),
+        lambda d: d.update({"grammarOptions": {"two": "san"}}),
+        lambda d: d.pop("clips"),
+    ]
+    for i, change in enumerate(refusals):
+        pack = copy(f"refused-{i}")
+        edit(pack, change)
+        data = json.load(open(os.path.join(pack, "pack.json")))
+        if packs_v.is_valid(data):
+            sys.exit(f"schema accepts a pack.json the tool refuses: {data}")
+        rules = {f["rule"] for f in run(pack)["packs"][0]["findings"]}
+        if "manifest.invalid" not in rules:
+            sys.exit(f"tool accepts a pack.json the schema refuses: {data}")
+        checked += 1
+finally:
+    shutil.rmtree(work)
+
+print(f"schemas: {checked} documents checked against schemas/pack.schema.json and schemas/report.schema.json")
