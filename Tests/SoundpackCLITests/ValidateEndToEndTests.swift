@@ -138,6 +138,32 @@ enum Breakage: String, CaseIterable, Sendable {
         #expect(document["passed"] as? Bool == (expected.status == 0))
     }
 
+    /// A pack whose clips are all Apple IMA4 in CAF (which libsndfile refuses) validates through the binary.
+    @Test func aPackOfIMA4ClipsValidates() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        let ima4 = Fixtures.repositoryRoot + "/Tests/SoundpackKitTests/Fixtures/ima4-mono.caf"
+        for file in try FileManager.default.contentsOfDirectory(atPath: pack + "/clips") {
+            try FileManager.default.removeItem(atPath: pack + "/clips/" + file)
+            try FileManager.default.copyItem(atPath: ima4, toPath: pack + "/clips/" + file)
+        }
+        let result = try Executable.run(["validate", pack, "--format", "json", "--no-record"], in: folder.path)
+        #expect(result.status == 0, "\(result.stdout)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let clips = try #require((document["packs"] as? [[String: Any]])?.first?["clips"] as? [[String: Any]])
+        let codecs = Set(clips.compactMap { ($0["facts"] as? [String: Any])?["codec"] as? String })
+        #expect(codecs == ["ima4"])
+    }
+
+    @Test func anOversizedManifestIsRefusedUnread() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try Data(count: 2 << 20).write(to: URL(fileURLWithPath: pack + "/pack.json"))
+        let result = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("[manifest.invalid] pack.json is 2097152 bytes, above the 1024 KiB cap"))
+    }
+
     @Test func severalPacksAreValidatedIndependently() throws {
         let folder = TemporaryFolder()
         let good = try Fixtures.copyDemoPack(into: folder, as: "good")

@@ -2,6 +2,7 @@
 
 import Foundation
 import SoundpackCore
+import SoundpackKit
 
 enum SayCommand: Command {
     static let spec = CommandSpec(
@@ -149,13 +150,9 @@ enum SayCommand: Command {
             guard arguments.value("--grammar") == nil, arguments.value("--two") == nil else {
                 throw .usage("--pack and --grammar/--two cannot be combined", hint: "the pack's pack.json declares its grammar")
             }
-            let path = URL(fileURLWithPath: context.absolute(pack)).appendingPathComponent("pack.json").path
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw .failure("cannot read \(pack)/pack.json", "no such file", hint: "give the pack folder, e.g. --pack packs/wechat")
-            }
             let manifest: PackManifest
-            do { manifest = try PackManifest(json: data) } catch {
-                throw .failure("\(pack)/pack.json is not a valid pack manifest", error.description, hint: "run soundpack validate \(pack)")
+            do { manifest = try ManifestLoader.load(directory: context.absolute(pack)) } catch {
+                throw .failure("cannot use \(pack)/pack.json", error.description, hint: "run soundpack validate \(pack)")
             }
             return Reader(grammar: manifest.grammar, maximum: manifest.maxAmount, prefix: true,
                           suffix: manifest.clips[Token.suffix.rawValue] != nil, texts: manifest.texts, files: manifest.clips, format: format)

@@ -16,21 +16,12 @@ public struct PackInspector: Sendable {
     public func inspect(directory: String) -> InspectedPack {
         var pack = InspectedPack(directory: directory, manifest: nil, manifestError: nil, clips: [], audioFiles: [], worstCase: nil)
         let root = URL(fileURLWithPath: directory, isDirectory: true)
-        let manifestPath = root.appendingPathComponent("pack.json").path
-        guard FileManager.default.fileExists(atPath: directory) else {
-            pack.manifestError = ManifestError(field: nil, message: "the pack folder does not exist")
-            return pack
-        }
-        pack.audioFiles = Self.audioFiles(under: root)
-        guard let data = FileManager.default.contents(atPath: manifestPath) else {
-            pack.manifestError = ManifestError(field: nil, message: "no pack.json in the folder (run `soundpack init` to scaffold one)")
-            return pack
-        }
         let manifest: PackManifest
-        do { manifest = try PackManifest(json: data) } catch {
+        do { manifest = try ManifestLoader.load(directory: directory) } catch {
             pack.manifestError = error
             return pack
         }
+        pack.audioFiles = Self.audioFiles(under: root)
         pack.manifest = manifest
 
         var clips = manifest.clips.map { key, path in

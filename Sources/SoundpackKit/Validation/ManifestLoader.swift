@@ -1,0 +1,30 @@
+// Reads a pack folder's pack.json under a size cap and parses it.
+
+import Foundation
+import SoundpackCore
+
+public enum ManifestLoader {
+    /// pack.json files above this size are refused unread; a real one is a few kilobytes.
+    public static let maxBytes = 1 << 20
+
+    /// The parsed pack.json of the pack folder `directory`.
+    public static func load(directory: String) throws(ManifestError) -> PackManifest {
+        let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent("pack.json").path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else {
+            throw ManifestError(field: nil, message: "the pack folder does not exist")
+        }
+        guard isFolder.boolValue else { throw ManifestError(field: nil, message: "not a folder; give the pack folder that holds pack.json") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+        guard let size else {
+            throw ManifestError(field: nil, message: "no pack.json in the folder (run `soundpack init` to scaffold one)")
+        }
+        guard size <= maxBytes else {
+            throw ManifestError(field: nil, message: "pack.json is \(size) bytes, above the \(maxBytes / 1024) KiB cap")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ManifestError(field: nil, message: "pack.json cannot be read (check its permissions)")
+        }
+        return try PackManifest(json: data)
+    }
+}
