@@ -36,7 +36,11 @@ enum ValidateCommand: Command {
         }
         let strict = arguments.has("--strict")
         let validator = Validator()
-        let reports = arguments.positionals.map { validator.validate(directory: $0) }
+        let reports = arguments.positionals.map { directory in
+            var report = validator.validate(directory: context.absolute(directory))
+            report.directory = directory  // reported as the user wrote it
+            return report
+        }
         let passed = reports.allSatisfy { $0.passed(strict: strict) }
 
         switch format {

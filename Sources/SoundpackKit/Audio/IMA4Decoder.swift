@@ -15,8 +15,8 @@ final class IMA4Decoder: AudioDecoder {
     private var predictors: [Int32]
     private var stepIndices: [Int]
     /// Decoded frames of the current packet not yet handed out.
-    private var pending: [Float] = []
-    private var pendingStart = 0
+    private var pending: [Float]
+    private var pendingStart: Int
 
     init(bytes: [UInt8], caf: CAFFile) throws(AudioError) {
         let channels = caf.channels
@@ -46,6 +46,8 @@ final class IMA4Decoder: AudioDecoder {
         self.skip = caf.primingFrames
         self.predictors = Array(repeating: 0, count: channels)
         self.stepIndices = Array(repeating: 0, count: channels)
+        self.pending = Array(repeating: 0, count: Self.framesPerPacket * channels)
+        self.pendingStart = pending.count  // nothing decoded yet
     }
 
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
@@ -72,7 +74,6 @@ final class IMA4Decoder: AudioDecoder {
         let channels = format.channels
         let packetBytes = Self.bytesPerChannelPacket * channels
         guard packetOffset + packetBytes <= audio.upperBound else { return false }
-        pending = Array(repeating: 0, count: Self.framesPerPacket * channels)
         for channel in 0..<channels {
             let base = packetOffset + channel * Self.bytesPerChannelPacket
             let header = Int32(Int16(bitPattern: UInt16(bytes[base]) << 8 | UInt16(bytes[base + 1])))

@@ -253,8 +253,13 @@ public final class Catalog {
         if let version {
             chosen = candidates.first { $0[1].string == version }
         } else {
+            // The newest by semantic version; rows whose version does not parse sort first.
             chosen = candidates.max { a, b in
-                a[1].string.flatMap(SemanticVersion.init).map { x in b[1].string.flatMap(SemanticVersion.init).map { x < $0 } ?? false } ?? true
+                switch (a[1].string.flatMap(SemanticVersion.init), b[1].string.flatMap(SemanticVersion.init)) {
+                case let (x?, y?): return x < y
+                case (nil, .some): return true
+                default: return false
+                }
             }
         }
         guard let row = chosen, let rowID = row[0].int, let versionText = row[1].string else { return nil }

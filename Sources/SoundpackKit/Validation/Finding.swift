@@ -1,10 +1,8 @@
 // One finding model for every output format: the rule, its severity, and the token and file it concerns.
 
 /// How much a finding matters: errors fail validation, warnings fail it only under `--strict`.
-public enum Severity: String, Sendable, Codable, Comparable {
+public enum Severity: String, Sendable, Codable {
     case error, warning
-
-    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .error && rhs == .warning }
 }
 
 /// The rule ids of DESIGN §6. They are a contract: users suppress and tune rules by these names.

@@ -40,6 +40,8 @@ public struct PackReport: Sendable, Codable, Equatable {
     public var findings: [Finding]
     public var clips: [Clip]
     public var worstCase: WorstCase?
+    /// The thresholds in force for this pack (defaults overridden by pack.json `checks`).
+    public var checks: [String: Double]?
     /// SHA-256 over the pack's canonical manifest (identity, grammar and every clip's hash).
     public var digest: String?
     public var errors: Int
@@ -60,6 +62,7 @@ public struct PackReport: Sendable, Codable, Equatable {
             return Clip(token: clip.key, file: clip.path, facts: clip.facts, error: error)
         }
         worstCase = pack.worstCase
+        checks = pack.manifest.map { Dictionary(uniqueKeysWithValues: $0.checks.values.map { ($0.name, $0.value) }) }
         digest = pack.manifest.map { PackDigest.digest(of: $0, clips: pack.clips) }
         errors = findings.filter { $0.severity == .error }.count
         warnings = findings.filter { $0.severity == .warning }.count
