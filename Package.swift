@@ -13,9 +13,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
 
         .target(name: "SoundpackCore"),
-        .target(name: "SoundpackKit", dependencies: ["SoundpackCore", "CSQLite", "CSndFile", "CSodium"]),
+        .target(
+            name: "SoundpackKit",
+            dependencies: ["SoundpackCore", "CSQLite", "CSndFile", "CSodium", "CEBUR128", "CSampleRate"]
+        ),
         .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
         .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),
 

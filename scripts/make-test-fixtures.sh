@@ -12,4 +12,24 @@ ff -i "$src" -map_metadata -1 -fflags +bitexact -c:a adpcm_ima_qt -f caf "$out/i
 ff -i "$out/ima4-mono.caf" -f s16le -c:a pcm_s16le "$out/ima4-mono.s16le"
 ff -i "$src" -af "pan=stereo|c0=c0|c1=-0.5*c0" -map_metadata -1 -fflags +bitexact -c:a adpcm_ima_qt -f caf "$out/ima4-stereo.caf"
 ff -i "$out/ima4-stereo.caf" -f s16le -c:a pcm_s16le "$out/ima4-stereo.s16le"
-ls -l "$out"
+
+
+# Loudness reference: ffmpeg's ebur128 filter on each file padded with 400 ms of silence on both
+# sides (the windows soundpack measures), momentary max (LUFS) and true peak (dBTP).
+sox -n -r 48000 -c 2 -b 16 "$out/tone-48k-stereo.wav" synth 0.5 sine 1000 gain -12
+sox -n -r 16000 -c 1 -b 16 "$out/noise-16k.wav" synth 0.3 pinknoise gain -20 fade 0.01 0.3 0.01
+{
+  echo "["
+  first=1
+  for file in packs/wechat/clips/*.caf "$out/tone-48k-stereo.wav" "$out/noise-16k.wav" "$out/ima4-stereo.caf"; do
+    log=$(ffmpeg -nostdin -hide_banner -loglevel verbose -i "$file" \
+      -af "adelay=400:all=1,apad=pad_dur=0.4,ebur128=framelog=verbose:peak=true" -f null - 2>&1)
+    m=$(grep -oE 'M: *-?[0-9.]+' <<<"$log" | awk '{print $2}' | sort -g | tail -1)
+    tp=$(grep -A2 'True peak' <<<"$log" | grep -oE 'Peak: *-?[0-9.]+' | awk '{print $2}')
+    [ $first -eq 1 ] || echo ","
+    first=0
+    printf '  {"file": "%s", "momentaryMaxLufs": %s, "truePeakDbtp": %s}' "$file" "$m" "$tp"
+  done
+  echo
+  echo "]"
+} > "$out/loudness-ffmpeg.json"

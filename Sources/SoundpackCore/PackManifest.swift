@@ -144,6 +144,13 @@ public struct Checks: Sendable, Equatable {
     public var maxPrefixSeconds: Double = 5
     /// A sample quieter than this (dBFS) counts as silence for the silence and `audio.empty` rules.
     public var silenceThresholdDbfs: Double = -50
+    /// This many consecutive full-scale samples in one channel make a clipped run (`audio.clipping`).
+    public var clippingRunSamples: Double = 3
+    /// Largest allowed DC offset, in percent of full scale (`audio.dc-offset`).
+    public var maxDcOffsetPercent: Double = 0.5
+    /// Largest allowed distance of a clip's momentary-max loudness from the pack median, in LU
+    /// (`audio.loudness-outlier`).
+    public var maxLoudnessDeviationLU: Double = 2
     /// A worst-case announcement at or above this many seconds is a `compose.too-long` warning.
     public var composeWarnSeconds: Double = 10
     /// A worst-case announcement at or above this many seconds is a `compose.too-long` error (iOS: 30).
@@ -157,6 +164,9 @@ public struct Checks: Sendable, Equatable {
         ("maxClipSeconds", 0.01...30, \.maxClipSeconds),
         ("maxPrefixSeconds", 0.01...30, \.maxPrefixSeconds),
         ("silenceThresholdDbfs", -120...0, \.silenceThresholdDbfs),
+        ("clippingRunSamples", 1...1_000, \.clippingRunSamples),
+        ("maxDcOffsetPercent", 0...100, \.maxDcOffsetPercent),
+        ("maxLoudnessDeviationLU", 0...60, \.maxLoudnessDeviationLU),
         ("composeWarnSeconds", 0.1...30, \.composeWarnSeconds),
         ("composeMaxSeconds", 0.1...30, \.composeMaxSeconds),
     ]

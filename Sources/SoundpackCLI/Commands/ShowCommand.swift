@@ -36,12 +36,15 @@ enum ShowCommand: Command {
         out.write("\(found.id) \(found.version)\(found.name.map { " — \($0)" } ?? "")\n")
         out.write("grammar     \(found.grammar)\nmaxAmount   \(found.maxAmount)\ndigest      \(found.digest)\n")
         out.write("published   \(found.publishedAt ?? "no")\(found.yanked ? " (yanked)" : "")\n\n")
-        var rows = [["TOKEN", "FILE", "BYTES", "FORMAT", "DURATION", "SHA-256"]]
+        var rows = [["TOKEN", "FILE", "BYTES", "FORMAT", "DURATION", "PEAK", "LOUDNESS", "SHA-256"]]
         for clip in found.clips {
             let format = [clip.container, clip.codec, clip.sampleRate.map { "\($0) Hz" }, clip.channels.map { $0 == 1 ? "mono" : "\($0) ch" }]
                 .compactMap { $0 }.joined(separator: " ")
             rows.append([clip.token, clip.file, clip.bytes.map(String.init) ?? "-", format.isEmpty ? "unreadable" : format,
-                         clip.durationSeconds.map { String(format: "%.3f s", $0) } ?? "-", clip.sha256.map { String($0.prefix(16)) } ?? "-"])
+                         clip.durationSeconds.map { String(format: "%.3f s", $0) } ?? "-",
+                         clip.truePeakDbtp.map { String(format: "%.1f dBTP", $0) } ?? "-",
+                         clip.momentaryMaxLufs.map { String(format: "%.1f LUFS", $0) } ?? "-",
+                         clip.sha256.map { String($0.prefix(16)) } ?? "-"])
         }
         out.write(Table.render(rows))
         out.write("\nvalidation history (\(found.runs.count) runs):\n")

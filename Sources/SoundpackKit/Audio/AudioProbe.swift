@@ -16,10 +16,34 @@ public struct ClipFacts: Sendable, Equatable, Codable {
     public var sha256: String
     /// Highest absolute sample in dBFS; nil for digital silence.
     public var peakDbfs: Double?
+    /// Highest inter-sample (4× oversampled) peak in dBTP; nil for digital silence.
+    public var truePeakDbtp: Double?
+    /// Highest momentary (400 ms) loudness in LUFS; nil when no window rises above the gate.
+    public var momentaryMaxLufs: Double?
     public var leadingSilenceMs: Double
     public var trailingSilenceMs: Double
+    /// The largest per-channel mean, as a percentage of full scale (signed).
+    public var dcOffsetPercent: Double
+    /// Runs of consecutive full-scale samples at least `clippingRunSamples` long.
+    public var clippedRuns: Int
     /// No sample rises above the silence threshold.
     public var silent: Bool
+}
+
+/// A clip's samples in memory: interleaved floats in [-1, 1].
+public struct DecodedAudio: Sendable {
+    public var format: AudioFormat
+    public var frames: Int
+    public var samples: [Float]
+
+    public init(format: AudioFormat, frames: Int, samples: [Float]) {
+        self.format = format
+        self.frames = frames
+        self.samples = samples
+    }
+
+    public var sampleRate: Int { format.sampleRate }
+    public var channels: Int { format.channels }
 }
 
 /// Decodes clips safely and measures them.
@@ -27,10 +51,13 @@ public struct AudioProbe: Sendable {
     public var limits: AudioLimits
     /// Samples at or below this level (dBFS) count as silence.
     public var silenceThresholdDbfs: Double
+    /// This many consecutive full-scale samples make one clipped run.
+    public var clippingRunSamples: Int
 
-    public init(limits: AudioLimits = AudioLimits(), silenceThresholdDbfs: Double = -50) {
+    public init(limits: AudioLimits = AudioLimits(), silenceThresholdDbfs: Double = -50, clippingRunSamples: Int = 3) {
         self.limits = limits
         self.silenceThresholdDbfs = silenceThresholdDbfs
+        self.clippingRunSamples = clippingRunSamples
     }
 
     /// Reads, hashes, decodes and measures the file at `path`. Every failure is an ``AudioError``
@@ -38,9 +65,16 @@ public struct AudioProbe: Sendable {
     public func probe(path: String) throws(AudioError) -> ClipFacts {
         let bytes = try Self.readCapped(path: path, cap: limits.maxFileBytes)
         let decoder = try open(bytes: bytes)
-        var meter = LevelMeter(threshold: Float(pow(10, silenceThresholdDbfs / 20)), channels: decoder.format.channels)
-        let frames = try stream(decoder) { meter.consume($0) }
         let format = decoder.format
+        var meter = LevelMeter(threshold: Float(pow(10, silenceThresholdDbfs / 20)), channels: format.channels,
+                               clippingRun: clippingRunSamples)
+        let loudness = try LoudnessMeter(channels: format.channels, sampleRate: format.sampleRate)
+        let frames = try stream(decoder) { chunk in
+            meter.consume(chunk)
+            loudness.add(chunk)
+        }
+        loudness.finish()
+        let truePeak = loudness.truePeak
         let rate = Double(format.sampleRate)
         let silence = meter.silence(totalFrames: frames)
         return ClipFacts(
@@ -48,9 +82,23 @@ public struct AudioProbe: Sendable {
             sampleRate: format.sampleRate, channels: format.channels, frames: frames,
             durationSeconds: Double(frames) / rate, bytes: bytes.count, sha256: Digest.sha256Hex(bytes),
             peakDbfs: meter.peak > 0 ? Self.rounded(20 * log10(Double(meter.peak))) : nil,
+            truePeakDbtp: truePeak > 0 ? Self.rounded(20 * log10(truePeak)) : nil,
+            momentaryMaxLufs: loudness.momentaryMax.isFinite ? Self.rounded(loudness.momentaryMax) : nil,
             leadingSilenceMs: Self.rounded(Double(silence.leading) * 1000 / rate),
             trailingSilenceMs: Self.rounded(Double(silence.trailing) * 1000 / rate),
+            dcOffsetPercent: Self.rounded(meter.dcOffset(totalFrames: frames) * 100),
+            clippedRuns: meter.clippedRuns,
             silent: meter.firstAudible == nil)
+    }
+
+    /// Decodes the whole file at `path` into memory, under the same caps as `probe`.
+    public func decode(path: String) throws(AudioError) -> DecodedAudio {
+        let bytes = try Self.readCapped(path: path, cap: limits.maxFileBytes)
+        let decoder = try open(bytes: bytes)
+        var samples: [Float] = []
+        samples.reserveCapacity(Int(clamping: decoder.format.frames) * decoder.format.channels)
+        let frames = try stream(decoder) { samples.append(contentsOf: $0) }
+        return DecodedAudio(format: decoder.format, frames: Int(frames), samples: samples)
     }
 
     /// Levels and times are reported to 0.01 dB or ms; more digits only add noise to reports.
@@ -130,25 +178,46 @@ public struct AudioProbe: Sendable {
     }
 }
 
-/// Peak level and where sound starts and ends, accumulated chunk by chunk.
+/// Peak level, where sound starts and ends, DC offset and clipped runs, accumulated chunk by chunk.
 struct LevelMeter {
+    /// A sample at or above this magnitude is at full scale (32767/32768 for 16-bit audio).
+    static let fullScale: Float = 32_767 / 32_768
+
     let threshold: Float
     let channels: Int
+    let clippingRun: Int
     private(set) var peak: Float = 0
     private(set) var firstAudible: Int64?
     private(set) var lastAudible: Int64?
+    private(set) var clippedRuns = 0
     private var frameOffset: Int64 = 0
+    private var sums: [Double]
+    private var runLengths: [Int]
 
-    init(threshold: Float, channels: Int) {
+    init(threshold: Float, channels: Int, clippingRun: Int = 3) {
         self.threshold = threshold
         self.channels = max(channels, 1)
+        self.clippingRun = max(clippingRun, 1)
+        sums = Array(repeating: 0, count: max(channels, 1))
+        runLengths = Array(repeating: 0, count: max(channels, 1))
     }
 
     mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
         let frames = samples.count / channels
         for frame in 0..<frames {
             var loudest: Float = 0
-            for channel in 0..<channels { loudest = max(loudest, abs(samples[frame * channels + channel])) }
+            for channel in 0..<channels {
+                let sample = samples[frame * channels + channel]
+                let magnitude = abs(sample)
+                loudest = max(loudest, magnitude)
+                sums[channel] += Double(sample)
+                if magnitude >= Self.fullScale {
+                    runLengths[channel] += 1
+                    if runLengths[channel] == clippingRun { clippedRuns += 1 }
+                } else {
+                    runLengths[channel] = 0
+                }
+            }
             peak = max(peak, loudest)
             if loudest > threshold {
                 let index = frameOffset + Int64(frame)
@@ -163,5 +232,11 @@ struct LevelMeter {
     func silence(totalFrames: Int64) -> (leading: Int64, trailing: Int64) {
         guard let first = firstAudible, let last = lastAudible else { return (totalFrames, totalFrames) }
         return (first, totalFrames - 1 - last)
+    }
+
+    /// The per-channel mean with the largest magnitude, as a fraction of full scale.
+    func dcOffset(totalFrames: Int64) -> Double {
+        guard totalFrames > 0 else { return 0 }
+        return sums.map { $0 / Double(totalFrames) }.max { abs($0) < abs($1) } ?? 0
     }
 }

@@ -1,6 +1,7 @@
 // Decoding through libsndfile from bytes already in memory; the only file that imports CSndFile.
 
 import CSndFile
+import Glibc
 
 /// A libsndfile handle over an in-memory file (virtual I/O), closed on deinit.
 final class SndFileDecoder: AudioDecoder {
@@ -143,9 +144,37 @@ public enum AudioFileWriter {
         }
     }
 
-    /// Writes `samples` (interleaved, -1...1) to `path`. Container: `.wav`, `.aiff`, or `.caf`.
+    /// The container a file name asks for by its extension (`.caf`, `.wav`, `.aif`/`.aiff`).
+    public static func container(forExtension ext: String) -> Container? {
+        switch ext.lowercased() {
+        case "caf": return .caf
+        case "wav", "wave": return .wav
+        case "aif", "aiff", "aifc": return .aiff
+        default: return nil
+        }
+    }
+
+    /// Writes `samples` (interleaved, -1...1) to `path` through a temporary file in the same
+    /// folder that is renamed into place, so `path` never holds half a file.
     public static func write(_ samples: [Float], sampleRate: Int, channels: Int, container: Container,
                              encoding: Encoding = .pcm16, to path: String) throws(AudioError) {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let temporary = "\(path[..<slash]).\(path[slash...]).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        do {
+            try writeDirectly(samples, sampleRate: sampleRate, channels: channels, container: container, encoding: encoding, to: temporary)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw AudioError("cannot move the written file into place at \(path): \(reason)")
+        }
+    }
+
+    private static func writeDirectly(_ samples: [Float], sampleRate: Int, channels: Int, container: Container,
+                                      encoding: Encoding, to path: String) throws(AudioError) {
         let major: Int32
         switch container {
         case .wav: major = Int32(SF_FORMAT_WAV)

@@ -29,6 +29,7 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
     public struct Clip: Sendable, Codable, Equatable {
         public var token: String, file: String, bytes: Int64?, sha256: String?
         public var container: String?, codec: String?, sampleRate: Int64?, channels: Int64?, frames: Int64?, durationSeconds: Double?
+        public var peakDbfs: Double?, truePeakDbtp: Double?, momentaryMaxLufs: Double?
     }
     public struct Run: Sendable, Codable, Equatable {
         public var ranAt: String, path: String, digest: String, errors: Int64, warnings: Int64, passed: Bool
@@ -49,7 +50,7 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
 /// The soundpack catalog. One connection per instance; open one per process or thread.
 public final class Catalog {
     /// The schema this binary writes; a catalog with a higher `user_version` is refused.
-    public static let schemaVersion: Int64 = 1
+    public static let schemaVersion: Int64 = 2
     let db: SQLiteDatabase
 
     /// Opens or creates the catalog at `path` (and its folder), applying migrations.
@@ -131,6 +132,13 @@ public final class Catalog {
             WHEN (SELECT published_at FROM versions WHERE id = OLD.version_id) IS NOT NULL
             BEGIN SELECT RAISE(ABORT, 'clips of published versions cannot change'); END;
         """,
+        // 2: level and loudness figures per clip.
+        """
+        ALTER TABLE clips ADD COLUMN true_peak_dbtp REAL;
+        ALTER TABLE clips ADD COLUMN momentary_max_lufs REAL;
+        ALTER TABLE clips ADD COLUMN dc_offset_percent REAL;
+        ALTER TABLE clips ADD COLUMN clipped_runs INTEGER;
+        """,
     ]
 
     private func migrate() throws(CatalogError) {
@@ -200,13 +208,15 @@ public final class Catalog {
                     func text(_ v: String?) -> SQLValue { v.map(SQLValue.text) ?? .null }
                     try db.query("""
                         INSERT INTO clips (version_id, token, file, bytes, sha256, container, codec, bits, sample_rate, channels,
-                                           frames, duration, peak_dbfs, leading_silence_ms, trailing_silence_ms)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           frames, duration, peak_dbfs, leading_silence_ms, trailing_silence_ms,
+                                           true_peak_dbtp, momentary_max_lufs, dc_offset_percent, clipped_runs)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                         [.integer(versionID), .text(clip.token), .text(clip.file), int(f?.bytes), text(f?.sha256),
                          text(f?.container.rawValue), text(f?.codec.rawValue), int(f?.bitsPerSample), int(f?.sampleRate),
                          int(f?.channels), f.map { .integer($0.frames) } ?? .null, real(f?.durationSeconds), real(f?.peakDbfs),
-                         real(f?.leadingSilenceMs), real(f?.trailingSilenceMs)])
+                         real(f?.leadingSilenceMs), real(f?.trailingSilenceMs), real(f?.truePeakDbtp), real(f?.momentaryMaxLufs),
+                         real(f?.dcOffsetPercent), int(f?.clippedRuns)])
                 }
             }
             try db.query("""
@@ -263,10 +273,11 @@ public final class Catalog {
             }
         }
         guard let row = chosen, let rowID = row[0].int, let versionText = row[1].string else { return nil }
-        let clips = try read("SELECT token, file, bytes, sha256, container, codec, sample_rate, channels, frames, duration FROM clips WHERE version_id = ? ORDER BY rowid", [.integer(rowID)]).map { c in
+        let clips = try read("SELECT token, file, bytes, sha256, container, codec, sample_rate, channels, frames, duration, peak_dbfs, true_peak_dbtp, momentary_max_lufs FROM clips WHERE version_id = ? ORDER BY rowid", [.integer(rowID)]).map { c in
             CatalogVersion.Clip(token: c[0].string ?? "", file: c[1].string ?? "", bytes: c[2].int, sha256: c[3].string,
                                 container: c[4].string, codec: c[5].string, sampleRate: c[6].int, channels: c[7].int,
-                                frames: c[8].int, durationSeconds: c[9].double)
+                                frames: c[8].int, durationSeconds: c[9].double, peakDbfs: c[10].double, truePeakDbtp: c[11].double,
+                                momentaryMaxLufs: c[12].double)
         }
         let runs = try read("SELECT ran_at, path, digest, errors, warnings, passed, worst_amount, worst_seconds FROM validation_runs WHERE pack_id = ? AND version = ? ORDER BY id", [.text(id), .text(versionText)]).map { r in
             CatalogVersion.Run(ranAt: r[0].string ?? "", path: r[1].string ?? "", digest: r[2].string ?? "", errors: r[3].int ?? 0,

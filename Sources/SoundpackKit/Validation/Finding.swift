@@ -20,6 +20,9 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     case audioTooLong = "audio.too-long"
     case audioLeadingSilence = "audio.leading-silence"
     case audioTrailingSilence = "audio.trailing-silence"
+    case audioClipping = "audio.clipping"
+    case audioDCOffset = "audio.dc-offset"
+    case audioLoudnessOutlier = "audio.loudness-outlier"
     case composeTooLong = "compose.too-long"
 }
 

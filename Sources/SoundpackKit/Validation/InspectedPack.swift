@@ -53,29 +53,20 @@ public struct WorstCase: Sendable, Equatable, Codable {
     public var sampleRate: Int
     public var seconds: Double
 
-    /// Searches the reading's structure for the costliest amount, costing each token at its clip's
-    /// frames (converted to the highest sample rate when rates differ, rounding up). Nil when a
-    /// needed clip has no readable audio.
+    /// Searches the reading's structure for the longest announcement, costing each token at its
+    /// clip's frames (converted to the highest sample rate when rates differ, rounding up). Nil
+    /// when a needed clip has no readable audio.
     static func search(_ manifest: PackManifest, clips: [InspectedClip]) -> WorstCase? {
         var facts: [Token: ClipFacts] = [:]
         for clip in clips { if let token = clip.token, let f = clip.facts { facts[token] = f } }
         guard let rate = facts.values.map(\.sampleRate).max() else { return nil }
-        func cost(_ token: Token) -> Int64? {
-            guard let f = facts[token] else { return nil }
-            if f.sampleRate == rate { return f.frames }
-            return (f.frames * Int64(rate) + Int64(f.sampleRate) - 1) / Int64(f.sampleRate)
-        }
-        let grammar = manifest.grammar
-        for token in grammar.reachableTokens(upTo: manifest.maxAmount) where cost(token) == nil { return nil }
-        guard let prefix = cost(.prefix) else { return nil }
-        let suffix = cost(.suffix) ?? 0
-        let best = grammar.costliestReading(upTo: manifest.maxAmount) { cost($0) ?? 0 }
-        var tokens = [Token.prefix] + best.tokens
-        if facts[.suffix] != nil { tokens.append(.suffix) }
-        let frames = prefix + best.cost + suffix
+        let timing = AnnouncementTiming(clipFrames: facts.mapValues { f in
+            f.sampleRate == rate ? f.frames : (f.frames * Int64(rate) + Int64(f.sampleRate) - 1) / Int64(f.sampleRate)
+        })
+        guard let longest = timing.longest(manifest.grammar, upTo: manifest.maxAmount) else { return nil }
         return WorstCase(
-            amount: best.amount.description, tokens: tokens.map(\.rawValue),
-            text: grammar.text(of: tokens, texts: manifest.texts), frames: frames, sampleRate: rate,
-            seconds: Double(frames) / Double(rate))
+            amount: longest.amount.description, tokens: longest.tokens.map(\.rawValue),
+            text: manifest.grammar.text(of: longest.tokens, texts: manifest.texts), frames: longest.frames,
+            sampleRate: rate, seconds: Double(longest.frames) / Double(rate))
     }
 }

@@ -36,7 +36,8 @@ public struct PackInspector: Sendable {
             case (nil, nil): return a.key < b.key
             }
         }
-        let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs)
+        let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
+                               clippingRunSamples: Int(manifest.checks.clippingRunSamples))
         let results = Mutex<[Int: Result<ClipFacts, AudioError>]>([:])
         let paths = clips.map { $0.unsafePath == nil ? root.appendingPathComponent($0.path).path : nil }
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in

@@ -8,7 +8,8 @@ public struct Validator: Sendable {
     static let rules: [any ValidationRule] = [
         ManifestInvalid(), ManifestUnsafePath(), CoverageMissingToken(), CoverageUnknownToken(), CoverageOrphanFile(),
         FileUnreadable(), FileUnsafeName(), FormatUnsupported(), FormatMismatch(), AudioEmpty(), AudioTooLong(),
-        AudioLeadingSilence(), AudioTrailingSilence(), ComposeTooLong(),
+        AudioLeadingSilence(), AudioTrailingSilence(), AudioClipping(), AudioDCOffset(), AudioLoudnessOutlier(),
+        ComposeTooLong(),
     ]
 
     public var inspector: PackInspector

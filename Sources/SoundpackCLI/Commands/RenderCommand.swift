@@ -1,0 +1,113 @@
+// `soundpack render`: the sound file an extension would build for each amount.
+
+import Foundation
+import SoundpackCore
+import SoundpackKit
+
+enum RenderCommand: Command {
+    static let spec = CommandSpec(
+        name: "render",
+        synopsis: "render --pack DIR (AMOUNT... | --amounts FILE|-) -o FILE|DIR [--container caf|wav|aiff] [--gap-ms N] [--trim-silence]",
+        summary: "Join a pack's clips into one iOS-playable sound file per amount.",
+        discussion: """
+            One amount with -o FILE writes that file; its extension (.caf, .wav, .aiff) picks the container.
+            Several amounts, or --amounts FILE (one per line; - for standard input), write one file per
+            amount into the folder -o DIR, named from the amount (15.40.caf); equal amounts share one file.
+            The output has the pack's sample rate and channels, 16-bit PCM unless --codec says otherwise.
+            Each clip is decoded once per run. A bad amount is reported with its line number and the
+            others are still rendered; the exit code is then 1.
+            """,
+        options: [
+            .option("--pack", value: "DIR", help: "the pack folder"),
+            .option("-o", "--output", value: "PATH", help: "output file (one amount) or folder"),
+            .option("--amounts", value: "FILE", help: "read amounts from FILE, one per line (- for stdin)"),
+            .option("--container", value: "C", help: "caf (default), wav or aiff, for files written into a folder"),
+            .option("--codec", value: "CODEC", help: "pcm16 (default), ulaw or alaw"),
+            .option("--gap-ms", value: "MS", help: "silence between clips (default 0)"),
+            .flag("--trim-silence", help: "cut each clip's leading and trailing silence before joining"),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        guard let packPath = arguments.value("--pack") else { throw .usage("render needs --pack DIR") }
+        guard let output = arguments.value("--output") else { throw .usage("render needs -o FILE or -o DIR") }
+        let codec = try arguments.choice("--codec", ["pcm16", "ulaw", "alaw"], default: "pcm16")
+        var options = RenderOptions(trimSilence: arguments.has("--trim-silence"), encoding: AudioFileWriter.Encoding(rawValue: codec) ?? .pcm16)
+        if let gap = arguments.value("--gap-ms") {
+            guard let ms = Double(gap), ms >= 0, ms <= 5_000 else { throw .usage("--gap-ms must be a number of milliseconds from 0 to 5000") }
+            options.gapMs = ms
+        }
+        let amountsFile = arguments.value("--amounts")
+        guard !arguments.positionals.isEmpty || amountsFile != nil else {
+            throw .usage("render needs amounts: AMOUNT... or --amounts FILE", hint: "soundpack render --pack packs/wechat 15.40 -o /tmp/a.caf")
+        }
+
+        let outputPath = context.absolute(output)
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: outputPath, isDirectory: &isFolder)
+        let single = amountsFile == nil && arguments.positionals.count == 1 && !(exists && isFolder.boolValue)
+        let singleContainer = AudioFileWriter.container(forExtension: (output as NSString).pathExtension)
+        if single && singleContainer == nil {
+            throw .usage("cannot tell the container of '\(output)'", hint: "end the file name in .caf, .wav or .aiff, or give a folder")
+        }
+        let folderContainer = try arguments.choice("--container", ["caf", "wav", "aiff"], default: "caf")
+
+        let renderer: PackRenderer
+        do { renderer = try PackRenderer(directory: context.absolute(packPath), options: options) } catch {
+            throw .failure("cannot render with \(packPath)", error.message)
+        }
+
+        if single, let amountText = arguments.positionals.first, let container = singleContainer {
+            let amount: Amount
+            do { amount = try Amount(parsing: amountText, maximum: renderer.manifest.maxAmount) } catch { throw .failure(error.description) }
+            do { try renderer.write(amount, to: outputPath, container: container) } catch {
+                throw .environment("cannot write \(output)", error.message)
+            }
+            let frames = renderer.timing.frames(of: renderer.tokens(for: amount))
+            context.stdout.write("\(output): \(amount) as \(renderer.manifest.grammar.text(of: renderer.tokens(for: amount), texts: renderer.manifest.texts)), \(frames) frames, \(String(format: "%.3f", Double(frames) / Double(renderer.sampleRate))) s\n")
+            return .success
+        }
+
+        do { try FileManager.default.createDirectory(atPath: outputPath, withIntermediateDirectories: true) } catch {
+            throw .environment("cannot create the output folder \(output)", error.localizedDescription)
+        }
+        let container = AudioFileWriter.container(forExtension: folderContainer) ?? .caf
+        var inputs: [(text: String, line: Int?)] = arguments.positionals.map { ($0, nil) }
+        if let amountsFile {
+            var handle: FileHandle?
+            if amountsFile != "-" {
+                handle = FileHandle(forReadingAtPath: context.absolute(amountsFile))
+                guard handle != nil else { throw .failure("cannot read the amounts file \(amountsFile)", "no such file or no permission") }
+            }
+            let source = handle.map { LineSource(fileDescriptor: $0.fileDescriptor) } ?? context.stdin
+            var number = 0
+            while let line = source.nextLine() {
+                number += 1
+                inputs.append((line, number))
+            }
+            try? handle?.close()
+        }
+
+        let progress = Progress("rendering", total: inputs.count, sink: context.stderr)
+        var written = Set<Amount>()
+        var failed = false
+        let errorLabel = Style.error(context.colours(context.stderr))
+        for input in inputs {
+            defer { progress.advance() }
+            let amount: Amount
+            do { amount = try Amount(parsing: input.text, maximum: renderer.manifest.maxAmount) } catch {
+                failed = true
+                context.stderr.write("\(errorLabel) \(input.line.map { "line \($0): " } ?? "")\(error.description)\n")
+                continue
+            }
+            guard written.insert(amount).inserted else { continue }
+            let path = "\(outputPath)/\(amount).\(folderContainer)"
+            do { try renderer.write(amount, to: path, container: container) } catch {
+                progress.finish()
+                throw .environment("cannot write \(path)", error.message)
+            }
+        }
+        progress.finish()
+        context.stdout.write("\(output): \(written.count) file\(written.count == 1 ? "" : "s") written (\(folderContainer), \(renderer.sampleRate) Hz, \(renderer.channels == 1 ? "mono" : "\(renderer.channels) channels"), \(codec))\n")
+        return failed ? .failure : .success
+    }
+}

@@ -1,0 +1,51 @@
+// A progress line for long work, drawn on a terminal only: count, total, rate.
+
+import Foundation
+
+final class Progress {
+    private let sink: OutputSink
+    private let label: String
+    private let total: Int?
+    private let enabled: Bool
+    private let started = Date()
+    private var lastDrawn = Date.distantPast
+    private(set) var done = 0
+
+    /// Draws on `sink` when it is a terminal; otherwise every call does nothing.
+    init(_ label: String, total: Int?, sink: OutputSink) {
+        self.sink = sink
+        self.label = label
+        self.total = total
+        enabled = sink.isTerminal
+    }
+
+    func advance(by count: Int = 1) {
+        done += count
+        guard enabled else { return }
+        let now = Date()
+        if now.timeIntervalSince(lastDrawn) >= 0.1 { draw(now) }
+    }
+
+    func finish() {
+        guard enabled else { return }
+        draw(Date())
+        sink.write("\n")
+        sink.flush()
+    }
+
+    private func draw(_ now: Date) {
+        lastDrawn = now
+        let elapsed = max(now.timeIntervalSince(started), 0.001)
+        let rate = Double(done) / elapsed
+        var line = "\r\(label) "
+        if let total, total > 0 {
+            let width = 24, filled = min(width, done * width / total)
+            line += "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total)"
+        } else {
+            line += "\(done)"
+        }
+        line += String(format: "  %.0f/s ", rate)
+        sink.write(line)
+        sink.flush()
+    }
+}

@@ -1,0 +1,46 @@
+// The length of an announcement in frames: its clips end to end, with an optional gap between
+// clips. compose.too-long and render both count with this, so they agree to the frame.
+
+import SoundpackCore
+
+public struct AnnouncementTiming: Sendable {
+    /// Frames of each token's clip, by `Token.ordinal`; nil where the pack has no usable clip.
+    public var clipFrames: [Int64?]
+    /// Frames of silence between consecutive clips (none before the first or after the last).
+    public var gapFrames: Int64
+
+    public init(clipFrames: [Token: Int64], gapFrames: Int64 = 0) {
+        var frames = [Int64?](repeating: nil, count: Token.allCases.count)
+        for (token, count) in clipFrames { frames[token.ordinal] = count }
+        self.clipFrames = frames
+        self.gapFrames = gapFrames
+    }
+
+    public func frames(of token: Token) -> Int64? { clipFrames[token.ordinal] }
+
+    /// Total frames of the clips of `tokens` played in order with gaps between them.
+    public func frames(of tokens: [Token]) -> Int64 {
+        guard !tokens.isEmpty else { return 0 }
+        var total = gapFrames * Int64(tokens.count - 1)
+        for token in tokens { total += clipFrames[token.ordinal] ?? 0 }
+        return total
+    }
+
+    /// The amount up to `maximum` whose announcement (with prefix, and suffix when the pack has
+    /// one) lasts longest; nil when a clip it may need is missing.
+    public func longest(_ grammar: Grammar, upTo maximum: Amount) -> (amount: Amount, tokens: [Token], frames: Int64)? {
+        for token in grammar.reachableTokens(upTo: maximum) where frames(of: token) == nil { return nil }
+        guard frames(of: .prefix) != nil else { return nil }
+        // Each clip costs its frames plus the gap after it; the last gap is not played.
+        let best = grammar.costliestReading(upTo: maximum) { (self.frames(of: $0) ?? 0) + gapFrames }
+        let tokens = announcement(grammar.tokens(for: best.amount))
+        return (best.amount, tokens, frames(of: tokens))
+    }
+
+    /// The reading framed by the prefix, and the suffix when the pack has one.
+    public func announcement(_ reading: [Token]) -> [Token] {
+        var tokens = [Token.prefix] + reading
+        if frames(of: .suffix) != nil { tokens.append(.suffix) }
+        return tokens
+    }
+}

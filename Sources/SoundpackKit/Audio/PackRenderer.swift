@@ -1,0 +1,116 @@
+// Joins a pack's clips into the one sound file an extension would build for an amount.
+
+import Foundation
+import SoundpackCore
+
+/// Why a pack cannot be rendered.
+public struct RenderError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// How clips are joined.
+public struct RenderOptions: Sendable {
+    /// Silence between consecutive clips, in milliseconds.
+    public var gapMs: Double = 0
+    /// Cut each clip's leading and trailing silence (below `checks.silenceThresholdDbfs`) first.
+    public var trimSilence = false
+    public var encoding: AudioFileWriter.Encoding = .pcm16
+
+    public init(gapMs: Double = 0, trimSilence: Bool = false, encoding: AudioFileWriter.Encoding = .pcm16) {
+        self.gapMs = gapMs
+        self.trimSilence = trimSilence
+        self.encoding = encoding
+    }
+}
+
+/// A pack loaded for rendering: each clip it may need is decoded once, then amounts are joined
+/// from memory.
+public final class PackRenderer: @unchecked Sendable {
+    public let manifest: PackManifest
+    public let sampleRate: Int
+    public let channels: Int
+    public let options: RenderOptions
+    public let timing: AnnouncementTiming
+    private var clips: [[Float]?]
+
+    public init(directory: String, options: RenderOptions = RenderOptions(), limits: AudioLimits = AudioLimits()) throws(RenderError) {
+        let manifest: PackManifest
+        do { manifest = try ManifestLoader.load(directory: directory) } catch {
+            throw RenderError("\(directory)/pack.json: \(error.description)")
+        }
+        var needed = manifest.grammar.reachableTokens(upTo: manifest.maxAmount)
+        needed.insert(.prefix)
+        if manifest.clips[Token.suffix.rawValue] != nil { needed.insert(.suffix) }
+
+        let root = URL(fileURLWithPath: directory, isDirectory: true)
+        let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs)
+        let threshold = Float(pow(10, manifest.checks.silenceThresholdDbfs / 20))
+        var clips = [[Float]?](repeating: nil, count: Token.allCases.count)
+        var format: (rate: Int, channels: Int, token: Token)?
+        var frames: [Token: Int64] = [:]
+        for token in needed.sorted() {
+            guard let path = manifest.clips[token.rawValue] else {
+                throw RenderError("the pack has no clip for token '\(token.rawValue)' (run soundpack validate \(directory))")
+            }
+            if let reason = PackInspector.unsafeReason(path, root: root) {
+                throw RenderError("clip '\(path)' refused: \(reason)")
+            }
+            let audio: DecodedAudio
+            do { audio = try probe.decode(path: root.appendingPathComponent(path).path) } catch {
+                throw RenderError("cannot read clip '\(path)' for '\(token.rawValue)': \(error.message)")
+            }
+            if let format, format.rate != audio.sampleRate || format.channels != audio.channels {
+                throw RenderError("clip '\(path)' is \(audio.sampleRate) Hz with \(audio.channels) channel(s) but '\(manifest.clips[format.token.rawValue] ?? "")' is \(format.rate) Hz with \(format.channels); clips must share one format to be joined (soundpack convert)")
+            }
+            format = format ?? (audio.sampleRate, audio.channels, token)
+            var samples = audio.samples
+            if options.trimSilence { samples = Self.trimmed(samples, channels: audio.channels, threshold: threshold) }
+            frames[token] = Int64(samples.count / audio.channels)
+            clips[token.ordinal] = samples
+        }
+        guard let format else { throw RenderError("the pack has no clips") }
+        self.manifest = manifest
+        self.sampleRate = format.rate
+        self.channels = format.channels
+        self.options = options
+        self.clips = clips
+        self.timing = AnnouncementTiming(
+            clipFrames: frames, gapFrames: Int64((options.gapMs * Double(format.rate) / 1000).rounded()))
+    }
+
+    /// The clip tokens of the announcement for `amount`: prefix, reading, suffix.
+    public func tokens(for amount: Amount) -> [Token] {
+        timing.announcement(manifest.grammar.tokens(for: amount))
+    }
+
+    /// The joined samples (interleaved) of the announcement for `amount`.
+    public func render(_ amount: Amount) -> [Float] {
+        let tokens = self.tokens(for: amount)
+        var out: [Float] = []
+        out.reserveCapacity(Int(timing.frames(of: tokens)) * channels)
+        let gap = [Float](repeating: 0, count: Int(timing.gapFrames) * channels)
+        for (index, token) in tokens.enumerated() {
+            if index > 0 { out.append(contentsOf: gap) }
+            out.append(contentsOf: clips[token.ordinal] ?? [])
+        }
+        return out
+    }
+
+    /// Renders `amount` into `path` (container by the caller, usually from the extension).
+    public func write(_ amount: Amount, to path: String, container: Container) throws(AudioError) {
+        try AudioFileWriter.write(render(amount), sampleRate: sampleRate, channels: channels, container: container,
+                                  encoding: options.encoding, to: path)
+    }
+
+    /// `samples` without the frames before the first and after the last one above `threshold`.
+    static func trimmed(_ samples: [Float], channels: Int, threshold: Float) -> [Float] {
+        let frames = samples.count / channels
+        func audible(_ frame: Int) -> Bool {
+            (0..<channels).contains { abs(samples[frame * channels + $0]) > threshold }
+        }
+        guard let first = (0..<frames).first(where: audible), let last = (0..<frames).last(where: audible) else { return [] }
+        return Array(samples[(first * channels)..<((last + 1) * channels)])
+    }
+}
