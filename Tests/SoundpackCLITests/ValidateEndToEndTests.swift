@@ -11,7 +11,7 @@ import SoundpackTestSupport
 enum Breakage: String, CaseIterable, Sendable {
     case brokenJSON, missingField, parentPath, absolutePath, symlinkedClip, missingToken, unknownToken, orphanFile
     case textRenamedCAF, missingFile, unsafeName, unsupportedFormat, mismatchedRate, silentClip, longClip
-    case leadingSilence, trailingSilence, composeWarning, composeError
+    case leadingSilence, trailingSilence, composeWarning, composeError, clipped, dcOffset, quieterClip
 
     /// (rule, severity, exit status without --strict, text the message or location must contain)
     var expectation: (rule: String, severity: String, status: Int32, mentions: String) {
@@ -35,6 +35,9 @@ enum Breakage: String, CaseIterable, Sendable {
         case .trailingSilence: return ("audio.trailing-silence", "warning", 0, "clips/4.caf")
         case .composeWarning: return ("compose.too-long", "warning", 0, "the longest announcement, for amount")
         case .composeError: return ("compose.too-long", "error", 1, "amount")
+        case .clipped: return ("audio.clipping", "warning", 0, "clips/6.caf")
+        case .dcOffset: return ("audio.dc-offset", "warning", 0, "clips/7.caf")
+        case .quieterClip: return ("audio.loudness-outlier", "warning", 0, "LU quieter than the pack median")
         }
     }
 
@@ -97,6 +100,15 @@ enum Breakage: String, CaseIterable, Sendable {
             try setCheck("composeWarnSeconds", 1)
         case .composeError:
             try setCheck("composeMaxSeconds", 5)
+        case .clipped:
+            // A speech-level sine pushed 6 dB past full scale: the writer clips it flat.
+            try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, amplitude: 2), to: clips + "6.caf")
+        case .dcOffset:
+            try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, amplitude: 0.3, offset: 0.03), to: clips + "7.caf")
+        case .quieterClip:
+            let original = try AudioProbe().decode(path: clips + "8.caf")
+            let gain = Float(pow(10, -10.0 / 20))
+            try Fixtures.writeClip(original.samples.map { $0 * gain }, to: clips + "8.caf")
         }
     }
 }

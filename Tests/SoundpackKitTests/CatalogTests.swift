@@ -100,3 +100,24 @@ final class FailureList: @unchecked Sendable {
     func append(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
 }
+
+@Suite struct CatalogMigrationTests {
+    /// A catalog written by schema 1 opens with its rows intact and gains the loudness columns.
+    @Test func schemaOneIsMigrated() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute(Catalog.migrations[0])
+            try db.execute("PRAGMA user_version = 1")
+            try db.execute("INSERT INTO packs (id, grammar, created_at) VALUES ('old', 'zh-Hans', '2025-01-01T00:00:00Z')")
+        }
+        let catalog = try Catalog(path: path)
+        #expect(try catalog.db.query("PRAGMA user_version").first?.first?.int == Catalog.schemaVersion)
+        #expect(try catalog.packs().map(\.id) == ["old"])
+        try catalog.recordValidation(CatalogTests.demoReport(), strict: false, toolVersion: "test", at: Date())
+        let clip = try #require(try catalog.version(of: "wechat", nil)?.clips.first)
+        #expect(clip.momentaryMaxLufs != nil)
+        #expect(clip.truePeakDbtp != nil)
+    }
+}
