@@ -13,7 +13,7 @@ public enum SoundpackCommand {
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        InitCommand.self, ValidateCommand.self, SayCommand.self, RenderCommand.self, ListCommand.self, ShowCommand.self,
+        InitCommand.self, ValidateCommand.self, SayCommand.self, RenderCommand.self, ConvertCommand.self, ListCommand.self, ShowCommand.self,
     ]
 
     static var overview: String {

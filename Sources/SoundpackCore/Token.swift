@@ -60,4 +60,14 @@ public enum Token: String, CaseIterable, Sendable, Hashable, Codable, Comparable
     }
 
     public static func < (lhs: Token, rhs: Token) -> Bool { lhs.ordinal < rhs.ordinal }
+
+    /// Order of pack.json clip keys in listings: tokens in grammar order, then unknown keys by name.
+    public static func precedes(_ a: String, _ b: String) -> Bool {
+        switch (Token(rawValue: a), Token(rawValue: b)) {
+        case let (x?, y?): return x < y
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): return a < b
+        }
+    }
 }

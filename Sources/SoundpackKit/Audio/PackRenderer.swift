@@ -66,7 +66,7 @@ public final class PackRenderer: @unchecked Sendable {
             }
             format = format ?? (audio.sampleRate, audio.channels, token)
             var samples = audio.samples
-            if options.trimSilence { samples = Self.trimmed(samples, channels: audio.channels, threshold: threshold) }
+            if options.trimSilence { samples = SampleEdits.trimmed(samples, channels: audio.channels, threshold: threshold) ?? [] }
             frames[token] = Int64(samples.count / audio.channels)
             clips[token.ordinal] = samples
         }
@@ -102,15 +102,5 @@ public final class PackRenderer: @unchecked Sendable {
     public func write(_ amount: Amount, to path: String, container: Container) throws(AudioError) {
         try AudioFileWriter.write(render(amount), sampleRate: sampleRate, channels: channels, container: container,
                                   encoding: options.encoding, to: path)
-    }
-
-    /// `samples` without the frames before the first and after the last one above `threshold`.
-    static func trimmed(_ samples: [Float], channels: Int, threshold: Float) -> [Float] {
-        let frames = samples.count / channels
-        func audible(_ frame: Int) -> Bool {
-            (0..<channels).contains { abs(samples[frame * channels + $0]) > threshold }
-        }
-        guard let first = (0..<frames).first(where: audible), let last = (0..<frames).last(where: audible) else { return [] }
-        return Array(samples[(first * channels)..<((last + 1) * channels)])
     }
 }

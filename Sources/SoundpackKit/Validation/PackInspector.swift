@@ -28,14 +28,7 @@ public struct PackInspector: Sendable {
             InspectedClip(key: key, token: Token(rawValue: key), path: path,
                           unsafePath: Self.unsafeReason(path, root: root), probe: nil)
         }
-        clips.sort { a, b in
-            switch (a.token, b.token) {
-            case let (x?, y?): return x < y
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return a.key < b.key
-            }
-        }
+        clips.sort { Token.precedes($0.key, $1.key) }
         let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
                                clippingRunSamples: Int(manifest.checks.clippingRunSamples))
         let results = Mutex<[Int: Result<ClipFacts, AudioError>]>([:])

@@ -1,0 +1,72 @@
+// `soundpack convert SRC DEST`: a copy of a pack in one format, trimmed and levelled on request.
+
+import Foundation
+import SoundpackKit
+
+enum ConvertCommand: Command {
+    static let spec = CommandSpec(
+        name: "convert",
+        synopsis: "convert SRC DEST [--rate HZ] [--codec pcm16|ulaw|alaw] [--container caf|wav|aiff] [--loudness LUFS] [--trim-silence] [--mono] [--force]",
+        summary: "Write a converted copy of a pack: one format for every clip, trimmed and levelled on request.",
+        discussion: """
+            Every clip is decoded, mixed to the common channel count (--mono: one channel), resampled with
+            libsamplerate's best sinc converter to --rate (default: the most common rate), trimmed to the voice
+            plus 10 ms with --trim-silence, gained so its momentary-max loudness meets --loudness (never past
+            -1 dBFS peak), and written as clips/<token>.<container> in DEST with a pack.json whose clip paths
+            follow. SRC is only read. DEST is assembled in a temporary folder beside it, validated, and renamed
+            into place, so a failure leaves no DEST; an existing DEST is refused unless --force.
+            """,
+        options: [
+            .option("--rate", value: "HZ", help: "target sample rate (8000-48000)"),
+            .option("--codec", value: "CODEC", help: "pcm16 (default), ulaw or alaw"),
+            .option("--container", value: "C", help: "caf (default), wav or aiff"),
+            .option("--loudness", value: "LUFS", help: "momentary-max loudness target, e.g. -18"),
+            .flag("--trim-silence", help: "cut leading and trailing silence, keeping 10 ms"),
+            .flag("--mono", help: "mix every clip to one channel"),
+            .flag("--force", help: "replace an existing DEST"),
+            .option("--format", value: "FORMAT", help: "text (default) or json"),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        guard arguments.positionals.count == 2 else {
+            throw .usage("convert needs SRC and DEST folders", hint: "soundpack convert raw/wechat packs/wechat --rate 22050 --loudness -18")
+        }
+        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        var options = ConvertOptions()
+        if let rate = arguments.value("--rate") {
+            guard let hz = Int(rate) else { throw .usage("--rate must be a whole number of Hz") }
+            options.sampleRate = hz
+        }
+        options.encoding = AudioFileWriter.Encoding(rawValue: try arguments.choice("--codec", ["pcm16", "ulaw", "alaw"], default: "pcm16")) ?? .pcm16
+        options.container = AudioFileWriter.container(forExtension: try arguments.choice("--container", ["caf", "wav", "aiff"], default: "caf")) ?? .caf
+        if let loudness = arguments.value("--loudness") {
+            guard let lufs = Double(loudness), (-70.0...0).contains(lufs) else { throw .usage("--loudness must be LUFS between -70 and 0, e.g. -18") }
+            options.loudness = lufs
+        }
+        options.trimSilence = arguments.has("--trim-silence")
+        options.mono = arguments.has("--mono")
+        options.force = arguments.has("--force")
+
+        let (source, destination) = (arguments.positionals[0], arguments.positionals[1])
+        let summary: ConvertSummary
+        do {
+            summary = try PackConverter().convert(source: context.absolute(source), destination: context.absolute(destination), options: options)
+        } catch {
+            let what = "cannot convert \(source) into \(destination)"
+            throw error.kind == .input ? .failure(what, error.message) : .environment(what, error.message)
+        }
+        var report = summary.report
+        report.directory = destination
+        if format == "json" {
+            context.stdout.write(context.json(report))
+            return .success
+        }
+        let limited = summary.clips.filter(\.limitedByPeak)
+        context.stdout.write("\(destination): \(summary.clips.count) clips converted to \(summary.sampleRate) Hz \(summary.channels == 1 ? "mono" : "\(summary.channels) channels") \(options.encoding.rawValue) \(options.container.rawValue)\n")
+        for clip in limited {
+            context.stdout.write("\(destination)/\(clip.destination): note: the loudness target was not reached without passing -1 dBFS peak (gain \(String(format: "%+.1f", clip.gainDb)) dB)\n")
+        }
+        ValidateCommand.printText([report], strict: false, context)
+        return .success
+    }
+}

@@ -1,0 +1,211 @@
+// Writes a converted copy of a pack: one sample rate, channel count and codec for every clip,
+// optionally trimmed and levelled to a loudness target. The source is only read; the copy is
+// assembled in a temporary folder beside the destination and renamed into place.
+
+import Foundation
+import SoundpackCore
+
+/// Why a conversion stopped. Nothing is left at the destination when one is thrown.
+public struct ConvertError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable { case input, output }
+    /// `input`: the source pack or a request is at fault; `output`: the destination cannot be written.
+    public let kind: Kind
+    public let message: String
+    public var description: String { message }
+}
+
+public struct ConvertOptions: Sendable {
+    /// Target sample rate; nil keeps the most common rate of the source clips.
+    public var sampleRate: Int?
+    public var encoding: AudioFileWriter.Encoding = .pcm16
+    public var container: Container = .caf
+    /// Momentary-max loudness target in LUFS; nil leaves levels alone.
+    public var loudness: Double?
+    /// Highest sample peak allowed after levelling, in dBFS.
+    public var peakCeilingDbfs: Double = -1
+    public var trimSilence = false
+    /// Silence kept around the voice when trimming, in ms.
+    public var padMs: Double = 10
+    public var mono = false
+    /// Replace an existing destination.
+    public var force = false
+
+    public init() {}
+}
+
+/// What a conversion did, clip by clip.
+public struct ConvertSummary: Sendable {
+    public struct Clip: Sendable {
+        public var token: String
+        public var source: String
+        public var destination: String
+        public var gainDb: Double
+        /// The loudness target could not be reached without passing the peak ceiling.
+        public var limitedByPeak: Bool
+    }
+    public var clips: [Clip]
+    public var sampleRate: Int
+    public var channels: Int
+    public var report: PackReport
+}
+
+public struct PackConverter: Sendable {
+    public var limits: AudioLimits
+
+    public init(limits: AudioLimits = AudioLimits()) { self.limits = limits }
+
+    public func convert(source: String, destination: String, options: ConvertOptions) throws(ConvertError) -> ConvertSummary {
+        func input(_ message: String) -> ConvertError { ConvertError(kind: .input, message: message) }
+        func output(_ message: String) -> ConvertError { ConvertError(kind: .output, message: message) }
+
+        let sourceURL = URL(fileURLWithPath: source, isDirectory: true).standardizedFileURL
+        let destinationURL = URL(fileURLWithPath: destination, isDirectory: true).standardizedFileURL
+        guard destinationURL.path != sourceURL.path, !destinationURL.path.hasPrefix(sourceURL.path + "/"),
+              !sourceURL.path.hasPrefix(destinationURL.path + "/") else {
+            throw input("the destination \(destination) overlaps the source \(source); choose another folder")
+        }
+        let manifest: PackManifest
+        do { manifest = try ManifestLoader.load(directory: sourceURL.path) } catch {
+            throw input("\(source)/pack.json: \(error.description)")
+        }
+        if FileManager.default.fileExists(atPath: destinationURL.path) && !options.force {
+            throw input("\(destination) already exists; pass --force to replace it")
+        }
+        if let rate = options.sampleRate, !limits.sampleRates.contains(rate) {
+            throw input("--rate \(rate) is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz")
+        }
+
+        // Decode every clip first: a bad source clip stops the run before anything is written.
+        let probe = AudioProbe(limits: limits)
+        var decoded: [(key: String, path: String, audio: DecodedAudio)] = []
+        for (key, path) in manifest.clips.sorted(by: { Token.precedes($0.key, $1.key) }) {
+            if let reason = PackInspector.unsafeReason(path, root: sourceURL) {
+                throw input("clip '\(path)' for '\(key)' refused: \(reason)")
+            }
+            do { decoded.append((key, path, try probe.decode(path: sourceURL.appendingPathComponent(path).path))) } catch {
+                throw input("cannot read clip '\(path)' for '\(key)': \(error.message)")
+            }
+        }
+        guard !decoded.isEmpty else { throw input("\(source) has no clips to convert") }
+        let rate = options.sampleRate ?? Self.mostCommon(decoded.map(\.audio.sampleRate))
+        let channels = options.mono ? 1 : Self.mostCommon(decoded.map(\.audio.channels))
+        let threshold = Float(pow(10, manifest.checks.silenceThresholdDbfs / 20))
+
+        // Assemble the copy next to the destination, so the final rename stays on one file system.
+        let parent = destinationURL.deletingLastPathComponent()
+        do { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
+            throw output("cannot create \(parent.path): \(error.localizedDescription)")
+        }
+        let staging = parent.appendingPathComponent(".\(destinationURL.lastPathComponent).converting-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        do { try FileManager.default.createDirectory(at: staging.appendingPathComponent("clips"), withIntermediateDirectories: true) } catch {
+            throw output("cannot write into \(parent.path): \(error.localizedDescription)")
+        }
+        var committed = false
+        defer { if !committed { try? FileManager.default.removeItem(at: staging) } }
+
+        var clips: [ConvertSummary.Clip] = []
+        var newPaths: [String: String] = [:]
+        var usedNames = Set<String>()
+        let ext = options.container == .aiff ? "aiff" : options.container.rawValue
+        for (index, entry) in decoded.enumerated() {
+            var samples = SampleEdits.remix(entry.audio.samples, from: entry.audio.channels, to: channels)
+            do { samples = try Resampler.resample(samples, channels: channels, from: entry.audio.sampleRate, to: rate) } catch {
+                throw input("cannot resample '\(entry.path)': \(error.message)")
+            }
+            if options.trimSilence {
+                let pad = Int(options.padMs * Double(rate) / 1000)
+                samples = SampleEdits.trimmed(samples, channels: channels, threshold: threshold, padFrames: pad) ?? samples
+            }
+            var gainDb = 0.0, limited = false
+            if let target = options.loudness {
+                (gainDb, limited) = try Self.levelling(samples, channels: channels, rate: rate, target: target, ceilingDbfs: options.peakCeilingDbfs)
+                let gain = Float(pow(10, gainDb / 20))
+                if gain != 1 { for i in samples.indices { samples[i] *= gain } }
+            }
+            var stem = Token(rawValue: entry.key)?.fileStem ?? Self.safeStem(entry.key, index: index)
+            while usedNames.contains(stem) { stem += "-\(index)" }
+            usedNames.insert(stem)
+            let relative = "clips/\(stem).\(ext)"
+            do {
+                try AudioFileWriter.write(samples, sampleRate: rate, channels: channels, container: options.container,
+                                          encoding: options.encoding, to: staging.appendingPathComponent(relative).path)
+            } catch {
+                throw output("cannot write \(relative): \(error.message)")
+            }
+            newPaths[entry.key] = relative
+            clips.append(.init(token: entry.key, source: entry.path, destination: relative, gainDb: gainDb, limitedByPeak: limited))
+        }
+
+        // pack.json: the source document as written, with the clip paths replaced.
+        do {
+            let original = try Data(contentsOf: sourceURL.appendingPathComponent("pack.json"))
+            guard var document = try JSONSerialization.jsonObject(with: original) as? [String: Any] else {
+                throw input("\(source)/pack.json is not a JSON object")
+            }
+            document["clips"] = newPaths
+            let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            try AtomicFile.write(data + Data("\n".utf8), to: staging.appendingPathComponent("pack.json").path)
+        } catch let error as ConvertError {
+            throw error
+        } catch {
+            throw output("cannot write pack.json: \(error.localizedDescription)")
+        }
+
+        // The copy must validate without errors before it takes the destination's place.
+        let report = Validator().validate(directory: staging.path)
+        if report.errors > 0 {
+            let first = report.findings.filter { $0.severity == .error }.prefix(3).map { "[\($0.rule.rawValue)] \($0.message)" }
+            throw input("the converted pack would not validate (\(report.errors) errors): \(first.joined(separator: "; "))")
+        }
+
+        let fm = FileManager.default
+        let retired = parent.appendingPathComponent(".\(destinationURL.lastPathComponent).replaced-\(getpid())")
+        let replacing = fm.fileExists(atPath: destinationURL.path)
+        if replacing {
+            guard rename(destinationURL.path, retired.path) == 0 else {
+                throw output("cannot move the old \(destination) aside: \(String(cString: strerror(errno)))")
+            }
+        }
+        guard rename(staging.path, destinationURL.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if replacing { _ = rename(retired.path, destinationURL.path) }
+            throw output("cannot move the converted pack into \(destination): \(reason)")
+        }
+        committed = true
+        if replacing { try? fm.removeItem(at: retired) }
+        let folder = open(parent.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 { fsync(folder); close(folder) }
+
+        var finalReport = report
+        finalReport.directory = destination
+        return ConvertSummary(clips: clips, sampleRate: rate, channels: channels, report: finalReport)
+    }
+
+    /// The gain (dB) that brings the clip's momentary max to `target`, lowered if the sample peak
+    /// would pass `ceilingDbfs`; and whether it was lowered.
+    static func levelling(_ samples: [Float], channels: Int, rate: Int, target: Double, ceilingDbfs: Double) throws(ConvertError) -> (Double, Bool) {
+        let meter: LoudnessMeter
+        do { meter = try LoudnessMeter(channels: channels, sampleRate: rate) } catch {
+            throw ConvertError(kind: .input, message: error.message)
+        }
+        samples.withUnsafeBufferPointer { meter.add($0) }
+        meter.finish()
+        guard meter.momentaryMax.isFinite else { return (0, false) }
+        let wanted = target - meter.momentaryMax
+        let peak = samples.reduce(Float(0)) { max($0, abs($1)) }
+        guard peak > 0 else { return (0, false) }
+        let headroom = ceilingDbfs - 20 * log10(Double(peak))
+        return wanted > headroom ? (headroom, true) : (wanted, false)
+    }
+
+    static func mostCommon(_ values: [Int]) -> Int {
+        var counts: [Int: Int] = [:]
+        for value in values { counts[value, default: 0] += 1 }
+        return counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }?.key ?? 44_100
+    }
+
+    static func safeStem(_ key: String, index: Int) -> String {
+        let safe = String(key.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
+        return safe.isEmpty ? "clip-\(index)" : safe
+    }
+}
