@@ -1,33 +1,33 @@
 #!/usr/bin/env bash
 # Regenerates the demo packs under packs/ from espeak-ng's Mandarin voice.
-# Each clip: synthesised, silence trimmed at -45 dBFS, 15 ms of padding each side, peak-normalised
-# to -3 dBFS, written as CAF with 16-bit little-endian PCM, mono, 22050 Hz.
-# Needs espeak-ng, sox and ffmpeg (scripts/bootstrap.sh --dev installs them).
+# Each clip is synthesised, trimmed at -45 dBFS with 15 ms of padding and peak-normalised with sox;
+# then `soundpack convert` levels every clip to -19 LUFS momentary max, trims to the voice plus
+# 10 ms, and writes CAF with 16-bit PCM, mono, 22050 Hz.
+# Needs espeak-ng and sox (scripts/bootstrap.sh --dev installs them) and builds soundpack.
+# Regenerate the test fixtures afterwards (scripts/make-test-fixtures.sh): they are made from it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-for tool in espeak-ng sox ffmpeg; do
+for tool in espeak-ng sox; do
   command -v "$tool" >/dev/null || { echo "error: $tool is not installed (run scripts/bootstrap.sh --dev)" >&2; exit 3; }
 done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# clip <pack dir> <file stem> <words>
+# clip <raw pack dir> <file stem> <words>
 clip() {
   local pack=$1 stem=$2 words=$3
   espeak-ng -v cmn -s 185 -p 45 -w "$work/raw.wav" "$words"
-  sox "$work/raw.wav" "$work/trim.wav" \
+  sox "$work/raw.wav" -r 22050 -c 1 -b 16 "$pack/clips/$stem.wav" \
     silence 1 0.005 -45d reverse silence 1 0.005 -45d reverse \
     pad 0.015 0.015 gain -n -3
-  ffmpeg -nostdin -loglevel error -y -i "$work/trim.wav" -map_metadata -1 -fflags +bitexact -flags:a +bitexact \
-    -ar 22050 -ac 1 -c:a pcm_s16le -f caf "$pack/clips/$stem.caf"
 }
 
 make_wechat() {
-  local pack=packs/wechat
-  rm -rf "$pack/clips"
+  local pack=$work/wechat
   mkdir -p "$pack/clips"
+  sed 's/\.caf"/.wav"/g' packs/wechat/pack.json > "$pack/pack.json"
   clip "$pack" prefix "微信到账"
   local digits=(零 一 二 三 四 五 六 七 八 九)
   for d in 0 1 2 3 4 5 6 7 8 9; do clip "$pack" "$d" "${digits[$d]}"; done
@@ -38,7 +38,10 @@ make_wechat() {
   clip "$pack" yi "亿"
   clip "$pack" dian "点"
   clip "$pack" yuan "元"
+  scripts/soundpack convert "$pack" packs/wechat --rate 22050 --mono --codec pcm16 --container caf \
+    --loudness -19 --trim-silence --force >/dev/null
 }
 
 make_wechat
 echo "regenerated packs/wechat ($(ls packs/wechat/clips | wc -l) clips)"
+scripts/soundpack validate --no-record --strict packs/wechat

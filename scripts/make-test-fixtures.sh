@@ -16,8 +16,8 @@ ff -i "$out/ima4-stereo.caf" -f s16le -c:a pcm_s16le "$out/ima4-stereo.s16le"
 
 # Loudness reference: ffmpeg's ebur128 filter on each file padded with 400 ms of silence on both
 # sides (the windows soundpack measures), momentary max (LUFS) and true peak (dBTP).
-sox -n -r 48000 -c 2 -b 16 "$out/tone-48k-stereo.wav" synth 0.5 sine 1000 gain -12
-sox -n -r 16000 -c 1 -b 16 "$out/noise-16k.wav" synth 0.3 pinknoise gain -20 fade 0.01 0.3 0.01
+sox -R -n -r 48000 -c 2 -b 16 "$out/tone-48k-stereo.wav" synth 0.5 sine 1000 gain -12
+sox -R -n -r 16000 -c 1 -b 16 "$out/noise-16k.wav" synth 0.3 pinknoise gain -20 fade 0.01 0.3 0.01
 {
   echo "["
   first=1
