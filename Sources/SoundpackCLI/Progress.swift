@@ -2,7 +2,9 @@
 
 import Foundation
 
-final class Progress {
+/// Safe to advance from several threads.
+final class Progress: @unchecked Sendable {
+    private let lock = NSLock()
     private let sink: OutputSink
     private let label: String
     private let total: Int?
@@ -20,6 +22,8 @@ final class Progress {
     }
 
     func advance(by count: Int = 1) {
+        lock.lock()
+        defer { lock.unlock() }
         done += count
         guard enabled else { return }
         let now = Date()
@@ -27,6 +31,8 @@ final class Progress {
     }
 
     func finish() {
+        lock.lock()
+        defer { lock.unlock() }
         guard enabled else { return }
         draw(Date())
         sink.write("\n")

@@ -1,7 +1,9 @@
 // `soundpack render`: the sound file an extension would build for each amount.
 
+import Dispatch
 import Foundation
 import SoundpackCore
+import Synchronization
 import SoundpackKit
 
 enum RenderCommand: Command {
@@ -87,26 +89,39 @@ enum RenderCommand: Command {
             try? handle?.close()
         }
 
-        let progress = Progress("rendering", total: inputs.count, sink: context.stderr)
-        var written = Set<Amount>()
+        // Parse everything first (bad lines reported in order), then render on every core.
+        var amounts: [Amount] = []
+        var seen = Set<Amount>()
         var failed = false
         let errorLabel = Style.error(context.colours(context.stderr))
         for input in inputs {
-            defer { progress.advance() }
-            let amount: Amount
-            do { amount = try Amount(parsing: input.text, maximum: renderer.manifest.maxAmount) } catch {
+            do {
+                let amount = try Amount(parsing: input.text, maximum: renderer.manifest.maxAmount)
+                if seen.insert(amount).inserted { amounts.append(amount) }
+            } catch {
                 failed = true
                 context.stderr.write("\(errorLabel) \(input.line.map { "line \($0): " } ?? "")\(error.description)\n")
-                continue
             }
-            guard written.insert(amount).inserted else { continue }
-            let path = "\(outputPath)/\(amount).\(folderContainer)"
-            do { try renderer.write(amount, to: path, container: container) } catch {
-                progress.finish()
-                throw .environment("cannot write \(path)", error.message)
+        }
+        let queue = amounts
+        let progress = Progress("rendering", total: queue.count, sink: context.stderr)
+        let firstFailure = Mutex<(path: String, error: AudioError)?>(nil)
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, queue.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: queue.count, by: workers) {
+                if firstFailure.withLock({ $0 != nil }) { return }
+                let path = "\(outputPath)/\(queue[index]).\(folderContainer)"
+                do throws(AudioError) { try renderer.write(queue[index], to: path, container: container) } catch {
+                    firstFailure.withLock { if $0 == nil { $0 = (path, error) } }
+                }
+                progress.advance()
             }
         }
         progress.finish()
+        if let failure = firstFailure.withLock({ $0 }) {
+            throw .environment("cannot write \(failure.path)", failure.error.message)
+        }
+        let written = queue
         context.stdout.write("\(output): \(written.count) file\(written.count == 1 ? "" : "s") written (\(folderContainer), \(renderer.sampleRate) Hz, \(renderer.channels == 1 ? "mono" : "\(renderer.channels) channels"), \(codec))\n")
         return failed ? .failure : .success
     }

@@ -27,13 +27,16 @@ public struct RenderOptions: Sendable {
 
 /// A pack loaded for rendering: each clip it may need is decoded once, then amounts are joined
 /// from memory.
-public final class PackRenderer: @unchecked Sendable {
+public final class PackRenderer: Sendable {
     public let manifest: PackManifest
     public let sampleRate: Int
     public let channels: Int
     public let options: RenderOptions
     public let timing: AnnouncementTiming
-    private var clips: [[Float]?]
+    private let clips: [[Float]?]
+    /// The clips as 16-bit integers, converted once, when the output is 16-bit PCM: rendering is
+    /// then copying.
+    private let clips16: [[Int16]?]
 
     public init(directory: String, options: RenderOptions = RenderOptions(), limits: AudioLimits = AudioLimits()) throws(RenderError) {
         let manifest: PackManifest
@@ -76,6 +79,7 @@ public final class PackRenderer: @unchecked Sendable {
         self.channels = format.channels
         self.options = options
         self.clips = clips
+        self.clips16 = options.encoding == .pcm16 ? clips.map { $0.map(Self.pcm16) } : []
         self.timing = AnnouncementTiming(
             clipFrames: frames, gapFrames: Int64((options.gapMs * Double(format.rate) / 1000).rounded()))
     }
@@ -86,21 +90,28 @@ public final class PackRenderer: @unchecked Sendable {
     }
 
     /// The joined samples (interleaved) of the announcement for `amount`.
-    public func render(_ amount: Amount) -> [Float] {
-        let tokens = self.tokens(for: amount)
-        var out: [Float] = []
+    public func render(_ amount: Amount) -> [Float] { join(tokens(for: amount), clips) }
+
+    /// Renders `amount` into `path` (container by the caller, usually from the extension).
+    public func write(_ amount: Amount, to path: String, container: Container) throws(AudioError) {
+        let samples: AudioFileWriter.Samples = clips16.isEmpty ? .float(render(amount)) : .int16(join(tokens(for: amount), clips16))
+        try AudioFileWriter.write(samples, sampleRate: sampleRate, channels: channels, container: container,
+                                  encoding: options.encoding, to: path)
+    }
+
+    private func join<Sample: Numeric>(_ tokens: [Token], _ parts: [[Sample]?]) -> [Sample] {
+        var out: [Sample] = []
         out.reserveCapacity(Int(timing.frames(of: tokens)) * channels)
-        let gap = [Float](repeating: 0, count: Int(timing.gapFrames) * channels)
+        let gap = [Sample](repeating: 0, count: Int(timing.gapFrames) * channels)
         for (index, token) in tokens.enumerated() {
             if index > 0 { out.append(contentsOf: gap) }
-            out.append(contentsOf: clips[token.ordinal] ?? [])
+            out.append(contentsOf: parts[token.ordinal] ?? [])
         }
         return out
     }
 
-    /// Renders `amount` into `path` (container by the caller, usually from the extension).
-    public func write(_ amount: Amount, to path: String, container: Container) throws(AudioError) {
-        try AudioFileWriter.write(render(amount), sampleRate: sampleRate, channels: channels, container: container,
-                                  encoding: options.encoding, to: path)
+    /// Float samples as 16-bit integers, scaled by 32768 and clipped, as libsndfile converts them.
+    static func pcm16(_ samples: [Float]) -> [Int16] {
+        samples.map { Int16(clamping: Int(($0 * 32_768).rounded())) }
     }
 }

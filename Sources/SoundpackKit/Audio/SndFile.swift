@@ -154,9 +154,29 @@ public enum AudioFileWriter {
         }
     }
 
+    /// Samples to write: floats in -1...1, or 16-bit integers written as they are.
+    public enum Samples: Sendable {
+        case float([Float])
+        case int16([Int16])
+
+        var count: Int {
+            switch self {
+            case .float(let samples): return samples.count
+            case .int16(let samples): return samples.count
+            }
+        }
+    }
+
     /// Writes `samples` (interleaved, -1...1) to `path` through a temporary file in the same
     /// folder that is renamed into place, so `path` never holds half a file.
     public static func write(_ samples: [Float], sampleRate: Int, channels: Int, container: Container,
+                             encoding: Encoding = .pcm16, to path: String) throws(AudioError) {
+        try write(.float(samples), sampleRate: sampleRate, channels: channels, container: container, encoding: encoding, to: path)
+    }
+
+    /// Writes `samples` (interleaved) to `path` through a temporary file in the same folder that
+    /// is renamed into place, so `path` never holds half a file.
+    public static func write(_ samples: Samples, sampleRate: Int, channels: Int, container: Container,
                              encoding: Encoding = .pcm16, to path: String) throws(AudioError) {
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         let temporary = "\(path[..<slash]).\(path[slash...]).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -173,7 +193,7 @@ public enum AudioFileWriter {
         }
     }
 
-    private static func writeDirectly(_ samples: [Float], sampleRate: Int, channels: Int, container: Container,
+    private static func writeDirectly(_ samples: Samples, sampleRate: Int, channels: Int, container: Container,
                                       encoding: Encoding, to path: String) throws(AudioError) {
         let major: Int32
         switch container {
@@ -197,7 +217,11 @@ public enum AudioFileWriter {
         // Clip rather than wrap when a float sample exceeds full scale.
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         let frames = samples.count / max(channels, 1)
-        let written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        let written: sf_count_t
+        switch samples {
+        case .float(let values): written = values.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        case .int16(let values): written = values.withUnsafeBufferPointer { sf_writef_short(handle, $0.baseAddress, sf_count_t(frames)) }
+        }
         guard written == frames else {
             throw AudioError("cannot write \(path): \(String(cString: sf_strerror(handle)))")
         }

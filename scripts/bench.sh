@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Benchmarks, each a ratio measured in this one run against a named baseline on the same input,
+# with wall time and peak memory from /usr/bin/time -v.
+#
+#   render   soundpack render of N random amounts (default 10000) with packs/wechat
+#            vs  a sox loop joining the same clips for each amount          target >= 20x
+#   validate soundpack validate of 50 packs x 20 clips (made from the demo pack by soundpack convert)
+#            vs  ffprobe (format) + ffmpeg -af ebur128 (loudness) per clip  target >= 5x
+#            vs  the decode floor: only reading every sample via libsndfile  target <= 3x of it
+#   memory   validate peak memory for 1, 10 and 50 packs (20 to 1000 clips)  target flat, < 64 MB
+#
+# Usage: scripts/bench.sh [render|validate|all]   (env BENCH_RENDER_N, BENCH_WORK=folder to keep)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+what=${1:-all}
+scripts/bootstrap.sh --dev
+command -v gcc >/dev/null || { echo "error: gcc is needed for the decode floor" >&2; exit 3; }
+swift build -c release --product soundpack >/dev/null
+bin=$root/.build/release/soundpack
+work=${BENCH_WORK:-$(mktemp -d)}
+mkdir -p "$work"
+[ -n "${BENCH_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+
+# measure NAME COMMAND... : runs once, records wall seconds and peak KiB in $work/NAME.time
+measure() {
+  local name=$1; shift
+  /usr/bin/time -v -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || {
+    echo "error: $name failed:" >&2; tail -5 "$work/$name.err" >&2; exit 1; }
+}
+wall() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/$1.time"; }
+peak_mb() { awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$work/$1.time"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+row() { printf '%-44s %10s s %9s MB\n' "$1" "$(wall "$2")" "$(peak_mb "$2")"; }
+
+echo "soundpack benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -m)"
+echo
+
+if [ "$what" = all ] || [ "$what" = render ]; then
+  n=${BENCH_RENDER_N:-10000}
+  python3 - "$n" >"$work/amounts.txt" <<'PY'
+import random, sys
+rng = random.Random(2026)
+for _ in range(int(sys.argv[1])):
+    print("%d.%02d" % (rng.randrange(0, 100_000_000), rng.randrange(0, 100)))
+PY
+  # The baseline's input: the clip files of each amount, computed beforehand and not timed.
+  "$bin" say --pack packs/wechat --format files - <"$work/amounts.txt" >"$work/files.txt"
+  paste -d' ' <(sed 's/$//' "$work/amounts.txt") "$work/files.txt" >"$work/jobs.txt"
+  mkdir -p "$work/sox" "$work/ours"
+  cat >"$work/sox-loop.sh" <<'SH'
+#!/usr/bin/env bash
+cd "$1"
+while read -r amount files; do sox $files "$2/$amount.wav"; done <"$3"
+SH
+  chmod +x "$work/sox-loop.sh"
+  measure render-ours "$bin" render --pack packs/wechat --amounts "$work/amounts.txt" -o "$work/ours" --container wav
+  measure render-sox "$work/sox-loop.sh" "$root/packs/wechat" "$work/sox" "$work/jobs.txt"
+  # Same input, same output: every file must hold the same samples.
+  sample=$(head -1 "$work/amounts.txt")
+  cmp <(sox "$work/ours/$(printf '%s' "$sample" | sed 's/\.00$//').wav" -t raw -) <(sox "$work/sox/$sample.wav" -t raw -) \
+    || { echo "error: render and sox disagree on $sample" >&2; exit 1; }
+  echo "render: $n random amounts up to 99999999.99 with packs/wechat, WAV out"
+  row "soundpack render --amounts" render-ours
+  row "baseline: sox loop joining the same clips" render-sox
+  echo "ratio: soundpack is $(ratio "$(wall render-sox)" "$(wall render-ours)")x faster than the sox loop (target >= 20x)"
+  echo
+fi
+
+if [ "$what" = all ] || [ "$what" = validate ]; then
+  packs=$work/packs
+  rm -rf "$packs"; mkdir -p "$packs"
+  rates=(16000 22050 24000 44100 48000)
+  codecs=(pcm16 ulaw alaw)
+  containers=(caf wav aiff)
+  for i in $(seq -w 1 50); do
+    r=${rates[$((10#$i % 5))]}; c=${codecs[$((10#$i % 3))]}; k=${containers[$(((10#$i / 3) % 3))]}
+    "$bin" convert packs/wechat "$packs/p$i" --rate "$r" --codec "$c" --container "$k" >/dev/null
+    # 20 clips: add 两 and a suffix (copies of existing clips) to the 18 of the demo pack.
+    cp "$packs/p$i/clips/2.$k" "$packs/p$i/clips/liang.$k"
+    cp "$packs/p$i/clips/yuan.$k" "$packs/p$i/clips/suffix.$k"
+    python3 - "$packs/p$i/pack.json" "$k" "$i" <<'PY'
+import json, sys
+path, ext, i = sys.argv[1:]
+d = json.load(open(path))
+d["id"] = "bench-" + i
+d["clips"]["两"] = "clips/liang." + ext
+d["clips"]["suffix"] = "clips/suffix." + ext
+json.dump(d, open(path, "w"), ensure_ascii=False, indent=2)
+PY
+  done
+  find "$packs" -type f ! -name pack.json | sort >"$work/clips.txt"
+  clips=$(wc -l <"$work/clips.txt")
+  cat >"$work/ffmpeg-loop.sh" <<'SH'
+#!/usr/bin/env bash
+while read -r f; do
+  ffprobe -v error -show_entries stream=codec_name,sample_rate,channels -of csv=p=0 "$f"
+  ffmpeg -nostdin -hide_banner -nostats -i "$f" -af ebur128=peak=true -f null - 2>&1 | grep -E "I:|Peak:"
+done <"$1"
+SH
+  chmod +x "$work/ffmpeg-loop.sh"
+  gcc -O2 -o "$work/decode-floor" scripts/bench/decode-floor.c $(pkg-config --cflags --libs sndfile)
+
+  measure validate-ours "$bin" validate --no-record $(ls -d "$packs"/p*)
+  measure validate-ffmpeg "$work/ffmpeg-loop.sh" "$work/clips.txt"
+  measure validate-floor "$work/decode-floor" $(cat "$work/clips.txt")
+  measure validate-1 "$bin" validate --no-record "$packs/p01"
+  measure validate-10 "$bin" validate --no-record $(ls -d "$packs"/p* | head -10)
+  grep -q "50 packs: 50 passed" "$work/validate-ours.out" || { echo "error: the bench packs do not all validate" >&2; tail -3 "$work/validate-ours.out" >&2; exit 1; }
+
+  echo "validate: 50 packs x 20 clips = $clips clips (16-48 kHz; PCM, µLaw, aLaw; caf, wav, aiff)"
+  row "soundpack validate (every rule, loudness, true peak)" validate-ours
+  row "baseline: ffprobe + ffmpeg ebur128 per clip" validate-ffmpeg
+  row "floor: read every sample via libsndfile, 1 core" validate-floor
+  echo "ratio: soundpack is $(ratio "$(wall validate-ffmpeg)" "$(wall validate-ours)")x faster than the ffmpeg pipeline (target >= 5x)"
+  echo "ratio: soundpack takes $(ratio "$(wall validate-ours)" "$(wall validate-floor)")x the decode floor (target <= 3x)"
+  echo
+  echo "memory: validate peak RSS by pack count (target: flat, under 64 MB at 1000 clips)"
+  row "1 pack, 20 clips" validate-1
+  row "10 packs, 200 clips" validate-10
+  row "50 packs, 1000 clips" validate-ours
+fi
