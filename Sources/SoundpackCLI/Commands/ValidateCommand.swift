@@ -36,11 +36,8 @@ enum ValidateCommand: Command {
         }
         let strict = arguments.has("--strict")
         let validator = Validator()
-        let reports = arguments.positionals.map { directory in
-            var report = validator.validate(directory: context.absolute(directory))
-            report.directory = directory  // reported as the user wrote it
-            return report
-        }
+        var reports = validator.validate(directories: arguments.positionals.map(context.absolute))
+        for index in reports.indices { reports[index].directory = arguments.positionals[index] }  // as the user wrote it
         let passed = reports.allSatisfy { $0.passed(strict: strict) }
 
         switch format {

@@ -69,12 +69,15 @@ public struct AudioProbe: Sendable {
         var meter = LevelMeter(threshold: Float(pow(10, silenceThresholdDbfs / 20)), channels: format.channels,
                                clippingRun: clippingRunSamples)
         let loudness = try LoudnessMeter(channels: format.channels, sampleRate: format.sampleRate)
+        var peakMeter = TruePeakMeter(channels: format.channels)
         let frames = try stream(decoder) { chunk in
             meter.consume(chunk)
             loudness.add(chunk)
+            peakMeter.add(chunk)
         }
         loudness.finish()
-        let truePeak = loudness.truePeak
+        peakMeter.finish()
+        let truePeak = Double(peakMeter.peak)
         let rate = Double(format.sampleRate)
         let silence = meter.silence(totalFrames: frames)
         return ClipFacts(
@@ -204,28 +207,49 @@ struct LevelMeter {
 
     mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
         let frames = samples.count / channels
-        for frame in 0..<frames {
-            var loudest: Float = 0
-            for channel in 0..<channels {
-                let sample = samples[frame * channels + channel]
-                let magnitude = abs(sample)
-                loudest = max(loudest, magnitude)
-                sums[channel] += Double(sample)
-                if magnitude >= Self.fullScale {
-                    runLengths[channel] += 1
-                    if runLengths[channel] == clippingRun { clippedRuns += 1 }
-                } else {
-                    runLengths[channel] = 0
+        guard frames > 0 else { return }
+        // Peak and per-channel sums in one vectorised pass; the rest only where it can matter.
+        let chunkPeak = Self.peak(samples)
+        peak = max(peak, chunkPeak)
+        for channel in 0..<channels {
+            var sum: Double = 0
+            var frame = 0
+            while frame < frames {
+                let end = min(frame + 1_024, frames)
+                var partial: Float = 0
+                for f in frame..<end { partial += samples[f * channels + channel] }
+                sum += Double(partial)
+                frame = end
+            }
+            sums[channel] += sum
+        }
+        if chunkPeak > threshold {
+            func audible(_ frame: Int) -> Bool { (0..<channels).contains { abs(samples[frame * channels + $0]) > threshold } }
+            if firstAudible == nil, let first = (0..<frames).first(where: audible) { firstAudible = frameOffset + Int64(first) }
+            if let last = (0..<frames).last(where: audible) { lastAudible = frameOffset + Int64(last) }
+        }
+        if chunkPeak >= Self.fullScale {
+            for frame in 0..<frames {
+                for channel in 0..<channels {
+                    if abs(samples[frame * channels + channel]) >= Self.fullScale {
+                        runLengths[channel] += 1
+                        if runLengths[channel] == clippingRun { clippedRuns += 1 }
+                    } else {
+                        runLengths[channel] = 0
+                    }
                 }
             }
-            peak = max(peak, loudest)
-            if loudest > threshold {
-                let index = frameOffset + Int64(frame)
-                if firstAudible == nil { firstAudible = index }
-                lastAudible = index
-            }
+        } else {
+            for channel in 0..<channels { runLengths[channel] = 0 }
         }
         frameOffset += Int64(frames)
+    }
+
+    /// The largest magnitude in `samples`.
+    static func peak(_ samples: UnsafeBufferPointer<Float>) -> Float {
+        var result: Float = 0
+        for sample in samples where sample.magnitude > result { result = sample.magnitude }
+        return result
     }
 
     /// Frames of silence before the first and after the last audible frame.

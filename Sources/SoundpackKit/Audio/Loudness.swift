@@ -2,7 +2,7 @@
 
 import CEBUR128
 
-/// Measures a clip's momentary-max loudness and true peak while its chunks stream past.
+/// Measures a clip's momentary-max loudness while its chunks stream past.
 ///
 /// Momentary loudness is the K-weighted level of a 400 ms window, taken every 100 ms. Clips are
 /// shorter than that, so the clip is measured as if 400 ms of silence stood before and after it:
@@ -16,7 +16,7 @@ final class LoudnessMeter {
     private(set) var momentaryMax = -Double.infinity
 
     init(channels: Int, sampleRate: Int) throws(AudioError) {
-        let mode = Int32(EBUR128_MODE_M.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+        let mode = Int32(EBUR128_MODE_M.rawValue)
         guard let state = ebur128_init(UInt32(channels), UInt(sampleRate), mode) else {
             throw AudioError("cannot measure loudness of \(channels) channels at \(sampleRate) Hz")
         }
@@ -56,15 +56,5 @@ final class LoudnessMeter {
     func finish() {
         let silence = [Float](repeating: 0, count: stepFrames * 4 * channels)
         silence.withUnsafeBufferPointer { add($0) }
-    }
-
-    /// The highest true peak over all channels, as a linear amplitude.
-    var truePeak: Double {
-        var peak = 0.0
-        for channel in 0..<channels {
-            var value = 0.0
-            if ebur128_true_peak(state, UInt32(channel), &value) == EBUR128_SUCCESS.rawValue { peak = max(peak, value) }
-        }
-        return peak
     }
 }

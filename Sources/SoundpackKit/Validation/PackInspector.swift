@@ -14,6 +14,42 @@ public struct PackInspector: Sendable {
     public init(limits: AudioLimits = AudioLimits()) { self.limits = limits }
 
     public func inspect(directory: String) -> InspectedPack {
+        inspect(directories: [directory])[0]
+    }
+
+    /// Inspects several packs, probing the clips of all of them in one pool of workers so every
+    /// core stays busy across pack boundaries.
+    public func inspect(directories: [String]) -> [InspectedPack] {
+        var packs = directories.map(prepare)
+        struct Job: Sendable { var pack: Int, clip: Int, path: String, probe: AudioProbe }
+        var jobs: [Job] = []
+        for (p, pack) in packs.enumerated() {
+            guard let manifest = pack.manifest else { continue }
+            let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
+                                   clippingRunSamples: Int(manifest.checks.clippingRunSamples))
+            let root = URL(fileURLWithPath: pack.directory, isDirectory: true)
+            for (c, clip) in pack.clips.enumerated() where clip.unsafePath == nil {
+                jobs.append(Job(pack: p, clip: c, path: root.appendingPathComponent(clip.path).path, probe: probe))
+            }
+        }
+        let queue = jobs
+        let results = Mutex<[Int: Result<ClipFacts, AudioError>]>([:])
+        DispatchQueue.concurrentPerform(iterations: queue.count) { index in
+            let job = queue[index]
+            let result: Result<ClipFacts, AudioError>
+            do throws(AudioError) { result = .success(try job.probe.probe(path: job.path)) } catch { result = .failure(error) }
+            results.withLock { $0[index] = result }
+        }
+        let probed = results.withLock { $0 }
+        for (index, job) in queue.enumerated() { packs[job.pack].clips[job.clip].probe = probed[index] }
+        for index in packs.indices {
+            if let manifest = packs[index].manifest { packs[index].worstCase = WorstCase.search(manifest, clips: packs[index].clips) }
+        }
+        return packs
+    }
+
+    /// Reads pack.json, lists the audio files and checks each clip path; probing comes later.
+    private func prepare(directory: String) -> InspectedPack {
         var pack = InspectedPack(directory: directory, manifest: nil, manifestError: nil, clips: [], audioFiles: [], worstCase: nil)
         let root = URL(fileURLWithPath: directory, isDirectory: true)
         let manifest: PackManifest
@@ -23,26 +59,10 @@ public struct PackInspector: Sendable {
         }
         pack.audioFiles = Self.audioFiles(under: root)
         pack.manifest = manifest
-
-        var clips = manifest.clips.map { key, path in
+        pack.clips = manifest.clips.map { key, path in
             InspectedClip(key: key, token: Token(rawValue: key), path: path,
                           unsafePath: Self.unsafeReason(path, root: root), probe: nil)
-        }
-        clips.sort { Token.precedes($0.key, $1.key) }
-        let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
-                               clippingRunSamples: Int(manifest.checks.clippingRunSamples))
-        let results = Mutex<[Int: Result<ClipFacts, AudioError>]>([:])
-        let paths = clips.map { $0.unsafePath == nil ? root.appendingPathComponent($0.path).path : nil }
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            guard let path = paths[index] else { return }
-            let result: Result<ClipFacts, AudioError>
-            do throws(AudioError) { result = .success(try probe.probe(path: path)) } catch { result = .failure(error) }
-            results.withLock { $0[index] = result }
-        }
-        let probed = results.withLock { $0 }
-        for index in clips.indices { clips[index].probe = probed[index] }
-        pack.clips = clips
-        pack.worstCase = WorstCase.search(manifest, clips: clips)
+        }.sorted { Token.precedes($0.key, $1.key) }
         return pack
     }
 

@@ -17,9 +17,14 @@ public struct Validator: Sendable {
     public init(inspector: PackInspector = PackInspector()) { self.inspector = inspector }
 
     public func validate(directory: String) -> PackReport {
-        let pack = inspector.inspect(directory: directory)
-        let findings = Self.rules.flatMap { $0.check(pack) }
-        return PackReport(pack: pack, findings: findings)
+        validate(directories: [directory])[0]
+    }
+
+    /// Validates each pack independently; clips of all packs are probed in one worker pool.
+    public func validate(directories: [String]) -> [PackReport] {
+        inspector.inspect(directories: directories).map { pack in
+            PackReport(pack: pack, findings: Self.rules.flatMap { $0.check(pack) })
+        }
     }
 }
 
