@@ -49,4 +49,34 @@ import SoundpackTestSupport
         #expect(try probe.probe(path: clipped).clippedRuns > 100)
         #expect(try probe.probe(path: clipped).truePeakDbtp ?? -10 > -0.5)
     }
+
+    /// Skipping quiet neighbourhoods never changes the result, and inter-sample overs are found.
+    @Test func truePeakPruningIsExact() {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<40 {
+            let channels = round % 2 + 1
+            var samples: [Float] = []
+            for i in 0..<(3_000 * channels) {
+                let envelope: Float = (i / 700) % 2 == 0 ? 0.02 : Float.random(in: 0.2...0.99, using: &rng)
+                samples.append(envelope * Float.random(in: -1...1, using: &rng))
+            }
+            var pruned = TruePeakMeter(channels: channels), full = TruePeakMeter(channels: channels)
+            full.exhaustive = true
+            for chunk in stride(from: 0, to: samples.count, by: 512 * channels) {
+                let slice = Array(samples[chunk..<min(samples.count, chunk + 512 * channels)])
+                slice.withUnsafeBufferPointer { pruned.add($0); full.add($0) }
+            }
+            pruned.finish()
+            full.finish()
+            #expect(pruned.peak == full.peak)
+        }
+        // A sine at a quarter of the sample rate, sampled 45° off its crests: samples peak at
+        // 0.707 of the true amplitude, which lies between them.
+        let sine = (0..<4_000).map { Float(sin(Double.pi / 2 * Double($0) + Double.pi / 4)) * 0.9 }
+        var meter = TruePeakMeter(channels: 1)
+        sine.withUnsafeBufferPointer { meter.add($0) }
+        meter.finish()
+        #expect(abs(meter.peak - 0.9) < 0.02)
+        #expect(sine.map(abs).max() ?? 0 < 0.65)
+    }
 }
