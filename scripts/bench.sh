@@ -9,6 +9,7 @@
 #            vs  the decode floor: only reading every sample via libsndfile  target <= 3x of it
 #   memory   validate peak memory for 1, 10 and 50 packs (20 to 1000 clips)  target flat, < 64 MB
 #
+# Sub-second figures are hyperfine medians of 10 runs; the rest single /usr/bin/time runs.
 # Usage: scripts/bench.sh [render|validate|all]   (env BENCH_RENDER_N, BENCH_WORK=folder to keep)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,17 @@ measure() {
   /usr/bin/time -v -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || {
     echo "error: $name failed:" >&2; tail -5 "$work/$name.err" >&2; exit 1; }
 }
-wall() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/$1.time"; }
+wall() {
+  if [ -f "$work/$1.json" ]; then python3 -c "import json,sys; print('%.3f' % json.load(open(sys.argv[1]))['results'][0]['median'])" "$work/$1.json"
+  else awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/$1.time"; fi
+}
+# precise NAME COMMAND... : for sub-second commands, the median of 10 hyperfine runs replaces the
+# single /usr/bin/time wall figure (which has 10 ms resolution); peak memory still comes from time -v.
+precise() {
+  local name=$1; shift
+  measure "$name" "$@"
+  hyperfine -N -w 2 -r 10 --export-json "$work/$name.json" "$(printf '%q ' "$@")" >/dev/null 2>&1
+}
 peak_mb() { awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$work/$1.time"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 row() { printf '%-44s %10s s %9s MB\n' "$1" "$(wall "$2")" "$(peak_mb "$2")"; }
@@ -101,11 +112,11 @@ SH
   chmod +x "$work/ffmpeg-loop.sh"
   gcc -O2 -o "$work/decode-floor" scripts/bench/decode-floor.c $(pkg-config --cflags --libs sndfile)
 
-  measure validate-ours "$bin" validate --no-record $(ls -d "$packs"/p*)
+  precise validate-ours "$bin" validate --no-record $(ls -d "$packs"/p*)
   measure validate-ffmpeg "$work/ffmpeg-loop.sh" "$work/clips.txt"
-  measure validate-floor "$work/decode-floor" $(cat "$work/clips.txt")
-  measure validate-1 "$bin" validate --no-record "$packs/p01"
-  measure validate-10 "$bin" validate --no-record $(ls -d "$packs"/p* | head -10)
+  precise validate-floor "$work/decode-floor" $(cat "$work/clips.txt")
+  precise validate-1 "$bin" validate --no-record "$packs/p01"
+  precise validate-10 "$bin" validate --no-record $(ls -d "$packs"/p* | head -10)
   grep -q "50 packs: 50 passed" "$work/validate-ours.out" || { echo "error: the bench packs do not all validate" >&2; tail -3 "$work/validate-ours.out" >&2; exit 1; }
 
   echo "validate: 50 packs x 20 clips = $clips clips (16-48 kHz; PCM, µLaw, aLaw; caf, wav, aiff)"
