@@ -5,7 +5,7 @@
 #                                and the Python jsonschema package for scripts/check-schemas.py
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libsndfile1-dev libsodium-dev libebur128-dev libsamplerate0-dev)
+packages=(pkg-config libsqlite3-dev libsndfile1-dev libsodium-dev libebur128-dev libsamplerate0-dev libarchive-dev)
 dev=0
 if [ "${1:-}" = "--dev" ]; then
   dev=1

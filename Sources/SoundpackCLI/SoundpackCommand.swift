@@ -13,7 +13,9 @@ public enum SoundpackCommand {
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        InitCommand.self, ValidateCommand.self, SayCommand.self, RenderCommand.self, ConvertCommand.self, ListCommand.self, ShowCommand.self,
+        InitCommand.self, ValidateCommand.self, SayCommand.self, RenderCommand.self, ConvertCommand.self, PublishCommand.self,
+        ListCommand.self, ShowCommand.self, DiffCommand.self, YankCommand.self, VerifyCommand.self, ExportCommand.self,
+        ImportCommand.self, KeygenCommand.self,
     ]
 
     static var overview: String {
@@ -102,6 +104,11 @@ extension CLIContext {
     /// `--catalog`, else `SOUNDPACK_CATALOG`, else `.soundpack/catalog.sqlite` under the working folder.
     func catalogPath(_ arguments: ParsedArguments) -> String {
         absolute(arguments.value("--catalog") ?? environment["SOUNDPACK_CATALOG"] ?? ".soundpack/catalog.sqlite")
+    }
+
+    /// `--store`, else `SOUNDPACK_STORE`, else `dist/` under the working folder.
+    func storePath(_ arguments: ParsedArguments) -> String {
+        absolute(arguments.value("--store") ?? environment["SOUNDPACK_STORE"] ?? "dist")
     }
 
     func openCatalog(_ arguments: ParsedArguments) throws(CLIError) -> Catalog {

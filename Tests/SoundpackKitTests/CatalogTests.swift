@@ -19,7 +19,8 @@ import SoundpackTestSupport
 
         let packs = try catalog.packs()
         #expect(packs.map(\.id) == ["wechat"])
-        #expect(packs.first?.latestVersion == "1.0.0")
+        #expect(packs.first?.latestVersion == "1.0.0 (unpublished)")
+        #expect(packs.first?.publishedVersions == 0)
         #expect(packs.first?.lastResult == "passed")
 
         let version = try #require(try catalog.version(of: "wechat", nil))

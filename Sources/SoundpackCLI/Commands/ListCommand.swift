@@ -24,8 +24,8 @@ enum ListCommand: Command {
             context.stdout.write("no packs in the catalog at \(context.catalogPath(arguments)) (soundpack validate DIR records one)\n")
             return .success
         }
-        let rows = [["ID", "VERSION", "VERSIONS", "GRAMMAR", "LAST VALIDATED", "RESULT", "NAME"]] + packs.map {
-            [$0.id, $0.latestVersion ?? "-", String($0.versions), $0.grammar, $0.lastValidated ?? "never", $0.lastResult ?? "-", $0.name ?? ""]
+        let rows = [["ID", "VERSION", "PUBLISHED", "GRAMMAR", "LAST VALIDATED", "RESULT", "NAME"]] + packs.map {
+            [$0.id, $0.latestVersion ?? "-", String($0.publishedVersions), $0.grammar, $0.lastValidated ?? "never", $0.lastResult ?? "-", $0.name ?? ""]
         }
         context.stdout.write(Table.render(rows))
         return .success

@@ -19,7 +19,7 @@ public struct CatalogPack: Sendable, Codable, Equatable {
     public var name: String?
     public var grammar: String
     public var latestVersion: String?
-    public var versions: Int
+    public var publishedVersions: Int
     public var lastValidated: String?
     public var lastResult: String?
 }
@@ -50,7 +50,7 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
 /// The soundpack catalog. One connection per instance; open one per process or thread.
 public final class Catalog {
     /// The schema this binary writes; a catalog with a higher `user_version` is refused.
-    public static let schemaVersion: Int64 = 2
+    public static let schemaVersion: Int64 = 3
     let db: SQLiteDatabase
 
     /// Opens or creates the catalog at `path` (and its folder), applying migrations.
@@ -139,6 +139,28 @@ public final class Catalog {
         ALTER TABLE clips ADD COLUMN dc_offset_percent REAL;
         ALTER TABLE clips ADD COLUMN clipped_runs INTEGER;
         """,
+        // 3: what publishing records about a version.
+        """
+        ALTER TABLE versions ADD COLUMN two TEXT;
+        ALTER TABLE versions ADD COLUMN manifest_sha256 TEXT;
+        ALTER TABLE versions ADD COLUMN tar_sha256 TEXT;
+        ALTER TABLE versions ADD COLUMN zip_sha256 TEXT;
+        ALTER TABLE versions ADD COLUMN key_id TEXT;
+        ALTER TABLE versions ADD COLUMN yanked_at TEXT;
+        ALTER TABLE clips ADD COLUMN store_file TEXT;
+        CREATE TRIGGER published_records_are_immutable
+            BEFORE UPDATE OF two, manifest_sha256, tar_sha256, zip_sha256, key_id ON versions
+            WHEN OLD.published_at IS NOT NULL
+            BEGIN SELECT RAISE(ABORT, 'published versions are immutable'); END;
+        CREATE TRIGGER published_clips_are_immutable
+            BEFORE UPDATE ON clips
+            WHEN (SELECT published_at FROM versions WHERE id = OLD.version_id) IS NOT NULL
+            BEGIN SELECT RAISE(ABORT, 'clips of published versions cannot change'); END;
+        CREATE TRIGGER yanks_are_final
+            BEFORE UPDATE OF yanked ON versions
+            WHEN OLD.yanked = 1 AND NEW.yanked = 0
+            BEGIN SELECT RAISE(ABORT, 'a yanked version stays yanked'); END;
+        """,
     ]
 
     private func migrate() throws(CatalogError) {
@@ -162,7 +184,7 @@ public final class Catalog {
         }
     }
 
-    private func write<T>(_ body: () throws -> T) throws(CatalogError) -> T {
+    func write<T>(_ body: () throws -> T) throws(CatalogError) -> T {
         do { return try db.writeTransaction(body) } catch let error as SQLiteError {
             throw CatalogError(error)
         } catch {
@@ -170,7 +192,7 @@ public final class Catalog {
         }
     }
 
-    private func read(_ sql: String, _ arguments: [SQLValue] = []) throws(CatalogError) -> [[SQLValue]] {
+    func read(_ sql: String, _ arguments: [SQLValue] = []) throws(CatalogError) -> [[SQLValue]] {
         do { return try db.query(sql, arguments) } catch { throw CatalogError(error) }
     }
 
@@ -240,7 +262,7 @@ public final class Catalog {
     public func packs() throws(CatalogError) -> [CatalogPack] {
         let rows = try read("""
             SELECT p.id, p.name, p.grammar,
-                   (SELECT COUNT(*) FROM versions v WHERE v.pack_id = p.id),
+                   (SELECT COUNT(*) FROM versions v WHERE v.pack_id = p.id AND v.published_at IS NOT NULL),
                    (SELECT r.ran_at FROM validation_runs r WHERE r.pack_id = p.id ORDER BY r.id DESC LIMIT 1),
                    (SELECT CASE r.passed WHEN 1 THEN 'passed' ELSE 'failed' END FROM validation_runs r WHERE r.pack_id = p.id ORDER BY r.id DESC LIMIT 1)
             FROM packs p ORDER BY p.id
@@ -248,10 +270,13 @@ public final class Catalog {
         var packs: [CatalogPack] = []
         for row in rows {
             let id = row[0].string ?? ""
-            let versions = try read("SELECT version FROM versions WHERE pack_id = ?", [.text(id)]).compactMap { $0[0].string }
-            let latest = versions.compactMap(SemanticVersion.init).max()?.description ?? versions.last
+            // The newest published version; a pack only validated so far shows its newest validated one.
+            let rows = try read("SELECT version, published_at IS NOT NULL FROM versions WHERE pack_id = ?", [.text(id)])
+            let published = rows.filter { $0[1].int == 1 }.compactMap { $0[0].string.flatMap(SemanticVersion.init) }.max()
+            let validated = rows.compactMap { $0[0].string.flatMap(SemanticVersion.init) }.max()
+            let latest = published?.description ?? validated.map { "\($0) (unpublished)" }
             packs.append(CatalogPack(id: id, name: row[1].string, grammar: row[2].string ?? "", latestVersion: latest,
-                                     versions: Int(row[3].int ?? 0), lastValidated: row[4].string, lastResult: row[5].string))
+                                     publishedVersions: Int(row[3].int ?? 0), lastValidated: row[4].string, lastResult: row[5].string))
         }
         return packs
     }

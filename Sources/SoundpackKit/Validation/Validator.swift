@@ -42,7 +42,11 @@ public struct PackReport: Sendable, Codable, Equatable {
     public var name: String?
     public var version: String?
     public var grammar: String?
+    /// `grammarOptions.two`.
+    public var two: String?
     public var maxAmount: String?
+    public var profile: String?
+    public var texts: [String: String]?
     public var findings: [Finding]
     public var clips: [Clip]
     public var worstCase: WorstCase?
@@ -59,6 +63,9 @@ public struct PackReport: Sendable, Codable, Equatable {
         name = pack.manifest?.name
         version = pack.manifest?.version.description
         grammar = pack.manifest?.grammar.id.rawValue
+        two = pack.manifest?.grammar.two.rawValue
+        profile = pack.manifest?.profile
+        texts = pack.manifest?.texts
         maxAmount = pack.manifest?.maxAmount.description
         self.findings = findings
         clips = pack.clips.map { clip in

@@ -1,0 +1,211 @@
+// Reproducible pack archives and safe extraction through libarchive; the only file that imports CArchive.
+
+import CArchive
+import Foundation
+
+/// libarchive's AE_IFREG and AE_IFDIR are macros with casts, which Swift does not import.
+private let regularFileType: UInt32 = 0o100000
+private let folderType: UInt32 = 0o040000
+
+/// An archive failure with libarchive's message and what was being done.
+public struct ArchiveError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+public enum ArchiveKind: String, Sendable, CaseIterable {
+    case tarGzip = "tar.gz"
+    case zip
+}
+
+/// Builds archives whose bytes depend only on the files given: entries sorted by path, one fixed
+/// mtime (tar; zip entries carry none, so their DOS date is 1980-01-01 in every time zone),
+/// uid/gid 0 without owner names, modes 0644 for files and 0755 for folders, no gzip timestamp.
+public enum ReproducibleArchive {
+    public static func make(_ files: [(path: String, bytes: [UInt8])], kind: ArchiveKind, mtime: Int64) throws(ArchiveError) -> [UInt8] {
+        guard let archive = archive_write_new() else { throw ArchiveError("libarchive could not allocate a writer") }
+        defer { archive_write_free(archive) }
+        func check(_ status: Int32, _ what: String) throws(ArchiveError) {
+            guard status == ARCHIVE_OK else {
+                throw ArchiveError("\(what): \(archive_error_string(archive).map { String(cString: $0) } ?? "libarchive error \(status)")")
+            }
+        }
+        switch kind {
+        case .tarGzip:
+            try check(archive_write_set_format_pax_restricted(archive), "cannot select the tar format")
+            try check(archive_write_add_filter_gzip(archive), "cannot add gzip")
+            try check(archive_write_set_filter_option(archive, "gzip", "timestamp", nil), "cannot drop the gzip timestamp")
+        case .zip:
+            try check(archive_write_set_format_zip(archive), "cannot select the zip format")
+        }
+        // Write into memory through callbacks, so the caller decides where the bytes go.
+        let sink = ByteSink()
+        let opened = archive_write_open(
+            archive, Unmanaged.passUnretained(sink).toOpaque(), nil,
+            { _, user, buffer, length in
+                guard let user, let buffer else { return -1 }
+                Unmanaged<ByteSink>.fromOpaque(user).takeUnretainedValue().bytes.append(
+                    contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
+                return length
+            }, nil)
+        try check(opened, "cannot open the archive")
+
+        var entries: [(path: String, bytes: [UInt8]?)] = files.map { ($0.path, $0.bytes) }
+        var folders = Set<String>()
+        for file in files {
+            var parts = file.path.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                folders.insert(parts.joined(separator: "/") + "/")
+                parts = parts.dropLast()
+            }
+        }
+        entries += folders.map { ($0, nil) }
+        entries.sort { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+
+        for entry in entries {
+            guard let header = archive_entry_new() else { throw ArchiveError("libarchive could not allocate an entry") }
+            defer { archive_entry_free(header) }
+            archive_entry_set_pathname_utf8(header, entry.path)
+            archive_entry_set_uid(header, 0)
+            archive_entry_set_gid(header, 0)
+            if kind == .tarGzip { archive_entry_set_mtime(header, time_t(mtime), 0) }
+            if let bytes = entry.bytes {
+                archive_entry_set_filetype(header, regularFileType)
+                archive_entry_set_perm(header, 0o644)
+                archive_entry_set_size(header, la_int64_t(bytes.count))
+            } else {
+                archive_entry_set_filetype(header, folderType)
+                archive_entry_set_perm(header, 0o755)
+                archive_entry_set_size(header, 0)
+            }
+            try check(archive_write_header(archive, header), "cannot add \(entry.path)")
+            if let bytes = entry.bytes, !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
+                guard written == bytes.count else { throw ArchiveError("cannot write \(entry.path) into the archive") }
+            }
+        }
+        try check(archive_write_close(archive), "cannot finish the archive")
+        return sink.bytes
+    }
+}
+
+private final class ByteSink {
+    var bytes: [UInt8] = []
+}
+
+/// Limits that keep a hostile archive from filling the disk or exhausting memory.
+public struct ExtractionLimits: Sendable {
+    public var maxArchiveBytes = 256 * 1024 * 1024
+    public var maxEntries = 2_000
+    public var maxEntryBytes: Int64 = 16 * 1024 * 1024
+    public var maxTotalBytes: Int64 = 256 * 1024 * 1024
+    public init() {}
+}
+
+/// Extracts tar, tar.gz and zip archives into an empty folder, refusing anything that could
+/// write outside it or exhaust the disk.
+public enum SafeExtractor {
+    /// Extracts `archivePath` into `folder` (which must exist and be empty). Returns the paths of
+    /// the extracted files. On error, files already written stay in `folder` for the caller to remove.
+    public static func extract(_ archivePath: String, into folder: String, limits: ExtractionLimits = ExtractionLimits()) throws(ArchiveError) -> [String] {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: archivePath)
+        guard let size = (attributes?[.size] as? NSNumber)?.intValue else { throw ArchiveError("cannot read \(archivePath)") }
+        guard size <= limits.maxArchiveBytes else {
+            throw ArchiveError("the archive is \(size) bytes, above the \(limits.maxArchiveBytes / 1_048_576) MiB cap")
+        }
+        guard let reader = archive_read_new() else { throw ArchiveError("libarchive could not allocate a reader") }
+        defer { archive_read_free(reader) }
+        guard let writer = archive_write_disk_new() else { throw ArchiveError("libarchive could not allocate a disk writer") }
+        defer { archive_write_free(writer) }
+        func message(_ archive: OpaquePointer?) -> String {
+            archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
+        }
+        // Only the formats a pack arrives in; no ISO, cpio, rar or 7z parsers are exposed.
+        archive_read_support_format_tar(reader)
+        archive_read_support_format_zip(reader)
+        archive_read_support_filter_gzip(reader)
+        archive_read_support_filter_none(reader)
+        archive_write_disk_set_options(writer, ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS
+                                       | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS | ARCHIVE_EXTRACT_NO_OVERWRITE)
+        guard archive_read_open_filename(reader, archivePath, 64 * 1024) == ARCHIVE_OK else {
+            throw ArchiveError("not a tar, tar.gz or zip archive: \(message(reader))")
+        }
+
+        // libarchive's disk writer resolves paths against the working folder: work inside `folder`.
+        let previous = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard previous >= 0, chdir(folder) == 0 else { throw ArchiveError("cannot enter \(folder)") }
+        defer {
+            fchdir(previous)
+            close(previous)
+        }
+
+        var seen = Set<String>()
+        var extracted: [String] = []
+        var total: Int64 = 0
+        var entry: OpaquePointer?
+        while true {
+            let status = archive_read_next_header(reader, &entry)
+            if status == ARCHIVE_EOF { break }
+            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
+                throw ArchiveError("damaged archive: \(message(reader))")
+            }
+            guard extracted.count + seen.count < limits.maxEntries * 2, seen.count < limits.maxEntries else {
+                throw ArchiveError("more than \(limits.maxEntries) entries")
+            }
+            let name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+            let path = name.hasPrefix("./") ? String(name.dropFirst(2)) : name
+            if let reason = unsafeReason(path) { throw ArchiveError("entry '\(name)' refused: \(reason)") }
+            if archive_entry_hardlink(entry) != nil { throw ArchiveError("entry '\(name)' refused: hard links are not allowed in a pack") }
+            let type = archive_entry_filetype(entry)
+            let isFolder = type == folderType
+            guard isFolder || type == regularFileType else {
+                throw ArchiveError("entry '\(name)' refused: only regular files and folders are allowed (symlinks, devices and FIFOs are not)")
+            }
+            let key = path.hasSuffix("/") ? String(path.dropLast()) : path
+            guard seen.insert(key).inserted else { throw ArchiveError("entry '\(name)' appears twice") }
+            if archive_entry_size_is_set(entry) != 0, archive_entry_size(entry) > limits.maxEntryBytes {
+                throw ArchiveError("entry '\(name)' declares \(archive_entry_size(entry)) bytes, above the \(limits.maxEntryBytes / 1_048_576) MiB cap")
+            }
+            archive_entry_set_pathname(entry, path)
+            archive_entry_set_perm(entry, isFolder ? 0o755 : 0o644)
+            archive_entry_set_uid(entry, la_int64_t(getuid()))
+            archive_entry_set_gid(entry, la_int64_t(getgid()))
+            guard archive_write_header(writer, entry) == ARCHIVE_OK else {
+                throw ArchiveError("entry '\(name)' refused: \(message(writer))")
+            }
+            if !isFolder {
+                // Count what really streams out, not what the header claims: a bomb lies.
+                var written: Int64 = 0
+                var block: UnsafeRawPointer?
+                var length = 0
+                var offset: la_int64_t = 0
+                while true {
+                    let read = archive_read_data_block(reader, &block, &length, &offset)
+                    if read == ARCHIVE_EOF { break }
+                    guard read == ARCHIVE_OK else { throw ArchiveError("damaged entry '\(name)': \(message(reader))") }
+                    written += Int64(length)
+                    total += Int64(length)
+                    guard written <= limits.maxEntryBytes else { throw ArchiveError("entry '\(name)' holds more than \(limits.maxEntryBytes / 1_048_576) MiB") }
+                    guard total <= limits.maxTotalBytes else { throw ArchiveError("the archive holds more than \(limits.maxTotalBytes / 1_048_576) MiB") }
+                    guard archive_write_data_block(writer, block, length, offset) == ARCHIVE_OK else {
+                        throw ArchiveError("cannot write '\(name)': \(message(writer))")
+                    }
+                }
+                extracted.append(path)
+            }
+            guard archive_write_finish_entry(writer) == ARCHIVE_OK else { throw ArchiveError("cannot finish '\(name)': \(message(writer))") }
+        }
+        return extracted
+    }
+
+    /// Why an entry name may not be extracted, or nil.
+    static func unsafeReason(_ path: String) -> String? {
+        if path.isEmpty { return "empty name" }
+        if path.hasPrefix("/") { return "absolute path" }
+        if path.contains("\\") { return "backslash in the name" }
+        if path.unicodeScalars.contains(where: { $0.value < 0x20 }) { return "control character in the name" }
+        if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") { return "'..' in the path" }
+        return nil
+    }
+}

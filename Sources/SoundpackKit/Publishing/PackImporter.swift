@@ -1,0 +1,54 @@
+// `import`: a received pack archive, extracted safely into a temporary folder, validated, then
+// renamed into place. Nothing is left at the destination when any step fails.
+
+import Foundation
+
+public struct ImportError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable { case refused, io }
+    public let kind: Kind
+    public let message: String
+    public var report: PackReport?
+    public var description: String { message }
+}
+
+public enum PackImporter {
+    public static func importArchive(_ archive: String, into destination: String, limits: ExtractionLimits = ExtractionLimits()) throws(ImportError) -> PackReport {
+        let target = URL(fileURLWithPath: destination).standardizedFileURL
+        guard !FileManager.default.fileExists(atPath: target.path) else {
+            throw ImportError(kind: .refused, message: "\(destination) already exists; import into a new folder")
+        }
+        let parent = target.deletingLastPathComponent()
+        let staging = parent.appendingPathComponent(".\(target.lastPathComponent).importing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        } catch {
+            throw ImportError(kind: .io, message: "cannot write into \(parent.path): \(error.localizedDescription)")
+        }
+        var committed = false
+        defer { if !committed { try? FileManager.default.removeItem(at: staging) } }
+        do { _ = try SafeExtractor.extract(archive, into: staging.path, limits: limits) } catch {
+            throw ImportError(kind: .refused, message: "\(archive) refused: \(error.message)")
+        }
+        // A pack archive holds pack.json at its root, or one folder that does.
+        var root = staging
+        if !FileManager.default.fileExists(atPath: staging.appendingPathComponent("pack.json").path) {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+            guard entries.count == 1, FileManager.default.fileExists(atPath: staging.appendingPathComponent(entries[0]).appendingPathComponent("pack.json").path) else {
+                throw ImportError(kind: .refused, message: "\(archive) holds no pack.json at its root")
+            }
+            root = staging.appendingPathComponent(entries[0])
+        }
+        var report = Validator().validate(directory: root.path)
+        report.directory = destination
+        guard report.errors == 0 else {
+            throw ImportError(kind: .refused, message: "the pack in \(archive) does not validate (\(report.errors) errors); nothing was imported", report: report)
+        }
+        guard rename(root.path, target.path) == 0 else {
+            throw ImportError(kind: .io, message: "cannot move the pack into \(destination): \(String(cString: strerror(errno)))")
+        }
+        committed = root == staging
+        if !committed { try? FileManager.default.removeItem(at: staging); committed = true }
+        return report
+    }
+}
