@@ -1,0 +1,221 @@
+// publish, yank, diff, verify, export and import, run as a user runs them.
+
+import Foundation
+import Testing
+import SoundpackKit
+import SoundpackTestSupport
+
+@Suite struct PublishEndToEndTests {
+    /// A project folder with packs/wechat copied from the demo pack.
+    static func project() throws -> TemporaryFolder {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("packs"), withIntermediateDirectories: true)
+        try Fixtures.copyDemoPack(into: folder, as: "packs/wechat")
+        return folder
+    }
+
+    static func run(_ arguments: [String], _ folder: TemporaryFolder, environment: [String: String] = [:]) throws -> ExecutionResult {
+        try Executable.run(arguments, in: folder.path, environment: environment)
+    }
+
+    static func setVersion(_ pack: String, _ version: String) throws {
+        try Fixtures.editManifest(pack) { $0["version"] = version }
+    }
+
+    static func fingerprint(_ folder: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for case let file as String in FileManager.default.enumerator(atPath: folder) ?? FileManager.default.enumerator(atPath: "/dev/null")! {
+            if let data = FileManager.default.contents(atPath: folder + "/" + file) { result[file] = Digest.sha256Hex(data) }
+        }
+        return result
+    }
+
+    @Test func publishIsIdempotentRefusesConflictsAndEnforcesBumps() throws {
+        let folder = try Self.project()
+        let pack = folder.file("packs/wechat")
+        let first = try Self.run(["publish"], folder)
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("published wechat@1.0.0"))
+        for file in ["index.json", "wechat/1.0.0/manifest.json", "wechat/1.0.0/wechat-1.0.0.tar.gz", "wechat/1.0.0/wechat-1.0.0.zip",
+                     "wechat/1.0.0/clips/shi.caf", "wechat/1.0.0/pack.json"] {
+            #expect(FileManager.default.fileExists(atPath: folder.file("dist/\(file)")), "missing \(file)")
+        }
+        let again = try Self.run(["publish"], folder)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("nothing to do"))
+
+        // One changed sample, same version: refused, and neither store nor catalog changes.
+        let store = Self.fingerprint(folder.file("dist"))
+        let shown = try Self.run(["show", "wechat@1.0.0", "--format", "json"], folder).stdout
+        let audio = try AudioProbe().decode(path: pack + "/clips/3.caf")
+        var samples = audio.samples
+        samples[samples.count / 2] += 0.01
+        try Fixtures.writeClip(samples, to: pack + "/clips/3.caf")
+        let conflict = try Self.run(["publish"], folder)
+        #expect(conflict.status == 1)
+        #expect(conflict.stdout.contains("error: [catalog.version-conflict] wechat@1.0.0 is already published with other content"))
+        #expect(Self.fingerprint(folder.file("dist")) == store)
+        let shownAfter = try Self.run(["show", "wechat@1.0.0", "--format", "json"], folder).stdout
+        func published(_ json: String) throws -> [String] {
+            let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+            let clips = (object["clips"] as? [[String: Any]] ?? []).map { "\($0["token"] ?? "") \($0["sha256"] ?? "")" }
+            return ["\(object["digest"] ?? "")", "\(object["publishedAt"] ?? "")"] + clips
+        }
+        #expect(try published(shownAfter) == published(shown))
+
+        // Changed audio needs a patch bump; a removed token needs a major one.
+        try Self.setVersion(pack, "1.0.1")
+        #expect(try Self.run(["publish"], folder).status == 0)
+        let diff = try Self.run(["diff", "wechat@1.0.0", "wechat@1.0.1"], folder)
+        #expect(diff.stdout.contains("audio changed: 3 (needs patch)"))
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["亿"] = nil
+            object["clips"] = clips
+            object["version"] = "1.1.0"
+        }
+        try FileManager.default.removeItem(atPath: pack + "/clips/yi.caf")
+        let minor = try Self.run(["publish"], folder)
+        #expect(minor.status == 1)
+        #expect(minor.stdout.contains("is a minor bump from 1.0.1, but tokens removed (亿) needs a major bump"))
+        try Self.setVersion(pack, "0.9.0")
+        #expect(try Self.run(["publish"], folder).stdout.contains("0.9.0 is not newer than the published 1.0.1"))
+        try Self.setVersion(pack, "2.0.0")
+        #expect(try Self.run(["publish"], folder).status == 0)
+        #expect(try Self.run(["verify"], folder).status == 0)
+    }
+
+    /// The same pack gives byte-identical archives under another umask, time zone and file mtimes.
+    @Test func archivesAreReproducible() throws {
+        let a = try Self.project(), b = try Self.project()
+        let touch = Process()
+        touch.executableURL = URL(fileURLWithPath: "/usr/bin/touch")
+        touch.arguments = ["-d", "2001-02-03 04:05:06"] + (try FileManager.default.contentsOfDirectory(atPath: b.file("packs/wechat/clips"))).map { b.file("packs/wechat/clips/\($0)") }
+        try touch.run()
+        touch.waitUntilExit()
+        for (folder, tz, mask) in [(a, "UTC", "022"), (b, "Asia/Shanghai", "077")] {
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", "umask \(mask) && TZ=\(tz) exec '\(Executable.path)' publish >/dev/null"]
+            shell.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+            try shell.run()
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == 0)
+        }
+        for name in ["wechat-1.0.0.tar.gz", "wechat-1.0.0.zip"] {
+            let x = FileManager.default.contents(atPath: a.file("dist/wechat/1.0.0/\(name)"))
+            let y = FileManager.default.contents(atPath: b.file("dist/wechat/1.0.0/\(name)"))
+            #expect(x != nil && x == y, "\(name) differs")
+        }
+        // SOURCE_DATE_EPOCH moves the tar mtime, the same way in every time zone.
+        let c = try Self.project(), d = try Self.project()
+        _ = try Self.run(["publish"], c, environment: ["SOURCE_DATE_EPOCH": "1700000000", "TZ": "America/New_York"])
+        _ = try Self.run(["publish"], d, environment: ["SOURCE_DATE_EPOCH": "1700000000", "TZ": "Asia/Tokyo"])
+        let tarC = FileManager.default.contents(atPath: c.file("dist/wechat/1.0.0/wechat-1.0.0.tar.gz"))
+        #expect(tarC == FileManager.default.contents(atPath: d.file("dist/wechat/1.0.0/wechat-1.0.0.tar.gz")))
+        #expect(tarC != FileManager.default.contents(atPath: a.file("dist/wechat/1.0.0/wechat-1.0.0.tar.gz")))
+    }
+
+    @Test func yankExportAndVerify() throws {
+        let folder = try Self.project()
+        #expect(try Self.run(["publish"], folder).status == 0)
+        let yank = try Self.run(["yank", "wechat@1.0.0", "--reason", "clip 3 mispronounced"], folder)
+        #expect(yank.status == 0, "\(yank.stderr)")
+        let index = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("dist/index.json")))) as? [String: Any])
+        let version = ((index["packs"] as? [String: Any])?["wechat"] as? [String: Any]).flatMap { ($0["versions"] as? [String: Any])?["1.0.0"] as? [String: Any] }
+        #expect(version?["yanked"] as? Bool == true)
+        #expect(version?["yankReason"] as? String == "clip 3 mispronounced")
+        // A yanked version can never be published again, even unchanged.
+        #expect(try Self.run(["publish"], folder).stdout.contains("was yanked"))
+
+        let plist = try Self.run(["export", "wechat@1.0.0", "--base-url", "https://cdn.example.com/p/", "--namespace"], folder)
+        #expect(plist.status == 0, "\(plist.stderr)")
+        let document = try #require(try PropertyListSerialization.propertyList(from: Data(plist.stdout.utf8), format: nil) as? [String: Any])
+        let names = try #require(document["kMainAppMp3FileKey"] as? [String])
+        #expect(names.count == 18)
+        #expect(names.contains("wechat-shi.caf"))
+        let packs = (document["soundpack"] as? [String: Any])?["packs"] as? [String: Any]
+        let wechat = packs?["wechat"] as? [String: Any]
+        #expect(wechat?["yanked"] as? Bool == true)
+        let shi = (wechat?["tokens"] as? [String: Any])?["十"] as? [String: Any]
+        #expect(shi?["url"] as? String == "https://cdn.example.com/p/wechat/1.0.0/clips/shi.caf")
+        #expect((shi?["sha256"] as? String)?.count == 64)
+
+        #expect(try Self.run(["verify"], folder).status == 0)
+        try Data("tampered".utf8).write(to: URL(fileURLWithPath: folder.file("dist/wechat/1.0.0/clips/5.caf")))
+        try FileManager.default.removeItem(atPath: folder.file("dist/wechat/1.0.0/wechat-1.0.0.zip"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file("dist/wechat/1.0.0/stray.bin")))
+        let verify = try Self.run(["verify"], folder)
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("clips/5.caf: error: [changed]"))
+        #expect(verify.stdout.contains("wechat-1.0.0.zip: error: [missing]"))
+        #expect(verify.stdout.contains("stray.bin: error: [unexpected]"))
+    }
+
+    @Test func signedManifestsVerify() throws {
+        let folder = try Self.project()
+        #expect(try Self.run(["keygen", "-o", "release.key"], folder).status == 0)
+        #expect(try Self.run(["publish", "--sign-key", "release.key"], folder).status == 0)
+        #expect(try Self.run(["verify", "--public-key", "release.key.pub"], folder).status == 0)
+        let other = try Self.run(["keygen", "-o", "other.key"], folder)
+        #expect(other.status == 0)
+        // A signature file replaced by one from another key is caught.
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: folder.file("dist/wechat/1.0.0/manifest.json")))
+        let key = try #require(SigningKey(secretKey: Array(Data(base64Encoded: String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder.file("other.key"))), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? Data())))
+        try Data((Data(key.sign(Array(manifest))).base64EncodedString() + "\n").utf8).write(to: URL(fileURLWithPath: folder.file("dist/wechat/1.0.0/manifest.json.sig")))
+        let verify = try Self.run(["verify", "--public-key", "release.key.pub"], folder)
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("[signature]"))
+    }
+
+    @Test func importsAPublishedArchive() throws {
+        let folder = try Self.project()
+        #expect(try Self.run(["publish"], folder).status == 0)
+        for kind in ["tar.gz", "zip"] {
+            let result = try Self.run(["import", "dist/wechat/1.0.0/wechat-1.0.0.\(kind)", "received-\(kind)"], folder)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("received-\(kind): passed"))
+            #expect(Self.fingerprint(folder.file("received-\(kind)")) == Self.fingerprint(folder.file("packs/wechat")))
+        }
+        #expect(try Self.run(["import", "dist/wechat/1.0.0/wechat-1.0.0.zip", "received-zip"], folder).status == 1)
+    }
+
+    enum Hostile: String, CaseIterable, Sendable {
+        case parent, absolute, symlinkThenFile, hardLinkOut, duplicate, hugeDeclared, notAnArchive
+
+        func archive() -> Data {
+            var tar = TarBuilder()
+            tar.add("pack.json", Array("{}".utf8))
+            switch self {
+            case .parent: tar.add("../escaped.txt", Array("x".utf8))
+            case .absolute: tar.add("/tmp/soundpack-absolute.txt", Array("x".utf8))
+            case .symlinkThenFile:
+                tar.add("clips", kind: .symlink, link: "/tmp")
+                tar.add("clips/soundpack-through-link.txt", Array("x".utf8))
+            case .hardLinkOut: tar.add("clips/passwd", kind: .hardLink, link: "/etc/passwd")
+            case .duplicate:
+                tar.add("clips/a.caf", Array("one".utf8))
+                tar.add("clips/a.caf", Array("two".utf8))
+            case .hugeDeclared: tar.add("clips/huge.caf", Array(repeating: 0, count: 512), declaredSize: 10_000_000_000)
+            case .notAnArchive: return Data(String(repeating: "plain text ", count: 300).utf8)
+            }
+            return tar.finished()
+        }
+    }
+
+    @Test(arguments: Hostile.allCases)
+    func hostileArchivesAreRefusedAndWriteNothing(_ hostile: Hostile) throws {
+        let folder = TemporaryFolder()
+        try hostile.archive().write(to: URL(fileURLWithPath: folder.file("evil.tar")))
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let result = try Executable.run(["import", "evil.tar", "out/pack"], in: folder.path)
+        #expect(result.status == 1, "\(hostile): \(result.stdout)\(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: cannot import evil.tar"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/pack")))
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.file("out"))) ?? [] == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "out" } == before)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/soundpack-absolute.txt"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/soundpack-through-link.txt"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("escaped.txt")))
+    }
+}
