@@ -4,7 +4,9 @@
 - every packs/*/pack.json validates against schemas/pack.schema.json;
 - pack.json files the tool refuses as manifest.invalid are refused by the schema too;
 - `soundpack validate --format json` output validates against schemas/report.schema.json, for the
-  demo pack and for broken copies that exercise findings, unreadable clips and a missing manifest.
+  demo pack and for broken copies that exercise findings, unreadable clips and a missing manifest;
+- a published store's manifest.json and index.json, and `export --format json`, validate against
+  their schemas.
 
 Usage: scripts/check-schemas.py [path/to/soundpack]   (default .build/debug/soundpack)
 Needs the jsonschema package (scripts/bootstrap.sh --dev installs it).
@@ -86,7 +88,23 @@ try:
         if "manifest.invalid" not in rules:
             sys.exit(f"tool accepts a pack.json the schema refuses: {data}")
         checked += 1
+    # publish the demo pack into a fresh store, then check manifest.json, index.json and the export.
+    project = os.path.join(work, "project")
+    shutil.copytree(demo, os.path.join(project, "packs", "wechat"))
+    env = dict(os.environ, SOUNDPACK_CATALOG=os.path.join(project, "catalog.sqlite"))
+    def tool(*args):
+        out = subprocess.run([binary, *args], capture_output=True, text=True, cwd=project, env=env)
+        if out.returncode != 0:
+            sys.exit(f"soundpack {' '.join(args)} exited {out.returncode}: {out.stderr}")
+        return out.stdout
+    tool("publish")
+    tool("yank", "wechat@1.0.0", "--reason", "schema check")
+    for name, document in (("manifest", json.load(open(os.path.join(project, "dist/wechat/1.0.0/manifest.json")))),
+                           ("index", json.load(open(os.path.join(project, "dist/index.json")))),
+                           ("export", json.loads(tool("export", "wechat@1.0.0", "--format", "json", "--base-url", "https://cdn.example.com")))):
+        validator(json.load(open(os.path.join(root, f"schemas/{name}.schema.json")))).validate(document)
+        checked += 1
 finally:
     shutil.rmtree(work)
 
-print(f"schemas: {checked} documents checked against schemas/pack.schema.json and schemas/report.schema.json")
+print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export}}.schema.json")
