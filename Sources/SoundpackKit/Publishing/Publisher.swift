@@ -42,6 +42,7 @@ public final class Publisher {
         var outcomes: [PublishOutcome] = []
         let lock = try StoreLock(store: store)
         defer { lock.release() }
+        removeStaleTemporaryFiles()
         for report in reports {
             // The gate's run goes into the validation history like any other.
             do { try catalog.recordValidation(report, strict: false, toolVersion: "publish", at: now()) } catch { throw .catalog(error.message) }
@@ -194,6 +195,16 @@ public final class Publisher {
             try AtomicFile.write(Data(bytes), to: url.path)
         } catch {
             throw .io("cannot write \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Temporary files a killed publish left behind. Only called under the store lock, when no
+    /// other soundpack process can be writing one.
+    private func removeStaleTemporaryFiles() {
+        guard let walker = FileManager.default.enumerator(atPath: store) else { return }
+        for case let relative as String in walker {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix("."), name.hasSuffix(".tmp") { try? FileManager.default.removeItem(atPath: store + "/" + relative) }
         }
     }
 
