@@ -104,6 +104,12 @@ try:
                            ("export", json.loads(tool("export", "wechat@1.0.0", "--format", "json", "--base-url", "https://cdn.example.com")))):
         validator(json.load(open(os.path.join(root, f"schemas/{name}.schema.json")))).validate(document)
         checked += 1
+    # The default export is an XML property list; Python's plistlib must read it to the same document.
+    import plistlib
+    exported = plistlib.loads(tool("export", "wechat@1.0.0", "--base-url", "https://cdn.example.com").encode())
+    if exported != json.loads(tool("export", "wechat@1.0.0", "--format", "json", "--base-url", "https://cdn.example.com")):
+        sys.exit("the plist export differs from the JSON export")
+    checked += 1
 finally:
     shutil.rmtree(work)
 

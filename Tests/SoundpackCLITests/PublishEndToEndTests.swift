@@ -180,6 +180,19 @@ import SoundpackTestSupport
         #expect(try Self.run(["import", "dist/wechat/1.0.0/wechat-1.0.0.zip", "received-zip"], folder).status == 1)
     }
 
+    /// A zip whose one entry inflates from a few kilobytes to 20 MiB: stopped at the entry cap.
+    @Test func aZipBombIsStoppedWhileItInflates() throws {
+        let folder = TemporaryFolder()
+        let bomb = try ReproducibleArchive.make([("pack.json", Array("{}".utf8)), ("clips/zero.caf", [UInt8](repeating: 0, count: 20 << 20))],
+                                                kind: .zip, mtime: 0)
+        #expect(bomb.count < 100_000)
+        try Data(bomb).write(to: URL(fileURLWithPath: folder.file("bomb.zip")))
+        let result = try Executable.run(["import", "bomb.zip", "out"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("16 MiB"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["bomb.zip"])
+    }
+
     enum Hostile: String, CaseIterable, Sendable {
         case parent, absolute, symlinkThenFile, hardLinkOut, duplicate, hugeDeclared, notAnArchive
 
