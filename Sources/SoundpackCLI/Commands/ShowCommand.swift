@@ -16,9 +16,7 @@ enum ShowCommand: Command {
         guard arguments.positionals.count == 1, let reference = arguments.positionals.first else {
             throw .usage("show needs one pack id, optionally with @VERSION", hint: "soundpack show wechat@1.0.0")
         }
-        let parts = reference.split(separator: "@", maxSplits: 1).map(String.init)
-        let id = parts.first ?? ""
-        let version = parts.count > 1 ? parts[1] : nil
+        let (id, version) = try parseReference(reference, requireVersion: false)
         let catalog = try context.openCatalog(arguments)
         let found: CatalogVersion?
         do { found = try catalog.version(of: id, version) } catch {

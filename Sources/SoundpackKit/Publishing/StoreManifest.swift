@@ -44,11 +44,7 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     /// The id of the Ed25519 key that signed `manifest.json` (signature in `manifest.json.sig`).
     public var signingKey: String?
 
-    public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return ((try? encoder.encode(self)) ?? Data()) + Data("\n".utf8)
-    }
+    public func encoded() -> Data { StoreJSON.encode(self) }
 }
 
 /// `index.json` at the store root: every published version, rebuilt from the catalog.
@@ -71,9 +67,15 @@ public struct StoreIndex: Codable, Equatable, Sendable {
     public var schemaVersion = 1
     public var packs: [String: Pack]
 
-    public func encoded() -> Data {
+    public func encoded() -> Data { StoreJSON.encode(self) }
+}
+
+/// The one JSON form of every store file: sorted keys, indented, a final newline, so the same
+/// content always gives the same bytes.
+enum StoreJSON {
+    static func encode<T: Encodable>(_ value: T) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return ((try? encoder.encode(self)) ?? Data()) + Data("\n".utf8)
+        return ((try? encoder.encode(value)) ?? Data()) + Data("\n".utf8)
     }
 }
