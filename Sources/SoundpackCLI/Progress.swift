@@ -30,6 +30,14 @@ final class Progress: @unchecked Sendable {
         if now.timeIntervalSince(lastDrawn) >= 0.1 { draw(now) }
     }
 
+    /// Sets the count to `total` done (for callers that report totals, not steps).
+    func update(to count: Int) {
+        lock.lock()
+        let step = max(0, count - done)
+        lock.unlock()
+        advance(by: step)
+    }
+
     func finish() {
         lock.lock()
         defer { lock.unlock() }

@@ -155,6 +155,8 @@ public struct Checks: Sendable, Equatable {
     public var composeWarnSeconds: Double = 10
     /// A worst-case announcement at or above this many seconds is a `compose.too-long` error (iOS: 30).
     public var composeMaxSeconds: Double = 30
+    /// Rule ids this pack suppresses (`checks.ignore`); their findings are reported as suppressed.
+    public var ignore: [String] = []
 
     public init() {}
 
@@ -176,8 +178,15 @@ public struct Checks: Sendable, Equatable {
 
     mutating func apply(_ map: [String: Any]) throws(ManifestError) {
         for (key, value) in map {
+            if key == "ignore" {
+                guard let rules = value as? [String] else {
+                    throw ManifestError(field: "checks.ignore", message: "must be an array of rule ids, like [\"audio.dc-offset\"]")
+                }
+                ignore = rules
+                continue
+            }
             guard let field = Self.fields.first(where: { $0.name == key }) else {
-                throw ManifestError(field: "checks.\(key)", message: "unknown check (known: \(Self.fields.map(\.name).joined(separator: ", ")))")
+                throw ManifestError(field: "checks.\(key)", message: "unknown check (known: \((Self.fields.map(\.name) + ["ignore"]).joined(separator: ", ")))")
             }
             guard let number = value as? NSNumber, field.range.contains(number.doubleValue) else {
                 throw ManifestError(field: "checks.\(key)", message: "must be a number in \(field.range.lowerBound)...\(field.range.upperBound)")

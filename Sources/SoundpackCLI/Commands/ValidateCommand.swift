@@ -6,45 +6,71 @@ import SoundpackKit
 enum ValidateCommand: Command {
     static let spec = CommandSpec(
         name: "validate",
-        synopsis: "validate DIR... [--format text|json] [--strict]",
+        synopsis: "validate DIR... [--format text|json|junit|github|sarif] [--output FILE] [--strict] [--ignore RULE]... [--baseline FILE]",
         summary: "Check that each pack can say every amount up to its maxAmount, in a format iOS plays.",
         discussion: """
             Runs every rule (manifest.*, coverage.*, file.*, format.*, audio.*, compose.too-long) on each
-            pack folder independently and records each run in the catalog. Text output uses the
-            compiler shape `path: error: [rule] message`; JSON output follows schemas/report.schema.json.
-            Exit 1 when any pack has an error (or, with --strict, a warning).
+            pack folder independently and records each run in the catalog. Formats: text (compiler style,
+            `path: error: [rule] message`), json (schemas/report.schema.json), junit (one testsuite per pack),
+            github (workflow annotations), sarif (SARIF 2.1.0). --output writes the rendering to FILE and
+            the text summary to the terminal. --ignore, pack.json "checks": {"ignore": [...]} and --baseline
+            (a previous --format json report: only new findings count) suppress findings; suppressed findings
+            are still reported, marked as such. Exit 1 when any pack has an error (or, with --strict, a warning).
             """,
         options: [
-            .option("--format", value: "FORMAT", help: "text (default) or json"),
+            .option("--format", value: "FORMAT", help: "text (default), json, junit, github or sarif"),
+            .option("--output", value: "FILE", help: "write the rendering to FILE; the text summary goes to the terminal"),
             .flag("--strict", help: "warnings fail validation too"),
+            .option("--ignore", value: "RULE", help: "suppress a rule by id (repeatable)", repeatable: true),
+            .option("--baseline", value: "FILE", help: "a previous --format json report; its findings do not count"),
             .flag("--no-record", help: "do not record the run in the catalog"),
         ])
 
-    /// The JSON document `validate --format json` prints.
-    struct Document: Encodable {
-        var tool = "soundpack"
-        var version = SoundpackCommand.version
-        var strict: Bool
-        var passed: Bool
-        var packs: [PackReport]
-    }
-
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "junit", "github", "sarif"], default: "text")
         guard !arguments.positionals.isEmpty else {
             throw .usage("validate needs at least one pack folder", hint: "soundpack validate packs/wechat")
         }
         let strict = arguments.has("--strict")
-        let validator = Validator()
-        var reports = validator.validate(directories: arguments.positionals.map(context.absolute))
-        for index in reports.indices { reports[index].directory = arguments.positionals[index] }  // as the user wrote it
-        let passed = reports.allSatisfy { $0.passed(strict: strict) }
+        var ignored = Set<RuleID>()
+        for id in arguments.values("--ignore") {
+            guard let rule = RuleID(rawValue: id) else {
+                throw .usage("'\(id)' is not a rule id", hint: "rules: \(RuleID.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            ignored.insert(rule)
+        }
+        var baseline: [String: Set<String>] = [:]
+        if let file = arguments.value("--baseline") {
+            guard let data = FileManager.default.contents(atPath: context.absolute(file)) else {
+                throw .failure("cannot read the baseline \(file)", hint: "write one with soundpack validate DIR --format json --output \(file)")
+            }
+            do { baseline = try Baseline.load(data) } catch { throw .failure("\(file) is not a usable baseline", error.message) }
+        }
 
+        let progress = Progress("validating clips", total: nil, sink: context.stderr)
+        var reports = Validator().validate(directories: arguments.positionals.map(context.absolute)) { done, _ in progress.update(to: done) }
+        progress.finish()
+        for index in reports.indices {
+            reports[index].directory = arguments.positionals[index]  // as the user wrote it
+            reports[index].suppress(rules: ignored, baseline: baseline[reports[index].id ?? reports[index].directory] ?? [])
+        }
+        let run = ValidationRun(reports: reports, strict: strict, toolVersion: SoundpackCommand.version)
+
+        let rendering: String
         switch format {
-        case "json":
-            context.stdout.write(context.json(Document(strict: strict, passed: passed, packs: reports)))
-        default:
-            printText(reports, strict: strict, context)
+        case "json": rendering = FindingRenderer.json(run)
+        case "junit": rendering = FindingRenderer.junit(run)
+        case "github": rendering = FindingRenderer.github(run)
+        case "sarif": rendering = FindingRenderer.sarif(run)
+        default: rendering = FindingRenderer.text(run, colour: context.colours(context.stdout))
+        }
+        if let output = arguments.value("--output") {
+            do { try AtomicFile.write(Data(rendering.utf8), to: context.absolute(output)) } catch {
+                throw .environment("cannot write \(output)", error.localizedDescription)
+            }
+            context.stdout.write(FindingRenderer.text(run, colour: context.colours(context.stdout)))
+        } else {
+            context.stdout.write(rendering)
         }
 
         if !arguments.has("--no-record") {
@@ -57,44 +83,12 @@ enum ValidateCommand: Command {
                 }
             }
         }
-        return passed ? .success : .failure
+        return run.passed ? .success : .failure
     }
 
+    /// The text rendering, for commands that end by validating (convert, import, publish).
     static func printText(_ reports: [PackReport], strict: Bool, _ context: CLIContext) {
-        let colour = context.colours(context.stdout)
-        let out = context.stdout
-        for report in reports {
-            for finding in report.findings {
-                let base = report.directory.hasSuffix("/") ? String(report.directory.dropLast()) : report.directory
-                let location = "\(base)/\(finding.file ?? "pack.json")"
-                let label = finding.severity == .error ? Style.error(colour) : Style.warning(colour)
-                out.write("\(location): \(label) [\(finding.rule.rawValue)] \(finding.message)\n")
-            }
-            out.write(summary(report, strict: strict, colour: colour) + "\n")
-        }
-        if reports.count > 1 {
-            let failed = reports.filter { !$0.passed(strict: strict) }.count
-            let errors = reports.reduce(0) { $0 + $1.errors }, warnings = reports.reduce(0) { $0 + $1.warnings }
-            out.write("\(reports.count) packs: \(reports.count - failed) passed, \(failed) failed (\(count(errors, "error")), \(count(warnings, "warning")))\n")
-        }
+        context.stdout.write(FindingRenderer.text(ValidationRun(reports: reports, strict: strict, toolVersion: SoundpackCommand.version),
+                                                  colour: context.colours(context.stdout)))
     }
-
-    static func summary(_ report: PackReport, strict: Bool, colour: Bool) -> String {
-        let verdict = report.passed(strict: strict) ? Style.ok("passed", colour) : Style.paint("failed", "1;31", colour)
-        var parts: [String] = []
-        if let id = report.id, let version = report.version { parts.append("\(id) \(version)") }
-        if !report.clips.isEmpty {
-            var clips = "\(report.clips.count) clips"
-            let formats = Set(report.clips.compactMap { $0.facts.map { "\($0.sampleRate) Hz \($0.channels == 1 ? "mono" : "stereo") \($0.codec.rawValue) \($0.container.rawValue)" } })
-            if formats.count == 1, let only = formats.first { clips += " (\(only))" }
-            parts.append(clips)
-        }
-        if let worst = report.worstCase {
-            parts.append("longest announcement \(String(format: "%.2f", worst.seconds)) s for \(worst.amount)")
-        }
-        let details = parts.isEmpty ? "" : parts.joined(separator: ", ") + "; "
-        return "\(report.directory): \(verdict) — \(details)\(count(report.errors, "error")), \(count(report.warnings, "warning"))"
-    }
-
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 }

@@ -24,6 +24,42 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     case audioDCOffset = "audio.dc-offset"
     case audioLoudnessOutlier = "audio.loudness-outlier"
     case composeTooLong = "compose.too-long"
+    case catalogVersionConflict = "catalog.version-conflict"
+
+    /// Severity when the rule fires (compose.too-long is a warning below its error limit).
+    public var defaultSeverity: Severity {
+        switch self {
+        case .coverageUnknownToken, .coverageOrphanFile, .fileUnsafeName, .audioLeadingSilence, .audioTrailingSilence,
+             .audioClipping, .audioDCOffset, .audioLoudnessOutlier:
+            return .warning
+        default:
+            return .error
+        }
+    }
+
+    /// One line on what the rule checks, for help texts and SARIF.
+    public var summary: String {
+        switch self {
+        case .manifestInvalid: return "pack.json is missing, not JSON, or does not follow schemas/pack.schema.json."
+        case .manifestUnsafePath: return "A clip path is absolute, contains '..', or goes through a symlink; it is never opened."
+        case .coverageMissingToken: return "A token some amount up to maxAmount is read with has no clip, so that amount cannot be announced."
+        case .coverageUnknownToken: return "A clip key that the grammar never says; the clip would never play."
+        case .coverageOrphanFile: return "An audio file in the pack that no clip uses; it is shipped for nothing."
+        case .fileUnreadable: return "A clip file is missing, empty, truncated, not audio, or above the size, channel, rate or length caps."
+        case .fileUnsafeName: return "A clip path uses characters outside A-Z a-z 0-9 . _ -, which need URL escaping and differ between NFC and NFD."
+        case .formatUnsupported: return "Container or codec outside the profile: iOS plays a notification sound only as aiff, wav or caf with linear PCM, IMA4, µLaw or aLaw."
+        case .formatMismatch: return "Clips differ in sample rate, channels or codec, so they join badly."
+        case .audioEmpty: return "A clip has no frames or is silence only."
+        case .audioTooLong: return "A clip is longer than checks.maxClipSeconds (prefix and suffix: checks.maxPrefixSeconds)."
+        case .audioLeadingSilence: return "Silence before the voice is longer than checks.maxLeadingSilenceMs; joined clips sound halting."
+        case .audioTrailingSilence: return "Silence after the voice is longer than checks.maxTrailingSilenceMs."
+        case .audioClipping: return "Runs of consecutive full-scale samples: the clip is clipped and crackles."
+        case .audioDCOffset: return "A channel's mean is off zero by more than checks.maxDcOffsetPercent; joins click."
+        case .audioLoudnessOutlier: return "A clip's momentary-max loudness is more than checks.maxLoudnessDeviationLU from the pack median."
+        case .composeTooLong: return "The longest announcement up to maxAmount reaches checks.composeMaxSeconds (error, iOS limit 30 s) or checks.composeWarnSeconds (warning)."
+        case .catalogVersionConflict: return "This id@version is already published with other content; published versions never change."
+        }
+    }
 }
 
 /// A problem found in a pack, located by token and/or file (relative to the pack folder).
@@ -33,6 +69,9 @@ public struct Finding: Sendable, Equatable, Codable {
     public var token: String?
     public var file: String?
     public var message: String
+    /// Why the finding does not count (`--ignore`, pack.json `checks.ignore`, `--baseline`); nil
+    /// when it counts. Suppressed findings stay in every report so nothing is hidden silently.
+    public var suppressed: String?
 
     public init(_ rule: RuleID, _ severity: Severity, token: String? = nil, file: String? = nil, _ message: String) {
         self.rule = rule
@@ -40,7 +79,12 @@ public struct Finding: Sendable, Equatable, Codable {
         self.token = token
         self.file = file
         self.message = message
+        self.suppressed = nil
     }
+
+    /// What identifies "the same finding" across runs for a baseline: not the message, whose
+    /// figures may move.
+    public var fingerprint: String { [rule.rawValue, token ?? "", file ?? ""].joined(separator: "\u{1F}") }
 }
 
 /// A check of DESIGN §6, run over a pack whose facts have already been gathered.

@@ -19,7 +19,7 @@ public struct PackInspector: Sendable {
 
     /// Inspects several packs, probing the clips of all of them in one pool of workers so every
     /// core stays busy across pack boundaries.
-    public func inspect(directories: [String]) -> [InspectedPack] {
+    public func inspect(directories: [String], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [InspectedPack] {
         var packs = directories.map(prepare)
         struct Job: Sendable { var pack: Int, clip: Int, path: String, probe: AudioProbe }
         var jobs: [Job] = []
@@ -38,7 +38,11 @@ public struct PackInspector: Sendable {
             let job = queue[index]
             let result: Result<ClipFacts, AudioError>
             do throws(AudioError) { result = .success(try job.probe.probe(path: job.path)) } catch { result = .failure(error) }
-            results.withLock { $0[index] = result }
+            let done = results.withLock { results -> Int in
+                results[index] = result
+                return results.count
+            }
+            progress?(done, queue.count)
         }
         let probed = results.withLock { $0 }
         for (index, job) in queue.enumerated() { packs[job.pack].clips[job.clip].probe = probed[index] }

@@ -21,9 +21,14 @@ public struct Validator: Sendable {
     }
 
     /// Validates each pack independently; clips of all packs are probed in one worker pool.
-    public func validate(directories: [String]) -> [PackReport] {
-        inspector.inspect(directories: directories).map { pack in
-            PackReport(pack: pack, findings: Self.rules.flatMap { $0.check(pack) })
+    public func validate(directories: [String], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [PackReport] {
+        inspector.inspect(directories: directories, progress: progress).map { pack in
+            var findings = Self.rules.flatMap { $0.check(pack) }
+            for id in pack.manifest?.checks.ignore ?? [] where RuleID(rawValue: id) == nil {
+                findings.insert(Finding(.manifestInvalid, .error, file: "pack.json",
+                                        "field 'checks.ignore': '\(id)' is not a rule id (see soundpack validate --help)"), at: 0)
+            }
+            return PackReport(pack: pack, findings: findings)
         }
     }
 }
@@ -54,8 +59,13 @@ public struct PackReport: Sendable, Codable, Equatable {
     public var checks: [String: Double]?
     /// SHA-256 over the pack's canonical manifest (identity, grammar and every clip's hash).
     public var digest: String?
+    /// Findings that count: unsuppressed errors and warnings.
     public var errors: Int
     public var warnings: Int
+    /// Findings reported but not counted (ignored or in the baseline).
+    public var suppressed: Int
+    /// Rule ids suppressed by pack.json `checks.ignore`.
+    public var ignoredByPack: [String]?
 
     init(pack: InspectedPack, findings: [Finding]) {
         directory = pack.directory
@@ -77,8 +87,33 @@ public struct PackReport: Sendable, Codable, Equatable {
         worstCase = pack.worstCase
         checks = pack.manifest.map { Dictionary(uniqueKeysWithValues: $0.checks.values.map { ($0.name, $0.value) }) }
         digest = pack.manifest.map { PackDigest.digest(of: $0, clips: pack.clips) }
-        errors = findings.filter { $0.severity == .error }.count
-        warnings = findings.filter { $0.severity == .warning }.count
+        ignoredByPack = pack.manifest.map { $0.checks.ignore }.flatMap { $0.isEmpty ? nil : $0 }
+        (errors, warnings, suppressed) = (0, 0, 0)
+        var findings = findings
+        for index in findings.indices where ignoredByPack?.contains(findings[index].rule.rawValue) == true {
+            findings[index].suppressed = "ignored by pack.json checks.ignore"
+        }
+        self.findings = findings
+        recount()
+    }
+
+    /// Marks findings suppressed (by `--ignore` rules, or matching a baseline) and recounts.
+    public mutating func suppress(rules: Set<RuleID>, baseline: Set<String>) {
+        for index in findings.indices where findings[index].suppressed == nil {
+            if rules.contains(findings[index].rule) {
+                findings[index].suppressed = "ignored by --ignore \(findings[index].rule.rawValue)"
+            } else if baseline.contains(findings[index].fingerprint) {
+                findings[index].suppressed = "in the baseline"
+            }
+        }
+        recount()
+    }
+
+    private mutating func recount() {
+        let counted = findings.filter { $0.suppressed == nil }
+        errors = counted.filter { $0.severity == .error }.count
+        warnings = counted.filter { $0.severity == .warning }.count
+        suppressed = findings.count - counted.count
     }
 
     /// Whether the pack passes: no errors, and under `strict` no warnings either.

@@ -1,0 +1,28 @@
+// A baseline: the findings of an earlier `validate --format json`, accepted for now, so a gate can
+// be adopted on existing packs and fail only on what is new.
+
+import Foundation
+
+public enum Baseline {
+    /// Fingerprints (rule, token, file) of the baseline's findings, by pack id (or folder when the
+    /// pack had no readable id).
+    public static func load(_ data: Data) throws(ReportError) -> [String: Set<String>] {
+        struct Document: Decodable {
+            struct Pack: Decodable { var id: String?; var directory: String; var findings: [Finding] }
+            var packs: [Pack]
+        }
+        let document: Document
+        do { document = try JSONDecoder().decode(Document.self, from: data) } catch {
+            throw ReportError("not a soundpack validate --format json report: \(error.localizedDescription)")
+        }
+        var result: [String: Set<String>] = [:]
+        for pack in document.packs { result[pack.id ?? pack.directory, default: []].formUnion(pack.findings.map(\.fingerprint)) }
+        return result
+    }
+}
+
+public struct ReportError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

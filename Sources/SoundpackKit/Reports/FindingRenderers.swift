@@ -1,0 +1,222 @@
+// Every rendering of validation results: text, JSON, JUnit XML, GitHub annotations and SARIF.
+// One findings model, several printers; none of them decides anything the others do not.
+
+import Foundation
+
+public struct ValidationRun: Sendable {
+    public var reports: [PackReport]
+    public var strict: Bool
+    public var toolVersion: String
+
+    public init(reports: [PackReport], strict: Bool, toolVersion: String) {
+        self.reports = reports
+        self.strict = strict
+        self.toolVersion = toolVersion
+    }
+
+    public var passed: Bool { reports.allSatisfy { $0.passed(strict: strict) } }
+
+    /// Where a finding points: the pack folder joined with its file (pack.json when none).
+    public static func location(_ report: PackReport, _ finding: Finding) -> String {
+        let base = report.directory.hasSuffix("/") ? String(report.directory.dropLast()) : report.directory
+        return "\(base)/\(finding.file ?? "pack.json")"
+    }
+
+    /// Whether the finding fails the run: an unsuppressed error, or warning under --strict.
+    public func fails(_ finding: Finding) -> Bool {
+        finding.suppressed == nil && (finding.severity == .error || strict)
+    }
+}
+
+public enum FindingRenderer {
+    // MARK: text
+
+    /// Compiler-style lines, a summary per pack, and a total for several packs.
+    public static func text(_ run: ValidationRun, colour: Bool) -> String {
+        var out = ""
+        for report in run.reports {
+            for finding in report.findings {
+                let label: String
+                if finding.suppressed != nil {
+                    label = paint("note:", "1;36", colour) + " suppressed"
+                } else {
+                    label = finding.severity == .error ? paint("error:", "1;31", colour) : paint("warning:", "1;33", colour)
+                }
+                let reason = finding.suppressed.map { " (\($0))" } ?? ""
+                out += "\(ValidationRun.location(report, finding)): \(label) [\(finding.rule.rawValue)] \(finding.message)\(reason)\n"
+            }
+            out += summary(report, strict: run.strict, colour: colour) + "\n"
+        }
+        if run.reports.count > 1 {
+            let failed = run.reports.filter { !$0.passed(strict: run.strict) }.count
+            let errors = run.reports.reduce(0) { $0 + $1.errors }, warnings = run.reports.reduce(0) { $0 + $1.warnings }
+            let suppressed = run.reports.reduce(0) { $0 + $1.suppressed }
+            out += "\(run.reports.count) packs: \(run.reports.count - failed) passed, \(failed) failed (\(count(errors, "error")), \(count(warnings, "warning"))\(suppressed > 0 ? ", \(suppressed) suppressed" : ""))\n"
+        }
+        return out
+    }
+
+    public static func summary(_ report: PackReport, strict: Bool, colour: Bool) -> String {
+        let verdict = report.passed(strict: strict) ? paint("passed", "1;32", colour) : paint("failed", "1;31", colour)
+        var parts: [String] = []
+        if let id = report.id, let version = report.version { parts.append("\(id) \(version)") }
+        if !report.clips.isEmpty {
+            var clips = "\(report.clips.count) clips"
+            let formats = Set(report.clips.compactMap { $0.facts.map { "\($0.sampleRate) Hz \($0.channels == 1 ? "mono" : "stereo") \($0.codec.rawValue) \($0.container.rawValue)" } })
+            if formats.count == 1, let only = formats.first { clips += " (\(only))" }
+            parts.append(clips)
+        }
+        if let worst = report.worstCase {
+            parts.append("longest announcement \(String(format: "%.2f", worst.seconds)) s for \(worst.amount)")
+        }
+        let details = parts.isEmpty ? "" : parts.joined(separator: ", ") + "; "
+        let suppressed = report.suppressed > 0 ? ", \(report.suppressed) suppressed" : ""
+        return "\(report.directory): \(verdict) — \(details)\(count(report.errors, "error")), \(count(report.warnings, "warning"))\(suppressed)"
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    static func paint(_ text: String, _ code: String, _ colour: Bool) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    // MARK: JSON
+
+    struct Document: Encodable {
+        var tool = "soundpack"
+        var version: String
+        var strict: Bool
+        var passed: Bool
+        var packs: [PackReport]
+    }
+
+    public static func json(_ run: ValidationRun) -> String {
+        String(decoding: StoreJSON.encode(Document(version: run.toolVersion, strict: run.strict, passed: run.passed, packs: run.reports)), as: UTF8.self)
+    }
+
+    // MARK: JUnit
+
+    /// One testsuite per pack; per rule, one testcase per file it concerns (a failure for each
+    /// failing finding), or one passing testcase for the pack when the rule found nothing.
+    public static func junit(_ run: ValidationRun) -> String {
+        var suites = ""
+        var totalTests = 0, totalFailures = 0, totalSkipped = 0
+        for report in run.reports {
+            let name = report.id.map { "\($0) \(report.version ?? "")" } ?? report.directory
+            var cases = ""
+            var tests = 0, failures = 0, skipped = 0
+            for rule in RuleID.allCases where rule != .catalogVersionConflict {
+                let found = report.findings.filter { $0.rule == rule }
+                let classname = xml("soundpack.\(report.id ?? "pack").\(rule.rawValue)")
+                if found.isEmpty {
+                    tests += 1
+                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(report.directory)"))\"/>\n"
+                    continue
+                }
+                var byLocation: [(String, [Finding])] = []
+                for finding in found {
+                    let location = ValidationRun.location(report, finding)
+                    if let i = byLocation.firstIndex(where: { $0.0 == location }) { byLocation[i].1.append(finding) } else { byLocation.append((location, [finding])) }
+                }
+                for (location, findings) in byLocation {
+                    tests += 1
+                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(location)"))\" file=\"\(xml(location))\">\n"
+                    if let failing = findings.first(where: run.fails) {
+                        failures += 1
+                        cases += "      <failure type=\"\(failing.severity.rawValue)\" message=\"\(xml("[\(rule.rawValue)] \(failing.message)"))\">\(xml(findings.map { "\(location): \($0.severity.rawValue): [\(rule.rawValue)] \($0.message)" }.joined(separator: "\n")))</failure>\n"
+                    } else if let quiet = findings.first(where: { $0.suppressed != nil }) {
+                        skipped += 1
+                        cases += "      <skipped message=\"\(xml("suppressed: \(quiet.suppressed ?? "")"))\"/>\n"
+                    } else {
+                        cases += "      <system-out>\(xml(findings.map { "warning: [\(rule.rawValue)] \($0.message)" }.joined(separator: "\n")))</system-out>\n"
+                    }
+                    cases += "    </testcase>\n"
+                }
+            }
+            totalTests += tests; totalFailures += failures; totalSkipped += skipped
+            suites += "  <testsuite name=\"\(xml(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n\(cases)  </testsuite>\n"
+        }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"soundpack validate\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" skipped=\"\(totalSkipped)\">\n\(suites)</testsuites>\n"
+    }
+
+    static func xml(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            default:
+                if scalar.value < 0x20 && scalar != "\t" { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    // MARK: GitHub Actions
+
+    /// Workflow commands: `::error file=…,title=rule::[rule] message`; warnings as `::warning`,
+    /// suppressed findings as `::notice`, so the gate's exceptions are visible on the pull request.
+    public static func github(_ run: ValidationRun) -> String {
+        var out = ""
+        for report in run.reports {
+            for finding in report.findings {
+                let command = finding.suppressed != nil ? "notice" : (run.fails(finding) ? "error" : "warning")
+                let suffix = finding.suppressed.map { " (suppressed: \($0))" } ?? ""
+                out += "::\(command) file=\(property(ValidationRun.location(report, finding))),title=\(property(finding.rule.rawValue))::\(data("[\(finding.rule.rawValue)] \(finding.message)\(suffix)"))\n"
+            }
+        }
+        return out
+    }
+
+    static func data(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    static func property(_ text: String) -> String {
+        data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+
+    // MARK: SARIF 2.1.0
+
+    public static func sarif(_ run: ValidationRun) -> String {
+        let rules = RuleID.allCases
+        let ruleObjects: [[String: Any]] = rules.map { rule in
+            [
+                "id": rule.rawValue,
+                "name": rule.rawValue,
+                "shortDescription": ["text": rule.summary],
+                "fullDescription": ["text": rule.summary],
+                "help": ["text": "\(rule.summary) Tune or suppress it by id in pack.json \"checks\" (\"ignore\": [\"\(rule.rawValue)\"]) or with --ignore \(rule.rawValue).",
+                         "markdown": "\(rule.summary)\n\nSuppress with `--ignore \(rule.rawValue)` or `\"checks\": {\"ignore\": [\"\(rule.rawValue)\"]}` in pack.json."],
+                "defaultConfiguration": ["level": rule.defaultSeverity == .error ? "error" : "warning"],
+            ]
+        }
+        var results: [[String: Any]] = []
+        for report in run.reports {
+            for finding in report.findings {
+                var result: [String: Any] = [
+                    "ruleId": finding.rule.rawValue,
+                    "ruleIndex": rules.firstIndex(of: finding.rule) ?? 0,
+                    "level": finding.severity == .error || run.strict ? "error" : "warning",
+                    "message": ["text": finding.message],
+                    "locations": [["physicalLocation": ["artifactLocation": ["uri": ValidationRun.location(report, finding)]]]],
+                ]
+                if let token = finding.token { result["properties"] = ["token": token, "pack": report.id ?? report.directory] }
+                if let reason = finding.suppressed { result["suppressions"] = [["kind": "external", "justification": reason]] }
+                results.append(result)
+            }
+        }
+        let document: [String: Any] = [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [[
+                "tool": ["driver": ["name": "soundpack", "version": run.toolVersion, "semanticVersion": run.toolVersion, "rules": ruleObjects]],
+                "results": results,
+            ]],
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
