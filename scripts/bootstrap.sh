@@ -2,7 +2,8 @@
 # Installs the Debian packages soundpack needs, only those missing. Safe to run again and again.
 #   scripts/bootstrap.sh         build and run: the C libraries soundpack links
 #   scripts/bootstrap.sh --dev   also the tools for regenerating packs, fixtures and benchmarks,
-#                                and the Python jsonschema package for scripts/check-schemas.py
+#                                and the Python packages the check scripts use (jsonschema,
+#                                sarif-pydantic, junitparser)
 set -euo pipefail
 
 packages=(pkg-config libsqlite3-dev libsndfile1-dev libsodium-dev libebur128-dev libsamplerate0-dev libarchive-dev)
@@ -28,7 +29,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ $dev -eq 1 ] && ! python3 -c "import jsonschema" 2>/dev/null; then
-  echo "bootstrap: installing the jsonschema Python package" >&2
-  python3 -m pip install --quiet --disable-pip-version-check jsonschema >&2
+if [ $dev -eq 1 ] && ! python3 -c "import jsonschema, sarif_pydantic, junitparser" 2>/dev/null; then
+  echo "bootstrap: installing the jsonschema, sarif-pydantic and junitparser Python packages" >&2
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore jsonschema sarif-pydantic junitparser >&2
 fi

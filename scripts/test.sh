@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --dev
 swift build --build-tests
 python3 scripts/check-schemas.py .build/debug/soundpack
+python3 scripts/check-ci-formats.py .build/debug/soundpack
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/reliability/kill-publish.sh 24
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/reliability/concurrent-publish.sh
 swift test
