@@ -14,7 +14,7 @@ public enum SoundpackCommand {
 
     static let commands: [any Command.Type] = [
         InitCommand.self, ValidateCommand.self, SayCommand.self, RenderCommand.self, ConvertCommand.self, PublishCommand.self,
-        ListCommand.self, ShowCommand.self, DiffCommand.self, YankCommand.self, VerifyCommand.self, ExportCommand.self,
+        ReportCommand.self, ListCommand.self, ShowCommand.self, DiffCommand.self, YankCommand.self, VerifyCommand.self, ExportCommand.self,
         ImportCommand.self, KeygenCommand.self,
     ]
 

@@ -1,0 +1,40 @@
+// `soundpack report DIR… -o report.html`: one self-contained HTML file to see and hear the packs.
+
+import Foundation
+import SoundpackKit
+
+enum ReportCommand: Command {
+    static let spec = CommandSpec(
+        name: "report",
+        synopsis: "report DIR... -o FILE [--amount AMOUNT]...",
+        summary: "Write one self-contained HTML report: coverage, waveforms, loudness, findings and players for every clip.",
+        discussion: """
+            Per pack: the coverage table (token, file, format, duration), every clip's waveform with its leading
+            and trailing silence shaded, each clip's momentary-max loudness against the pack median, every finding
+            next to the clip it concerns, the longest announcement against iOS's 30 s, and audio players for every
+            clip and for sample amounts rendered by the same code as `render` (--amount, repeatable; default
+            0.05 15.40 1234.56 20000 and the worst case). Audio is embedded as data URIs; the file needs no network.
+            """,
+        options: [
+            .option("-o", "--output", value: "FILE", help: "the HTML file to write"),
+            .option("--amount", value: "AMOUNT", help: "an amount to render as a player (repeatable)", repeatable: true),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        guard !arguments.positionals.isEmpty else { throw .usage("report needs at least one pack folder", hint: "soundpack report packs/wechat -o report.html") }
+        guard let output = arguments.value("--output") else { throw .usage("report needs -o FILE") }
+        let folders = arguments.positionals.map(context.absolute)
+        let progress = Progress("measuring clips", total: nil, sink: context.stderr)
+        var reports = Validator().validate(directories: folders) { done, _ in progress.update(to: done) }
+        progress.finish()
+        for index in reports.indices { reports[index].directory = arguments.positionals[index] }
+        let amounts = arguments.values("--amount").isEmpty ? HTMLReport.defaultAmounts : arguments.values("--amount")
+        let html = HTMLReport.render(reports, packFolders: folders, amounts: amounts, toolVersion: SoundpackCommand.version)
+        do { try AtomicFile.write(Data(html.utf8), to: context.absolute(output)) } catch {
+            throw .environment("cannot write \(output)", error.localizedDescription)
+        }
+        let failed = reports.filter { !$0.passed(strict: false) }.count
+        context.stdout.write("\(output): \(reports.count) pack\(reports.count == 1 ? "" : "s") (\(failed) failed), \(reports.reduce(0) { $0 + $1.clips.count }) clips, \(html.utf8.count / 1024) KiB\n")
+        return .success
+    }
+}
