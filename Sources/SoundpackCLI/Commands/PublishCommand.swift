@@ -44,9 +44,14 @@ enum PublishCommand: Command {
                                   signingKey: key, sourceDateEpoch: epoch)
         publisher.now = context.now
         var outcomes: [PublishOutcome]
-        do { outcomes = try publisher.publish(directories: directories.map(context.absolute)) } catch {
+        let progress = Progress("checking clips", total: nil, sink: context.stderr)
+        do {
+            outcomes = try publisher.publish(directories: directories.map(context.absolute)) { done, _ in progress.update(to: done) }
+        } catch {
+            progress.finish()
             throw .environment("cannot publish", error.description)
         }
+        progress.finish()
         for index in outcomes.indices { outcomes[index].directory = directories[index] }
         if format == "json" {
             context.stdout.write(context.json(["packs": outcomes.map(Summary.init)]))

@@ -37,8 +37,8 @@ public final class Publisher {
     }
 
     /// Publishes each pack; refusals are outcomes, environment failures throw.
-    public func publish(directories: [String]) throws(PublishError) -> [PublishOutcome] {
-        let reports = Validator().validate(directories: directories)
+    public func publish(directories: [String], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(PublishError) -> [PublishOutcome] {
+        let reports = Validator().validate(directories: directories, progress: progress)
         var outcomes: [PublishOutcome] = []
         let lock = try StoreLock(store: store)
         defer { lock.release() }

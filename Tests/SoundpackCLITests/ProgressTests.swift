@@ -1,0 +1,33 @@
+// Progress lines appear on a terminal and nowhere else.
+
+import Foundation
+import Testing
+import SoundpackTestSupport
+@testable import SoundpackCLI
+
+@Suite struct ProgressTests {
+    static func run(_ arguments: [String], terminal: Bool, in folder: String) -> (code: ExitCode, stdout: String, stderr: String) {
+        let out = OutputSink(capturingAsTerminal: false), err = OutputSink(capturingAsTerminal: terminal)
+        let context = CLIContext(stdout: out, stderr: err, stdin: LineSource(text: ""), environment: ["NO_COLOR": "1"], workingDirectory: folder)
+        let code = SoundpackCommand.run(arguments, context)
+        return (code, out.text, err.text)
+    }
+
+    @Test func validateAndRenderShowProgressOnATerminalOnly() throws {
+        let folder = TemporaryFolder()
+        try Fixtures.copyDemoPack(into: folder, as: "a")
+        try Fixtures.copyDemoPack(into: folder, as: "b")
+        let shown = Self.run(["validate", "a", "b", "--no-record"], terminal: true, in: folder.path)
+        #expect(shown.code == .success)
+        #expect(shown.stderr.contains("\rvalidating clips 36"))
+        #expect(shown.stderr.hasSuffix("\n"))
+        let quiet = Self.run(["validate", "a", "b", "--no-record"], terminal: false, in: folder.path)
+        #expect(quiet.stderr.isEmpty)
+        #expect(quiet.stdout == shown.stdout)
+
+        let render = Self.run(["render", "--pack", "a", "1", "2", "3", "-o", "out"], terminal: true, in: folder.path)
+        #expect(render.code == .success)
+        #expect(render.stderr.contains("\rrendering [########################] 3/3"))
+        #expect(Self.run(["render", "--pack", "a", "1", "2", "3", "-o", "out2"], terminal: false, in: folder.path).stderr.isEmpty)
+    }
+}
