@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command of the README and CI: installs what is missing, builds, checks the JSON
-# schemas against real output, runs the publish reliability scripts (kill -9 at 24 points,
-# 4 concurrent publishers), then runs every test. `swift test` runs last so its closing
+# schemas and CI formats against real output and their consumers, runs every command of
+# docs/ci.md, runs the publish reliability scripts (kill -9 at 24 points, 4 concurrent
+# publishers), then runs every test. `swift test` runs last so its closing
 # line is the last line of output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,7 @@ scripts/bootstrap.sh --dev
 swift build --build-tests
 python3 scripts/check-schemas.py .build/debug/soundpack
 python3 scripts/check-ci-formats.py .build/debug/soundpack
+scripts/check-docs.sh
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/reliability/kill-publish.sh 24
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/reliability/concurrent-publish.sh
 swift test
