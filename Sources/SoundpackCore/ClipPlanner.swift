@@ -1,0 +1,119 @@
+// What a Notification Service Extension needs for one amount: the clips in order, which it
+// already has, which to download, and the name of the joined sound.
+
+import Foundation
+
+/// Where a planned clip comes from.
+public enum ClipSource: Sendable, Equatable {
+    /// In the app bundle (listed under the manifest key by the main app).
+    case bundled
+    /// Already in the App Group's `Library/Sounds`, with the manifest's size and hash.
+    case librarySounds(URL)
+    /// To download from this URL, then verify.
+    case download(URL)
+}
+
+public struct PlannedClip: Sendable, Equatable {
+    public var token: Token
+    public var file: String
+    public var bytes: Int
+    public var sha256: String
+    public var source: ClipSource
+}
+
+/// The clips of one announcement, in order, and the name to give the joined sound.
+public struct ClipPlan: Sendable, Equatable {
+    public var amount: Amount
+    public var clips: [PlannedClip]
+    /// A deterministic file name for the joined sound: the same pack, version and amount always
+    /// give the same name, and different ones never collide.
+    public var soundName: String
+
+    /// Clips that must be downloaded, each once (a clip can appear several times in a reading).
+    public var downloads: [PlannedClip] {
+        var seen = Set<String>()
+        return clips.filter { if case .download = $0.source { return seen.insert($0.file).inserted }; return false }
+    }
+}
+
+/// Plans announcements from an exported manifest, as the extension and `soundpack` both read amounts.
+public struct ClipPlanner: Sendable {
+    public let manifest: SharedManifest
+    public let pack: SharedPack
+    public let bundledFiles: Set<String>
+    public let soundsFolder: URL?
+    public let hasher: any SHA256Hashing
+
+    /// - Parameters:
+    ///   - bundledFiles: the list the main app wrote under the manifest key (defaults to the manifest's own list).
+    ///   - soundsFolder: the App Group's `Library/Sounds`, checked for clips downloaded earlier.
+    public init(manifest: SharedManifest, packID: String, bundledFiles: [String]? = nil, soundsFolder: URL? = nil,
+                hasher: any SHA256Hashing = PortableSHA256()) throws(PlanError) {
+        guard let pack = manifest.packs[packID] else { throw .unknownPack(packID) }
+        self.manifest = manifest
+        self.pack = pack
+        self.bundledFiles = Set(bundledFiles ?? manifest.bundledFiles)
+        self.soundsFolder = soundsFolder
+        self.hasher = hasher
+    }
+
+    /// The plan for an amount written as the push carries it ("15.40").
+    public func plan(amount text: String) throws(PlanError) -> ClipPlan {
+        let amount: Amount
+        do { amount = try Amount(parsing: text, maximum: pack.maxAmount) } catch { throw .amountUnreadable(error) }
+        var tokens = [Token.prefix] + pack.grammar.tokens(for: amount)
+        if pack.clips[.suffix] != nil { tokens.append(.suffix) }
+        var clips: [PlannedClip] = []
+        var known: [String: ClipSource] = [:]
+        for token in tokens {
+            guard let clip = pack.clips[token] else { throw .missingClip(token: token.rawValue, amount: amount.description) }
+            let source: ClipSource
+            if let cached = known[clip.file] {
+                source = cached
+            } else {
+                source = try locate(clip)
+                known[clip.file] = source
+            }
+            clips.append(PlannedClip(token: token, file: clip.file, bytes: clip.bytes, sha256: clip.sha256, source: source))
+        }
+        return ClipPlan(amount: amount, clips: clips, soundName: Self.soundName(pack: pack, amount: amount))
+    }
+
+    private func locate(_ clip: SharedPack.Clip) throws(PlanError) -> ClipSource {
+        if bundledFiles.contains(clip.file) { return .bundled }
+        if let soundsFolder {
+            let url = soundsFolder.appendingPathComponent(clip.file)
+            if let data = try? Data(contentsOf: url), (try? ClipVerifier(hasher: hasher).verify(data, against: clip)) != nil {
+                return .librarySounds(url)
+            }
+        }
+        guard let url = clip.url else { throw .noDownloadURL(file: clip.file) }
+        return .download(url)
+    }
+
+    /// `soundpack-<pack>-<version>-<amount>.caf`, with only `[A-Za-z0-9._-]`.
+    public static func soundName(pack: SharedPack, amount: Amount) -> String {
+        func safe(_ text: String) -> String {
+            String(text.unicodeScalars.map { s in
+                (s.isASCII && (s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "." || s == "-")) ? Character(s) : "_"
+            })
+        }
+        return "soundpack-\(safe(pack.id))-\(safe(pack.version))-\(amount).caf"
+    }
+}
+
+/// Checks downloaded bytes against the manifest before they are used.
+public struct ClipVerifier: Sendable {
+    public let hasher: any SHA256Hashing
+    public init(hasher: any SHA256Hashing = PortableSHA256()) { self.hasher = hasher }
+
+    public func verify(_ data: Data, against clip: SharedPack.Clip) throws(PlanError) {
+        guard data.count == clip.bytes else { throw .sizeMismatch(file: clip.file, expected: clip.bytes, actual: data.count) }
+        let actual = hasher.sha256Hex(data)
+        guard actual == clip.sha256 else { throw .hashMismatch(file: clip.file, expected: clip.sha256, actual: actual) }
+    }
+
+    public func verify(_ data: Data, against clip: PlannedClip) throws(PlanError) {
+        try verify(data, against: SharedPack.Clip(file: clip.file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: 0, url: nil))
+    }
+}
