@@ -1,6 +1,7 @@
 // `diff`, `yank` and `verify`: comparing, withdrawing and checking published versions.
 
 import Foundation
+import SoundpackCore
 import SoundpackKit
 
 /// `ID@VERSION` split in two.
@@ -9,6 +10,17 @@ func parseReference(_ text: String, requireVersion: Bool) throws(CLIError) -> (i
     guard let id = parts.first, !id.isEmpty else { throw .usage("'\(text)' is not ID[@VERSION]") }
     if requireVersion && parts.count < 2 { throw .usage("'\(text)' needs a version: ID@VERSION") }
     return (id, parts.count > 1 ? parts[1] : nil)
+}
+
+/// The version with the highest semantic version (unparseable ones sort first).
+func newest(_ versions: [PublishedVersion]) -> PublishedVersion? {
+    versions.max { a, b in
+        switch (SemanticVersion(a.version), SemanticVersion(b.version)) {
+        case let (x?, y?): return x < y
+        case (nil, .some): return true
+        default: return false
+        }
+    }
 }
 
 enum DiffCommand: Command {

@@ -42,8 +42,7 @@ enum ExportCommand: Command {
             if catalog == nil { catalog = try context.openCatalog(arguments) }
             let published: [PublishedVersion]
             do { published = try catalog?.publishedVersions(of: ref.id) ?? [] } catch { throw .environment("cannot read the catalog", error.message) }
-            let chosen = ref.version.map { v in published.first { $0.version == v } }
-                ?? published.filter { !$0.yanked }.max { (SemanticVersion($0.version) ?? SemanticVersion("0.0.0")!) < (SemanticVersion($1.version) ?? SemanticVersion("0.0.0")!) }
+            let chosen = ref.version.map { v in published.first { $0.version == v } } ?? newest(published.filter { !$0.yanked })
             guard let version = chosen else {
                 throw .failure("\(argument) is neither a pack folder nor a published version", hint: "soundpack list shows published packs")
             }

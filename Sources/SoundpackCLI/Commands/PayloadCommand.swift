@@ -1,0 +1,100 @@
+// `soundpack payload AMOUNT --pack ID[@VER]` and `soundpack payload lint FILE|-`.
+
+import Foundation
+import SoundpackCore
+import SoundpackKit
+
+enum PayloadCommand: Command {
+    static let spec = CommandSpec(
+        name: "payload",
+        synopsis: "payload AMOUNT --pack ID[@VER] [--title TEXT] [--body TEXT] [--base-url URL]  |  payload lint FILE|- [--format text|json]",
+        summary: "Write an APNs payload for a payment that makes the extension run, or lint one.",
+        discussion: """
+            The payload has aps.alert with a body (default: the pack's prefix text and the amount), mutable-content 1,
+            interruption-level time-sensitive, sound "default" as the fallback, and type "payment", amount (an exact
+            string), pack (id@version, a published version from the catalog) and manifest (--base-url + the store path
+            of the version's manifest.json). `payload lint` reports payload.no-body, payload.not-mutable,
+            payload.too-large (over 4096 bytes), payload.amount-unreadable, payload.unknown-pack (errors) and
+            payload.no-interruption-level (warning); exit 1 on errors.
+            """,
+        options: [
+            .option("--pack", value: "ID[@VER]", help: "a published pack; the newest version when @VER is left out"),
+            .option("--title", value: "TEXT", help: "alert title"),
+            .option("--body", value: "TEXT", help: "alert body"),
+            .option("--base-url", value: "URL", help: "where the store is served (default: paths relative to the store)"),
+            .option("--format", value: "FORMAT", help: "text (default) or json, for lint"),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        if arguments.positionals.first == "lint" { return try lint(arguments, context) }
+        guard arguments.positionals.count == 1, let amountText = arguments.positionals.first else {
+            throw .usage("payload needs one amount", hint: "soundpack payload 15.40 --pack wechat")
+        }
+        guard let packText = arguments.value("--pack") else { throw .usage("payload needs --pack ID[@VER]") }
+        let ref = try parseReference(packText, requireVersion: false)
+        let catalog = try context.openCatalog(arguments)
+        let published: [PublishedVersion]
+        do { published = try catalog.publishedVersions(of: ref.id) } catch { throw .environment("cannot read the catalog", error.message) }
+        let candidates = published.filter { ref.version == nil ? !$0.yanked : $0.version == ref.version }
+        guard let version = newest(candidates) else {
+            throw .failure("\(packText) is not a published pack in the catalog", hint: "soundpack publish, then soundpack list")
+        }
+        let store = context.storePath(arguments)
+        let manifestPath = "\(version.id)/\(version.version)/manifest.json"
+        guard let data = FileManager.default.contents(atPath: "\(store)/\(manifestPath)"),
+              let manifest = try? JSONDecoder().decode(StoreManifest.self, from: data),
+              let maximum = try? Amount(parsing: manifest.maxAmount) else {
+            throw .environment("cannot read \(store)/\(manifestPath)", hint: "soundpack verify checks the store")
+        }
+        let amount: Amount
+        do { amount = try Amount(parsing: amountText, maximum: maximum) } catch { throw .failure(error.description) }
+        let base = arguments.value("--base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let body = arguments.value("--body") ?? "\(manifest.texts["prefix"] ?? "")\(amount)元"
+        let payload = PushPayload.make(amount: amount, packID: version.id, version: version.version, title: arguments.value("--title") ?? manifest.name,
+                                       body: body, manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath)
+        context.stdout.write(String(decoding: payload, as: UTF8.self))
+        return .success
+    }
+
+    static func lint(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        guard arguments.positionals.count == 2 else { throw .usage("payload lint needs one FILE, or - for standard input") }
+        let source = arguments.positionals[1]
+        let data: Data
+        if source == "-" {
+            var lines: [String] = []
+            while let line = context.stdin.nextLine() { lines.append(line) }
+            data = Data(lines.joined(separator: "\n").utf8)
+        } else {
+            guard let contents = FileManager.default.contents(atPath: context.absolute(source)) else {
+                throw .failure("cannot read \(source)", "no such file or no permission")
+            }
+            data = contents
+        }
+        var packs: [String: Amount] = [:]
+        let catalog = try context.openCatalog(arguments)
+        let store = context.storePath(arguments)
+        do {
+            for version in try catalog.publishedVersions() {
+                let path = "\(store)/\(version.id)/\(version.version)/manifest.json"
+                let maximum = FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(StoreManifest.self, from: $0) }
+                    .flatMap { try? Amount(parsing: $0.maxAmount) } ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1)
+                packs["\(version.id)@\(version.version)"] = maximum
+            }
+        } catch { throw .environment("cannot read the catalog", error.message) }
+        let findings = PushPayload.lint(data, packs: packs)
+        if format == "json" {
+            struct Document: Encodable { var file: String; var passed: Bool; var findings: [PushPayload.Finding] }
+            context.stdout.write(context.json(Document(file: source, passed: !findings.contains { $0.severity == .error }, findings: findings)))
+        } else {
+            let colour = context.colours(context.stdout)
+            for finding in findings {
+                let label = finding.severity == .error ? Style.error(colour) : Style.warning(colour)
+                context.stdout.write("\(source): \(label) [\(finding.rule)] \(finding.message)\n")
+            }
+            let errors = findings.filter { $0.severity == .error }.count
+            context.stdout.write("\(source): \(errors == 0 ? "passed" : "failed") — \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")\n")
+        }
+        return findings.contains { $0.severity == .error } ? .failure : .success
+    }
+}

@@ -1,0 +1,65 @@
+// `soundpack payload` writes a push the lint accepts; every lint rule fires on a payload made to break it.
+
+import Foundation
+import Testing
+import SoundpackTestSupport
+
+@Suite struct PayloadEndToEndTests {
+    static func publishedProject() throws -> TemporaryFolder {
+        let folder = try PublishEndToEndTests.project()
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        return folder
+    }
+
+    @Test func aGeneratedPayloadPassesTheLint() throws {
+        let folder = try Self.publishedProject()
+        let payload = try Executable.run(["payload", "15.40", "--pack", "wechat", "--base-url", "https://cdn.example.com/voice/"], in: folder.path)
+        #expect(payload.status == 0, "\(payload.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(payload.stdout.utf8)) as? [String: Any])
+        let aps = try #require(object["aps"] as? [String: Any])
+        #expect((aps["alert"] as? [String: Any])?["body"] as? String == "微信到账15.40元")
+        #expect(aps["mutable-content"] as? Int == 1)
+        #expect(aps["interruption-level"] as? String == "time-sensitive")
+        #expect(aps["sound"] as? String == "default")
+        #expect(object["type"] as? String == "payment")
+        #expect(object["amount"] as? String == "15.40")
+        #expect(object["pack"] as? String == "wechat@1.0.0")
+        #expect(object["manifest"] as? String == "https://cdn.example.com/voice/wechat/1.0.0/manifest.json")
+        try Data(payload.stdout.utf8).write(to: URL(fileURLWithPath: folder.file("push.json")))
+        let lint = try Executable.run(["payload", "lint", "push.json"], in: folder.path)
+        #expect(lint.status == 0, "\(lint.stdout)")
+        #expect(lint.stdout == "push.json: passed — 0 errors, 0 warnings\n")
+        #expect(try Executable.run(["payload", "1e3", "--pack", "wechat"], in: folder.path).status == 1)
+        #expect(try Executable.run(["payload", "100000000", "--pack", "wechat"], in: folder.path).status == 1)
+        #expect(try Executable.run(["payload", "1", "--pack", "alipay"], in: folder.path).status == 1)
+    }
+
+    @Test(arguments: [
+        ("payload.no-body", #"{"aps":{"alert":{"title":"t"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@1.0.0"}"#, "error"),
+        ("payload.not-mutable", #"{"aps":{"alert":{"body":"b"},"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@1.0.0"}"#, "error"),
+        ("payload.amount-unreadable", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1,23,4","pack":"wechat@1.0.0"}"#, "error"),
+        ("payload.amount-unreadable", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"100000000","pack":"wechat@1.0.0"}"#, "error"),
+        ("payload.unknown-pack", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@9.9.9"}"#, "error"),
+        ("payload.no-interruption-level", #"{"aps":{"alert":{"body":"b"},"mutable-content":1},"amount":"1","pack":"wechat@1.0.0"}"#, "warning"),
+    ])
+    func eachRuleFires(_ rule: String, _ json: String, _ severity: String) throws {
+        let folder = try Self.publishedProject()
+        let result = try Executable.run(["payload", "lint", "-"], in: folder.path, input: json)
+        #expect(result.stdout.contains("-: \(severity): [\(rule)]"), "\(result.stdout)")
+        #expect(result.status == (severity == "error" ? 1 : 0))
+        let findings = result.stdout.split(separator: "\n").filter { $0.contains("[payload.") }
+        #expect(findings.count == 1, "\(findings)")
+    }
+
+    @Test func tooLargeAndMalformedPayloads() throws {
+        let folder = try Self.publishedProject()
+        let body = String(repeating: "很", count: 1_500)
+        let large = #"{"aps":{"alert":{"body":"\#(body)"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@1.0.0"}"#
+        let result = try Executable.run(["payload", "lint", "-"], in: folder.path, input: large)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("[payload.too-large] 4"))
+        let broken = try Executable.run(["payload", "lint", "-"], in: folder.path, input: "{not json")
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("[payload.invalid] not a JSON object"))
+    }
+}
