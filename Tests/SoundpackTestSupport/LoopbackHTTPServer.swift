@@ -1,0 +1,92 @@
+// A tiny HTTP/1.1 file server on 127.0.0.1 and a free port, serving a folder, for tests that
+// download from "the CDN". GET only, one request per connection.
+
+import Foundation
+import Glibc
+
+public final class LoopbackHTTPServer: @unchecked Sendable {
+    public let port: UInt16
+    private let listener: Int32
+    private let root: String
+    private let thread: Thread
+    /// Paths requested, in order.
+    public private(set) var requests: [String] = []
+    private let lock = NSLock()
+
+    public init(serving root: String) throws {
+        self.root = root
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        port = UInt16(bigEndian: address.sin_port)
+        listener = fd
+        let serve = ServeLoop(fd: fd, root: root)
+        thread = Thread { serve.run() }
+        serve.onRequest = { [weak self] path in self?.record(path) }
+        thread.start()
+    }
+
+    private func record(_ path: String) { lock.lock(); requests.append(path); lock.unlock() }
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    public func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    deinit { stop() }
+}
+
+private final class ServeLoop: @unchecked Sendable {
+    let fd: Int32
+    let root: String
+    var onRequest: ((String) -> Void)?
+    init(fd: Int32, root: String) { self.fd = fd; self.root = root }
+
+    func run() {
+        while true {
+            let client = accept(fd, nil, nil)
+            if client < 0 { if errno == EINTR { continue }; return }
+            handle(client)
+            close(client)
+        }
+    }
+
+    func handle(_ client: Int32) {
+        var request = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while !request.suffix(4).elementsEqual("\r\n\r\n".utf8) && request.count < 65_536 {
+            let n = read(client, &buffer, buffer.count)
+            if n <= 0 { return }
+            request += buffer[0..<n]
+        }
+        let line = String(decoding: request.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        let parts = line.split(separator: " ")
+        let path = parts.count > 1 ? String(parts[1]) : "/"
+        onRequest?(path)
+        let decoded = path.removingPercentEncoding ?? path
+        var response: [UInt8]
+        if parts.first == "GET", !decoded.split(separator: "/").contains(".."),
+           let body = FileManager.default.contents(atPath: root + decoded) {
+            response = Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n".utf8) + body
+        } else {
+            response = Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+        }
+        var sent = 0
+        while sent < response.count {
+            let n = response.withUnsafeBytes { write(client, $0.baseAddress! + sent, $0.count - sent) }
+            if n <= 0 { return }
+            sent += n
+        }
+    }
+}
