@@ -24,6 +24,13 @@ let package = Package(
         ),
         .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
         .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),
+        // The reference iOS extension; its sources compile only for iOS, so on Linux it is empty.
+        .target(
+            name: "NotificationServiceExample",
+            dependencies: ["SoundpackCore"],
+            path: "Examples/NotificationServiceExtension",
+            exclude: ["README.md"]
+        ),
 
         // Shared by the test targets only (fixture packs and audio); in no product.
         .target(name: "SoundpackTestSupport", dependencies: ["SoundpackKit", "SoundpackCore"], path: "Tests/SoundpackTestSupport"),

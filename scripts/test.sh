@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --dev
+scripts/check-core-graph.sh
 swift build --build-tests
 python3 scripts/check-schemas.py .build/debug/soundpack
 python3 scripts/check-ci-formats.py .build/debug/soundpack
