@@ -43,6 +43,7 @@ enum PublishCommand: Command {
         let publisher = Publisher(catalog: try context.openCatalog(arguments), store: context.storePath(arguments),
                                   signingKey: key, sourceDateEpoch: epoch)
         publisher.now = context.now
+        publisher.toolVersion = SoundpackCommand.version
         var outcomes: [PublishOutcome]
         let progress = Progress("checking clips", total: nil, sink: context.stderr)
         do {

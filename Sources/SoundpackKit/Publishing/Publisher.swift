@@ -28,6 +28,8 @@ public final class Publisher {
     /// mtime of tar entries: `SOURCE_DATE_EPOCH` or 0.
     public let sourceDateEpoch: Int64
     public var now: () -> Date = { Date() }
+    /// Recorded with the validation runs publishing makes.
+    public var toolVersion = "soundpack"
 
     public init(catalog: Catalog, store: String, signingKey: SigningKey? = nil, sourceDateEpoch: Int64 = 0) {
         self.catalog = catalog
@@ -45,7 +47,7 @@ public final class Publisher {
         removeStaleTemporaryFiles()
         for report in reports {
             // The gate's run goes into the validation history like any other.
-            do { try catalog.recordValidation(report, strict: false, toolVersion: "publish", at: now()) } catch { throw .catalog(error.message) }
+            do { try catalog.recordValidation(report, strict: false, toolVersion: toolVersion, at: now()) } catch { throw .catalog(error.message) }
             outcomes.append(try publish(report))
         }
         try writeIndex()
