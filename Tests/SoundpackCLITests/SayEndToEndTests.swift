@@ -56,7 +56,7 @@ import SoundpackTestSupport
         #expect(!result.stderr.isEmpty)
     }
 
-    @Test(arguments: ["init", "validate", "say", "render", "convert", "list", "show"])
+    @Test(arguments: ["init", "validate", "say", "render", "convert", "publish", "report", "list", "show", "diff", "yank", "verify", "export", "import", "payload", "keygen"])
     func everyCommandHasHelp(_ command: String) throws {
         let result = try Executable.run([command, "--help"], in: "/")
         #expect(result.status == 0)
