@@ -150,7 +150,7 @@ public enum SafeExtractor {
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
                 throw ArchiveError("damaged archive: \(message(reader))")
             }
-            guard extracted.count + seen.count < limits.maxEntries * 2, seen.count < limits.maxEntries else {
+            guard seen.count < limits.maxEntries else {
                 throw ArchiveError("more than \(limits.maxEntries) entries")
             }
             let name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""

@@ -47,8 +47,9 @@ public enum PackImporter {
         guard rename(root.path, target.path) == 0 else {
             throw ImportError(kind: .io, message: "cannot move the pack into \(destination): \(String(cString: strerror(errno)))")
         }
-        committed = root == staging
-        if !committed { try? FileManager.default.removeItem(at: staging); committed = true }
+        // When the pack sat in a folder of its own, the emptied staging folder goes too.
+        if root != staging { try? FileManager.default.removeItem(at: staging) }
+        committed = true
         return report
     }
 }
