@@ -143,6 +143,9 @@ import SoundpackTestSupport
         #expect(try Self.probeError(path)?.contains("MiB") == true)
         #expect(try Self.probeError(folder.path)?.contains("regular file") == true)
         #expect(try Self.probeError(folder.file("missing.caf"))?.contains("cannot open") == true)
+        // A FIFO planted as a clip is refused at once, without waiting for a writer.
+        #expect(mkfifo(folder.file("fifo.caf"), 0o644) == 0)
+        #expect(try Self.probeError(folder.file("fifo.caf"))?.contains("regular file") == true)
     }
 
     /// Thousands of damaged variants of valid files: each is read or refused, never a crash.

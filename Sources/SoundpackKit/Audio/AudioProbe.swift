@@ -156,7 +156,8 @@ public struct AudioProbe: Sendable {
 
     /// The whole file, refused before reading when it is not a regular file or exceeds `cap`.
     static func readCapped(path: String, cap: Int) throws(AudioError) -> [UInt8] {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO planted in a pack must not wait for a writer.
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw AudioError("cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()

@@ -111,6 +111,7 @@ public enum SafeExtractor {
     public static func extract(_ archivePath: String, into folder: String, limits: ExtractionLimits = ExtractionLimits()) throws(ArchiveError) -> [String] {
         let attributes = try? FileManager.default.attributesOfItem(atPath: archivePath)
         guard let size = (attributes?[.size] as? NSNumber)?.intValue else { throw ArchiveError("cannot read \(archivePath)") }
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else { throw ArchiveError("\(archivePath) is not a regular file") }
         guard size <= limits.maxArchiveBytes else {
             throw ArchiveError("the archive is \(size) bytes, above the \(limits.maxArchiveBytes / 1_048_576) MiB cap")
         }

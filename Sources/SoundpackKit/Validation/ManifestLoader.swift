@@ -15,9 +15,12 @@ public enum ManifestLoader {
             throw ManifestError(field: nil, message: "the pack folder does not exist")
         }
         guard isFolder.boolValue else { throw ManifestError(field: nil, message: "not a folder; give the pack folder that holds pack.json") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
-        guard let size else {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let attributes, let size = (attributes[.size] as? NSNumber)?.intValue else {
             throw ManifestError(field: nil, message: "no pack.json in the folder (run `soundpack init` to scaffold one)")
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw ManifestError(field: nil, message: "pack.json is not a regular file")
         }
         guard size <= maxBytes else {
             throw ManifestError(field: nil, message: "pack.json is \(size) bytes, above the \(maxBytes / 1024) KiB cap")
