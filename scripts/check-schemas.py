@@ -101,7 +101,8 @@ try:
     tool("yank", "wechat@1.0.0", "--reason", "schema check")
     for name, document in (("manifest", json.load(open(os.path.join(project, "dist/wechat/1.0.0/manifest.json")))),
                            ("index", json.load(open(os.path.join(project, "dist/index.json")))),
-                           ("export", json.loads(tool("export", "wechat@1.0.0", "--format", "json", "--base-url", "https://cdn.example.com")))):
+                           ("export", json.loads(tool("export", "wechat@1.0.0", "--format", "json", "--base-url", "https://cdn.example.com"))),
+                           ("payload", json.loads(tool("payload", "15.40", "--pack", "wechat@1.0.0", "--base-url", "https://cdn.example.com")))):
         validator(json.load(open(os.path.join(root, f"schemas/{name}.schema.json")))).validate(document)
         checked += 1
     # The default export is an XML property list; Python's plistlib must read it to the same document.
@@ -113,4 +114,4 @@ try:
 finally:
     shutil.rmtree(work)
 
-print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export}}.schema.json")
+print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export,payload}}.schema.json")
