@@ -97,7 +97,7 @@ enum Style {
     static func warning(_ colour: Bool) -> String { paint("warning:", "1;33", colour) }
     static func ok(_ text: String, _ colour: Bool) -> String { paint(text, "1;32", colour) }
     static func bold(_ text: String, _ colour: Bool) -> String { paint(text, "1", colour) }
-    static func paint(_ text: String, _ code: String, _ colour: Bool) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    static func paint(_ text: String, _ code: String, _ colour: Bool) -> String { FindingRenderer.paint(text, code, colour) }
 }
 
 extension CLIContext {

@@ -59,6 +59,15 @@ public struct SemanticVersion: Hashable, Comparable, Sendable, CustomStringConve
         return lhs.prerelease.count < rhs.prerelease.count
     }
 
+    /// Orders version strings by semver precedence; strings that are not versions come first.
+    public static func isOlder(_ a: String, than b: String) -> Bool {
+        switch (SemanticVersion(a), SemanticVersion(b)) {
+        case let (x?, y?): return x < y
+        case (nil, .some): return true
+        default: return false
+        }
+    }
+
     private static func isIdentifier(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { b in
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D

@@ -259,9 +259,3 @@ enum Breakage: String, CaseIterable, Sendable {
     }
 }
 
-final class FailureList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func append(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
-}

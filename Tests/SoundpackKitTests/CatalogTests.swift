@@ -95,12 +95,6 @@ import SoundpackTestSupport
     }
 }
 
-final class FailureList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func append(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
-}
 
 @Suite struct CatalogMigrationTests {
     /// A catalog written by schema 1 opens with its rows intact and gains the loudness columns.

@@ -14,13 +14,7 @@ func parseReference(_ text: String, requireVersion: Bool) throws(CLIError) -> (i
 
 /// The version with the highest semantic version (unparseable ones sort first).
 func newest(_ versions: [PublishedVersion]) -> PublishedVersion? {
-    versions.max { a, b in
-        switch (SemanticVersion(a.version), SemanticVersion(b.version)) {
-        case let (x?, y?): return x < y
-        case (nil, .some): return true
-        default: return false
-        }
-    }
+    versions.max { SemanticVersion.isOlder($0.version, than: $1.version) }
 }
 
 enum DiffCommand: Command {

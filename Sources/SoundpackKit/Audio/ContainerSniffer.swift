@@ -19,7 +19,6 @@ enum ContainerSniffer {
         case "caff": return .caf
         case "fLaC": return .flac
         case "OggS": return .ogg
-        case "ID3": return .mp3
         default:
             if ascii(0..<3) == "ID3" { return .mp3 }
             if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xE0 == 0xE0 { return .mp3 }

@@ -288,14 +288,7 @@ public final class Catalog {
         if let version {
             chosen = candidates.first { $0[1].string == version }
         } else {
-            // The newest by semantic version; rows whose version does not parse sort first.
-            chosen = candidates.max { a, b in
-                switch (a[1].string.flatMap(SemanticVersion.init), b[1].string.flatMap(SemanticVersion.init)) {
-                case let (x?, y?): return x < y
-                case (nil, .some): return true
-                default: return false
-                }
-            }
+            chosen = candidates.max { SemanticVersion.isOlder($0[1].string ?? "", than: $1[1].string ?? "") }
         }
         guard let row = chosen, let rowID = row[0].int, let versionText = row[1].string else { return nil }
         let clips = try read("SELECT token, file, bytes, sha256, container, codec, sample_rate, channels, frames, duration, peak_dbfs, true_peak_dbtp, momentary_max_lufs FROM clips WHERE version_id = ? ORDER BY rowid", [.integer(rowID)]).map { c in

@@ -75,7 +75,7 @@ public enum FindingRenderer {
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-    static func paint(_ text: String, _ code: String, _ colour: Bool) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    public static func paint(_ text: String, _ code: String, _ colour: Bool) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
     // MARK: JSON
 

@@ -88,8 +88,7 @@ public enum HTMLReport {
         }
 
         // Coverage: one row per clip with waveform, facts, loudness and findings.
-        let loudness = report.clips.compactMap { $0.facts?.momentaryMaxLufs }.sorted()
-        let median = loudness.isEmpty ? nil : (loudness.count % 2 == 1 ? loudness[loudness.count / 2] : (loudness[loudness.count / 2 - 1] + loudness[loudness.count / 2]) / 2)
+        let median = AudioLoudnessOutlier.median(report.clips.compactMap { $0.facts?.momentaryMaxLufs })
         html += "<h3>Clips</h3>\n<table class=\"coverage\"><thead><tr><th>Token</th><th>File</th><th>Format</th><th>Duration</th><th>Waveform</th><th>Player</th><th>Findings</th></tr></thead><tbody>\n"
         let root = URL(fileURLWithPath: folder, isDirectory: true)
         for clip in report.clips {
@@ -108,7 +107,7 @@ public enum HTMLReport {
         }
         html += "</tbody></table>\n"
 
-        if let median, !loudness.isEmpty {
+        if let median {
             html += "<h3>Loudness (momentary max) against the pack median \(String(format: "%.1f", median)) LUFS</h3>\n" + loudnessChart(report, median: median)
         }
         return html + "</section>\n"
@@ -157,20 +156,22 @@ public enum HTMLReport {
     static func loudnessChart(_ report: PackReport, median: Double) -> String {
         let clips = report.clips.compactMap { clip in clip.facts?.momentaryMaxLufs.map { (clip.token, $0) } }
         let rowHeight = 18.0, left = 70.0, chartWidth = 520.0
+        // The band the loudness-outlier rule allows, with this pack's threshold.
+        let limit = report.checks?["maxLoudnessDeviationLU"] ?? Checks().maxLoudnessDeviationLU
         let low = min(clips.map(\.1).min() ?? median, median - 6) - 1, high = max(clips.map(\.1).max() ?? median, median + 6) + 1
         func x(_ lufs: Double) -> Double { left + (lufs - low) / (high - low) * chartWidth }
         let height = Double(clips.count) * rowHeight + 24
         var svg = "<svg class=\"loudness\" width=\"\(Int(left + chartWidth + 80))\" height=\"\(Int(height))\" role=\"img\" aria-label=\"loudness per clip\">"
-        svg += String(format: "<rect x=\"%.1f\" y=\"0\" width=\"%.1f\" height=\"%.1f\" fill=\"#eaf4ec\"/>", x(median - 2), x(median + 2) - x(median - 2), height - 20)
+        svg += String(format: "<rect x=\"%.1f\" y=\"0\" width=\"%.1f\" height=\"%.1f\" fill=\"#eaf4ec\"/>", x(median - limit), x(median + limit) - x(median - limit), height - 20)
         for (index, (token, lufs)) in clips.enumerated() {
             let y = Double(index) * rowHeight
-            let colour = abs(lufs - median) > 2 ? "#d99a00" : "#2f6fdb"
+            let colour = abs(lufs - median) > limit ? "#d99a00" : "#2f6fdb"
             svg += "<text x=\"\(left - 8)\" y=\"\(y + 13)\" text-anchor=\"end\" font-size=\"12\">\(esc(token))</text>"
             svg += String(format: "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\" ", left, y + 3, max(x(lufs) - left, 1)) + "fill=\"\(colour)\"/>"
             svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#5b6575\">%.1f</text>", x(lufs) + 4, y + 13, lufs)
         }
         svg += String(format: "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#13643a\" stroke-dasharray=\"4 3\"/>", x(median), x(median), height - 20)
-        svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#13643a\">median %.1f LUFS (±2 LU shaded)</text>", x(median) - 60, height - 6, median)
+        svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#13643a\">median %.1f LUFS (±%.1f LU shaded)</text>", x(median) - 60, height - 6, median, limit)
         return svg + "</svg>\n"
     }
 
