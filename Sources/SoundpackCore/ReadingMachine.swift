@@ -10,7 +10,9 @@ struct ReadingMachine: Sendable {
         var position = 0
         /// A non-zero integer digit has been said.
         var started = false
-        /// Zeros were passed since the last said digit; one 零 is owed before the next digit.
+        /// A zero was passed that earns one 零 before the next non-zero digit: a zero inside the
+        /// current level, or a whole level of zeros. Zeros at the end of a level that said
+        /// something are silent (DESIGN §4), so the level's end clears it.
         var pendingZero = false
         /// The current 4-digit group (units, 万, 亿) has a non-zero digit so far.
         var groupNonzero = false
@@ -48,7 +50,12 @@ struct ReadingMachine: Sendable {
                 state.pendingZero = true
             }
             if inGroup == 0 {
-                if state.groupNonzero, let unit = Self.groupUnits[group] { tokens.append(unit) }
+                if state.groupNonzero {
+                    if let unit = Self.groupUnits[group] { tokens.append(unit) }
+                    // 204000 → 二十万四千: the zero closing the 万 level is silent.
+                    state.pendingZero = false
+                }
+                // A level of zeros keeps the 零 owed: 400005000 → 四亿零五千.
                 state.groupNonzero = false
             }
         } else if position == Self.integerPositions {

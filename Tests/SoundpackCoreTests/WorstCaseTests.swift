@@ -32,6 +32,40 @@ import Testing
         }
     }
 
+    /// Limits above 10^5, where a 万 level can end in a silent zero (204000 → 二十万四千), are too
+    /// many amounts to enumerate with their fractions; the reading is integer part + fraction part,
+    /// so every whole amount is enumerated and the best fraction added to each.
+    @Test(arguments: [("210000.37", 11 as UInt64), ("1002000", 12), ("404000.5", 13)])
+    func searchMatchesWholeAmountEnumeration(_ maxText: String, _ seed: UInt64) throws {
+        let maximum = try Amount(parsing: maxText)
+        var rng = SplitMix64(seed: seed)
+        var costs: [Token: Int64] = [:]
+        for token in Token.allCases { costs[token] = Int64(rng.next() % 9000) + 1000 }
+        func cost(_ tokens: [Token]) -> Int64 { tokens.reduce(0) { $0 + (costs[$1] ?? 0) } }
+        for two in TwoStyle.allCases {
+            let grammar = Grammar(.zhHans, two: two)
+            // What a fraction adds to a reading: 零点零五元 against 零元.
+            let base = cost(grammar.tokens(for: Amount(minorUnits: 0)))
+            let fractionExtra = (0..<100).map { cost(grammar.tokens(for: Amount(minorUnits: Int64($0)))) - base }
+            let lastWhole = maximum.minorUnits / 100, lastFraction = Int(maximum.minorUnits % 100)
+            let bestAnyFraction = fractionExtra.max() ?? 0
+            let bestLastFraction = fractionExtra[0...lastFraction].max() ?? 0
+            var expected = Int64.min
+            var reachable = Set<Token>()
+            for whole in 0...lastWhole {
+                let tokens = grammar.tokens(for: Amount(minorUnits: whole * 100))
+                reachable.formUnion(tokens)
+                expected = max(expected, cost(tokens) + (whole == lastWhole ? bestLastFraction : bestAnyFraction))
+            }
+            let fractions = lastWhole == 0 ? 0...lastFraction : 0...99
+            for fraction in fractions { reachable.formUnion(grammar.tokens(for: Amount(minorUnits: Int64(fraction)))) }
+            let found = grammar.costliestReading(upTo: maximum) { costs[$0] ?? 0 }
+            #expect(found.cost == expected)
+            #expect(found.amount <= maximum)
+            #expect(grammar.reachableTokens(upTo: maximum) == reachable)
+        }
+    }
+
     @Test func largestLimitIsSearchedWithoutEnumeration() throws {
         let grammar = Grammar(.zhHans)
         let found = grammar.costliestReading(upTo: try Amount(parsing: "999999999999.99")) { _ in 1 }
