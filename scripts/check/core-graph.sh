@@ -2,7 +2,7 @@
 # SoundpackCore must build for iOS apps and their extensions: Foundation only, no C module
 # anywhere in its dependency graph. Checks the package graph, the imports, and builds it alone.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift package describe --type json 2>/dev/null | python3 -c '
 import json, sys
 package = json.load(sys.stdin)

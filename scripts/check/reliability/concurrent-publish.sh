@@ -3,9 +3,9 @@
 # into one catalog and store at once. Every publish must succeed, find nothing to do, or be
 # refused by the contract (not newer than a published version); no "database is locked", no
 # environment failure, no version twice, and index.json must match the catalog (verify).
-#   scripts/reliability/concurrent-publish.sh
+#   scripts/check/reliability/concurrent-publish.sh
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 root=$(pwd)
 # SOUNDPACK_BIN picks the binary (scripts/test.sh passes its debug build); else a release build.
 if [ -n "${SOUNDPACK_BIN:-}" ]; then bin=$SOUNDPACK_BIN; else swift build -c release --product soundpack >/dev/null; bin=$root/.build/release/soundpack; fi

@@ -3,9 +3,9 @@
 # sh blocks, in order, in a fresh git project holding the demo pack; then exercises the pre-commit
 # hook with a broken and a good commit. Build steps run at the repository root (their output is
 # .build, which git ignores); the others in the project.
-#   scripts/check-docs.sh [path/to/soundpack-folder]   (default: build release)
+#   scripts/check/docs.sh [path/to/soundpack-folder]   (default: build release)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

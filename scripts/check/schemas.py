@@ -8,14 +8,14 @@
 - a published store's manifest.json and index.json, and `export --format json`, validate against
   their schemas.
 
-Usage: scripts/check-schemas.py [path/to/soundpack]   (default .build/debug/soundpack)
+Usage: scripts/check/schemas.py [path/to/soundpack]   (default .build/debug/soundpack)
 Needs the jsonschema package (scripts/bootstrap.sh --dev installs it).
 """
 import glob, json, os, shutil, subprocess, sys, tempfile
 
 import jsonschema
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, ".build/debug/soundpack"))
 pack_schema = json.load(open(os.path.join(root, "schemas/pack.schema.json")))
 report_schema = json.load(open(os.path.join(root, "schemas/report.schema.json")))
