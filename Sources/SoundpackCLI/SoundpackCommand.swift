@@ -107,14 +107,20 @@ extension CLIContext {
     }
 
     /// `--store`, else `SOUNDPACK_STORE`, else `dist/` under the working folder.
-    func storePath(_ arguments: ParsedArguments) -> String {
-        absolute(arguments.value("--store") ?? environment["SOUNDPACK_STORE"] ?? "dist")
+    /// The store `--store`, `SOUNDPACK_STORE` or `dist/` names.
+    func store(_ arguments: ParsedArguments) -> Store {
+        Store.directory(absolute(arguments.value("--store") ?? environment["SOUNDPACK_STORE"] ?? "dist"))
     }
 
-    func openCatalog(_ arguments: ParsedArguments) throws(CLIError) -> Catalog {
-        do { return try Catalog(path: catalogPath(arguments)) } catch {
+    func openCatalog(_ arguments: ParsedArguments) throws(CLIError) -> any Catalog {
+        do { return try SQLiteCatalog(path: catalogPath(arguments)) } catch {
             throw .environment("cannot use the catalog", error.message)
         }
+    }
+
+    /// A pack folder named on the command line: read from its absolute path, shown as written.
+    func packFolder(_ argument: String) -> PackFolder {
+        PackFolder(path: absolute(argument), shown: argument)
     }
 
     /// JSON text for machine-readable output: sorted keys, pretty, stable.

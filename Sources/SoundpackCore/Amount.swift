@@ -132,3 +132,19 @@ extension String {
         return String(scalars[start...end])
     }
 }
+
+/// Amounts travel in files as their exact decimal strings ("99999999.99"), never as JSON numbers.
+extension Amount: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do { self = try Amount(parsing: text) } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -61,8 +61,7 @@ public struct ClipPlanner: Sendable {
     public func plan(amount text: String) throws(PlanError) -> ClipPlan {
         let amount: Amount
         do { amount = try Amount(parsing: text, maximum: pack.maxAmount) } catch { throw .amountUnreadable(error) }
-        var tokens = [Token.prefix] + pack.grammar.tokens(for: amount)
-        if pack.clips[.suffix] != nil { tokens.append(.suffix) }
+        let tokens = pack.announcement.tokens(for: amount)
         var clips: [PlannedClip] = []
         var known: [String: ClipSource] = [:]
         for token in tokens {
@@ -114,6 +113,6 @@ public struct ClipVerifier: Sendable {
     }
 
     public func verify(_ data: Data, against clip: PlannedClip) throws(PlanError) {
-        try verify(data, against: SharedPack.Clip(file: clip.file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: 0, url: nil))
+        try verify(data, against: SharedPack.Clip(file: clip.file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: 0))
     }
 }

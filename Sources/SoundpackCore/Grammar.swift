@@ -8,6 +8,9 @@ public enum GrammarID: String, CaseIterable, Sendable, Codable {
 
 /// How a 2 is said where Mandarin allows 两 (`grammarOptions.two`).
 public enum TwoStyle: String, CaseIterable, Sendable, Codable {
+    /// The style a pack has when pack.json names none.
+    public static let `default` = TwoStyle.er
+
     /// Always 二.
     case er
     /// 两 in the hundreds and thousands place of a group, and for a group of exactly 2 before 万/亿.
@@ -22,7 +25,7 @@ public struct Grammar: Sendable, Hashable {
     public let id: GrammarID
     public let two: TwoStyle
 
-    public init(_ id: GrammarID, two: TwoStyle = .er) {
+    public init(_ id: GrammarID, two: TwoStyle = .default) {
         self.id = id
         self.two = two
     }

@@ -2,6 +2,15 @@
 
 import Foundation
 
+/// The limits a pack is checked against (`profile` in pack.json).
+public enum Profile: String, CaseIterable, Sendable, Codable {
+    /// iOS notification sounds: aiff/wav/caf × linear PCM/IMA4/µLaw/aLaw, under 30 s.
+    case iosNotification = "ios-notification"
+
+    /// The profile a pack has when pack.json names none.
+    public static let `default` = Profile.iosNotification
+}
+
 /// A voice pack's pack.json: identity, grammar, amount limit and the clip for each token.
 public struct PackManifest: Sendable, Equatable {
     public var id: String
@@ -9,20 +18,19 @@ public struct PackManifest: Sendable, Equatable {
     public var version: SemanticVersion
     public var grammar: Grammar
     public var maxAmount: Amount
-    public var profile: String
+    public var profile: Profile
     /// Clip key (token raw value, possibly unknown to the grammar) → path relative to the pack.
     public var clips: [String: String]
     public var texts: [String: String]
     public var checks: Checks
 
-    public static let knownProfiles: Set<String> = ["ios-notification"]
     static let knownFields: Set<String> = [
         "$schema", "id", "name", "version", "grammar", "grammarOptions", "maxAmount", "profile", "clips", "texts", "checks",
     ]
 
     public init(
         id: String, name: String? = nil, version: SemanticVersion, grammar: Grammar, maxAmount: Amount,
-        profile: String = "ios-notification", clips: [String: String], texts: [String: String] = [:], checks: Checks = Checks()
+        profile: Profile = .default, clips: [String: String], texts: [String: String] = [:], checks: Checks = Checks()
     ) {
         self.id = id
         self.name = name
@@ -33,6 +41,11 @@ public struct PackManifest: Sendable, Equatable {
         self.clips = clips
         self.texts = texts
         self.checks = checks
+    }
+
+    /// How this pack frames every reading: its prefix, and its suffix when it has a clip for one.
+    public var announcement: Announcement {
+        Announcement(grammar: grammar, hasSuffix: clips[Token.suffix.rawValue] != nil)
     }
 
     /// Whether `id` is a valid pack id: `[a-z0-9][a-z0-9-]{0,62}`.
@@ -89,7 +102,7 @@ public struct PackManifest: Sendable, Equatable {
         guard let grammarID = GrammarID(rawValue: grammarText) else {
             throw ManifestError(field: "grammar", message: "'\(grammarText)' is not a known grammar (known: \(GrammarID.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        var two = TwoStyle.er
+        var two = TwoStyle.default
         if let options = root["grammarOptions"] {
             guard let map = options as? [String: Any] else { throw ManifestError(field: "grammarOptions", message: "must be an object") }
             for (key, value) in map {
@@ -108,9 +121,12 @@ public struct PackManifest: Sendable, Equatable {
         do { maxAmount = try Amount(parsing: maxText) } catch {
             throw ManifestError(field: "maxAmount", message: error.description)
         }
-        let profile = try string("profile", required: false) ?? "ios-notification"
-        guard Self.knownProfiles.contains(profile) else {
-            throw ManifestError(field: "profile", message: "'\(profile)' is not a known profile (known: \(Self.knownProfiles.sorted().joined(separator: ", ")))")
+        var profile = Profile.default
+        if let text = try string("profile", required: false) {
+            guard let known = Profile(rawValue: text) else {
+                throw ManifestError(field: "profile", message: "'\(text)' is not a known profile (known: \(Profile.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            profile = known
         }
         guard root["clips"] != nil else { throw ManifestError(field: "clips", message: "required field is missing") }
         let clips = try stringMap("clips")

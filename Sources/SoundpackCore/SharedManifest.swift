@@ -5,13 +5,42 @@ import Foundation
 
 /// One exported pack: its grammar and, per token, the clip file and where to get it.
 public struct SharedPack: Sendable, Equatable {
-    public struct Clip: Sendable, Equatable {
+    public struct Clip: Sendable, Equatable, Codable {
         public var file: String
         public var bytes: Int
         public var sha256: String
         public var durationSeconds: Double
         public var url: URL?
+
+        public init(file: String, bytes: Int, sha256: String, durationSeconds: Double, url: URL? = nil) {
+            self.file = file
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.durationSeconds = durationSeconds
+            self.url = url
+        }
+
+        private enum CodingKeys: String, CodingKey { case file, bytes, sha256, durationSeconds, url }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            file = try c.decode(String.self, forKey: .file)
+            bytes = try c.decode(Int.self, forKey: .bytes)
+            sha256 = try c.decode(String.self, forKey: .sha256)
+            durationSeconds = try c.decodeIfPresent(Double.self, forKey: .durationSeconds) ?? 0
+            url = try c.decodeIfPresent(String.self, forKey: .url).flatMap(URL.init(string:))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(file, forKey: .file)
+            try c.encode(bytes, forKey: .bytes)
+            try c.encode(sha256, forKey: .sha256)
+            try c.encode(durationSeconds, forKey: .durationSeconds)
+            try c.encodeIfPresent(url?.absoluteString, forKey: .url)
+        }
     }
+    /// The key of the pack in the manifest's `packs`.
     public var id: String
     public var version: String
     public var grammar: Grammar
@@ -20,62 +49,159 @@ public struct SharedPack: Sendable, Equatable {
     public var yanked: Bool
     /// Token → clip.
     public var clips: [Token: Clip]
+
+    public init(id: String, version: String, grammar: Grammar, maxAmount: Amount, texts: [String: String], yanked: Bool, clips: [Token: Clip]) {
+        self.id = id
+        self.version = version
+        self.grammar = grammar
+        self.maxAmount = maxAmount
+        self.texts = texts
+        self.yanked = yanked
+        self.clips = clips
+    }
+
+    /// How this pack frames every reading (the same framing `soundpack say` and `render` use).
+    public var announcement: Announcement { Announcement(grammar: grammar, hasSuffix: clips[.suffix] != nil) }
+
+    private enum CodingKeys: String, CodingKey { case version, grammar, two, maxAmount, texts, yanked, tokens }
+
+    init(id: String, from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = id
+        version = try c.decode(String.self, forKey: .version)
+        let grammarText = try c.decode(String.self, forKey: .grammar)
+        let twoText = try c.decodeIfPresent(String.self, forKey: .two)
+        let maxText = try c.decode(String.self, forKey: .maxAmount)
+        let two: TwoStyle? = if let twoText { TwoStyle(rawValue: twoText) } else { .default }
+        guard let grammarID = GrammarID(rawValue: grammarText), let two,
+              let maxAmount = try? Amount(parsing: maxText) else {
+            throw PlanError.unreadableManifest("pack \(id) has no usable grammar, two or maxAmount")
+        }
+        grammar = Grammar(grammarID, two: two)
+        self.maxAmount = maxAmount
+        texts = try c.decodeIfPresent([String: String].self, forKey: .texts) ?? [:]
+        yanked = try c.decodeIfPresent(Bool.self, forKey: .yanked) ?? false
+        var clips: [Token: Clip] = [:]
+        for (key, clip) in try c.decodeIfPresent([String: Clip].self, forKey: .tokens) ?? [:] {
+            guard let token = Token(rawValue: key) else { throw PlanError.unreadableManifest("pack \(id) has an unknown token '\(key)'") }
+            clips[token] = clip
+        }
+        self.clips = clips
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(version, forKey: .version)
+        try c.encode(grammar.id.rawValue, forKey: .grammar)
+        try c.encode(grammar.two.rawValue, forKey: .two)
+        try c.encode(maxAmount.description, forKey: .maxAmount)
+        try c.encode(texts, forKey: .texts)
+        try c.encode(yanked, forKey: .yanked)
+        try c.encode(Dictionary(uniqueKeysWithValues: clips.map { ($0.key.rawValue, $0.value) }), forKey: .tokens)
+    }
 }
 
-/// The exported manifest: the bundled clip names under its key, and every pack.
-public struct SharedManifest: Sendable, Equatable {
+/// The exported manifest (schemas/export.schema.json): the bundled clip names under its key, and
+/// every pack. `soundpack export` writes this type and the app and extension read it, so the two
+/// sides cannot disagree on the shape.
+public struct SharedManifest: Sendable, Equatable, Codable {
     public static let supportedSchemaVersion = 1
+    /// The UserDefaults key the reference app lists its bundled clips under.
+    public static let defaultKey = "kMainAppMp3FileKey"
+
+    /// The two encodings `export` writes; readers accept either.
+    public enum Encoding: String, Sendable, CaseIterable { case plist, json }
+
     public var key: String
     /// Clip file names the app bundles (the list under `key`, kMainAppMp3FileKey by default).
     public var bundledFiles: [String]
     public var packs: [String: SharedPack]
 
+    public init(key: String = SharedManifest.defaultKey, bundledFiles: [String], packs: [String: SharedPack]) {
+        self.key = key
+        self.bundledFiles = bundledFiles
+        self.packs = packs
+    }
+
     /// Reads an exported manifest, XML property list or JSON.
     public init(data: Data) throws(PlanError) {
-        let object: Any
         do {
             if data.first(where: { !$0.isWhitespaceByte }) == UInt8(ascii: "{") {
-                object = try JSONSerialization.jsonObject(with: data)
+                self = try JSONDecoder().decode(SharedManifest.self, from: data)
             } else {
-                object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+                self = try PropertyListDecoder().decode(SharedManifest.self, from: data)
             }
+        } catch let error as PlanError {
+            throw error
+        } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.isEmpty && key.stringValue == "soundpack" {
+            throw .unreadableManifest("no \"soundpack\" dictionary; is this a soundpack export?")
+        } catch let error as DecodingError {
+            throw .unreadableManifest(Self.describe(error))
         } catch {
             throw .unreadableManifest("neither JSON nor a property list (\(error.localizedDescription))")
         }
-        guard let root = object as? [String: Any], let soundpack = root["soundpack"] as? [String: Any] else {
-            throw .unreadableManifest("no \"soundpack\" dictionary; is this a soundpack export?")
+    }
+
+    /// The bytes `export` writes: an XML property list, or JSON with sorted keys and a final newline.
+    public func encoded(as encoding: Encoding) throws -> Data {
+        switch encoding {
+        case .plist:
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = .xml
+            return try encoder.encode(self)
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return try encoder.encode(self) + Data("\n".utf8)
         }
-        let version = (soundpack["schemaVersion"] as? NSNumber)?.intValue ?? -1
-        guard version == Self.supportedSchemaVersion else { throw .unsupportedManifestVersion(version) }
-        key = soundpack["key"] as? String ?? "kMainAppMp3FileKey"
-        bundledFiles = root[key] as? [String] ?? []
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let root = try decoder.container(keyedBy: Key.self)
+        let soundpack = try root.nestedContainer(keyedBy: Key.self, forKey: Key("soundpack"))
+        let version = (try? soundpack.decode(Int.self, forKey: Key("schemaVersion"))) ?? -1
+        guard version == Self.supportedSchemaVersion else { throw PlanError.unsupportedManifestVersion(version) }
+        key = try soundpack.decodeIfPresent(String.self, forKey: Key("key")) ?? Self.defaultKey
+        bundledFiles = try root.decodeIfPresent([String].self, forKey: Key(key)) ?? []
         var packs: [String: SharedPack] = [:]
-        for (id, value) in soundpack["packs"] as? [String: Any] ?? [:] {
-            guard let pack = value as? [String: Any] else { throw .unreadableManifest("pack \(id) is not a dictionary") }
-            guard let grammarID = GrammarID(rawValue: pack["grammar"] as? String ?? ""),
-                  let two = TwoStyle(rawValue: pack["two"] as? String ?? "er"),
-                  let maxText = pack["maxAmount"] as? String, let maxAmount = try? Amount(parsing: maxText) else {
-                throw .unreadableManifest("pack \(id) has no usable grammar, two or maxAmount")
+        if soundpack.contains(Key("packs")) {
+            let container = try soundpack.nestedContainer(keyedBy: Key.self, forKey: Key("packs"))
+            for id in container.allKeys {
+                packs[id.stringValue] = try SharedPack(id: id.stringValue, from: try container.superDecoder(forKey: id))
             }
-            var clips: [Token: SharedPack.Clip] = [:]
-            for (key, entry) in pack["tokens"] as? [String: Any] ?? [:] {
-                guard let token = Token(rawValue: key), let clip = entry as? [String: Any], let file = clip["file"] as? String,
-                      let sha = clip["sha256"] as? String, let bytes = (clip["bytes"] as? NSNumber)?.intValue else {
-                    throw .unreadableManifest("pack \(id) token \(key) lacks file, bytes or sha256")
-                }
-                clips[token] = SharedPack.Clip(file: file, bytes: bytes, sha256: sha, durationSeconds: (clip["durationSeconds"] as? NSNumber)?.doubleValue ?? 0,
-                                               url: (clip["url"] as? String).flatMap(URL.init(string:)))
-            }
-            packs[id] = SharedPack(id: id, version: pack["version"] as? String ?? "", grammar: Grammar(grammarID, two: two), maxAmount: maxAmount,
-                                   texts: pack["texts"] as? [String: String] ?? [:], yanked: (pack["yanked"] as? NSNumber)?.boolValue ?? false,
-                                   clips: clips)
         }
         self.packs = packs
     }
-}
 
-extension UInt8 {
-    fileprivate var isWhitespaceByte: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
+    public func encode(to encoder: any Encoder) throws {
+        var root = encoder.container(keyedBy: Key.self)
+        try root.encode(bundledFiles, forKey: Key(key))
+        var soundpack = root.nestedContainer(keyedBy: Key.self, forKey: Key("soundpack"))
+        try soundpack.encode(Self.supportedSchemaVersion, forKey: Key("schemaVersion"))
+        try soundpack.encode(key, forKey: Key("key"))
+        var container = soundpack.nestedContainer(keyedBy: Key.self, forKey: Key("packs"))
+        for (id, pack) in packs { try pack.encode(to: container.superEncoder(forKey: Key(id))) }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "neither JSON nor a property list (\(context.debugDescription))"
+                : "\(path(context.codingPath)) has the wrong type (\(context.debugDescription))"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String { keys.map(\.stringValue).joined(separator: ".") }
 }
 
 /// Why an amount cannot be planned or a clip cannot be used.
@@ -101,4 +227,8 @@ public enum PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case .hashMismatch(let file, let expected, let actual): return "\(file) has SHA-256 \(actual.prefix(16))…, the manifest says \(expected.prefix(16))…; refusing to use it"
         }
     }
+}
+
+extension UInt8 {
+    fileprivate var isWhitespaceByte: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }

@@ -18,7 +18,7 @@ import Testing
         #expect(manifest.clips["十"] == "clips/shi.caf")
         #expect(manifest.checks.maxLeadingSilenceMs == 60)
         #expect(manifest.checks.maxTrailingSilenceMs == 80)
-        #expect(manifest.profile == "ios-notification")
+        #expect(manifest.profile == .iosNotification)
     }
 
     @Test(arguments: [

@@ -6,16 +6,17 @@ import Foundation
 import Testing
 import SoundpackTestSupport
 @testable import SoundpackKit
+import SoundpackCore
 
 @Suite struct CatalogTests {
-    static func demoReport() -> PackReport { Validator().validate(directory: Fixtures.demoPack) }
+    static func demoReport() -> PackReport { Validator().validate(folder: PackFolder(absolute: Fixtures.demoPack)) }
 
     @Test func recordsValidationRunsAndReadsThemBack() throws {
         let folder = TemporaryFolder()
-        let catalog = try Catalog(path: folder.file("nested/catalog.sqlite"))
+        let catalog = try SQLiteCatalog(path: folder.file("nested/catalog.sqlite"))
         let report = Self.demoReport()
-        try catalog.recordValidation(report, strict: false, toolVersion: "test", at: Date(timeIntervalSince1970: 0))
-        try catalog.recordValidation(report, strict: true, toolVersion: "test", at: Date(timeIntervalSince1970: 60))
+        try catalog.recordValidations([report], strict: false, toolVersion: "test", at: Date(timeIntervalSince1970: 0))
+        try catalog.recordValidations([report], strict: true, toolVersion: "test", at: Date(timeIntervalSince1970: 60))
 
         let packs = try catalog.packs()
         #expect(packs.map(\.id) == ["wechat"])
@@ -30,17 +31,17 @@ import SoundpackTestSupport
         #expect(version.runs.count == 2)
         #expect(version.runs.first?.ranAt == "1970-01-01T00:00:00.000Z")
         #expect(version.runs.last?.worstAmount == report.worstCase?.amount)
-        #expect(try catalog.version(of: "wechat", "9.9.9") == nil)
+        #expect(try catalog.version(of: "wechat", SemanticVersion("9.9.9")) == nil)
         #expect(try catalog.version(of: "nope", nil) == nil)
     }
 
     @Test func refusesACatalogFromANewerSoundpack() throws {
         let folder = TemporaryFolder()
         let path = folder.file("catalog.sqlite")
-        _ = try Catalog(path: path)
+        _ = try SQLiteCatalog(path: path)
         try SQLiteDatabase(path: path).execute("PRAGMA user_version = 99")
         #expect {
-            _ = try Catalog(path: path)
+            _ = try SQLiteCatalog(path: path)
         } throws: { error in
             (error as? CatalogError)?.message.contains("newer than this soundpack") == true
         }
@@ -49,31 +50,31 @@ import SoundpackTestSupport
     @Test func refusesAnUnwritableLocation() throws {
         let folder = TemporaryFolder()
         try folder.write("a file, not a folder", to: "blocker")
-        #expect(throws: CatalogError.self) { _ = try Catalog(path: folder.file("blocker/catalog.sqlite")) }
+        #expect(throws: CatalogError.self) { _ = try SQLiteCatalog(path: folder.file("blocker/catalog.sqlite")) }
     }
 
     @Test func publishedVersionsCannotBeRewritten() throws {
         let folder = TemporaryFolder()
-        let catalog = try Catalog(path: folder.file("catalog.sqlite"))
-        try catalog.recordValidation(Self.demoReport(), strict: false, toolVersion: "test", at: Date())
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        try catalog.recordValidations([Self.demoReport()], strict: false, toolVersion: "test", at: Date())
         try catalog.db.execute("UPDATE versions SET published_at = '2026-01-01T00:00:00Z'")
         #expect(throws: SQLiteError.self) { try catalog.db.execute("UPDATE versions SET digest = 'x'") }
         #expect(throws: SQLiteError.self) { try catalog.db.execute("DELETE FROM clips") }
         #expect(throws: SQLiteError.self) { try catalog.db.execute("DELETE FROM versions") }
         // Validating again records the run but leaves the published rows alone.
-        try catalog.recordValidation(Self.demoReport(), strict: false, toolVersion: "test", at: Date())
-        #expect(try catalog.version(of: "wechat", "1.0.0")?.runs.count == 2)
+        try catalog.recordValidations([Self.demoReport()], strict: false, toolVersion: "test", at: Date())
+        #expect(try catalog.version(of: "wechat", SemanticVersion("1.0.0"))?.runs.count == 2)
         let integrity = try catalog.db.query("PRAGMA integrity_check")
-        #expect(integrity.first?.first?.string == "ok")
+        #expect(integrity.first?.values.first?.string == "ok")
     }
 
     @Test func pragmasFollowTheDesign() throws {
         let folder = TemporaryFolder()
-        let catalog = try Catalog(path: folder.file("catalog.sqlite"))
-        #expect(try catalog.db.query("PRAGMA journal_mode").first?.first?.string == "delete")
-        #expect(try catalog.db.query("PRAGMA foreign_keys").first?.first?.int == 1)
-        #expect(try catalog.db.query("PRAGMA synchronous").first?.first?.int == 2)
-        #expect(try catalog.db.query("PRAGMA user_version").first?.first?.int == Catalog.schemaVersion)
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        #expect(try catalog.db.query("PRAGMA journal_mode").first?.values.first?.string == "delete")
+        #expect(try catalog.db.query("PRAGMA foreign_keys").first?.values.first?.int == 1)
+        #expect(try catalog.db.query("PRAGMA synchronous").first?.values.first?.int == 2)
+        #expect(try catalog.db.query("PRAGMA user_version").first?.values.first?.int == SQLiteCatalog.schemaVersion)
     }
 
     /// Eight connections creating and writing one new catalog at once: every write lands.
@@ -84,14 +85,14 @@ import SoundpackTestSupport
         let failures = FailureList()
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             do {
-                let catalog = try Catalog(path: path)
-                for _ in 0..<5 { try catalog.recordValidation(report, strict: false, toolVersion: "w\(worker)", at: Date()) }
+                let catalog = try SQLiteCatalog(path: path)
+                for _ in 0..<5 { try catalog.recordValidations([report], strict: false, toolVersion: "w\(worker)", at: Date()) }
             } catch {
                 failures.append("\(error)")
             }
         }
         #expect(failures.all.isEmpty)
-        #expect(try Catalog(path: path).version(of: "wechat", nil)?.runs.count == 40)
+        #expect(try SQLiteCatalog(path: path).version(of: "wechat", nil)?.runs.count == 40)
     }
 }
 
@@ -103,14 +104,14 @@ import SoundpackTestSupport
         let path = folder.file("catalog.sqlite")
         do {
             let db = try SQLiteDatabase(path: path)
-            try db.execute(Catalog.migrations[0])
+            try db.execute(SQLiteCatalog.migrations[0])
             try db.execute("PRAGMA user_version = 1")
             try db.execute("INSERT INTO packs (id, grammar, created_at) VALUES ('old', 'zh-Hans', '2025-01-01T00:00:00Z')")
         }
-        let catalog = try Catalog(path: path)
-        #expect(try catalog.db.query("PRAGMA user_version").first?.first?.int == Catalog.schemaVersion)
+        let catalog = try SQLiteCatalog(path: path)
+        #expect(try catalog.db.query("PRAGMA user_version").first?.values.first?.int == SQLiteCatalog.schemaVersion)
         #expect(try catalog.packs().map(\.id) == ["old"])
-        try catalog.recordValidation(CatalogTests.demoReport(), strict: false, toolVersion: "test", at: Date())
+        try catalog.recordValidations([CatalogTests.demoReport()], strict: false, toolVersion: "test", at: Date())
         let clip = try #require(try catalog.version(of: "wechat", nil)?.clips.first)
         #expect(clip.momentaryMaxLufs != nil)
         #expect(clip.truePeakDbtp != nil)

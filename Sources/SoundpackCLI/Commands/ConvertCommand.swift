@@ -50,13 +50,12 @@ enum ConvertCommand: Command {
         let (source, destination) = (arguments.positionals[0], arguments.positionals[1])
         let summary: ConvertSummary
         do {
-            summary = try PackConverter().convert(source: context.absolute(source), destination: context.absolute(destination), options: options)
+            summary = try PackConverter().convert(source: context.packFolder(source), destination: context.packFolder(destination), options: options)
         } catch {
             let what = "cannot convert \(source) into \(destination)"
             throw error.kind == .input ? .failure(what, error.message) : .environment(what, error.message)
         }
-        var report = summary.report
-        report.directory = destination
+        let report = summary.report
         if format == "json" {
             context.stdout.write(context.json(report))
             return .success

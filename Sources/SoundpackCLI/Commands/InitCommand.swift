@@ -27,19 +27,19 @@ enum InitCommand: Command {
             throw .usage("'\(id)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
         }
         let grammarName = try arguments.choice("--grammar", GrammarID.allCases.map(\.rawValue), default: "zh-Hans")
-        let two = try arguments.choice("--two", TwoStyle.allCases.map(\.rawValue), default: "er")
+        let two = try arguments.choice("--two", TwoStyle.allCases.map(\.rawValue), default: TwoStyle.default.rawValue)
         let maxText = arguments.value("--max-amount") ?? "99999999.99"
         let maximum: Amount
         do { maximum = try Amount(parsing: maxText) } catch { throw .usage("--max-amount: \(error.description)") }
-        let grammar = Grammar(GrammarID(rawValue: grammarName) ?? .zhHans, two: TwoStyle(rawValue: two) ?? .er)
+        let grammar = Grammar(GrammarID(rawValue: grammarName) ?? .zhHans, two: TwoStyle(rawValue: two) ?? .default)
 
-        var tokens = grammar.reachableTokens(upTo: maximum)
-        tokens.insert(.prefix)
+        // A new pack has no suffix clip; one can be added later under "suffix".
+        let tokens = Announcement(grammar: grammar, hasSuffix: false).requiredTokens(upTo: maximum)
         var clips: [String: String] = [:]
         for token in tokens { clips[token.rawValue] = "clips/\(token.fileStem).caf" }
         var document: [String: Any] = [
             "id": id, "name": id, "version": "0.1.0", "grammar": grammarName, "grammarOptions": ["two": two],
-            "maxAmount": maximum.description, "profile": "ios-notification", "clips": clips,
+            "maxAmount": maximum.description, "profile": Profile.default.rawValue, "clips": clips,
         ]
         if let prefix = arguments.value("--prefix") { document["texts"] = ["prefix": prefix] }
 

@@ -33,24 +33,20 @@ enum PayloadCommand: Command {
         guard let packText = arguments.value("--pack") else { throw .usage("payload needs --pack ID[@VER]") }
         let ref = try parseReference(packText, requireVersion: false)
         let catalog = try context.openCatalog(arguments)
-        let published: [PublishedVersion]
-        do { published = try catalog.publishedVersions(of: ref.id) } catch { throw .environment("cannot read the catalog", error.message) }
-        let candidates = published.filter { ref.version == nil ? !$0.yanked : $0.version == ref.version }
-        guard let version = newest(candidates) else {
+        let found: (version: PublishedVersion, manifest: StoreManifest)?
+        do { found = try context.store(arguments).published(ref.id, ref.version, in: catalog) } catch {
+            throw .environment("cannot read \(packText) from the store", hint: error.description)
+        }
+        guard let (version, manifest) = found else {
             throw .failure("\(packText) is not a published pack in the catalog", hint: "soundpack publish, then soundpack list")
         }
-        let store = context.storePath(arguments)
-        let manifestPath = "\(version.id)/\(version.version)/manifest.json"
-        guard let data = FileManager.default.contents(atPath: "\(store)/\(manifestPath)"),
-              let manifest = try? JSONDecoder().decode(StoreManifest.self, from: data),
-              let maximum = try? Amount(parsing: manifest.maxAmount) else {
-            throw .environment("cannot read \(store)/\(manifestPath)", hint: "soundpack verify checks the store")
-        }
+        let manifestPath = StoreLayout.manifest(version.id, version.version)
+        let maximum = manifest.maxAmount
         let amount: Amount
         do { amount = try Amount(parsing: amountText, maximum: maximum) } catch { throw .failure(error.description) }
         let base = arguments.value("--base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let body = arguments.value("--body") ?? "\(manifest.texts["prefix"] ?? "")\(amount)元"
-        let payload = PushPayload.make(amount: amount, packID: version.id, version: version.version, title: arguments.value("--title") ?? manifest.name,
+        let payload = PushPayload.make(amount: amount, packID: version.id, version: version.version.description, title: arguments.value("--title") ?? manifest.name,
                                        body: body, manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath)
         context.stdout.write(String(decoding: payload, as: UTF8.self))
         return .success
@@ -73,12 +69,10 @@ enum PayloadCommand: Command {
         }
         var packs: [String: Amount] = [:]
         let catalog = try context.openCatalog(arguments)
-        let store = context.storePath(arguments)
+        let store = context.store(arguments)
         do {
             for version in try catalog.publishedVersions() {
-                let path = "\(store)/\(version.id)/\(version.version)/manifest.json"
-                let maximum = FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(StoreManifest.self, from: $0) }
-                    .flatMap { try? Amount(parsing: $0.maxAmount) } ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1)
+                let maximum = (try? store.manifest(version.id, version.version))?.maxAmount ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1)
                 packs["\(version.id)@\(version.version)"] = maximum
             }
         } catch { throw .environment("cannot read the catalog", error.message) }

@@ -40,20 +40,19 @@ enum PublishCommand: Command {
         guard let epoch = Int64(epochText), epoch >= 0 else {
             throw .usage("SOURCE_DATE_EPOCH must be a non-negative integer, not '\(epochText)'")
         }
-        let publisher = Publisher(catalog: try context.openCatalog(arguments), store: context.storePath(arguments),
+        let publisher = Publisher(catalog: try context.openCatalog(arguments), store: context.store(arguments),
                                   signingKey: key, sourceDateEpoch: epoch)
         publisher.now = context.now
         publisher.toolVersion = SoundpackCommand.version
-        var outcomes: [PublishOutcome]
+        let outcomes: [PublishOutcome]
         let progress = Progress("checking clips", total: nil, sink: context.stderr)
         do {
-            outcomes = try publisher.publish(directories: directories.map(context.absolute)) { done, _ in progress.update(to: done) }
+            outcomes = try publisher.publish(folders: directories.map(context.packFolder)) { done, _ in progress.update(to: done) }
         } catch {
             progress.finish()
             throw .environment("cannot publish", error.description)
         }
         progress.finish()
-        for index in outcomes.indices { outcomes[index].directory = directories[index] }
         if format == "json" {
             context.stdout.write(context.json(["packs": outcomes.map(Summary.init)]))
         } else {
@@ -61,11 +60,11 @@ enum PublishCommand: Command {
             for outcome in outcomes {
                 switch outcome.status {
                 case .published, .unchanged:
-                    context.stdout.write("\(outcome.directory): \(outcome.message)\n")
+                    context.stdout.write("\(outcome.folder.shown): \(outcome.message)\n")
                 case .refused:
-                    if let report = outcome.report, report.errors > 0 { ValidateCommand.printText([report], strict: false, context) }
+                    if outcome.report.errors > 0 { ValidateCommand.printText([outcome.report], strict: false, context) }
                     let rule = outcome.rule.map { "[\($0)] " } ?? ""
-                    context.stdout.write("\(outcome.directory)/pack.json: \(Style.error(colour)) \(rule)\(outcome.message)\n")
+                    context.stdout.write("\(outcome.folder.shown("pack.json")): \(Style.error(colour)) \(rule)\(outcome.message)\n")
                 }
             }
         }
@@ -75,44 +74,7 @@ enum PublishCommand: Command {
     struct Summary: Encodable {
         var directory: String, id: String?, version: String?, status: String, message: String, rule: String?
         init(_ outcome: PublishOutcome) {
-            (directory, id, version, status, message, rule) = (outcome.directory, outcome.id, outcome.version, outcome.status.rawValue, outcome.message, outcome.rule)
+            (directory, id, version, status, message, rule) = (outcome.folder.shown, outcome.id, outcome.version?.description, outcome.status.rawValue, outcome.message, outcome.rule)
         }
-    }
-}
-
-enum KeygenCommand: Command {
-    static let spec = CommandSpec(
-        name: "keygen",
-        synopsis: "keygen -o FILE",
-        summary: "Write an Ed25519 key pair for signing manifests: FILE (secret, mode 0600) and FILE.pub.",
-        options: [.option("-o", "--output", value: "FILE", help: "where to write the secret key")])
-
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        guard let output = arguments.value("--output") else { throw .usage("keygen needs -o FILE") }
-        let path = context.absolute(output)
-        guard !FileManager.default.fileExists(atPath: path), !FileManager.default.fileExists(atPath: path + ".pub") else {
-            throw .failure("\(output) or \(output).pub already exists", hint: "keygen never overwrites a key")
-        }
-        let key = SigningKey.generate()
-        do {
-            try AtomicFile.write(Data((Data(key.secretKeyBytes).base64EncodedString() + "\n").utf8), to: path)
-            chmod(path, 0o600)
-            try AtomicFile.write(Data((Data(key.publicKey).base64EncodedString() + "\n").utf8), to: path + ".pub")
-        } catch {
-            throw .environment("cannot write the key", error.localizedDescription)
-        }
-        context.stdout.write("wrote \(output) (secret) and \(output).pub; key id \(key.keyID)\n")
-        return .success
-    }
-
-    static func load(_ file: String, _ context: CLIContext) throws(CLIError) -> SigningKey {
-        guard let data = FileManager.default.contents(atPath: context.absolute(file)) else {
-            throw .failure("cannot read the signing key \(file)", hint: "create one with soundpack keygen -o \(file)")
-        }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let bytes = Data(base64Encoded: text), let key = SigningKey(secretKey: Array(bytes)) else {
-            throw .failure("\(file) is not an Ed25519 secret key written by soundpack keygen")
-        }
-        return key
     }
 }

@@ -1,9 +1,7 @@
 // `soundpack render`: the sound file an extension would build for each amount.
 
-import Dispatch
 import Foundation
 import SoundpackCore
-import Synchronization
 import SoundpackKit
 
 enum RenderCommand: Command {
@@ -103,25 +101,13 @@ enum RenderCommand: Command {
                 context.stderr.write("\(errorLabel) \(input.line.map { "line \($0): " } ?? "")\(error.description)\n")
             }
         }
-        let queue = amounts
-        let progress = Progress("rendering", total: queue.count, sink: context.stderr)
-        let firstFailure = Mutex<(path: String, error: AudioError)?>(nil)
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, queue.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in stride(from: worker, to: queue.count, by: workers) {
-                if firstFailure.withLock({ $0 != nil }) { return }
-                let path = "\(outputPath)/\(queue[index]).\(folderContainer)"
-                do throws(AudioError) { try renderer.write(queue[index], to: path, container: container) } catch {
-                    firstFailure.withLock { if $0 == nil { $0 = (path, error) } }
-                }
-                progress.advance()
-            }
+        let progress = Progress("rendering", total: amounts.count, sink: context.stderr)
+        do { try renderer.write(amounts, into: outputPath, fileExtension: folderContainer, container: container) { progress.advance() } } catch {
+            progress.finish()
+            throw .environment("cannot write \(error.path)", error.error.message)
         }
         progress.finish()
-        if let failure = firstFailure.withLock({ $0 }) {
-            throw .environment("cannot write \(failure.path)", failure.error.message)
-        }
-        let written = queue
+        let written = amounts
         context.stdout.write("\(output): \(written.count) file\(written.count == 1 ? "" : "s") written (\(folderContainer), \(renderer.sampleRate) Hz, \(renderer.channels == 1 ? "mono" : "\(renderer.channels) channels"), \(codec))\n")
         return failed ? .failure : .success
     }

@@ -23,13 +23,11 @@ enum ReportCommand: Command {
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw .usage("report needs at least one pack folder", hint: "soundpack report packs/wechat -o report.html") }
         guard let output = arguments.value("--output") else { throw .usage("report needs -o FILE") }
-        let folders = arguments.positionals.map(context.absolute)
         let progress = Progress("measuring clips", total: nil, sink: context.stderr)
-        var reports = Validator().validate(directories: folders) { done, _ in progress.update(to: done) }
+        let reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, _ in progress.update(to: done) }
         progress.finish()
-        for index in reports.indices { reports[index].directory = arguments.positionals[index] }
         let amounts = arguments.values("--amount").isEmpty ? HTMLReport.defaultAmounts : arguments.values("--amount")
-        let html = HTMLReport.render(reports, packFolders: folders, amounts: amounts, toolVersion: SoundpackCommand.version)
+        let html = HTMLReport.render(reports, amounts: amounts, toolVersion: SoundpackCommand.version)
         do { try AtomicFile.write(Data(html.utf8), to: context.absolute(output)) } catch {
             throw .environment("cannot write \(output)", error.localizedDescription)
         }

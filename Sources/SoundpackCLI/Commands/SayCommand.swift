@@ -24,89 +24,9 @@ enum SayCommand: Command {
             .option("--format", value: "FORMAT", help: "text (default), tokens, files or json"),
         ])
 
-    /// Everything needed to answer one amount, prepared once.
-    struct Reader {
-        var grammar: Grammar
-        var maximum: Amount
-        var prefix: Bool
-        var suffix: Bool
-        var texts: [String: String]
-        var files: [String: String]
-        var format: String
-        /// Per-token output bytes by `Token.ordinal`, computed once so a million amounts cost only copying.
-        var tokenText: [[UInt8]] = []
-        var tokenTextJSON: [[UInt8]] = []
-        var tokenID: [[UInt8]] = []
-        var tokenJSON: [[UInt8]] = []
-        var fileText: [[UInt8]] = []
-        var fileJSON: [[UInt8]] = []
-
-        mutating func prepare() {
-            for token in Token.allCases {
-                let text = grammar.text(of: token, texts: texts), file = files[token.rawValue] ?? ""
-                tokenText.append(Array(text.utf8))
-                tokenTextJSON.append(Array(jsonEscaped(text).utf8))
-                tokenID.append(Array(token.rawValue.utf8))
-                tokenJSON.append(Array("\"\(jsonEscaped(token.rawValue))\"".utf8))
-                fileText.append(Array(file.utf8))
-                fileJSON.append(Array("\"\(jsonEscaped(file))\"".utf8))
-            }
-        }
-
-        /// Appends the answer for `amount` and a newline to `line`.
-        func write(_ amount: Amount, tokens buffer: inout [Token], into line: inout [UInt8]) {
-            buffer.removeAll(keepingCapacity: true)
-            if prefix { buffer.append(.prefix) }
-            grammar.appendTokens(for: amount, to: &buffer)
-            if suffix { buffer.append(.suffix) }
-            func join(_ parts: [[UInt8]], _ separator: UInt8?) {
-                for (i, token) in buffer.enumerated() {
-                    if i > 0, let separator { line.append(separator) }
-                    line.append(contentsOf: parts[token.ordinal])
-                }
-            }
-            switch format {
-            case "tokens": join(tokenID, UInt8(ascii: " "))
-            case "files": join(fileText, UInt8(ascii: " "))
-            case "json":
-                line.append(contentsOf: #"{"amount":""#.utf8)
-                line.append(contentsOf: amount.description.utf8)
-                line.append(contentsOf: #"","text":""#.utf8)
-                join(tokenTextJSON, nil)
-                line.append(contentsOf: #"","tokens":["#.utf8)
-                join(tokenJSON, UInt8(ascii: ","))
-                line.append(UInt8(ascii: "]"))
-                if !files.isEmpty {
-                    line.append(contentsOf: #","files":["#.utf8)
-                    join(fileJSON, UInt8(ascii: ","))
-                    line.append(UInt8(ascii: "]"))
-                }
-                line.append(UInt8(ascii: "}"))
-            default:
-                join(tokenText, nil)
-            }
-            line.append(UInt8(ascii: "\n"))
-        }
-
-        func jsonEscaped(_ text: String) -> String {
-            guard text.contains(where: { $0 == "\"" || $0 == "\\" || $0.asciiValue.map { $0 < 0x20 } == true }) else { return text }
-            var out = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                default:
-                    if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-                }
-            }
-            return out
-        }
-    }
-
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "tokens", "files", "json"], default: "text")
-        var reader = try makeReader(arguments, format: format, context)
-        reader.prepare()
+        let formatName = try arguments.choice("--format", AnnouncementWriter.Format.allCases.map(\.rawValue), default: AnnouncementWriter.Format.text.rawValue)
+        let (writer, maximum) = try makeWriter(arguments, format: AnnouncementWriter.Format(rawValue: formatName) ?? .text, context)
         guard !arguments.positionals.isEmpty else {
             throw .usage("say needs at least one amount, or - to read amounts from standard input", hint: "soundpack say 15.40 --grammar zh-Hans")
         }
@@ -120,9 +40,9 @@ enum SayCommand: Command {
 
         func answer(_ input: String, lineNumber: Int?) {
             do throws(AmountError) {
-                let amount = try Amount(parsing: input, maximum: reader.maximum)
+                let amount = try Amount(parsing: input, maximum: maximum)
                 line.removeAll(keepingCapacity: true)
-                reader.write(amount, tokens: &buffer, into: &line)
+                writer.write(amount, tokens: &buffer, into: &line)
                 out.write(bytes: line)
             } catch {
                 failed = true
@@ -145,7 +65,8 @@ enum SayCommand: Command {
         return failed ? .failure : .success
     }
 
-    static func makeReader(_ arguments: ParsedArguments, format: String, _ context: CLIContext) throws(CLIError) -> Reader {
+    /// The writer for the pack or grammar the arguments name, and the largest amount it may read.
+    static func makeWriter(_ arguments: ParsedArguments, format: AnnouncementWriter.Format, _ context: CLIContext) throws(CLIError) -> (AnnouncementWriter, Amount) {
         if let pack = arguments.value("--pack") {
             guard arguments.value("--grammar") == nil, arguments.value("--two") == nil else {
                 throw .usage("--pack and --grammar/--two cannot be combined", hint: "the pack's pack.json declares its grammar")
@@ -154,8 +75,8 @@ enum SayCommand: Command {
             do { manifest = try ManifestLoader.load(directory: context.absolute(pack)) } catch {
                 throw .failure("cannot use \(pack)/pack.json", error.description, hint: "run soundpack validate \(pack)")
             }
-            return Reader(grammar: manifest.grammar, maximum: manifest.maxAmount, prefix: true,
-                          suffix: manifest.clips[Token.suffix.rawValue] != nil, texts: manifest.texts, files: manifest.clips, format: format)
+            return (AnnouncementWriter(announcement: manifest.announcement, format: format, texts: manifest.texts, files: manifest.clips),
+                    manifest.maxAmount)
         }
         guard let name = arguments.value("--grammar") else {
             throw .usage("say needs --pack DIR or --grammar G", hint: "soundpack say 15.40 --grammar zh-Hans")
@@ -163,12 +84,12 @@ enum SayCommand: Command {
         guard let id = GrammarID(rawValue: name) else {
             throw .usage("'\(name)' is not a known grammar", hint: "use one of: \(GrammarID.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let two = try arguments.choice("--two", TwoStyle.allCases.map(\.rawValue), default: "er")
-        guard format != "files" else {
+        let two = try arguments.choice("--two", TwoStyle.allCases.map(\.rawValue), default: TwoStyle.default.rawValue)
+        guard format != .files else {
             throw .usage("--format files needs --pack", hint: "a grammar alone has no clip files")
         }
         let maximum = Amount(minorUnits: Amount.grammarLimit.minorUnits - 1)
-        return Reader(grammar: Grammar(id, two: TwoStyle(rawValue: two) ?? .er), maximum: maximum, prefix: false,
-                      suffix: false, texts: [:], files: [:], format: format)
+        let grammar = Grammar(id, two: TwoStyle(rawValue: two) ?? .default)
+        return (AnnouncementWriter(announcement: .readingOnly(grammar), format: format), maximum)
     }
 }

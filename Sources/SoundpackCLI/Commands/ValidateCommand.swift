@@ -48,11 +48,10 @@ enum ValidateCommand: Command {
         }
 
         let progress = Progress("validating clips", total: nil, sink: context.stderr)
-        var reports = Validator().validate(directories: arguments.positionals.map(context.absolute)) { done, _ in progress.update(to: done) }
+        var reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, _ in progress.update(to: done) }
         progress.finish()
         for index in reports.indices {
-            reports[index].directory = arguments.positionals[index]  // as the user wrote it
-            reports[index].suppress(rules: ignored, baseline: baseline[reports[index].id ?? reports[index].directory] ?? [])
+            reports[index].suppress(rules: ignored, baseline: baseline[reports[index].id ?? reports[index].folder.shown] ?? [])
         }
         let run = ValidationRun(reports: reports, strict: strict, toolVersion: SoundpackCommand.version)
 
@@ -75,12 +74,10 @@ enum ValidateCommand: Command {
 
         if !arguments.has("--no-record") {
             let catalog = try context.openCatalog(arguments)
-            for report in reports {
-                do {
-                    try catalog.recordValidation(report, strict: strict, toolVersion: SoundpackCommand.version, at: context.now())
-                } catch {
-                    throw .environment("cannot record the validation of \(report.directory) in the catalog", error.message)
-                }
+            do {
+                try catalog.recordValidations(reports, strict: strict, toolVersion: SoundpackCommand.version, at: context.now())
+            } catch {
+                throw .environment("cannot record the validation in the catalog", error.message)
             }
         }
         return run.passed ? .success : .failure

@@ -26,21 +26,11 @@ public struct AnnouncementTiming: Sendable {
         return total
     }
 
-    /// The amount up to `maximum` whose announcement (with prefix, and suffix when the pack has
-    /// one) lasts longest; nil when a clip it may need is missing.
-    public func longest(_ grammar: Grammar, upTo maximum: Amount) -> (amount: Amount, tokens: [Token], frames: Int64)? {
-        for token in grammar.reachableTokens(upTo: maximum) where frames(of: token) == nil { return nil }
-        guard frames(of: .prefix) != nil else { return nil }
-        // Each clip costs its frames plus the gap after it; the last gap is not played.
-        let best = grammar.costliestReading(upTo: maximum) { (self.frames(of: $0) ?? 0) + gapFrames }
-        let tokens = announcement(grammar.tokens(for: best.amount))
-        return (best.amount, tokens, frames(of: tokens))
-    }
-
-    /// The reading framed by the prefix, and the suffix when the pack has one.
-    public func announcement(_ reading: [Token]) -> [Token] {
-        var tokens = [Token.prefix] + reading
-        if frames(of: .suffix) != nil { tokens.append(.suffix) }
-        return tokens
+    /// The amount up to `maximum` whose announcement lasts longest; nil when a clip it may need
+    /// is missing.
+    public func longest(_ announcement: Announcement, upTo maximum: Amount) -> (amount: Amount, tokens: [Token], frames: Int64)? {
+        for token in announcement.requiredTokens(upTo: maximum) where frames(of: token) == nil { return nil }
+        let best = announcement.costliest(upTo: maximum, cost: { self.frames(of: $0) ?? 0 }, gap: gapFrames)
+        return (best.amount, best.tokens, best.cost)
     }
 }

@@ -59,3 +59,22 @@ protocol AudioDecoder: AnyObject {
     /// Fills `buffer` with up to `buffer.count / channels` frames; returns the frames read, 0 at the end.
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int
 }
+
+/// What clips must share to be joined into one sound (`format.mismatch`), and what a version may
+/// change only with a major bump: sample rate, channels and codec.
+public struct ClipFormat: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var sampleRate: Int
+    public var channels: Int
+    public var codec: Codec
+
+    public init(sampleRate: Int, channels: Int, codec: Codec) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.codec = codec
+    }
+
+    /// `22050 Hz, mono, lpcm`.
+    public var description: String {
+        "\(sampleRate) Hz, \(channels == 1 ? "mono" : "\(channels) channels"), \(codec.rawValue)"
+    }
+}

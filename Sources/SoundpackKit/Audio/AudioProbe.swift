@@ -28,6 +28,9 @@ public struct ClipFacts: Sendable, Equatable, Codable {
     public var clippedRuns: Int
     /// No sample rises above the silence threshold.
     public var silent: Bool
+
+    /// The format clips of one pack must share.
+    public var format: ClipFormat { ClipFormat(sampleRate: sampleRate, channels: channels, codec: codec) }
 }
 
 /// A clip's samples in memory: interleaved floats in [-1, 1].

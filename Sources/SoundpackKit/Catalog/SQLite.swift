@@ -21,6 +21,18 @@ public enum SQLValue: Sendable, Equatable {
     case null, integer(Int64), real(Double), text(String)
 }
 
+/// One result row; columns are read by name, as the query's SELECT list names them.
+public struct SQLRow: Sendable {
+    let names: [String: Int]
+    let values: [SQLValue]
+
+    /// The value of column `name`. A name the query does not select is a programming error.
+    public subscript(_ name: String) -> SQLValue {
+        guard let index = names[name] else { preconditionFailure("no column '\(name)' in this row (columns: \(names.keys.sorted()))") }
+        return values[index]
+    }
+}
+
 /// One SQLite connection. Not shared between threads.
 public final class SQLiteDatabase {
     private let handle: OpaquePointer
@@ -57,7 +69,7 @@ public final class SQLiteDatabase {
 
     /// Runs `sql` with `arguments`; returns every row.
     @discardableResult
-    public func query(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+    public func query(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [SQLRow] {
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), "while preparing \(sql.prefix(80))")
         defer { sqlite3_finalize(statement) }
@@ -72,20 +84,24 @@ public final class SQLiteDatabase {
             }
             try check(status, "while binding parameter \(i) of \(sql.prefix(80))")
         }
-        var rows: [[SQLValue]] = []
+        var rows: [SQLRow] = []
+        let count = sqlite3_column_count(statement)
+        var names: [String: Int] = [:]
+        for column in 0..<count {
+            if let name = sqlite3_column_name(statement, column) { names[String(cString: name)] = Int(column) }
+        }
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { break }
             try check(status, "while executing \(sql.prefix(80))")
-            let count = sqlite3_column_count(statement)
-            rows.append((0..<count).map { column in
+            rows.append(SQLRow(names: names, values: (0..<count).map { column in
                 switch sqlite3_column_type(statement, column) {
                 case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
                 case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
                 case SQLITE_NULL: return .null
                 default: return .text(String(cString: sqlite3_column_text(statement, column)))
                 }
-            })
+            }))
         }
         return rows
     }

@@ -12,10 +12,12 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
 }
 
 public enum PackImporter {
-    public static func importArchive(_ archive: String, into destination: String, limits: ExtractionLimits = ExtractionLimits()) throws(ImportError) -> PackReport {
-        let target = URL(fileURLWithPath: destination).standardizedFileURL
+    /// Extracts `archive` into `destination` (which must not exist); the report names the pack by
+    /// the destination as the user wrote it.
+    public static func importArchive(_ archive: String, into destination: PackFolder, limits: ExtractionLimits = ExtractionLimits()) throws(ImportError) -> PackReport {
+        let target = URL(fileURLWithPath: destination.path).standardizedFileURL
         guard !FileManager.default.fileExists(atPath: target.path) else {
-            throw ImportError(kind: .refused, message: "\(destination) already exists; import into a new folder")
+            throw ImportError(kind: .refused, message: "\(destination.shown) already exists; import into a new folder")
         }
         let parent = target.deletingLastPathComponent()
         let staging = parent.appendingPathComponent(".\(target.lastPathComponent).importing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -39,17 +41,16 @@ public enum PackImporter {
             }
             root = staging.appendingPathComponent(entries[0])
         }
-        var report = Validator().validate(directory: root.path)
-        report.directory = destination
+        let report = Validator().validate(folder: PackFolder(path: root.path, shown: destination.shown))
         guard report.errors == 0 else {
             throw ImportError(kind: .refused, message: "the pack in \(archive) does not validate (\(report.errors) errors); nothing was imported", report: report)
         }
         guard rename(root.path, target.path) == 0 else {
-            throw ImportError(kind: .io, message: "cannot move the pack into \(destination): \(String(cString: strerror(errno)))")
+            throw ImportError(kind: .io, message: "cannot move the pack into \(destination.shown): \(String(cString: strerror(errno)))")
         }
         // When the pack sat in a folder of its own, the emptied staging folder goes too.
         if root != staging { try? FileManager.default.removeItem(at: staging) }
         committed = true
-        return report
+        return report.moved(to: destination)
     }
 }

@@ -1,12 +1,14 @@
 // `export`: the manifest the app writes into the App Group's shared container, so the Notification
-// Service Extension knows which clips it has and where to download the others.
+// Service Extension knows which clips it has and where to download the others. The document is
+// SoundpackCore's `SharedManifest`, the same type the app reads it with.
 
 import Foundation
+import SoundpackCore
 
-/// One pack's clips as the app and extension see them.
+/// One pack to export: a published version from the store, or a validated folder.
 public struct ExportedPack: Sendable {
     public struct Clip: Sendable {
-        public var token: String
+        public var token: Token
         /// Path in the store version folder (`clips/shi.caf`), for the download URL.
         public var storePath: String
         public var bytes: Int
@@ -14,10 +16,9 @@ public struct ExportedPack: Sendable {
         public var durationSeconds: Double
     }
     public var id: String
-    public var version: String
-    public var grammar: String
-    public var two: String
-    public var maxAmount: String
+    public var version: SemanticVersion
+    public var grammar: Grammar
+    public var maxAmount: Amount
     public var texts: [String: String]
     public var yanked: Bool
     public var clips: [Clip]
@@ -26,76 +27,71 @@ public struct ExportedPack: Sendable {
     public init(manifest: StoreManifest, yanked: Bool) {
         id = manifest.id
         version = manifest.version
-        grammar = manifest.grammar
-        two = manifest.two
+        grammar = manifest.readingGrammar
         maxAmount = manifest.maxAmount
         texts = manifest.texts
         self.yanked = yanked
-        clips = manifest.clips.map { Clip(token: $0.key, storePath: $0.value.file, bytes: $0.value.bytes, sha256: $0.value.sha256,
-                                          durationSeconds: $0.value.durationSeconds) }
+        clips = manifest.clips.compactMap { key, clip in
+            Token(rawValue: key).map { Clip(token: $0, storePath: clip.file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: clip.durationSeconds) }
+        }
     }
 
-    /// A pack from a validated folder (not published: no download URLs).
-    public init(report: PackReport) {
-        id = report.id ?? ""
-        version = report.version ?? ""
-        grammar = report.grammar ?? ""
-        two = report.two ?? "er"
-        maxAmount = report.maxAmount ?? ""
-        texts = report.texts ?? [:]
+    /// A pack from a validated folder (not published: no download URLs); nil without a pack.json.
+    public init?(report: PackReport) {
+        guard let manifest = report.manifest else { return nil }
+        id = manifest.id
+        version = manifest.version
+        grammar = manifest.grammar
+        maxAmount = manifest.maxAmount
+        texts = manifest.texts
         yanked = false
         clips = report.clips.compactMap { clip in
-            clip.facts.map { Clip(token: clip.token, storePath: Publisher.storePath(clip.file), bytes: $0.bytes, sha256: $0.sha256,
-                                  durationSeconds: $0.durationSeconds) }
+            guard let token = clip.token, let facts = clip.facts else { return nil }
+            return Clip(token: token, storePath: StoreLayout.clipFile(packPath: clip.file), bytes: facts.bytes, sha256: facts.sha256,
+                        durationSeconds: facts.durationSeconds)
         }
     }
 }
 
 public enum SharedContainerExport {
-    public static let defaultKey = "kMainAppMp3FileKey"
-
-    /// The export document: under `key` the bundled clip file names; under `soundpack` every
+    /// The shared manifest for `packs`: under `key` the bundled clip file names; per pack every
     /// token's file name, size, SHA-256, duration and (with `baseURL`) download URL.
-    public static func document(_ packs: [ExportedPack], key: String, baseURL: String?, namespace: Bool) throws(ExportError) -> [String: Any] {
+    public static func manifest(_ packs: [ExportedPack], key: String, baseURL: String?, namespace: Bool) throws(ExportError) -> SharedManifest {
         var names: [String] = []
         var seen: [String: String] = [:]
-        var packsOut: [String: Any] = [:]
+        var shared: [String: SharedPack] = [:]
+        let base = baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         for pack in packs {
-            var tokens: [String: Any] = [:]
+            var clips: [Token: SharedPack.Clip] = [:]
             for clip in pack.clips.sorted(by: { $0.token < $1.token }) {
-                let base = (clip.storePath as NSString).lastPathComponent
-                let name = namespace ? "\(pack.id)-\(base)" : base
+                let fileName = (clip.storePath as NSString).lastPathComponent
+                let name = namespace ? "\(pack.id)-\(fileName)" : fileName
                 if let other = seen[name], other != "\(pack.id):\(clip.storePath)" {
                     throw ExportError("file name '\(name)' is used by two clips (\(other) and \(pack.id):\(clip.storePath)); pass --namespace to prefix names with the pack id")
                 }
                 if seen[name] == nil { names.append(name) }
                 seen[name] = "\(pack.id):\(clip.storePath)"
-                var entry: [String: Any] = ["file": name, "bytes": clip.bytes, "sha256": clip.sha256, "durationSeconds": clip.durationSeconds]
-                if let baseURL {
-                    let trimmed = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-                    entry["url"] = "\(trimmed)/\(pack.id)/\(pack.version)/\(clip.storePath)"
+                var url: URL?
+                if let base {
+                    let path = StoreLayout.versionFile(pack.id, pack.version, clip.storePath)
+                    let encoded = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
+                    guard let made = URL(string: base + "/" + encoded.joined(separator: "/")) else {
+                        throw ExportError("'\(base)/\(path)' is not a URL; check --base-url")
+                    }
+                    url = made
                 }
-                tokens[clip.token] = entry
+                clips[clip.token] = SharedPack.Clip(file: name, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: clip.durationSeconds, url: url)
             }
-            packsOut[pack.id] = [
-                "version": pack.version, "grammar": pack.grammar, "two": pack.two, "maxAmount": pack.maxAmount,
-                "texts": pack.texts, "yanked": pack.yanked, "tokens": tokens,
-            ] as [String: Any]
+            shared[pack.id] = SharedPack(id: pack.id, version: pack.version.description, grammar: pack.grammar, maxAmount: pack.maxAmount,
+                                         texts: pack.texts, yanked: pack.yanked, clips: clips)
         }
-        return [key: names.sorted(), "soundpack": ["schemaVersion": 1, "key": key, "packs": packsOut] as [String: Any]]
+        return SharedManifest(key: key, bundledFiles: names.sorted(), packs: shared)
     }
 
-    public static func plist(_ document: [String: Any]) throws(ExportError) -> Data {
-        do { return try PropertyListSerialization.data(fromPropertyList: document, format: .xml, options: 0) } catch {
-            throw ExportError("cannot write the property list: \(error.localizedDescription)")
-        }
-    }
-
-    public static func json(_ document: [String: Any]) throws(ExportError) -> Data {
-        do {
-            return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
-        } catch {
-            throw ExportError("cannot write JSON: \(error.localizedDescription)")
+    /// The bytes of the export: an XML property list or JSON.
+    public static func encode(_ manifest: SharedManifest, as encoding: SharedManifest.Encoding) throws(ExportError) -> Data {
+        do { return try manifest.encoded(as: encoding) } catch {
+            throw ExportError("cannot write the \(encoding.rawValue): \(error.localizedDescription)")
         }
     }
 }

@@ -2,6 +2,7 @@
 // the store's index.json (schemas/index.schema.json).
 
 import Foundation
+import SoundpackCore
 
 /// `ID/VER/manifest.json`: what a published version holds, enough to verify every byte of it.
 public struct StoreManifest: Codable, Equatable, Sendable {
@@ -12,8 +13,8 @@ public struct StoreManifest: Codable, Equatable, Sendable {
         public var sha256: String
         public var frames: Int64
         public var durationSeconds: Double
-        public var container: String
-        public var codec: String
+        public var container: Container
+        public var codec: Codec
         public var sampleRate: Int
         public var channels: Int
     }
@@ -27,11 +28,11 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     public var schemaVersion = 1
     public var id: String
     public var name: String?
-    public var version: String
-    public var grammar: String
-    public var two: String
-    public var maxAmount: String
-    public var profile: String
+    public var version: SemanticVersion
+    public var grammar: GrammarID
+    public var two: TwoStyle
+    public var maxAmount: Amount
+    public var profile: Profile
     public var texts: [String: String]
     /// SHA-256 over the pack's canonical manifest (see PackDigest).
     public var digest: String
@@ -45,6 +46,9 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     public var signingKey: String?
 
     public func encoded() -> Data { StoreJSON.encode(self) }
+
+    /// The grammar the version reads amounts with.
+    public var readingGrammar: Grammar { Grammar(grammar, two: two) }
 }
 
 /// `index.json` at the store root: every published version, rebuilt from the catalog.
@@ -68,14 +72,4 @@ public struct StoreIndex: Codable, Equatable, Sendable {
     public var packs: [String: Pack]
 
     public func encoded() -> Data { StoreJSON.encode(self) }
-}
-
-/// The one JSON form of every store file: sorted keys, indented, a final newline, so the same
-/// content always gives the same bytes.
-enum StoreJSON {
-    static func encode<T: Encodable>(_ value: T) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return ((try? encoder.encode(value)) ?? Data()) + Data("\n".utf8)
-    }
 }

@@ -16,26 +16,57 @@ public enum Bump: Int, Comparable, Sendable, Codable {
     }
 }
 
-/// The facts of a version that decide its compatibility.
+/// The facts of a version that decide its compatibility, from a validated pack or a catalog record.
 public struct VersionFacts: Sendable, Equatable {
-    public var version: String
-    public var digest: String
-    public var grammar: String
-    public var two: String
-    public var maxAmount: String
-    /// Token → (sha256, "rate Hz, channels, codec")
-    public var clips: [String: (sha256: String, format: String)]
+    /// What the bump rule compares of one clip.
+    public struct Clip: Sendable, Hashable {
+        public var sha256: String
+        public var format: ClipFormat?
+        public init(sha256: String, format: ClipFormat?) {
+            self.sha256 = sha256
+            self.format = format
+        }
+    }
 
-    public static func == (a: VersionFacts, b: VersionFacts) -> Bool {
-        a.version == b.version && a.digest == b.digest && a.grammar == b.grammar && a.two == b.two && a.maxAmount == b.maxAmount
-            && a.clips.mapValues { "\($0.sha256) \($0.format)" } == b.clips.mapValues { "\($0.sha256) \($0.format)" }
+    public var version: SemanticVersion
+    public var digest: String
+    public var grammar: Grammar
+    public var maxAmount: Amount
+    /// Clip key → hash and format.
+    public var clips: [String: Clip]
+
+    /// The one constructor; both sides of a comparison are built from typed facts through it.
+    public init(version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount, clips: [String: Clip]) {
+        self.version = version
+        self.digest = digest
+        self.grammar = grammar
+        self.maxAmount = maxAmount
+        self.clips = clips
     }
 
     /// The most common clip format: the pack's format.
-    var format: String? {
-        var counts: [String: Int] = [:]
-        for clip in clips.values { counts[clip.format, default: 0] += 1 }
-        return counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
+    var format: ClipFormat? {
+        var counts: [ClipFormat: Int] = [:]
+        for clip in clips.values { if let format = clip.format { counts[format, default: 0] += 1 } }
+        return counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key.description > $1.key.description }?.key
+    }
+}
+
+extension VersionFacts {
+    /// The facts of a validated pack (nil when its pack.json could not be read).
+    public init?(_ report: PackReport) {
+        guard let manifest = report.manifest, let digest = report.digest else { return nil }
+        var clips: [String: Clip] = [:]
+        for clip in report.clips { if let facts = clip.facts { clips[clip.key] = Clip(sha256: facts.sha256, format: facts.format) } }
+        self.init(version: manifest.version, digest: digest, grammar: manifest.grammar, maxAmount: manifest.maxAmount, clips: clips)
+    }
+
+    /// The facts of a version the catalog recorded.
+    public init(_ record: VersionRecord) {
+        var clips: [String: Clip] = [:]
+        for clip in record.clips { if let sha256 = clip.sha256 { clips[clip.key] = Clip(sha256: sha256, format: clip.format) } }
+        self.init(version: record.pack.version, digest: record.pack.digest, grammar: record.pack.grammar,
+                  maxAmount: record.pack.maxAmount, clips: clips)
     }
 }
 
@@ -58,8 +89,8 @@ public struct VersionChange: Sendable, Codable, Equatable {
     public var required: Bump { items.map(\.needs).max() ?? .none }
 
     public init(from old: VersionFacts, to new: VersionFacts) {
-        from = old.version
-        to = new.version
+        from = old.version.description
+        to = new.version.description
         let oldTokens = Set(old.clips.keys), newTokens = Set(new.clips.keys)
         tokensAdded = newTokens.subtracting(oldTokens).sorted(by: Token.precedes)
         tokensRemoved = oldTokens.subtracting(newTokens).sorted(by: Token.precedes)
@@ -68,13 +99,15 @@ public struct VersionChange: Sendable, Codable, Equatable {
         if !tokensRemoved.isEmpty {
             items.append(Item(kind: "tokens removed", detail: tokensRemoved.joined(separator: " "), needs: .major))
         }
-        if old.grammar != new.grammar || old.two != new.two {
-            items.append(Item(kind: "grammar changed", detail: "\(old.grammar) two=\(old.two) → \(new.grammar) two=\(new.two)", needs: .major))
+        if old.grammar != new.grammar {
+            let describe = { (g: Grammar) in "\(g.id.rawValue) two=\(g.two.rawValue)" }
+            items.append(Item(kind: "grammar changed", detail: "\(describe(old.grammar)) → \(describe(new.grammar))", needs: .major))
         }
         if let a = old.format, let b = new.format, a != b {
             items.append(Item(kind: "sample format changed", detail: "\(a) → \(b)", needs: .major))
         }
-        if old.maxAmount != new.maxAmount, let a = try? Amount(parsing: old.maxAmount), let b = try? Amount(parsing: new.maxAmount) {
+        if old.maxAmount != new.maxAmount {
+            let (a, b) = (old.maxAmount, new.maxAmount)
             items.append(Item(kind: b < a ? "maxAmount lowered" : "maxAmount raised", detail: "\(a) → \(b)", needs: b < a ? .major : .minor))
         }
         if !tokensAdded.isEmpty {

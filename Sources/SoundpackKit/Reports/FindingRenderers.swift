@@ -18,8 +18,7 @@ public struct ValidationRun: Sendable {
 
     /// Where a finding points: the pack folder joined with its file (pack.json when none).
     public static func location(_ report: PackReport, _ finding: Finding) -> String {
-        let base = report.directory.hasSuffix("/") ? String(report.directory.dropLast()) : report.directory
-        return "\(base)/\(finding.file ?? "pack.json")"
+        report.folder.shown(finding.file ?? "pack.json")
     }
 
     /// Whether the finding fails the run: an unsuppressed error, or warning under --strict.
@@ -59,7 +58,7 @@ public enum FindingRenderer {
     public static func summary(_ report: PackReport, strict: Bool, colour: Bool) -> String {
         let verdict = report.passed(strict: strict) ? paint("passed", "1;32", colour) : paint("failed", "1;31", colour)
         var parts: [String] = []
-        if let id = report.id, let version = report.version { parts.append("\(id) \(version)") }
+        if report.manifest != nil { parts.append(report.title) }
         if !report.clips.isEmpty {
             var clips = "\(report.clips.count) clips"
             let formats = Set(report.clips.compactMap { $0.facts.map { "\($0.sampleRate) Hz \($0.channels == 1 ? "mono" : "stereo") \($0.codec.rawValue) \($0.container.rawValue)" } })
@@ -71,7 +70,7 @@ public enum FindingRenderer {
         }
         let details = parts.isEmpty ? "" : parts.joined(separator: ", ") + "; "
         let suppressed = report.suppressed > 0 ? ", \(report.suppressed) suppressed" : ""
-        return "\(report.directory): \(verdict) — \(details)\(count(report.errors, "error")), \(count(report.warnings, "warning"))\(suppressed)"
+        return "\(report.folder.shown): \(verdict) — \(details)\(count(report.errors, "error")), \(count(report.warnings, "warning"))\(suppressed)"
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
@@ -99,7 +98,7 @@ public enum FindingRenderer {
         var suites = ""
         var totalTests = 0, totalFailures = 0, totalSkipped = 0
         for report in run.reports {
-            let name = report.id.map { "\($0) \(report.version ?? "")" } ?? report.directory
+            let name = report.title
             var cases = ""
             var tests = 0, failures = 0, skipped = 0
             for rule in RuleID.allCases where rule != .catalogVersionConflict {
@@ -107,7 +106,7 @@ public enum FindingRenderer {
                 let classname = xml("soundpack.\(report.id ?? "pack").\(rule.rawValue)")
                 if found.isEmpty {
                     tests += 1
-                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(report.directory)"))\"/>\n"
+                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(report.folder.shown)"))\"/>\n"
                     continue
                 }
                 var byLocation: [(String, [Finding])] = []
@@ -203,7 +202,7 @@ public enum FindingRenderer {
                     "message": ["text": finding.message],
                     "locations": [["physicalLocation": ["artifactLocation": ["uri": ValidationRun.location(report, finding)]]]],
                 ]
-                if let token = finding.token { result["properties"] = ["token": token, "pack": report.id ?? report.directory] }
+                if let token = finding.token { result["properties"] = ["token": token, "pack": report.id ?? report.folder.shown] }
                 if let reason = finding.suppressed { result["suppressions"] = [["kind": "external", "justification": reason]] }
                 results.append(result)
             }

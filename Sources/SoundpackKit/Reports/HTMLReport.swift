@@ -10,9 +10,9 @@ public enum HTMLReport {
     /// Amounts rendered as players, besides the worst case.
     public static let defaultAmounts = ["0.05", "15.40", "1234.56", "20000"]
 
-    public static func render(_ reports: [PackReport], packFolders: [String], amounts: [String] = defaultAmounts, toolVersion: String) -> String {
+    public static func render(_ reports: [PackReport], amounts: [String] = defaultAmounts, toolVersion: String) -> String {
         var body = ""
-        for (report, folder) in zip(reports, packFolders) { body += section(report, folder: folder, amounts: amounts) }
+        for report in reports { body += section(report, amounts: amounts) }
         let failed = reports.filter { !$0.passed(strict: false) }.count
         return """
             <!DOCTYPE html>
@@ -47,11 +47,12 @@ public enum HTMLReport {
         figcaption{font-size:12.5px;margin-bottom:4px}.muted{color:#5b6575}
         """
 
-    static func section(_ report: PackReport, folder: String, amounts: [String]) -> String {
+    static func section(_ report: PackReport, amounts: [String]) -> String {
         let passed = report.passed(strict: false)
-        var html = "<section class=\"pack\" id=\"pack-\(esc(report.id ?? report.directory))\">\n"
-        html += "<h2>\(esc(report.id.map { "\($0) \(report.version ?? "")" } ?? report.directory))<span class=\"verdict \(passed ? "passed" : "failed")\">\(passed ? "passed" : "failed")</span></h2>\n"
-        html += "<p class=\"muted\">\(esc(report.directory)) · \(esc(report.grammar ?? "?")) · maxAmount \(esc(report.maxAmount ?? "?")) · \(report.errors) errors, \(report.warnings) warnings\(report.suppressed > 0 ? ", \(report.suppressed) suppressed" : "")</p>\n"
+        let folder = report.folder.path
+        var html = "<section class=\"pack\" id=\"pack-\(esc(report.id ?? report.folder.shown))\">\n"
+        html += "<h2>\(esc(report.title))<span class=\"verdict \(passed ? "passed" : "failed")\">\(passed ? "passed" : "failed")</span></h2>\n"
+        html += "<p class=\"muted\">\(esc(report.folder.shown)) · \(esc(report.manifest?.grammar.id.rawValue ?? "?")) · maxAmount \(esc(report.manifest?.maxAmount.description ?? "?")) · \(report.errors) errors, \(report.warnings) warnings\(report.suppressed > 0 ? ", \(report.suppressed) suppressed" : "")</p>\n"
 
         // Findings about a clip are shown in its row; the rest (pack.json, orphan files) up here.
         let clipFiles = Set(report.clips.map(\.file))
@@ -97,13 +98,13 @@ public enum HTMLReport {
             if let f = clip.facts {
                 format = "\(f.container.rawValue) \(f.codec.rawValue) \(f.sampleRate) Hz \(f.channels == 1 ? "mono" : "\(f.channels) ch")"
                 duration = String(format: "%.3f s", f.durationSeconds)
-                if PackInspector.unsafeReason(clip.file, root: root) == nil,
+                if PackPaths.unsafeReason(clip.file, root: root) == nil,
                    let audio = try? AudioProbe().decode(path: root.appendingPathComponent(clip.file).path) {
                     wave = waveform(audio, facts: f)
                     player = audioTag(audio.samples, rate: audio.sampleRate, channels: audio.channels)
                 }
             }
-            html += "<tr class=\"clip\" data-token=\"\(esc(clip.token))\"><td><strong>\(esc(clip.token))</strong></td><td class=\"rule\">\(esc(clip.file))</td><td>\(esc(format))</td><td class=\"num\">\(duration)</td><td>\(wave)</td><td>\(player)</td><td>\(findings.map(findingLine).joined())</td></tr>\n"
+            html += "<tr class=\"clip\" data-token=\"\(esc(clip.key))\"><td><strong>\(esc(clip.key))</strong></td><td class=\"rule\">\(esc(clip.file))</td><td>\(esc(format))</td><td class=\"num\">\(duration)</td><td>\(wave)</td><td>\(player)</td><td>\(findings.map(findingLine).joined())</td></tr>\n"
         }
         html += "</tbody></table>\n"
 
@@ -154,10 +155,10 @@ public enum HTMLReport {
 
     /// Horizontal bars: each clip's momentary max, the median as a line, ±limit shaded.
     static func loudnessChart(_ report: PackReport, median: Double) -> String {
-        let clips = report.clips.compactMap { clip in clip.facts?.momentaryMaxLufs.map { (clip.token, $0) } }
+        let clips = report.clips.compactMap { clip in clip.facts?.momentaryMaxLufs.map { (clip.key, $0) } }
         let rowHeight = 18.0, left = 70.0, chartWidth = 520.0
         // The band the loudness-outlier rule allows, with this pack's threshold.
-        let limit = report.checks?["maxLoudnessDeviationLU"] ?? Checks().maxLoudnessDeviationLU
+        let limit = (report.manifest?.checks ?? Checks()).maxLoudnessDeviationLU
         let low = min(clips.map(\.1).min() ?? median, median - 6) - 1, high = max(clips.map(\.1).max() ?? median, median + 6) + 1
         func x(_ lufs: Double) -> Double { left + (lufs - low) / (high - low) * chartWidth }
         let height = Double(clips.count) * rowHeight + 24

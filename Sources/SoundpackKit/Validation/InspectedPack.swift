@@ -25,8 +25,7 @@ public struct InspectedClip: Sendable {
 
 /// A pack as the rules see it.
 public struct InspectedPack: Sendable {
-    /// The folder as given on the command line.
-    public var directory: String
+    public var folder: PackFolder
     public var manifest: PackManifest?
     public var manifestError: ManifestError?
     /// In pack.json key order (sorted by token order, unknown keys last).
@@ -35,12 +34,17 @@ public struct InspectedPack: Sendable {
     public var audioFiles: [String]
     public var worstCase: WorstCase?
 
-    /// The tokens the pack's grammar needs for every amount up to `maxAmount`.
+    /// The tokens the pack's announcements need for every amount up to `maxAmount`.
     public var requiredTokens: [Token] {
         guard let manifest else { return [] }
-        var needed = manifest.grammar.reachableTokens(upTo: manifest.maxAmount)
-        needed.insert(.prefix)
-        return needed.sorted()
+        return manifest.announcement.requiredTokens(upTo: manifest.maxAmount).sorted()
+    }
+
+    /// The SHA-256 of each clip key's file, where it was read.
+    var clipHashes: [String: String] {
+        var hashes: [String: String] = [:]
+        for clip in clips { if let facts = clip.facts { hashes[clip.key] = facts.sha256 } }
+        return hashes
     }
 }
 
@@ -63,7 +67,7 @@ public struct WorstCase: Sendable, Equatable, Codable {
         let timing = AnnouncementTiming(clipFrames: facts.mapValues { f in
             f.sampleRate == rate ? f.frames : (f.frames * Int64(rate) + Int64(f.sampleRate) - 1) / Int64(f.sampleRate)
         })
-        guard let longest = timing.longest(manifest.grammar, upTo: manifest.maxAmount) else { return nil }
+        guard let longest = timing.longest(manifest.announcement, upTo: manifest.maxAmount) else { return nil }
         return WorstCase(
             amount: longest.amount.description, tokens: longest.tokens.map(\.rawValue),
             text: manifest.grammar.text(of: longest.tokens, texts: manifest.texts), frames: longest.frames,

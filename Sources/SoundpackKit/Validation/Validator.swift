@@ -16,13 +16,13 @@ public struct Validator: Sendable {
 
     public init(inspector: PackInspector = PackInspector()) { self.inspector = inspector }
 
-    public func validate(directory: String) -> PackReport {
-        validate(directories: [directory])[0]
+    public func validate(folder: PackFolder) -> PackReport {
+        validate(folders: [folder])[0]
     }
 
     /// Validates each pack independently; clips of all packs are probed in one worker pool.
-    public func validate(directories: [String], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [PackReport] {
-        inspector.inspect(directories: directories, progress: progress).map { pack in
+    public func validate(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [PackReport] {
+        inspector.inspect(folders: folders, progress: progress).map { pack in
             var findings = Self.rules.flatMap { $0.check(pack) }
             for id in pack.manifest?.checks.ignore ?? [] where RuleID(rawValue: id) == nil {
                 findings.insert(Finding(.manifestInvalid, .error, file: "pack.json",
@@ -33,68 +33,74 @@ public struct Validator: Sendable {
     }
 }
 
-/// The result of validating one pack: findings, each clip's facts, and the worst-case announcement.
-public struct PackReport: Sendable, Codable, Equatable {
-    public struct Clip: Sendable, Codable, Equatable {
-        public var token: String
+/// The result of validating one pack: the parsed pack.json, findings, each clip's facts, and the
+/// worst-case announcement. Typed throughout; `encode(to:)` writes schemas/report.schema.json.
+public struct PackReport: Sendable, Encodable, Equatable {
+    public struct Clip: Sendable, Encodable, Equatable {
+        /// The key as written in pack.json (a token, or a key the grammar does not know).
+        public var key: String
+        /// The path as written in pack.json.
         public var file: String
         public var facts: ClipFacts?
         public var error: String?
+
+        /// The grammar token for the key, nil when the grammar has no such token.
+        public var token: Token? { Token(rawValue: key) }
+
+        private enum CodingKeys: String, CodingKey { case token, file, facts, error }
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(key, forKey: .token)
+            try c.encode(file, forKey: .file)
+            try c.encodeIfPresent(facts, forKey: .facts)
+            try c.encodeIfPresent(error, forKey: .error)
+        }
     }
 
-    public var directory: String
-    public var id: String?
-    public var name: String?
-    public var version: String?
-    public var grammar: String?
-    /// `grammarOptions.two`.
-    public var two: String?
-    public var maxAmount: String?
-    public var profile: String?
-    public var texts: [String: String]?
-    public var findings: [Finding]
-    public var clips: [Clip]
-    public var worstCase: WorstCase?
-    /// The thresholds in force for this pack (defaults overridden by pack.json `checks`).
-    public var checks: [String: Double]?
+    public private(set) var folder: PackFolder
+    /// pack.json as parsed; nil when it could not be read (a `manifest.invalid` finding says why).
+    public let manifest: PackManifest?
+    public private(set) var findings: [Finding]
+    public let clips: [Clip]
+    public let worstCase: WorstCase?
     /// SHA-256 over the pack's canonical manifest (identity, grammar and every clip's hash).
-    public var digest: String?
+    public let digest: String?
     /// Findings that count: unsuppressed errors and warnings.
-    public var errors: Int
-    public var warnings: Int
+    public private(set) var errors = 0
+    public private(set) var warnings = 0
     /// Findings reported but not counted (ignored or in the baseline).
-    public var suppressed: Int
-    /// Rule ids suppressed by pack.json `checks.ignore`.
-    public var ignoredByPack: [String]?
+    public private(set) var suppressed = 0
 
     init(pack: InspectedPack, findings: [Finding]) {
-        directory = pack.directory
-        id = pack.manifest?.id
-        name = pack.manifest?.name
-        version = pack.manifest?.version.description
-        grammar = pack.manifest?.grammar.id.rawValue
-        two = pack.manifest?.grammar.two.rawValue
-        profile = pack.manifest?.profile
-        texts = pack.manifest?.texts
-        maxAmount = pack.manifest?.maxAmount.description
-        self.findings = findings
+        folder = pack.folder
+        manifest = pack.manifest
         clips = pack.clips.map { clip in
             var error: String?
             if let reason = clip.unsafePath { error = reason }
             if case .failure(let failure)? = clip.probe { error = failure.message }
-            return Clip(token: clip.key, file: clip.path, facts: clip.facts, error: error)
+            return Clip(key: clip.key, file: clip.path, facts: clip.facts, error: error)
         }
         worstCase = pack.worstCase
-        checks = pack.manifest.map { Dictionary(uniqueKeysWithValues: $0.checks.values.map { ($0.name, $0.value) }) }
-        digest = pack.manifest.map { PackDigest.digest(of: $0, clips: pack.clips) }
-        ignoredByPack = pack.manifest.map { $0.checks.ignore }.flatMap { $0.isEmpty ? nil : $0 }
-        (errors, warnings, suppressed) = (0, 0, 0)
+        digest = pack.manifest.map { PackDigest.digest(of: $0, clipHashes: pack.clipHashes) }
         var findings = findings
-        for index in findings.indices where ignoredByPack?.contains(findings[index].rule.rawValue) == true {
+        let ignoredByPack = Set(pack.manifest?.checks.ignore ?? [])
+        for index in findings.indices where ignoredByPack.contains(findings[index].rule.rawValue) {
             findings[index].suppressed = "ignored by pack.json checks.ignore"
         }
         self.findings = findings
         recount()
+    }
+
+    public var id: String? { manifest?.id }
+    public var version: SemanticVersion? { manifest?.version }
+    /// `id version`, or the folder when pack.json could not be read: how a pack is named in reports.
+    public var title: String { manifest.map { "\($0.id) \($0.version)" } ?? folder.shown }
+
+    /// The pack folder after it was moved (an import or a conversion renamed its staging folder).
+    public func moved(to folder: PackFolder) -> PackReport {
+        var report = self
+        report.folder = folder
+        return report
     }
 
     /// Marks findings suppressed (by `--ignore` rules, or matching a baseline) and recounts.
@@ -118,4 +124,33 @@ public struct PackReport: Sendable, Codable, Equatable {
 
     /// Whether the pack passes: no errors, and under `strict` no warnings either.
     public func passed(strict: Bool) -> Bool { errors == 0 && (!strict || warnings == 0) }
+
+    private enum CodingKeys: String, CodingKey {
+        case directory, id, name, version, grammar, two, maxAmount, profile, texts, findings, clips, worstCase, checks, digest
+        case errors, warnings, suppressed, ignoredByPack
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(folder.shown, forKey: .directory)
+        if let manifest {
+            try c.encode(manifest.id, forKey: .id)
+            try c.encodeIfPresent(manifest.name, forKey: .name)
+            try c.encode(manifest.version.description, forKey: .version)
+            try c.encode(manifest.grammar.id.rawValue, forKey: .grammar)
+            try c.encode(manifest.grammar.two.rawValue, forKey: .two)
+            try c.encode(manifest.maxAmount.description, forKey: .maxAmount)
+            try c.encode(manifest.profile.rawValue, forKey: .profile)
+            try c.encode(manifest.texts, forKey: .texts)
+            try c.encode(Dictionary(uniqueKeysWithValues: manifest.checks.values.map { ($0.name, $0.value) }), forKey: .checks)
+            if !manifest.checks.ignore.isEmpty { try c.encode(manifest.checks.ignore, forKey: .ignoredByPack) }
+        }
+        try c.encode(findings, forKey: .findings)
+        try c.encode(clips, forKey: .clips)
+        try c.encodeIfPresent(worstCase, forKey: .worstCase)
+        try c.encodeIfPresent(digest, forKey: .digest)
+        try c.encode(errors, forKey: .errors)
+        try c.encode(warnings, forKey: .warnings)
+        try c.encode(suppressed, forKey: .suppressed)
+    }
 }

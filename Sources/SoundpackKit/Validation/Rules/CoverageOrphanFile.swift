@@ -5,13 +5,9 @@ struct CoverageOrphanFile: ValidationRule {
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard pack.manifest != nil else { return [] }
-        let used = Set(pack.clips.map { Self.normalized($0.path) })
+        let used = Set(pack.clips.map { PackPaths.normalized($0.path) })
         return pack.audioFiles.filter { !used.contains($0) }.map {
             Finding(Self.id, .warning, file: $0, "audio file is not used by any clip in pack.json")
         }
-    }
-
-    static func normalized(_ path: String) -> String {
-        path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 }

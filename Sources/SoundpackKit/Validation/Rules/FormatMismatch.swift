@@ -4,14 +4,9 @@
 struct FormatMismatch: ValidationRule {
     static let id = RuleID.formatMismatch
 
-    struct Signature: Hashable {
-        var sampleRate: Int, channels: Int, codec: Codec
-        var text: String { "\(sampleRate) Hz, \(channels == 1 ? "mono" : "\(channels) channels"), \(codec.rawValue)" }
-    }
-
     func check(_ pack: InspectedPack) -> [Finding] {
-        let readable = pack.clips.compactMap { clip in clip.facts.map { (clip, Signature(sampleRate: $0.sampleRate, channels: $0.channels, codec: $0.codec)) } }
-        var counts: [Signature: Int] = [:]
+        let readable = pack.clips.compactMap { clip in clip.facts.map { (clip, $0.format) } }
+        var counts: [ClipFormat: Int] = [:]
         for (_, signature) in readable { counts[signature, default: 0] += 1 }
         guard counts.count > 1 else { return [] }
         // The most common format wins; ties go to the one that appears first (prefix first).
@@ -21,7 +16,7 @@ struct FormatMismatch: ValidationRule {
         })?.key else { return [] }
         return readable.filter { $0.1 != common }.map { clip, signature in
             Finding(Self.id, .error, token: clip.key, file: clip.path,
-                    "clip is \(signature.text) but \(counts[common] ?? 0) other clips are \(common.text); convert it (soundpack convert)")
+                    "clip is \(signature) but \(counts[common] ?? 0) other clips are \(common); convert it (soundpack convert)")
         }
     }
 }

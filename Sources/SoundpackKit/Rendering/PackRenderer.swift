@@ -10,6 +10,12 @@ public struct RenderError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// A file `render` could not write, and why.
+public struct RenderFailure: Error, Sendable {
+    public let path: String
+    public let error: AudioError
+}
+
 /// How clips are joined.
 public struct RenderOptions: Sendable {
     /// Silence between consecutive clips, in milliseconds.
@@ -43,9 +49,7 @@ public final class PackRenderer: Sendable {
         do { manifest = try ManifestLoader.load(directory: directory) } catch {
             throw RenderError("\(directory)/pack.json: \(error.description)")
         }
-        var needed = manifest.grammar.reachableTokens(upTo: manifest.maxAmount)
-        needed.insert(.prefix)
-        if manifest.clips[Token.suffix.rawValue] != nil { needed.insert(.suffix) }
+        let needed = manifest.announcement.requiredTokens(upTo: manifest.maxAmount)
 
         let root = URL(fileURLWithPath: directory, isDirectory: true)
         let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs)
@@ -57,7 +61,7 @@ public final class PackRenderer: Sendable {
             guard let path = manifest.clips[token.rawValue] else {
                 throw RenderError("the pack has no clip for token '\(token.rawValue)' (run soundpack validate \(directory))")
             }
-            if let reason = PackInspector.unsafeReason(path, root: root) {
+            if let reason = PackPaths.unsafeReason(path, root: root) {
                 throw RenderError("clip '\(path)' refused: \(reason)")
             }
             let audio: DecodedAudio
@@ -86,7 +90,7 @@ public final class PackRenderer: Sendable {
 
     /// The clip tokens of the announcement for `amount`: prefix, reading, suffix.
     public func tokens(for amount: Amount) -> [Token] {
-        timing.announcement(manifest.grammar.tokens(for: amount))
+        manifest.announcement.tokens(for: amount)
     }
 
     /// The joined samples (interleaved) of the announcement for `amount`.
@@ -97,6 +101,19 @@ public final class PackRenderer: Sendable {
         let samples: AudioFileWriter.Samples = clips16.isEmpty ? .float(render(amount)) : .int16(join(tokens(for: amount), clips16))
         try AudioFileWriter.write(samples, sampleRate: sampleRate, channels: channels, container: container,
                                   encoding: options.encoding, to: path)
+    }
+
+    /// Renders every amount into `folder` as `AMOUNT.EXT`, on every core; stops at the first file
+    /// that cannot be written and names it.
+    public func write(_ amounts: [Amount], into folder: String, fileExtension: String, container: Container,
+                      progress: (@Sendable () -> Void)? = nil) throws(RenderFailure) {
+        try WorkerPool.run(amounts.count) { (index: Int) throws(RenderFailure) in
+            let path = "\(folder)/\(amounts[index]).\(fileExtension)"
+            do throws(AudioError) { try write(amounts[index], to: path, container: container) } catch {
+                throw RenderFailure(path: path, error: error)
+            }
+            progress?()
+        }
     }
 
     private func join<Sample: Numeric>(_ tokens: [Token], _ parts: [[Sample]?]) -> [Sample] {

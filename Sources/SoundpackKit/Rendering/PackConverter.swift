@@ -54,12 +54,13 @@ public struct PackConverter: Sendable {
 
     public init(limits: AudioLimits = AudioLimits()) { self.limits = limits }
 
-    public func convert(source: String, destination: String, options: ConvertOptions) throws(ConvertError) -> ConvertSummary {
+    public func convert(source sourceFolder: PackFolder, destination destinationFolder: PackFolder, options: ConvertOptions) throws(ConvertError) -> ConvertSummary {
+        let (source, destination) = (sourceFolder.shown, destinationFolder.shown)
         func input(_ message: String) -> ConvertError { ConvertError(kind: .input, message: message) }
         func output(_ message: String) -> ConvertError { ConvertError(kind: .output, message: message) }
 
-        let sourceURL = URL(fileURLWithPath: source, isDirectory: true).standardizedFileURL
-        let destinationURL = URL(fileURLWithPath: destination, isDirectory: true).standardizedFileURL
+        let sourceURL = URL(fileURLWithPath: sourceFolder.path, isDirectory: true).standardizedFileURL
+        let destinationURL = URL(fileURLWithPath: destinationFolder.path, isDirectory: true).standardizedFileURL
         guard destinationURL.path != sourceURL.path, !destinationURL.path.hasPrefix(sourceURL.path + "/"),
               !sourceURL.path.hasPrefix(destinationURL.path + "/") else {
             throw input("the destination \(destination) overlaps the source \(source); choose another folder")
@@ -79,7 +80,7 @@ public struct PackConverter: Sendable {
         let probe = AudioProbe(limits: limits)
         var decoded: [(key: String, path: String, audio: DecodedAudio)] = []
         for (key, path) in manifest.clips.sorted(by: { Token.precedes($0.key, $1.key) }) {
-            if let reason = PackInspector.unsafeReason(path, root: sourceURL) {
+            if let reason = PackPaths.unsafeReason(path, root: sourceURL) {
                 throw input("clip '\(path)' for '\(key)' refused: \(reason)")
             }
             do { decoded.append((key, path, try probe.decode(path: sourceURL.appendingPathComponent(path).path))) } catch {
@@ -152,7 +153,7 @@ public struct PackConverter: Sendable {
         }
 
         // The copy must validate without errors before it takes the destination's place.
-        let report = Validator().validate(directory: staging.path)
+        let report = Validator().validate(folder: PackFolder(path: staging.path, shown: destination))
         if report.errors > 0 {
             let first = report.findings.filter { $0.severity == .error }.prefix(3).map { "[\($0.rule.rawValue)] \($0.message)" }
             throw input("the converted pack would not validate (\(report.errors) errors): \(first.joined(separator: "; "))")
@@ -176,9 +177,7 @@ public struct PackConverter: Sendable {
         let folder = open(parent.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 { fsync(folder); close(folder) }
 
-        var finalReport = report
-        finalReport.directory = destination
-        return ConvertSummary(clips: clips, sampleRate: rate, channels: channels, report: finalReport)
+        return ConvertSummary(clips: clips, sampleRate: rate, channels: channels, report: report.moved(to: destinationFolder))
     }
 
     /// The gain (dB) that brings the clip's momentary max to `target`, lowered if the sample peak

@@ -1,0 +1,69 @@
+// `soundpack export`: the shared-container manifest the app and its extension read.
+
+import Foundation
+import SoundpackCore
+import SoundpackKit
+
+enum ExportCommand: Command {
+    static let spec = CommandSpec(
+        name: "export",
+        synopsis: "export ID[@VER]|DIR... [--format plist|json] [--key NAME] [--base-url URL] [--namespace] [-o FILE]",
+        summary: "Write the shared-container manifest the app and its Notification Service Extension read.",
+        discussion: """
+            Under --key (default kMainAppMp3FileKey) the clip file names the app bundles; under "soundpack" each
+            pack's tokens with file name, size, SHA-256, duration and, with --base-url, the download URL
+            (base URL + store path). ID[@VER] reads a published version from the store; DIR a pack folder.
+            File names must be unique across the exported packs; --namespace prefixes them with the pack id.
+            """,
+        options: [
+            .option("--format", value: "FORMAT", help: "plist (default, XML property list) or json"),
+            .option("--key", value: "NAME", help: "UserDefaults key for the bundled clip list (default kMainAppMp3FileKey)"),
+            .option("--base-url", value: "URL", help: "where the store is served, for download URLs"),
+            .flag("--namespace", help: "prefix file names with the pack id"),
+            .option("-o", "--output", value: "FILE", help: "write to FILE instead of standard output"),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        let format = try arguments.choice("--format", SharedManifest.Encoding.allCases.map(\.rawValue), default: SharedManifest.Encoding.plist.rawValue)
+        guard !arguments.positionals.isEmpty else { throw .usage("export needs ID[@VER] or a pack folder", hint: "soundpack export wechat --base-url https://cdn.example.com/packs") }
+        let store = context.store(arguments)
+        var packs: [ExportedPack] = []
+        var catalog: (any Catalog)?
+        for argument in arguments.positionals {
+            let folder = context.packFolder(argument)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path + "/pack.json", isDirectory: &isFolder), !isFolder.boolValue {
+                let report = Validator().validate(folder: folder)
+                guard report.errors == 0, let pack = ExportedPack(report: report) else {
+                    throw .failure("\(argument) does not validate (\(report.errors) errors)", hint: "soundpack validate \(argument)")
+                }
+                packs.append(pack)
+                continue
+            }
+            let ref = try parseReference(argument, requireVersion: false)
+            if catalog == nil { catalog = try context.openCatalog(arguments) }
+            guard let catalog else { continue }
+            let found: (version: PublishedVersion, manifest: StoreManifest)?
+            do { found = try store.published(ref.id, ref.version, in: catalog) } catch {
+                throw .environment("cannot read \(argument) from the store", hint: error.description)
+            }
+            guard let found else {
+                throw .failure("\(argument) is neither a pack folder nor a published version", hint: "soundpack list shows published packs")
+            }
+            packs.append(ExportedPack(manifest: found.manifest, yanked: found.version.yanked))
+        }
+        let data: Data
+        do {
+            let manifest = try SharedContainerExport.manifest(packs, key: arguments.value("--key") ?? SharedManifest.defaultKey,
+                                                              baseURL: arguments.value("--base-url"), namespace: arguments.has("--namespace"))
+            data = try SharedContainerExport.encode(manifest, as: SharedManifest.Encoding(rawValue: format) ?? .plist)
+        } catch { throw .failure("cannot export", error.message) }
+        if let output = arguments.value("--output") {
+            do { try AtomicFile.write(data, to: context.absolute(output)) } catch { throw .environment("cannot write \(output)", error.localizedDescription) }
+            context.stderr.write("wrote \(output) (\(packs.count) pack\(packs.count == 1 ? "" : "s"), \(format))\n")
+        } else {
+            context.stdout.write(String(decoding: data, as: UTF8.self))
+        }
+        return .success
+    }
+}

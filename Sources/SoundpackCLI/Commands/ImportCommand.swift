@@ -1,0 +1,31 @@
+// `soundpack import ARCHIVE DEST`: safe extraction of a received pack archive, then validation.
+
+import Foundation
+import SoundpackCore
+import SoundpackKit
+
+enum ImportCommand: Command {
+    static let spec = CommandSpec(
+        name: "import",
+        synopsis: "import ARCHIVE DEST",
+        summary: "Extract a received pack archive (tar, tar.gz or zip) safely into DEST, then validate it.",
+        discussion: """
+            Entries with absolute paths or '..', symlinks, hard links, devices, duplicate names, more than 2000
+            entries, an entry over 16 MiB or 256 MiB in all are refused. The pack is extracted into an empty
+            temporary folder beside DEST, validated, and renamed to DEST only when it has no errors; DEST must not exist.
+            """,
+        options: [])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        guard arguments.positionals.count == 2 else { throw .usage("import needs ARCHIVE and DEST", hint: "soundpack import wechat-1.0.0.tar.gz packs/wechat") }
+        let (archive, destination) = (arguments.positionals[0], arguments.positionals[1])
+        do {
+            let report = try PackImporter.importArchive(context.absolute(archive), into: context.packFolder(destination))
+            ValidateCommand.printText([report], strict: false, context)
+            return .success
+        } catch {
+            if let report = error.report { ValidateCommand.printText([report], strict: false, context) }
+            throw error.kind == .refused ? .failure("cannot import \(archive)", error.message) : .environment("cannot import \(archive)", error.message)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+// `soundpack keygen -o FILE`: an Ed25519 key pair for signing published manifests.
+
+import Foundation
+import SoundpackKit
+
+enum KeygenCommand: Command {
+    static let spec = CommandSpec(
+        name: "keygen",
+        synopsis: "keygen -o FILE",
+        summary: "Write an Ed25519 key pair for signing manifests: FILE (secret, mode 0600) and FILE.pub.",
+        options: [.option("-o", "--output", value: "FILE", help: "where to write the secret key")])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        guard let output = arguments.value("--output") else { throw .usage("keygen needs -o FILE") }
+        let path = context.absolute(output)
+        guard !FileManager.default.fileExists(atPath: path), !FileManager.default.fileExists(atPath: path + ".pub") else {
+            throw .failure("\(output) or \(output).pub already exists", hint: "keygen never overwrites a key")
+        }
+        let key = SigningKey.generate()
+        do {
+            try AtomicFile.write(Data((Data(key.secretKeyBytes).base64EncodedString() + "\n").utf8), to: path)
+            chmod(path, 0o600)
+            try AtomicFile.write(Data((Data(key.publicKey).base64EncodedString() + "\n").utf8), to: path + ".pub")
+        } catch {
+            throw .environment("cannot write the key", error.localizedDescription)
+        }
+        context.stdout.write("wrote \(output) (secret) and \(output).pub; key id \(key.keyID)\n")
+        return .success
+    }
+
+    static func load(_ file: String, _ context: CLIContext) throws(CLIError) -> SigningKey {
+        guard let data = FileManager.default.contents(atPath: context.absolute(file)) else {
+            throw .failure("cannot read the signing key \(file)", hint: "create one with soundpack keygen -o \(file)")
+        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let bytes = Data(base64Encoded: text), let key = SigningKey(secretKey: Array(bytes)) else {
+            throw .failure("\(file) is not an Ed25519 secret key written by soundpack keygen")
+        }
+        return key
+    }
+}

@@ -1,0 +1,42 @@
+// `soundpack verify`: recompute every hash in the store against manifests and catalog.
+
+import Foundation
+import SoundpackCore
+import SoundpackKit
+
+enum VerifyCommand: Command {
+    static let spec = CommandSpec(
+        name: "verify",
+        synopsis: "verify [--store DIR] [--public-key FILE...] [--format text|json]",
+        summary: "Recompute every hash in the store and compare with manifests and catalog; exit 1 on any drift.",
+        discussion: "Reports files missing from the store, files whose bytes changed, files no manifest lists, an index.json that does not match the catalog, and (with --public-key) manifest signatures that do not verify.",
+        options: [
+            .option("--public-key", value: "FILE", help: "an Ed25519 public key (FILE.pub from keygen) to check signatures with", repeatable: true),
+            .option("--format", value: "FORMAT", help: "text (default) or json"),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        var verifier = StoreVerifier(catalog: try context.openCatalog(arguments), store: context.store(arguments))
+        for file in arguments.values("--public-key") {
+            guard let data = FileManager.default.contents(atPath: context.absolute(file)),
+                  let key = Data(base64Encoded: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw .failure("cannot read the public key \(file)")
+            }
+            verifier.publicKeys[SigningKey.keyID(publicKey: Array(key))] = Array(key)
+        }
+        let result: (drifts: [Drift], filesChecked: Int)
+        do { result = try verifier.verify() } catch { throw .environment("cannot verify the store", error.description) }
+        if format == "json" {
+            struct Document: Encodable { var store: String, filesChecked: Int, drift: [Drift] }
+            context.stdout.write(context.json(Document(store: verifier.store.location, filesChecked: result.filesChecked, drift: result.drifts)))
+        } else {
+            let colour = context.colours(context.stdout)
+            for drift in result.drifts {
+                context.stdout.write("\(verifier.store.location)/\(drift.path): \(Style.error(colour)) [\(drift.kind.rawValue)] \(drift.detail)\n")
+            }
+            context.stdout.write("\(verifier.store.location): \(result.filesChecked) files checked, \(result.drifts.isEmpty ? "no drift" : "\(result.drifts.count) problems")\n")
+        }
+        return result.drifts.isEmpty ? .success : .failure
+    }
+}

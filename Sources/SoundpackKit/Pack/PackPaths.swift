@@ -1,0 +1,49 @@
+// The paths inside a pack folder: which clip paths may be opened, how a path is written
+// canonically, and which audio files the folder holds.
+
+import Foundation
+
+public enum PackPaths {
+    /// Extensions counted as audio files when looking for files no clip uses.
+    static let audioExtensions: Set<String> = ["caf", "wav", "wave", "aif", "aiff", "aifc", "mp3", "m4a", "aac", "flac", "ogg", "opus"]
+
+    /// A clip path without `.` components or repeated slashes: `./clips//5.caf` → `clips/5.caf`.
+    public static func normalized(_ path: String) -> String {
+        path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+    }
+
+    /// Why a clip path must not be opened, or nil: absolute, `..`, empty, or through a symlink.
+    public static func unsafeReason(_ path: String, root: URL) -> String? {
+        if path.isEmpty { return "the path is empty" }
+        if path.hasPrefix("/") || path.hasPrefix("~") { return "the path is absolute; write it relative to the pack folder" }
+        if path.contains("\\") { return "the path contains a backslash; use '/'" }
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        if components.contains("..") { return "the path contains '..' and could point outside the pack" }
+        var current = root
+        for component in components where component != "." {
+            current.appendPathComponent(String(component))
+            var info = stat()
+            if lstat(current.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                let relative = current.path.dropFirst(root.path.count + 1)
+                return "'\(relative)' is a symbolic link; clips must be regular files inside the pack"
+            }
+        }
+        return nil
+    }
+
+    /// Audio files (by extension) under `root`, as sorted relative paths; symlinks are not followed.
+    public static func audioFiles(under root: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(
+            at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
+        var files: [String] = []
+        let base = root.standardizedFileURL.path
+        for case let url as URL in walker {
+            guard audioExtensions.contains(url.pathExtension.lowercased()),
+                  (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(base + "/") else { continue }
+            files.append(String(path.dropFirst(base.count + 1)))
+        }
+        return files.sorted()
+    }
+}

@@ -1,0 +1,97 @@
+// The written forms of announcements `say` prints: words, token ids, clip files, or one JSON object
+// per line. Each token's bytes are prepared once, so a million amounts cost only copying.
+
+import Foundation
+import SoundpackCore
+
+/// Writes the announcement of amounts in one of `say`'s formats.
+public struct AnnouncementWriter: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        /// 微信到账十五点四元
+        case text
+        /// `prefix 十 5 点 4 元`
+        case tokens
+        /// The clip paths as pack.json writes them.
+        case files
+        /// `{"amount":"15.40","text":"…","tokens":[…],"files":[…]}`
+        case json
+    }
+
+    public let announcement: Announcement
+    public let format: Format
+    /// Clip files by token key; empty without a pack.
+    public let files: [String: String]
+    /// Per-token output bytes by `Token.ordinal`.
+    private var tokenText: [[UInt8]] = []
+    private var tokenTextJSON: [[UInt8]] = []
+    private var tokenID: [[UInt8]] = []
+    private var tokenJSON: [[UInt8]] = []
+    private var fileText: [[UInt8]] = []
+    private var fileJSON: [[UInt8]] = []
+
+    /// - Parameters:
+    ///   - texts: the pack's `texts` (the words of its prefix and suffix).
+    ///   - files: the pack's `clips`; needed for `.files`.
+    public init(announcement: Announcement, format: Format, texts: [String: String] = [:], files: [String: String] = [:]) {
+        self.announcement = announcement
+        self.format = format
+        self.files = files
+        for token in Token.allCases {
+            let text = announcement.grammar.text(of: token, texts: texts), file = files[token.rawValue] ?? ""
+            tokenText.append(Array(text.utf8))
+            tokenTextJSON.append(Array(Self.jsonEscaped(text).utf8))
+            tokenID.append(Array(token.rawValue.utf8))
+            tokenJSON.append(Array("\"\(Self.jsonEscaped(token.rawValue))\"".utf8))
+            fileText.append(Array(file.utf8))
+            fileJSON.append(Array("\"\(Self.jsonEscaped(file))\"".utf8))
+        }
+    }
+
+    /// Appends the answer for `amount` and a newline to `line`; `buffer` is scratch space.
+    public func write(_ amount: Amount, tokens buffer: inout [Token], into line: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
+        announcement.appendTokens(for: amount, to: &buffer)
+        func join(_ parts: [[UInt8]], _ separator: UInt8?) {
+            for (i, token) in buffer.enumerated() {
+                if i > 0, let separator { line.append(separator) }
+                line.append(contentsOf: parts[token.ordinal])
+            }
+        }
+        switch format {
+        case .tokens: join(tokenID, UInt8(ascii: " "))
+        case .files: join(fileText, UInt8(ascii: " "))
+        case .json:
+            line.append(contentsOf: #"{"amount":""#.utf8)
+            line.append(contentsOf: amount.description.utf8)
+            line.append(contentsOf: #"","text":""#.utf8)
+            join(tokenTextJSON, nil)
+            line.append(contentsOf: #"","tokens":["#.utf8)
+            join(tokenJSON, UInt8(ascii: ","))
+            line.append(UInt8(ascii: "]"))
+            if !files.isEmpty {
+                line.append(contentsOf: #","files":["#.utf8)
+                join(fileJSON, UInt8(ascii: ","))
+                line.append(UInt8(ascii: "]"))
+            }
+            line.append(UInt8(ascii: "}"))
+        case .text:
+            join(tokenText, nil)
+        }
+        line.append(UInt8(ascii: "\n"))
+    }
+
+    /// `text` as the inside of a JSON string.
+    static func jsonEscaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}
