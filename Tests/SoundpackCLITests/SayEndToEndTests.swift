@@ -1,4 +1,4 @@
-// `soundpack say` and the command line's contract: formats, stdin, usage errors and --help.
+// `soundpack say` (formats, stdin, bad amounts) and `soundpack init`.
 
 import Foundation
 import Testing
@@ -44,24 +44,6 @@ import SoundpackTestSupport
         #expect(result.stdout == "五元\n")
         #expect(result.stderr.contains("'-1' is not an amount — amounts cannot be negative"))
         #expect(result.stderr.contains("'1.234' is not an amount — at most 2 digits after the point"))
-    }
-
-    @Test(arguments: [
-        ["frobnicate"], ["validate"], ["validate", "x", "--format", "xml"], ["say", "1"], ["say", "1", "--grammar", "en"],
-        ["list", "--bogus"], ["show"], ["init", "x"], [],
-    ])
-    func usageErrorsExitTwo(_ arguments: [String]) throws {
-        let result = try Executable.run(arguments, in: "/")
-        #expect(result.status == 2, "\(arguments): \(result.stderr)")
-        #expect(!result.stderr.isEmpty)
-    }
-
-    @Test(arguments: ["init", "validate", "say", "render", "convert", "publish", "report", "list", "show", "diff", "yank", "verify", "export", "import", "payload", "keygen"])
-    func everyCommandHasHelp(_ command: String) throws {
-        let result = try Executable.run([command, "--help"], in: "/")
-        #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("USAGE: soundpack \(command)"))
-        #expect(result.stdout.contains("--catalog"))
     }
 
     @Test func initScaffoldsAPackThatNamesEveryNeededClip() throws {

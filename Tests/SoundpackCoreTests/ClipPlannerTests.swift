@@ -93,3 +93,43 @@ import Testing
         }
     }
 }
+
+/// The exported manifest is one Codable type: what `export` encodes is what the app decodes.
+@Suite struct SharedManifestCodingTests {
+    static func sample() -> SharedManifest {
+        let clip = SharedPack.Clip(file: "wechat-shi.caf", bytes: 20_648, sha256: String(repeating: "a", count: 64), durationSeconds: 0.3753,
+                                   url: URL(string: "https://cdn.example.com/p/wechat/1.0.0/clips/shi.caf"))
+        let pack = SharedPack(id: "wechat", version: "1.2.0", grammar: Grammar(.zhHant, two: .liang), maxAmount: Amount(minorUnits: 999_999),
+                              texts: ["prefix": "微信到账"], yanked: true, clips: [.ten: clip])
+        return SharedManifest(key: "customKey", bundledFiles: ["wechat-shi.caf"], packs: ["wechat": pack])
+    }
+
+    @Test(arguments: SharedManifest.Encoding.allCases)
+    func encodingThenDecodingGivesTheSameManifest(_ encoding: SharedManifest.Encoding) throws {
+        let data = try Self.sample().encoded(as: encoding)
+        #expect(try SharedManifest(data: data) == Self.sample())
+    }
+
+    @Test func theDocumentHasTheExportSchemaShape() throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: try Self.sample().encoded(as: .json)) as? [String: Any])
+        #expect(object["customKey"] as? [String] == ["wechat-shi.caf"])
+        let soundpack = try #require(object["soundpack"] as? [String: Any])
+        #expect(soundpack["schemaVersion"] as? Int == 1)
+        let pack = try #require((soundpack["packs"] as? [String: Any])?["wechat"] as? [String: Any])
+        #expect(pack["two"] as? String == "liang")
+        #expect(pack["maxAmount"] as? String == "9999.99")
+        #expect((pack["tokens"] as? [String: Any])?["十"] != nil)
+    }
+
+    @Test func anUnknownTokenOrAMissingGrammarIsRefused() throws {
+        var document = try #require(try JSONSerialization.jsonObject(with: try Self.sample().encoded(as: .json)) as? [String: Any])
+        var soundpack = document["soundpack"] as! [String: Any]
+        var packs = soundpack["packs"] as! [String: Any]
+        var pack = packs["wechat"] as! [String: Any]
+        pack["grammar"] = "en"
+        packs["wechat"] = pack
+        soundpack["packs"] = packs
+        document["soundpack"] = soundpack
+        #expect(throws: PlanError.self) { try SharedManifest(data: try JSONSerialization.data(withJSONObject: document)) }
+    }
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SoundpackCore must build for iOS apps and their extensions: Foundation only, no C module
 # anywhere in its dependency graph. Checks the package graph, the imports, and builds it alone.
+# Then checks that SoundpackKit's folders form layers with no cycle (scripts/check/kit-folders.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift package describe --type json 2>/dev/null | python3 -c '
@@ -22,3 +23,4 @@ bad=$(grep -hE '^\s*(@testable )?import ' Sources/SoundpackCore/*.swift | sed -E
 [ -z "$bad" ] || { echo "SoundpackCore imports more than Foundation: $bad"; exit 1; }
 swift build --target SoundpackCore >/dev/null
 echo "SoundpackCore builds alone, imports Foundation only, and has no C module in its graph"
+python3 scripts/check/kit-folders.py

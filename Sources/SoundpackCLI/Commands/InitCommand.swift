@@ -44,7 +44,7 @@ enum InitCommand: Command {
         if let prefix = arguments.value("--prefix") { document["texts"] = ["prefix": prefix] }
 
         let folder = context.absolute(directory)
-        let target = URL(fileURLWithPath: folder).appendingPathComponent("pack.json")
+        let target = URL(fileURLWithPath: folder).appendingPathComponent(PackFolder.manifestFile)
         guard !FileManager.default.fileExists(atPath: target.path) else {
             throw .failure("\(directory)/pack.json already exists", hint: "init never overwrites a pack; edit it or choose another folder")
         }

@@ -64,7 +64,7 @@ enum PublishCommand: Command {
                 case .refused:
                     if outcome.report.errors > 0 { ValidateCommand.printText([outcome.report], strict: false, context) }
                     let rule = outcome.rule.map { "[\($0)] " } ?? ""
-                    context.stdout.write("\(outcome.folder.shown("pack.json")): \(Style.error(colour)) \(rule)\(outcome.message)\n")
+                    context.stdout.write("\(outcome.folder.shown(PackFolder.manifestFile)): \(Style.error(colour)) \(rule)\(outcome.message)\n")
                 }
             }
         }

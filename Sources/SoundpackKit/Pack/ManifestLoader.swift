@@ -9,7 +9,7 @@ public enum ManifestLoader {
 
     /// The parsed pack.json of the pack folder `directory`.
     public static func load(directory: String) throws(ManifestError) -> PackManifest {
-        let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent("pack.json").path
+        let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(PackFolder.manifestFile).path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else {
             throw ManifestError(field: nil, message: "the pack folder does not exist")

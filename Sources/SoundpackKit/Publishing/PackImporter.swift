@@ -34,9 +34,9 @@ public enum PackImporter {
         }
         // A pack archive holds pack.json at its root, or one folder that does.
         var root = staging
-        if !FileManager.default.fileExists(atPath: staging.appendingPathComponent("pack.json").path) {
+        if !FileManager.default.fileExists(atPath: staging.appendingPathComponent(PackFolder.manifestFile).path) {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
-            guard entries.count == 1, FileManager.default.fileExists(atPath: staging.appendingPathComponent(entries[0]).appendingPathComponent("pack.json").path) else {
+            guard entries.count == 1, FileManager.default.fileExists(atPath: staging.appendingPathComponent(entries[0]).appendingPathComponent(PackFolder.manifestFile).path) else {
                 throw ImportError(kind: .refused, message: "\(archive) holds no pack.json at its root")
             }
             root = staging.appendingPathComponent(entries[0])

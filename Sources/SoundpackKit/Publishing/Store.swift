@@ -19,7 +19,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 public enum StoreLayout {
     public static let index = "index.json"
     public static let manifestFile = "manifest.json"
-    public static let packJSONFile = "pack.json"
+    public static let packJSONFile = PackFolder.manifestFile
 
     /// `wechat/1.0.0`: the folder of one version.
     public static func versionFolder(_ id: String, _ version: SemanticVersion) -> String { "\(id)/\(version)" }

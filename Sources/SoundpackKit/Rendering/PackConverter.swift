@@ -139,13 +139,13 @@ public struct PackConverter: Sendable {
 
         // pack.json: the source document as written, with the clip paths replaced.
         do {
-            let original = try Data(contentsOf: sourceURL.appendingPathComponent("pack.json"))
+            let original = try Data(contentsOf: sourceURL.appendingPathComponent(PackFolder.manifestFile))
             guard var document = try JSONSerialization.jsonObject(with: original) as? [String: Any] else {
                 throw input("\(source)/pack.json is not a JSON object")
             }
             document["clips"] = newPaths
             let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            try AtomicFile.write(data + Data("\n".utf8), to: staging.appendingPathComponent("pack.json").path)
+            try AtomicFile.write(data + Data("\n".utf8), to: staging.appendingPathComponent(PackFolder.manifestFile).path)
         } catch let error as ConvertError {
             throw error
         } catch {

@@ -18,7 +18,7 @@ public struct ValidationRun: Sendable {
 
     /// Where a finding points: the pack folder joined with its file (pack.json when none).
     public static func location(_ report: PackReport, _ finding: Finding) -> String {
-        report.folder.shown(finding.file ?? "pack.json")
+        report.folder.shown(finding.file ?? PackFolder.manifestFile)
     }
 
     /// Whether the finding fails the run: an unsuppressed error, or warning under --strict.

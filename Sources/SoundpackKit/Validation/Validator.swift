@@ -25,7 +25,7 @@ public struct Validator: Sendable {
         inspector.inspect(folders: folders, progress: progress).map { pack in
             var findings = Self.rules.flatMap { $0.check(pack) }
             for id in pack.manifest?.checks.ignore ?? [] where RuleID(rawValue: id) == nil {
-                findings.insert(Finding(.manifestInvalid, .error, file: "pack.json",
+                findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.manifestFile,
                                         "field 'checks.ignore': '\(id)' is not a rule id (see soundpack validate --help)"), at: 0)
             }
             return PackReport(pack: pack, findings: findings)

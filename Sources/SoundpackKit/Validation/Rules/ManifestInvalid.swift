@@ -8,6 +8,6 @@ struct ManifestInvalid: ValidationRule {
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard let problem = pack.manifestError else { return [] }
-        return [Finding(Self.id, .error, file: "pack.json", problem.description)]
+        return [Finding(Self.id, .error, file: PackFolder.manifestFile, problem.description)]
     }
 }

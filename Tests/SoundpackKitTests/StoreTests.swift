@@ -1,0 +1,61 @@
+// The store's one owner: layout, the folder backend, index.json from the catalog, and the
+// "newest published version, then its manifest" lookup export and payload share.
+
+import Foundation
+import Testing
+import SoundpackCore
+import SoundpackTestSupport
+@testable import SoundpackKit
+
+@Suite struct StoreTests {
+    static let v1 = SemanticVersion("1.0.0")!
+
+    @Test func theLayoutIsTheDesignsLayout() {
+        #expect(StoreLayout.manifest("wechat", Self.v1) == "wechat/1.0.0/manifest.json")
+        #expect(StoreLayout.signature("wechat", Self.v1) == "wechat/1.0.0/manifest.json.sig")
+        #expect(StoreLayout.archiveFile("wechat", Self.v1, .tarGzip) == "wechat-1.0.0.tar.gz")
+        #expect(StoreLayout.clipFile(packPath: "./clips//shi.caf") == "clips/shi.caf")
+        #expect(StoreLayout.clipFile(packPath: "sounds/5.caf") == "clips/sounds/5.caf")
+    }
+
+    @Test func theFolderBackendWritesReadsAndLists() throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        #expect(try backend.read("a/b.json") == nil)
+        try backend.write("a/b.json", Data("1".utf8))
+        #expect(try backend.writeIfAbsent("a/b.json", Data("2".utf8)) == false)
+        #expect(try backend.read("a/b.json") == Data("1".utf8))
+        #expect(try backend.writeIfAbsent("c.json", Data("3".utf8)) == true)
+        let lock = try backend.lock()
+        defer { lock.release() }
+        // The lock file is the backend's own, never a store key.
+        #expect(try backend.list() == ["a/b.json", "c.json"])
+    }
+
+    @Test func theIndexNamesTheNewestVersionThatIsNotYanked() {
+        func version(_ text: String, yanked: Bool) -> PublishedVersion {
+            PublishedVersion(id: "p", version: SemanticVersion(text)!, digest: "d", publishedAt: "t", yanked: yanked, yankReason: nil,
+                             manifestSha256: "m", tarSha256: nil, zipSha256: nil, keyID: nil, clips: [:])
+        }
+        let index = Store.index(of: [version("1.0.0", yanked: false), version("1.10.0", yanked: false), version("2.0.0", yanked: true)])
+        #expect(index.packs["p"]?.latest == "1.10.0")
+        #expect(index.packs["p"]?.versions["2.0.0"]?.manifest == "p/2.0.0/manifest.json")
+    }
+
+    @Test func publishedLookupSkipsYankedUnlessAskedByVersion() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let store = Store.directory(folder.file("dist"))
+        let outcomes = try Publisher(catalog: catalog, store: store).publish(folders: [PackFolder(absolute: pack)])
+        #expect(outcomes.map(\.status) == [.published])
+        let found = try #require(try store.published("wechat", nil, in: catalog))
+        #expect(found.manifest.version == Self.v1)
+        #expect(found.manifest.readingGrammar == Grammar(.zhHans))
+        #expect(try catalog.yank("wechat", Self.v1, reason: "test", at: Date()) == .yanked)
+        #expect(try catalog.yank("wechat", Self.v1, reason: "again", at: Date()) == .alreadyYanked(reason: "test"))
+        #expect(try store.published("wechat", nil, in: catalog) == nil)
+        #expect(try store.published("wechat", Self.v1, in: catalog)?.version.yanked == true)
+        #expect(try store.published("other", nil, in: catalog) == nil)
+    }
+}
