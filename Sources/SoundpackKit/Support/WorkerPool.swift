@@ -5,15 +5,18 @@ import Foundation
 import Synchronization
 
 public enum WorkerPool {
-    /// Calls `job` for every index in `0..<count`, on up to one worker per core. After a job
-    /// throws, no new job starts; the first error is rethrown once all workers stopped.
+    /// Calls `job` for every index in `0..<count`, on up to one worker per core; each worker takes
+    /// the next index when it is free, so slow and fast jobs balance. After a job throws, no new
+    /// job starts; the first error is rethrown once all workers stopped.
     public static func run<Failure: Error>(_ count: Int, job: @Sendable (Int) throws(Failure) -> Void) throws(Failure) {
         guard count > 0 else { return }
         let firstFailure = Mutex<Failure?>(nil)
         let workers = max(1, min(ProcessInfo.activeCores, count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in stride(from: worker, to: count, by: workers) {
-                if firstFailure.withLock({ $0 != nil }) { return }
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < count, firstFailure.withLock({ $0 == nil }) else { return }
                 do throws(Failure) { try job(index) } catch {
                     firstFailure.withLock { if $0 == nil { $0 = error } }
                 }

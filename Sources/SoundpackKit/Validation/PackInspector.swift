@@ -1,7 +1,6 @@
 // Gathers an InspectedPack: reads pack.json, checks each clip path, probes clips in parallel and
 // lists the audio files on disk.
 
-import Dispatch
 import Foundation
 import SoundpackCore
 import Synchronization
@@ -33,7 +32,7 @@ public struct PackInspector: Sendable {
         }
         let queue = jobs
         let results = Mutex<[Int: Result<ClipFacts, AudioError>]>([:])
-        DispatchQueue.concurrentPerform(iterations: queue.count) { index in
+        WorkerPool.run(queue.count) { (index: Int) throws(Never) in
             let job = queue[index]
             let result: Result<ClipFacts, AudioError>
             do throws(AudioError) { result = .success(try job.probe.probe(path: job.path)) } catch { result = .failure(error) }
