@@ -11,7 +11,7 @@ import SoundpackTestSupport
 enum Breakage: String, CaseIterable, Sendable {
     case brokenJSON, missingField, parentPath, absolutePath, symlinkedClip, missingToken, unknownToken, orphanFile
     case textRenamedCAF, missingFile, unsafeName, unsupportedFormat, mismatchedRate, silentClip, longClip
-    case leadingSilence, trailingSilence, composeWarning, composeError, clipped, dcOffset, quieterClip
+    case leadingSilence, trailingSilence, composeWarning, composeError, clipped, dcOffset, quieterClip, nonFiniteSamples
 
     /// (rule, severity, exit status without --strict, text the message or location must contain)
     var expectation: (rule: String, severity: String, status: Int32, mentions: String) {
@@ -38,6 +38,7 @@ enum Breakage: String, CaseIterable, Sendable {
         case .clipped: return ("audio.clipping", "warning", 0, "clips/6.caf")
         case .dcOffset: return ("audio.dc-offset", "warning", 0, "clips/7.caf")
         case .quieterClip: return ("audio.loudness-outlier", "warning", 0, "LU quieter than the pack median")
+        case .nonFiniteSamples: return ("audio.non-finite", "error", 1, "clips/5.wav")
         }
     }
 
@@ -105,6 +106,12 @@ enum Breakage: String, CaseIterable, Sendable {
             try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, amplitude: 2), to: clips + "6.caf")
         case .dcOffset:
             try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, amplitude: 0.3, offset: 0.03), to: clips + "7.caf")
+        case .nonFiniteSamples:
+            var samples = Fixtures.tone(seconds: 0.3)
+            for index in stride(from: 0, to: samples.count, by: 100) { samples[index] = .nan }
+            try Data(Fixtures.floatWAV(samples)).write(to: URL(fileURLWithPath: clips + "5.wav"))
+            try FileManager.default.removeItem(atPath: clips + "5.caf")
+            try setClip("5", "clips/5.wav")
         case .quieterClip:
             let original = try AudioProbe().decode(path: clips + "8.caf")
             let gain = Float(pow(10, -10.0 / 20))
@@ -114,6 +121,36 @@ enum Breakage: String, CaseIterable, Sendable {
 }
 
 @Suite struct ValidateEndToEndTests {
+    /// A float clip with NaN, infinite or absurd samples: refused in every format, and neither
+    /// render nor report crashes on the pack.
+    @Test(arguments: ["nan", "inf", "1e30"])
+    func samplesThatAreNotNumbersFailTheGateInEveryFormat(_ kind: String) throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        let bad: Float = kind == "nan" ? .nan : kind == "inf" ? .infinity : 1e30
+        var samples = Fixtures.tone(seconds: 0.3)
+        for index in stride(from: 7, to: samples.count, by: 100) { samples[index] = bad }
+        try Data(Fixtures.floatWAV(samples)).write(to: URL(fileURLWithPath: pack + "/clips/5.wav"))
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["5"] = "clips/5.wav"
+            object["clips"] = clips
+        }
+        let json = try Executable.run(["validate", pack, "--format", "json", "--no-record"], in: folder.path)
+        #expect(json.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let findings = ((document["packs"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]]) ?? []
+        #expect(findings.contains { $0["rule"] as? String == "audio.non-finite" })
+        for format in ["sarif", "junit", "github", "text"] {
+            let run = try Executable.run(["validate", pack, "--format", format, "--no-record"], in: folder.path)
+            #expect(run.status == 1 && run.stdout.contains("audio.non-finite"), "\(format): \(run.stdout)")
+        }
+        let render = try Executable.run(["render", "--pack", pack, "5", "-o", folder.file("five.caf")], in: folder.path)
+        #expect(render.status == 0 || render.status == 1, "\(render.stderr)")
+        let report = try Executable.run(["report", pack, "-o", folder.file("report.html")], in: folder.path)
+        #expect(report.status == 0, "\(report.stderr)")
+    }
+
     @Test func theDemoPackPasses() throws {
         let folder = TemporaryFolder()
         let pack = try Fixtures.copyDemoPack(into: folder)

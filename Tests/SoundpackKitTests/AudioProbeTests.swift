@@ -16,7 +16,8 @@ import SoundpackTestSupport
         let probe = AudioProbe()
         let decoder = try probe.open(bytes: bytes)
         var samples: [Int16] = []
-        _ = try probe.stream(decoder) { chunk in
+        var nonFinite: NonFiniteSamples?
+        _ = try probe.stream(decoder, nonFinite: &nonFinite) { chunk in
             samples.append(contentsOf: chunk.map { Int16(clamping: Int(($0 * 32768).rounded())) })
         }
         return (decoder.format, samples)
@@ -173,7 +174,8 @@ import SoundpackTestSupport
             }
             do {
                 let decoder = try probe.open(bytes: bytes)
-                _ = try probe.stream(decoder) { _ in }
+                var nonFinite: NonFiniteSamples?
+                _ = try probe.stream(decoder, nonFinite: &nonFinite) { _ in }
                 read += 1
             } catch {
                 refused += 1

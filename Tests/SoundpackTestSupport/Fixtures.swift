@@ -77,3 +77,33 @@ public enum Fixtures {
         try AudioFileWriter.write(samples, sampleRate: sampleRate, channels: channels, container: container, encoding: encoding, to: path)
     }
 }
+
+extension Fixtures {
+    /// A 32-bit float WAV (WAVE_FORMAT_IEEE_FLOAT) of `samples`, written byte by byte so NaN,
+    /// infinities and huge values reach the file exactly as given.
+    public static func floatWAV(_ samples: [Float], sampleRate: Int = 22_050, channels: Int = 1) -> [UInt8] {
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        let data = samples.flatMap { sample in (0..<4).map { UInt8(truncatingIfNeeded: sample.bitPattern >> (8 * $0)) } }
+        var bytes = Array("RIFF".utf8) + le32(4 + 8 + 16 + 8 + data.count) + Array("WAVE".utf8)
+        bytes += Array("fmt ".utf8) + le32(16) + le16(3) + le16(channels) + le32(sampleRate)
+        bytes += le32(sampleRate * channels * 4) + le16(channels * 4) + le16(32)
+        bytes += Array("data".utf8) + le32(data.count) + data
+        return bytes
+    }
+
+    /// The bytes of a CAF file: its header and the given chunks (type, declared size, body).
+    public static func caf(_ chunks: [(type: String, size: Int64, body: [UInt8])]) -> [UInt8] {
+        func be(_ value: Int64, _ width: Int) -> [UInt8] { (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        var bytes = Array("caff".utf8) + be(1, 2) + be(0, 2)
+        for chunk in chunks { bytes += Array(chunk.type.utf8) + be(chunk.size, 8) + chunk.body }
+        return bytes
+    }
+
+    /// A CAF 'desc' chunk body for Apple IMA4 (34 bytes per channel packet of 64 frames).
+    public static func ima4Description(sampleRate: Double = 22_050, channels: Int = 1) -> [UInt8] {
+        func be(_ value: UInt64, _ width: Int) -> [UInt8] { (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
+        return be(sampleRate.bitPattern, 8) + Array("ima4".utf8) + be(0, 4) + be(UInt64(34 * channels), 4) + be(64, 4)
+            + be(UInt64(channels), 4) + be(0, 4)
+    }
+}

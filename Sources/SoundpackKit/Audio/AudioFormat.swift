@@ -40,6 +40,9 @@ public struct AudioLimits: Sendable {
     public var maxSeconds = 30
     /// Frames decoded per read.
     public var chunkFrames = 4_096
+    /// Float samples beyond this magnitude (+24 dBFS) are not audio, whatever headroom a float
+    /// format allows; they count with NaN and infinities as `audio.non-finite`.
+    public var maxSampleMagnitude: Float = 16
 
     public init() {}
 
@@ -77,4 +80,12 @@ public struct ClipFormat: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String {
         "\(sampleRate) Hz, \(channels == 1 ? "mono" : "\(channels) channels"), \(codec.rawValue)"
     }
+}
+
+/// Samples that are not numbers a meter can use: NaN, ±infinity, or beyond the float headroom.
+public struct NonFiniteSamples: Sendable, Equatable, Codable {
+    /// How many samples (over all channels).
+    public var count: Int
+    /// The frame of the first one.
+    public var firstFrame: Int64
 }

@@ -28,6 +28,9 @@ public struct ClipFacts: Sendable, Equatable, Codable {
     public var clippedRuns: Int
     /// No sample rises above the silence threshold.
     public var silent: Bool
+    /// Samples that are NaN, infinite or beyond the float headroom; nil when there are none.
+    /// They are measured as silence, so every other figure stays a finite number.
+    public var nonFinite: NonFiniteSamples?
 
     /// The format clips of one pack must share.
     public var format: ClipFormat { ClipFormat(sampleRate: sampleRate, channels: channels, codec: codec) }
@@ -73,7 +76,8 @@ public struct AudioProbe: Sendable {
                                clippingRun: clippingRunSamples)
         let loudness = try LoudnessMeter(channels: format.channels, sampleRate: format.sampleRate)
         var peakMeter = TruePeakMeter(channels: format.channels)
-        let frames = try stream(decoder) { chunk in
+        var nonFinite: NonFiniteSamples?
+        let frames = try stream(decoder, nonFinite: &nonFinite) { chunk in
             meter.consume(chunk)
             loudness.add(chunk)
             peakMeter.add(chunk)
@@ -94,7 +98,8 @@ public struct AudioProbe: Sendable {
             trailingSilenceMs: Self.rounded(Double(silence.trailing) * 1000 / rate),
             dcOffsetPercent: Self.rounded(meter.dcOffset(totalFrames: frames) * 100),
             clippedRuns: meter.clippedRuns,
-            silent: meter.firstAudible == nil)
+            silent: meter.firstAudible == nil,
+            nonFinite: nonFinite)
     }
 
     /// Decodes the whole file at `path` into memory, under the same caps as `probe`.
@@ -103,7 +108,8 @@ public struct AudioProbe: Sendable {
         let decoder = try open(bytes: bytes)
         var samples: [Float] = []
         samples.reserveCapacity(Int(clamping: decoder.format.frames) * decoder.format.channels)
-        let frames = try stream(decoder) { samples.append(contentsOf: $0) }
+        var nonFinite: NonFiniteSamples?
+        let frames = try stream(decoder, nonFinite: &nonFinite) { samples.append(contentsOf: $0) }
         return DecodedAudio(format: decoder.format, frames: Int(frames), samples: samples)
     }
 
@@ -137,22 +143,35 @@ public struct AudioProbe: Sendable {
     }
 
     /// Feeds every decoded chunk to `body`; returns the frame count. Stops at the frame cap even
-    /// when the header lied about the length.
-    func stream(_ decoder: AudioDecoder, _ body: (UnsafeBufferPointer<Float>) -> Void) throws(AudioError) -> Int64 {
+    /// when the header lied about the length. Samples that are NaN, infinite or beyond the float
+    /// headroom are counted in `nonFinite` and handed on as 0, so no meter sees them.
+    func stream(_ decoder: AudioDecoder, nonFinite: inout NonFiniteSamples?, _ body: (UnsafeBufferPointer<Float>) -> Void) throws(AudioError) -> Int64 {
         let format = decoder.format
+        let channels = format.channels
         let cap = limits.maxFrames(sampleRate: format.sampleRate)
-        var buffer = [Float](repeating: 0, count: limits.chunkFrames * format.channels)
+        let limit = limits.maxSampleMagnitude
+        var buffer = [Float](repeating: 0, count: limits.chunkFrames * channels)
         var total: Int64 = 0
         while true {
             let frames = try buffer.withUnsafeMutableBufferPointer { (pointer) throws(AudioError) -> Int in
                 try decoder.read(into: pointer)
             }
             if frames == 0 { break }
+            guard frames > 0, frames <= limits.chunkFrames else {
+                throw AudioError("the decoder returned \(frames) frames for a read of \(limits.chunkFrames)")
+            }
+            buffer.withUnsafeMutableBufferPointer { samples in
+                for index in 0..<(frames * channels) where !(abs(samples[index]) <= limit) {  // NaN fails every comparison
+                    samples[index] = 0
+                    if nonFinite == nil { nonFinite = NonFiniteSamples(count: 0, firstFrame: total + Int64(index / channels)) }
+                    nonFinite?.count += 1
+                }
+            }
             total += Int64(frames)
             guard total < cap else {
                 throw AudioError("holds more than \(limits.maxSeconds) s of audio (the header declared \(format.frames) frames)")
             }
-            buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<(frames * format.channels)])) }
+            buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)])) }
         }
         return total
     }

@@ -31,10 +31,20 @@ struct CAFFile {
             let size = try reader.int64BE()
             let start = reader.offset
             if type == "data" {
-                // -1 means "to the end of the file" (a recording that was never finalised).
-                let end = size == -1 ? bytes.count : start + Int(clamping: size)
-                guard size >= 4 || size == -1, end <= bytes.count else {
-                    throw AudioError("truncated: the CAF 'data' chunk declares \(size) bytes but the file has \(reader.remaining)")
+                // -1 means "to the end of the file" (a recording that was never finalised). Every
+                // other size must fit in what is left: checked before any arithmetic on it.
+                let end: Int
+                if size == -1 {
+                    end = bytes.count
+                } else {
+                    guard size >= 4, size <= Int64(reader.remaining) else {
+                        throw AudioError("truncated: the CAF 'data' chunk declares \(size) bytes but the file has \(reader.remaining)")
+                    }
+                    end = start + Int(size)
+                }
+                // The chunk starts with a 4-byte edit count before the packets.
+                guard end - start >= 4 else {
+                    throw AudioError("truncated: the CAF 'data' chunk has no room for its 4-byte edit count")
                 }
                 audio = (start + 4)..<end
                 if size == -1 { break }

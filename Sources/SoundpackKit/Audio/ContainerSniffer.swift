@@ -53,7 +53,8 @@ enum ContainerSniffer {
             guard size <= reader.remaining else {
                 throw AudioError("truncated: the '\(id)' chunk declares \(size) bytes but the file has \(reader.remaining)")
             }
-            reader.offset += size + (size & 1)
+            // size <= remaining, so neither the padding byte nor the sum can overflow.
+            reader.offset = min(reader.offset + size + (size & 1), bytes.count)
         }
         throw AudioError("no '\(dataID)' chunk: the file holds no audio data")
     }

@@ -31,8 +31,10 @@ final class IMA4Decoder: AudioDecoder {
         let available = Int64(packets) * Int64(Self.framesPerPacket)
         var frames = available - Int64(caf.primingFrames)
         if let valid = caf.validFrames, valid >= 0 {
-            guard valid + Int64(caf.primingFrames) <= available else {
-                throw AudioError("truncated: the packet table declares \(valid) frames but the data holds \(available)")
+            // valid and priming come from the file: add them without trusting either.
+            let (declared, overflow) = valid.addingReportingOverflow(Int64(caf.primingFrames))
+            guard !overflow, declared <= available else {
+                throw AudioError("truncated: the packet table declares \(valid) frames (and \(caf.primingFrames) priming) but the data holds \(available)")
             }
             frames = valid
         }

@@ -111,8 +111,9 @@ private final class MemoryFile {
         case SEEK_END: base = Int64(bytes.count)
         default: return -1
         }
-        let target = base + distance
-        guard target >= 0 else { return -1 }
+        // libsndfile seeks by offsets read from the file: an overflow is a failed seek, not a trap.
+        let (target, overflow) = base.addingReportingOverflow(distance)
+        guard !overflow, target >= 0 else { return -1 }
         offset = target
         return offset
     }

@@ -7,7 +7,7 @@ public struct Validator: Sendable {
     /// Every rule, in the order findings are reported.
     static let rules: [any ValidationRule] = [
         ManifestInvalid(), ManifestUnsafePath(), CoverageMissingToken(), CoverageUnknownToken(), CoverageOrphanFile(),
-        FileUnreadable(), FileUnsafeName(), FormatUnsupported(), FormatMismatch(), AudioEmpty(), AudioTooLong(),
+        FileUnreadable(), FileUnsafeName(), FormatUnsupported(), FormatMismatch(), AudioEmpty(), AudioNonFinite(), AudioTooLong(),
         AudioLeadingSilence(), AudioTrailingSilence(), AudioClipping(), AudioDCOffset(), AudioLoudnessOutlier(),
         ComposeTooLong(),
     ]
