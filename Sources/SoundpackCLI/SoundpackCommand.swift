@@ -1,6 +1,7 @@
 // The soundpack command line: picks the command, runs it, prints errors, returns the exit code.
 
 import Foundation
+import SoundpackCore
 import SoundpackKit
 
 /// A subcommand: its spec (for parsing and `--help`) and its body.
@@ -87,7 +88,7 @@ public enum SoundpackCommand {
 
     static func report(_ error: CLIError, _ context: CLIContext) {
         context.stdout.flush()
-        context.stderr.write("\(Style.error(context.colours(context.stderr))) \(error.description)\n")
+        context.stderr.write("\(Style.error(context.colours(context.stderr))) \(error.description.visible)\n")
     }
 }
 
@@ -124,10 +125,10 @@ extension CLIContext {
     }
 
     /// JSON text for machine-readable output: sorted keys, pretty, stable.
-    func json<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+    /// A value that is not JSON (a NaN figure) is exit 3, never an empty document.
+    func json<T: Encodable>(_ value: T) throws(CLIError) -> String {
+        do { return String(decoding: try StoreJSON.encode(value), as: UTF8.self) } catch {
+            throw .environment("cannot write the JSON output", error.message)
+        }
     }
 }

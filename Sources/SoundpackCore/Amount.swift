@@ -108,7 +108,7 @@ public struct AmountError: Error, Equatable, Sendable, CustomStringConvertible {
     public let problem: Problem
 
     public var description: String {
-        let shown = "'\(input)'"
+        let shown = "'\(input.quoted())'"
         switch problem {
         case .empty: return "empty amount — expected digits like 15.40"
         case .nonASCII: return "\(shown) is not an amount — only ASCII digits 0-9, '.' and ',' are allowed (full-width or other digits are not)"

@@ -67,6 +67,10 @@ public struct PackManifest: Sendable, Equatable {
         guard let root = object as? [String: Any] else {
             throw ManifestError(field: nil, message: "the top level must be a JSON object")
         }
+        // A parser keeps one of two equal keys silently: the file would say two things.
+        if let duplicate = JSONDuplicateKeys.first(in: data) {
+            throw ManifestError(field: duplicate.path.isEmpty ? duplicate.key : "\(duplicate.path).\(duplicate.key)", message: duplicate.description)
+        }
         if let unknown = root.keys.filter({ !Self.knownFields.contains($0) }).sorted().first {
             throw ManifestError(field: unknown, message: "unknown field (known: \(Self.knownFields.subtracting(["$schema"]).sorted().joined(separator: ", ")))")
         }
@@ -131,6 +135,22 @@ public struct PackManifest: Sendable, Equatable {
         guard root["clips"] != nil else { throw ManifestError(field: "clips", message: "required field is missing") }
         let clips = try stringMap("clips")
         let texts = try stringMap("texts")
+        // Names, tokens, texts and paths are printed, exported to a property list and used as file
+        // names: a control character in any of them is refused, never passed on.
+        func refuseControls(_ text: String, field: String) throws(ManifestError) {
+            if text.containsControlCharacter() {
+                throw ManifestError(field: field, message: "'\(text.quoted())' holds a control character; use printable text")
+            }
+        }
+        if let name = root["name"] as? String { try refuseControls(name, field: "name") }
+        for (key, path) in clips {
+            try refuseControls(key, field: "clips")
+            try refuseControls(path, field: "clips.\(key)")
+        }
+        for (key, text) in texts {
+            try refuseControls(key, field: "texts")
+            try refuseControls(text, field: "texts.\(key)")
+        }
         var checks = Checks()
         if let value = root["checks"] {
             guard let map = value as? [String: Any] else { throw ManifestError(field: "checks", message: "must be an object") }
@@ -220,5 +240,5 @@ public struct ManifestError: Error, Equatable, Sendable, CustomStringConvertible
         self.field = field
         self.message = message
     }
-    public var description: String { field.map { "field '\($0)': \(message)" } ?? message }
+    public var description: String { field.map { "field '\($0.quoted(limit: 60))': \(message)" } ?? message }
 }

@@ -127,6 +127,7 @@ public struct SharedManifest: Sendable, Equatable, Codable {
     public init(data: Data) throws(PlanError) {
         do {
             if data.first(where: { !$0.isWhitespaceByte }) == UInt8(ascii: "{") {
+                if let duplicate = JSONDuplicateKeys.first(in: data) { throw PlanError.unreadableManifest(duplicate.description) }
                 self = try JSONDecoder().decode(SharedManifest.self, from: data)
             } else {
                 self = try PropertyListDecoder().decode(SharedManifest.self, from: data)

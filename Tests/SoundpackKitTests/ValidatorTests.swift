@@ -26,7 +26,7 @@ import SoundpackTestSupport
 
     @Test func theJSONRenderingHasTheSchemaKeys() throws {
         let report = Validator().validate(folder: PackFolder(path: Fixtures.demoPack, shown: "packs/wechat"))
-        let object = try #require(try JSONSerialization.jsonObject(with: StoreJSON.encode(report)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: try StoreJSON.encode(report)) as? [String: Any])
         #expect(object["directory"] as? String == "packs/wechat")
         #expect(object["two"] as? String == "er")
         #expect(object["profile"] as? String == "ios-notification")

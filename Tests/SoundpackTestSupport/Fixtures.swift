@@ -42,6 +42,7 @@ public enum Fixtures {
     @discardableResult
     public static func copyDemoPack(into folder: TemporaryFolder, as name: String = "wechat") throws -> String {
         let target = folder.file(name)
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: demoPack, toPath: target)
         return target
     }

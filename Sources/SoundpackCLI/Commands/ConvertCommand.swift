@@ -1,6 +1,7 @@
 // `soundpack convert SRC DEST`: a copy of a pack in one format, trimmed and levelled on request.
 
 import Foundation
+import SoundpackCore
 import SoundpackKit
 
 enum ConvertCommand: Command {
@@ -57,13 +58,13 @@ enum ConvertCommand: Command {
         }
         let report = summary.report
         if format == "json" {
-            context.stdout.write(context.json(report))
+            context.stdout.write(try context.json(report))
             return .success
         }
         let limited = summary.clips.filter(\.limitedByPeak)
-        context.stdout.write("\(destination): \(summary.clips.count) clips converted to \(summary.sampleRate) Hz \(summary.channels == 1 ? "mono" : "\(summary.channels) channels") \(options.encoding.rawValue) \(options.container.rawValue)\n")
+        context.stdout.write("\(destination.visible): \(summary.clips.count) clips converted to \(summary.sampleRate) Hz \(summary.channels == 1 ? "mono" : "\(summary.channels) channels") \(options.encoding.rawValue) \(options.container.rawValue)\n")
         for clip in limited {
-            context.stdout.write("\(destination)/\(clip.destination): note: the loudness target was not reached without passing -1 dBFS peak (gain \(String(format: "%+.1f", clip.gainDb)) dB)\n")
+            context.stdout.write("\(destination.visible)/\(clip.destination.visible): note: the loudness target was not reached without passing -1 dBFS peak (gain \(String(format: "%+.1f", clip.gainDb)) dB)\n")
         }
         ValidateCommand.printText([report], strict: false, context)
         return .success

@@ -26,7 +26,7 @@ enum DiffCommand: Command {
         }
         let change = VersionChange(from: try facts(a), to: try facts(b))
         if format == "json" {
-            context.stdout.write(context.json(change))
+            context.stdout.write(try context.json(change))
             return .success
         }
         let out = context.stdout

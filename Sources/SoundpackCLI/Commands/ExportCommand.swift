@@ -60,7 +60,7 @@ enum ExportCommand: Command {
         } catch { throw .failure("cannot export", error.message) }
         if let output = arguments.value("--output") {
             do { try AtomicFile.write(data, to: context.absolute(output)) } catch { throw .environment("cannot write \(output)", error.localizedDescription) }
-            context.stderr.write("wrote \(output) (\(packs.count) pack\(packs.count == 1 ? "" : "s"), \(format))\n")
+            context.stderr.write("wrote \(output.visible) (\(packs.count) pack\(packs.count == 1 ? "" : "s"), \(format))\n")
         } else {
             context.stdout.write(String(decoding: data, as: UTF8.self))
         }

@@ -55,7 +55,7 @@ enum InitCommand: Command {
         } catch {
             throw .environment("cannot write \(directory)/pack.json", error.localizedDescription)
         }
-        context.stdout.write("created \(directory)/pack.json with \(clips.count) clips; record them as \(directory)/clips/<token>.caf, then run soundpack validate \(directory)\n")
+        context.stdout.write("created \(directory.visible)/pack.json with \(clips.count) clips; record them as \(directory.visible)/clips/<token>.caf, then run soundpack validate \(directory)\n")
         return .success
     }
 }

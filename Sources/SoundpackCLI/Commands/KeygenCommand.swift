@@ -1,6 +1,7 @@
 // `soundpack keygen -o FILE`: an Ed25519 key pair for signing published manifests.
 
 import Foundation
+import SoundpackCore
 import SoundpackKit
 
 enum KeygenCommand: Command {
@@ -24,7 +25,7 @@ enum KeygenCommand: Command {
         } catch {
             throw .environment("cannot write the key", error.localizedDescription)
         }
-        context.stdout.write("wrote \(output) (secret) and \(output).pub; key id \(key.keyID)\n")
+        context.stdout.write("wrote \(output.visible) (secret) and \(output.visible).pub; key id \(key.keyID)\n")
         return .success
     }
 

@@ -1,5 +1,6 @@
 // `soundpack list`: the packs in the catalog.
 
+import SoundpackCore
 import SoundpackKit
 
 enum ListCommand: Command {
@@ -17,11 +18,11 @@ enum ListCommand: Command {
             throw .environment("cannot read the catalog", "\(error)")
         }
         if format == "json" {
-            context.stdout.write(context.json(["packs": packs]))
+            context.stdout.write(try context.json(["packs": packs]))
             return .success
         }
         guard !packs.isEmpty else {
-            context.stdout.write("no packs in the catalog at \(context.catalogPath(arguments)) (soundpack validate DIR records one)\n")
+            context.stdout.write("no packs in the catalog at \(context.catalogPath(arguments).visible) (soundpack validate DIR records one)\n")
             return .success
         }
         let rows = [["ID", "VERSION", "PUBLISHED", "GRAMMAR", "LAST VALIDATED", "RESULT", "NAME"]] + packs.map {
@@ -32,9 +33,11 @@ enum ListCommand: Command {
     }
 }
 
-/// Left-aligned columns separated by two spaces.
+/// Left-aligned columns separated by two spaces; cells come from the catalog, so each is made
+/// visible (no control character reaches the terminal, one row is one line).
 enum Table {
     static func render(_ rows: [[String]]) -> String {
+        let rows = rows.map { $0.map(\.visible) }
         var widths: [Int] = []
         for row in rows {
             for (i, cell) in row.enumerated() {

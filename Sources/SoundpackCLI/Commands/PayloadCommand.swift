@@ -79,15 +79,15 @@ enum PayloadCommand: Command {
         let findings = PushPayload.lint(data, packs: packs)
         if format == "json" {
             struct Document: Encodable { var file: String; var passed: Bool; var findings: [PushPayload.Finding] }
-            context.stdout.write(context.json(Document(file: source, passed: !findings.contains { $0.severity == .error }, findings: findings)))
+            context.stdout.write(try context.json(Document(file: source, passed: !findings.contains { $0.severity == .error }, findings: findings)))
         } else {
             let colour = context.colours(context.stdout)
             for finding in findings {
                 let label = finding.severity == .error ? Style.error(colour) : Style.warning(colour)
-                context.stdout.write("\(source): \(label) [\(finding.rule)] \(finding.message)\n")
+                context.stdout.write("\(source.visible): \(label) [\(finding.rule)] \(finding.message.visible)\n")
             }
             let errors = findings.filter { $0.severity == .error }.count
-            context.stdout.write("\(source): \(errors == 0 ? "passed" : "failed") — \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")\n")
+            context.stdout.write("\(source.visible): \(errors == 0 ? "passed" : "failed") — \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")\n")
         }
         return findings.contains { $0.severity == .error } ? .failure : .success
     }

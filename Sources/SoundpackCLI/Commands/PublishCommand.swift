@@ -1,6 +1,7 @@
 // `soundpack publish [DIR…]`: immutable, verifiable versions in a static store.
 
 import Foundation
+import SoundpackCore
 import SoundpackKit
 
 enum PublishCommand: Command {
@@ -54,17 +55,17 @@ enum PublishCommand: Command {
         }
         progress.finish()
         if format == "json" {
-            context.stdout.write(context.json(["packs": outcomes.map(Summary.init)]))
+            context.stdout.write(try context.json(["packs": outcomes.map(Summary.init)]))
         } else {
             let colour = context.colours(context.stdout)
             for outcome in outcomes {
                 switch outcome.status {
                 case .published, .unchanged:
-                    context.stdout.write("\(outcome.folder.shown): \(outcome.message)\n")
+                    context.stdout.write("\(outcome.folder.shown.visible): \(outcome.message.visible)\n")
                 case .refused:
                     if outcome.report.errors > 0 { ValidateCommand.printText([outcome.report], strict: false, context) }
                     let rule = outcome.rule.map { "[\($0)] " } ?? ""
-                    context.stdout.write("\(outcome.folder.shown(PackFolder.manifestFile)): \(Style.error(colour)) \(rule)\(outcome.message)\n")
+                    context.stdout.write("\(outcome.folder.shown(PackFolder.manifestFile).visible): \(Style.error(colour)) \(rule)\(outcome.message.visible)\n")
                 }
             }
         }

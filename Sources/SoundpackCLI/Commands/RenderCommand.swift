@@ -63,7 +63,7 @@ enum RenderCommand: Command {
                 throw .environment("cannot write \(output)", error.message)
             }
             let frames = renderer.timing.frames(of: renderer.tokens(for: amount))
-            context.stdout.write("\(output): \(amount) as \(renderer.manifest.grammar.text(of: renderer.tokens(for: amount), texts: renderer.manifest.texts)), \(frames) frames, \(String(format: "%.3f", Double(frames) / Double(renderer.sampleRate))) s\n")
+            context.stdout.write("\(output.visible): \(amount) as \(renderer.manifest.grammar.text(of: renderer.tokens(for: amount), texts: renderer.manifest.texts).visible), \(frames) frames, \(String(format: "%.3f", Double(frames) / Double(renderer.sampleRate))) s\n")
             return .success
         }
 
@@ -108,7 +108,7 @@ enum RenderCommand: Command {
         }
         progress.finish()
         let written = amounts
-        context.stdout.write("\(output): \(written.count) file\(written.count == 1 ? "" : "s") written (\(folderContainer), \(renderer.sampleRate) Hz, \(renderer.channels == 1 ? "mono" : "\(renderer.channels) channels"), \(codec))\n")
+        context.stdout.write("\(output.visible): \(written.count) file\(written.count == 1 ? "" : "s") written (\(folderContainer), \(renderer.sampleRate) Hz, \(renderer.channels == 1 ? "mono" : "\(renderer.channels) channels"), \(codec))\n")
         return failed ? .failure : .success
     }
 }

@@ -1,6 +1,7 @@
 // `soundpack report DIR… -o report.html`: one self-contained HTML file to see and hear the packs.
 
 import Foundation
+import SoundpackCore
 import SoundpackKit
 
 enum ReportCommand: Command {
@@ -32,7 +33,7 @@ enum ReportCommand: Command {
             throw .environment("cannot write \(output)", error.localizedDescription)
         }
         let failed = reports.filter { !$0.passed(strict: false) }.count
-        context.stdout.write("\(output): \(reports.count) pack\(reports.count == 1 ? "" : "s") (\(failed) failed), \(reports.reduce(0) { $0 + $1.clips.count }) clips, \(html.utf8.count / 1024) KiB\n")
+        context.stdout.write("\(output.visible): \(reports.count) pack\(reports.count == 1 ? "" : "s") (\(failed) failed), \(reports.reduce(0) { $0 + $1.clips.count }) clips, \(html.utf8.count / 1024) KiB\n")
         return .success
     }
 }

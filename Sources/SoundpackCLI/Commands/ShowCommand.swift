@@ -1,6 +1,7 @@
 // `soundpack show ID[@VER]`: one version's clips, digest and validation history.
 
 import Foundation
+import SoundpackCore
 import SoundpackKit
 
 enum ShowCommand: Command {
@@ -27,11 +28,11 @@ enum ShowCommand: Command {
                            hint: "soundpack list shows what it holds; soundpack validate DIR records a pack")
         }
         if format == "json" {
-            context.stdout.write(context.json(found))
+            context.stdout.write(try context.json(found))
             return .success
         }
         let out = context.stdout
-        out.write("\(found.id) \(found.version)\(found.name.map { " — \($0)" } ?? "")\n")
+        out.write("\(found.id.visible) \(found.version.visible)\(found.name.map { " — \($0.visible)" } ?? "")\n")
         out.write("grammar     \(found.grammar)\nmaxAmount   \(found.maxAmount)\ndigest      \(found.digest)\n")
         out.write("published   \(found.publishedAt ?? "no")\(found.yanked ? " (yanked)" : "")\n\n")
         var rows = [["TOKEN", "FILE", "BYTES", "FORMAT", "DURATION", "PEAK", "LOUDNESS", "SHA-256"]]

@@ -1,6 +1,7 @@
 // `soundpack validate DIR…`: every rule on each pack, printed as text or JSON, recorded in the catalog.
 
 import Foundation
+import SoundpackCore
 import SoundpackKit
 
 enum ValidateCommand: Command {
@@ -57,7 +58,8 @@ enum ValidateCommand: Command {
 
         let rendering: String
         switch format {
-        case "json": rendering = FindingRenderer.json(run)
+        case "json":
+            do { rendering = try FindingRenderer.json(run) } catch { throw .environment("cannot write the report", error.message) }
         case "junit": rendering = FindingRenderer.junit(run)
         case "github": rendering = FindingRenderer.github(run)
         case "sarif": rendering = FindingRenderer.sarif(run)

@@ -29,13 +29,13 @@ enum VerifyCommand: Command {
         do { result = try verifier.verify() } catch { throw .environment("cannot verify the store", error.description) }
         if format == "json" {
             struct Document: Encodable { var store: String, filesChecked: Int, drift: [Drift] }
-            context.stdout.write(context.json(Document(store: verifier.store.location, filesChecked: result.filesChecked, drift: result.drifts)))
+            context.stdout.write(try context.json(Document(store: verifier.store.location, filesChecked: result.filesChecked, drift: result.drifts)))
         } else {
             let colour = context.colours(context.stdout)
             for drift in result.drifts {
-                context.stdout.write("\(verifier.store.location)/\(drift.path): \(Style.error(colour)) [\(drift.kind.rawValue)] \(drift.detail)\n")
+                context.stdout.write("\(verifier.store.location.visible)/\(drift.path.visible): \(Style.error(colour)) [\(drift.kind.rawValue)] \(drift.detail.visible)\n")
             }
-            context.stdout.write("\(verifier.store.location): \(result.filesChecked) files checked, \(result.drifts.isEmpty ? "no drift" : "\(result.drifts.count) problems")\n")
+            context.stdout.write("\(verifier.store.location.visible): \(result.filesChecked) files checked, \(result.drifts.isEmpty ? "no drift" : "\(result.drifts.count) problems")\n")
         }
         return result.drifts.isEmpty ? .success : .failure
     }

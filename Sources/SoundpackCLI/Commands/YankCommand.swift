@@ -31,10 +31,10 @@ enum YankCommand: Command {
         case .notPublished:
             throw .failure("\(ref.id)@\(version) is not published", hint: "soundpack list shows what is")
         case .alreadyYanked(let earlier):
-            context.stdout.write("\(ref.id)@\(version) is already yanked\(earlier.map { ": \($0)" } ?? ""); the first reason stays\n")
+            context.stdout.write("\(ref.id)@\(version) is already yanked\(earlier.map { ": \($0.visible)" } ?? ""); the first reason stays\n")
         case .yanked:
             do { try store.writeIndex(from: catalog) } catch { throw .environment("cannot update the store", error.description) }
-            context.stdout.write("yanked \(ref.id)@\(version): \(reason)\n")
+            context.stdout.write("yanked \(ref.id.visible)@\(version): \(reason.visible)\n")
         }
         return .success
     }

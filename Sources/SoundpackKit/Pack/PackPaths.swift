@@ -12,6 +12,17 @@ public enum PackPaths {
         path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 
+    /// Where a clip goes in a published version: its pack path under `clips/` (`shi.caf` →
+    /// `clips/shi.caf`; `clips/shi.caf` stays). Two different pack paths must never land on one
+    /// store path (validation refuses such a pack).
+    public static func storePath(_ packPath: String) -> String {
+        let clean = normalized(packPath)
+        return clean.hasPrefix("clips/") ? clean : "clips/" + clean
+    }
+
+    /// The longest a path component may be (bytes): what file systems and object keys allow.
+    public static let maxComponentBytes = 255
+
     /// Why a clip path must not be opened, or nil: absolute, `..`, empty, or through a symlink.
     public static func unsafeReason(_ path: String, root: URL) -> String? {
         if path.isEmpty { return "the path is empty" }

@@ -165,7 +165,8 @@ public final class Publisher {
             packJSON: StoreManifest.FileRecord(file: StoreLayout.packJSONFile, bytes: packJSON.count, sha256: Digest.sha256Hex(packJSON)),
             archives: archives, signingKey: signingKey?.keyID)
         try put(StoreLayout.packJSONFile, packJSON)
-        let encoded = Array(manifest.encoded())
+        let encoded: [UInt8]
+        do { encoded = Array(try manifest.encoded()) } catch { throw .io(error.message) }
         if let signingKey {
             let signature = Data(signingKey.sign(encoded)).base64EncodedString() + "\n"
             try put(StoreLayout.signatureFile, Array(signature.utf8))

@@ -40,6 +40,10 @@ public enum PushPayload {
             add("payload.invalid", "not a JSON object")
             return findings
         }
+        if let duplicate = JSONDuplicateKeys.first(in: data) {
+            add("payload.invalid", duplicate.description)
+            return findings
+        }
         let aps = root["aps"] as? [String: Any] ?? [:]
         let body: String?
         switch aps["alert"] {

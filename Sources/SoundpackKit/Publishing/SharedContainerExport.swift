@@ -62,6 +62,11 @@ public enum SharedContainerExport {
         var shared: [String: SharedPack] = [:]
         let base = baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         for pack in packs {
+            // The app reads this file as a property list: XML cannot hold control characters, and
+            // a manifest published before they were refused at validation could still carry some.
+            for text in [pack.id] + pack.texts.keys + pack.texts.values + pack.clips.map(\.storePath) where text.containsControlCharacter() {
+                throw ExportError("\(pack.id.visible)@\(pack.version) holds a control character in '\(text.quoted())'; publish a fixed version and export that")
+            }
             var clips: [Token: SharedPack.Clip] = [:]
             for clip in pack.clips.sorted(by: { $0.token < $1.token }) {
                 let fileName = (clip.storePath as NSString).lastPathComponent

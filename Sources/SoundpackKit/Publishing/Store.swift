@@ -41,10 +41,7 @@ public enum StoreLayout {
 
     /// Where a clip goes in the version folder: its pack path, under `clips/` (`shi.caf` →
     /// `clips/shi.caf`, `clips/shi.caf` stays).
-    public static func clipFile(packPath: String) -> String {
-        let clean = PackPaths.normalized(packPath)
-        return clean.hasPrefix("clips/") ? clean : "clips/" + clean
-    }
+    public static func clipFile(packPath: String) -> String { PackPaths.storePath(packPath) }
 }
 
 /// Bytes under keys: a folder on disk, or (later) an object store.
@@ -89,6 +86,9 @@ public struct Store: Sendable {
         guard let data = try backend.read(key) else {
             throw StoreError("\(location)/\(key) is missing (soundpack verify checks the store)")
         }
+        if let duplicate = JSONDuplicateKeys.first(in: data) {
+            throw StoreError("\(location)/\(key) is not a soundpack manifest: \(duplicate.description)")
+        }
         do { return try JSONDecoder().decode(StoreManifest.self, from: data) } catch {
             throw StoreError("\(location)/\(key) is not a soundpack manifest (soundpack verify checks the store)")
         }
@@ -126,7 +126,9 @@ public struct Store: Sendable {
     public func writeIndex(from catalog: any Catalog) throws(PublishError) {
         let versions: [PublishedVersion]
         do { versions = try catalog.publishedVersions() } catch { throw .catalog(error.message) }
-        do { try backend.write(StoreLayout.index, Self.index(of: versions).encoded()) } catch { throw .io(error.message) }
+        let data: Data
+        do { data = try Self.index(of: versions).encoded() } catch { throw .io(error.message) }
+        do { try backend.write(StoreLayout.index, data) } catch { throw .io(error.message) }
     }
 }
 

@@ -45,7 +45,7 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     /// The id of the Ed25519 key that signed `manifest.json` (signature in `manifest.json.sig`).
     public var signingKey: String?
 
-    public func encoded() -> Data { StoreJSON.encode(self) }
+    public func encoded() throws(JSONWriteError) -> Data { try StoreJSON.encode(self) }
 
     /// The grammar the version reads amounts with.
     public var readingGrammar: Grammar { Grammar(grammar, two: two) }
@@ -71,5 +71,5 @@ public struct StoreIndex: Codable, Equatable, Sendable {
     public var schemaVersion = 1
     public var packs: [String: Pack]
 
-    public func encoded() -> Data { StoreJSON.encode(self) }
+    public func encoded() throws(JSONWriteError) -> Data { try StoreJSON.encode(self) }
 }

@@ -53,8 +53,15 @@ public struct StoreVerifier {
             let (id, number) = (version.id, version.version)
             let manifestKey = StoreLayout.manifest(id, number)
             check(manifestKey, sha256: version.manifestSha256, against: "catalog")
-            guard let bytes = file(manifestKey),
-                  let manifest = try? JSONDecoder().decode(StoreManifest.self, from: Data(bytes)) else { continue }
+            guard let bytes = file(manifestKey) else { continue }
+            if let duplicate = JSONDuplicateKeys.first(in: bytes) {
+                drifts.append(Drift(kind: .changed, path: manifestKey, detail: "not a manifest soundpack wrote: \(duplicate.description)"))
+                continue
+            }
+            guard let manifest = try? JSONDecoder().decode(StoreManifest.self, from: Data(bytes)) else {
+                drifts.append(Drift(kind: .changed, path: manifestKey, detail: "not a soundpack manifest"))
+                continue
+            }
             if manifest.digest != version.digest {
                 drifts.append(Drift(kind: .changed, path: manifestKey, detail: "digest differs from the catalog's"))
             }

@@ -2,6 +2,7 @@
 // be adopted on existing packs and fail only on what is new.
 
 import Foundation
+import SoundpackCore
 
 public enum Baseline {
     /// Fingerprints (rule, token, file) of the baseline's findings, by pack id (or folder when the
@@ -10,6 +11,9 @@ public enum Baseline {
         struct Document: Decodable {
             struct Pack: Decodable { var id: String?; var directory: String; var findings: [Finding] }
             var packs: [Pack]
+        }
+        if let duplicate = JSONDuplicateKeys.first(in: data) {
+            throw ReportError("not a usable baseline: \(duplicate.description)")
         }
         let document: Document
         do { document = try JSONDecoder().decode(Document.self, from: data) } catch {

@@ -42,7 +42,7 @@ public enum FindingRenderer {
                     label = finding.severity == .error ? paint("error:", "1;31", colour) : paint("warning:", "1;33", colour)
                 }
                 let reason = finding.suppressed.map { " (\($0))" } ?? ""
-                out += "\(ValidationRun.location(report, finding)): \(label) [\(finding.rule.rawValue)] \(finding.message)\(reason)\n"
+                out += "\(ValidationRun.location(report, finding).visible): \(label) [\(finding.rule.rawValue)] \(finding.message.visible)\(reason.visible)\n"
             }
             out += summary(report, strict: run.strict, colour: colour) + "\n"
         }
@@ -70,7 +70,7 @@ public enum FindingRenderer {
         }
         let details = parts.isEmpty ? "" : parts.joined(separator: ", ") + "; "
         let suppressed = report.suppressed > 0 ? ", \(report.suppressed) suppressed" : ""
-        return "\(report.folder.shown): \(verdict) — \(details)\(count(report.errors, "error")), \(count(report.warnings, "warning"))\(suppressed)"
+        return "\(report.folder.shown.visible): \(verdict) — \(details.visible)\(count(report.errors, "error")), \(count(report.warnings, "warning"))\(suppressed)"
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
@@ -86,8 +86,8 @@ public enum FindingRenderer {
         var packs: [PackReport]
     }
 
-    public static func json(_ run: ValidationRun) -> String {
-        String(decoding: StoreJSON.encode(Document(version: run.toolVersion, strict: run.strict, passed: run.passed, packs: run.reports)), as: UTF8.self)
+    public static func json(_ run: ValidationRun) throws(JSONWriteError) -> String {
+        String(decoding: try StoreJSON.encode(Document(version: run.toolVersion, strict: run.strict, passed: run.passed, packs: run.reports)), as: UTF8.self)
     }
 
     // MARK: JUnit
@@ -119,12 +119,12 @@ public enum FindingRenderer {
                     cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(location)"))\" file=\"\(xml(location))\">\n"
                     if let failing = findings.first(where: run.fails) {
                         failures += 1
-                        cases += "      <failure type=\"\(failing.severity.rawValue)\" message=\"\(xml("[\(rule.rawValue)] \(failing.message)"))\">\(xml(findings.map { "\(location): \($0.severity.rawValue): [\(rule.rawValue)] \($0.message)" }.joined(separator: "\n")))</failure>\n"
+                        cases += "      <failure type=\"\(failing.severity.rawValue)\" message=\"\(xml("[\(rule.rawValue)] \(failing.message)"))\">\(xml(findings.map { "\(location.visible): \($0.severity.rawValue): [\(rule.rawValue)] \($0.message.visible)" }.joined(separator: "\n")))</failure>\n"
                     } else if let quiet = findings.first(where: { $0.suppressed != nil }) {
                         skipped += 1
                         cases += "      <skipped message=\"\(xml("suppressed: \(quiet.suppressed ?? "")"))\"/>\n"
                     } else {
-                        cases += "      <system-out>\(xml(findings.map { "warning: [\(rule.rawValue)] \($0.message)" }.joined(separator: "\n")))</system-out>\n"
+                        cases += "      <system-out>\(xml(findings.map { "warning: [\(rule.rawValue)] \($0.message.visible)" }.joined(separator: "\n")))</system-out>\n"
                     }
                     cases += "    </testcase>\n"
                 }
@@ -135,6 +135,8 @@ public enum FindingRenderer {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"soundpack validate\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" skipped=\"\(totalSkipped)\">\n\(suites)</testsuites>\n"
     }
 
+    /// Text as XML 1.0 character data. Line breaks we put between findings stay (as `&#10;`);
+    /// every other control character, which XML cannot hold, is written as a visible escape.
     static func xml(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -145,9 +147,10 @@ public enum FindingRenderer {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             case "\n": out += "&#10;"
+            case "\t": out += "\t"
             default:
-                if scalar.value < 0x20 && scalar != "\t" { continue }
-                out.unicodeScalars.append(scalar)
+                let single = String(scalar)
+                out += single.visible
             }
         }
         return out
@@ -169,8 +172,9 @@ public enum FindingRenderer {
         return out
     }
 
+    /// A workflow command's message: control characters made visible, then GitHub's own escapes.
     static func data(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        text.visible.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
     }
 
     static func property(_ text: String) -> String {

@@ -2,12 +2,27 @@
 
 import Foundation
 
-/// The one JSON form of every store file: sorted keys, indented, a final newline, so the same
-/// content always gives the same bytes.
+/// The one JSON form of every store file and report: sorted keys, indented, a final newline, so
+/// the same content always gives the same bytes. A value that is not JSON (a NaN or infinite
+/// figure) is an error, never an empty or partial document.
 public enum StoreJSON {
-    public static func encode<T: Encodable>(_ value: T) -> Data {
+    public static func encode<T: Encodable>(_ value: T) throws(JSONWriteError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return ((try? encoder.encode(value)) ?? Data()) + Data("\n".utf8)
+        do { return try encoder.encode(value) + Data("\n".utf8) } catch {
+            let path: String
+            if case EncodingError.invalidValue(let bad, let context) = error {
+                path = context.codingPath.map(\.stringValue).joined(separator: ".") + " is \(bad)"
+            } else {
+                path = "\(error)"
+            }
+            throw JSONWriteError(message: "cannot write JSON: \(path), which JSON cannot hold")
+        }
     }
+}
+
+/// A value could not be written as JSON.
+public struct JSONWriteError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
 }

@@ -1,0 +1,125 @@
+// Duplicate keys in a JSON object: JSON parsers keep one of them silently (`"id":"wechat",
+// "id":"evil"` reads as evil), so a file that repeats a key says two things and is refused.
+// A single forward scan with an explicit stack: no recursion, whatever the nesting depth.
+
+/// A key that appears twice in one JSON object.
+public struct DuplicateJSONKey: Sendable, Equatable, CustomStringConvertible {
+    /// The key as decoded (escapes resolved), and the dotted path of the object holding it.
+    public var key: String
+    public var path: String
+    /// 1-based lines of the first and the second occurrence.
+    public var firstLine: Int
+    public var secondLine: Int
+
+    public var description: String {
+        let place = path.isEmpty ? "" : " in '\(path.quoted(limit: 60))'"
+        return "key '\(key.quoted())' appears twice\(place), on lines \(firstLine) and \(secondLine); keep one"
+    }
+}
+
+public enum JSONDuplicateKeys {
+    /// The first duplicate key in `bytes`, or nil when there is none (or the text is not JSON, which
+    /// the parser then reports).
+    private struct Container { var isObject: Bool; var keys: [String: Int]; var name: String; var expectingKey: Bool }
+
+    public static func first(in bytes: some Collection<UInt8>) -> DuplicateJSONKey? {
+        let bytes = Array(bytes)
+        var stack: [Container] = []
+        var line = 1
+        var index = 0
+        var pendingKey: (String, Int)?  // the last string read in key position, until its ':'
+
+        func path() -> String { stack.map(\.name).filter { !$0.isEmpty }.joined(separator: ".") }
+
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\n"):
+                line += 1
+                index += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let name = pendingKey?.0 ?? (stack.last.map { $0.isObject ? "" : "[]" } ?? "")
+                pendingKey = nil
+                stack.append(Container(isObject: byte == UInt8(ascii: "{"), keys: [:], name: name, expectingKey: byte == UInt8(ascii: "{")))
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard !stack.isEmpty else { return nil }
+                stack.removeLast()
+                index += 1
+            case UInt8(ascii: ","):
+                if !stack.isEmpty, stack[stack.count - 1].isObject { stack[stack.count - 1].expectingKey = true }
+                pendingKey = nil
+                index += 1
+            case UInt8(ascii: ":"):
+                if !stack.isEmpty { stack[stack.count - 1].expectingKey = false }
+                index += 1
+            case UInt8(ascii: "\""):
+                let startLine = line
+                guard let (text, end) = readString(bytes, from: index + 1, line: &line) else { return nil }
+                index = end
+                if let top = stack.last, top.isObject, top.expectingKey {
+                    if let first = top.keys[text] {
+                        return DuplicateJSONKey(key: text, path: path(), firstLine: first, secondLine: startLine)
+                    }
+                    stack[stack.count - 1].keys[text] = startLine
+                    pendingKey = (text, startLine)
+                }
+            default:
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// Decodes the string whose body starts at `start`; returns it and the index after its quote.
+    private static func readString(_ bytes: [UInt8], from start: Int, line: inout Int) -> (String, Int)? {
+        var scalars = String.UnicodeScalarView()
+        var raw: [UInt8] = []
+        var index = start
+        func flush() {
+            scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
+            raw.removeAll(keepingCapacity: true)
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                flush()
+                return (String(scalars), index + 1)
+            }
+            if byte == UInt8(ascii: "\n") { line += 1 }
+            if byte == UInt8(ascii: "\\") {
+                guard index + 1 < bytes.count else { return nil }
+                flush()
+                let escape = bytes[index + 1]
+                switch escape {
+                case UInt8(ascii: "u"):
+                    guard index + 6 <= bytes.count, let unit = UInt16(String(decoding: bytes[(index + 2)..<(index + 6)], as: UTF8.self), radix: 16) else {
+                        return nil
+                    }
+                    index += 6
+                    // A surrogate pair is two escapes; anything unpaired becomes U+FFFD, as parsers do.
+                    if (0xD800...0xDBFF).contains(unit), index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
+                       let low = UInt16(String(decoding: bytes[(index + 2)..<(index + 6)], as: UTF8.self), radix: 16), (0xDC00...0xDFFF).contains(low) {
+                        let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+                        scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+                        index += 6
+                    } else {
+                        scalars.append(Unicode.Scalar(UInt32(unit)) ?? "\u{FFFD}")
+                    }
+                    continue
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                default: scalars.append(Unicode.Scalar(escape))
+                }
+                index += 2
+                continue
+            }
+            raw.append(byte)
+            index += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,48 @@
+// Text from files, archives, payloads and arguments, made safe to print: control characters
+// become visible escapes, so one finding is one line and no input can move the cursor, recolour
+// a terminal or forge a line of output.
+
+extension String {
+    /// `self` with every control character written as a visible escape (`\u{1B}`): C0 (tab and
+    /// newline included), DEL, C1 (U+0080–U+009F), the line and paragraph separators, and the
+    /// bidirectional overrides and isolates that reorder what a terminal shows. When anything is
+    /// escaped (or the text already holds `\u{`), backslashes are doubled, so no escape can be forged.
+    public var visible: String {
+        guard unicodeScalars.contains(where: Self.needsEscape) || contains("\\u{") else { return self }
+        var out = ""
+        out.reserveCapacity(utf8.count + 8)
+        for scalar in unicodeScalars {
+            if Self.needsEscape(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else if scalar == "\\" {
+                out += "\\\\"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// At most `limit` characters of `self`, made visible, with `…` when cut: how an input is quoted
+    /// in a message.
+    public func quoted(limit: Int = 40) -> String {
+        let cut = count > limit ? String(prefix(limit)) + "…" : self
+        return cut.visible
+    }
+
+    /// Whether `self` holds a control character a pack.json name, token, text or path may not hold
+    /// (C0 except tab, LF and CR when `allowingLineBreaks`; DEL; C1).
+    public func containsControlCharacter(allowingLineBreaks: Bool = false) -> Bool {
+        unicodeScalars.contains { scalar in
+            if allowingLineBreaks, scalar == "\t" || scalar == "\n" || scalar == "\r" { return false }
+            return scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        }
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,139 @@
+// Hostile input through the built binary: one member of each class the hostile-input review found,
+// each asserting the clear error, the exit code and an untouched disk.
+
+import Foundation
+import Testing
+import SoundpackTestSupport
+import SoundpackKit
+
+@Suite struct HostileInputEndToEndTests {
+    static let escape = "\u{1B}"
+
+    /// No control character reaches the terminal: every byte below 0x20 but the newline, DEL and
+    /// every C1 control are escaped.
+    static func printable(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
+    }
+
+    static func writeManifest(_ pack: String, _ text: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: pack + "/pack.json"))
+    }
+
+    static func demoManifestText() throws -> String {
+        try String(contentsOfFile: Fixtures.demoPack + "/pack.json", encoding: .utf8)
+    }
+
+    // MARK: output injection
+
+    @Test func aClipKeyWithANewlineCannotForgeAVerdictLine() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "packs/evil")
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["x\npacks/forged: passed — forged 1.0.0, 0 errors, 0 warnings\n"] = "clips/1.caf"
+            object["clips"] = clips
+        }
+        let result = try Executable.run(["validate", "packs/evil", "--no-record"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("[manifest.invalid]") && result.stdout.contains("control character"))
+        for line in result.stdout.split(separator: "\n") { #expect(line.hasPrefix("packs/evil"), "forged line: \(line)") }
+        #expect(Self.printable(result.stdout))
+    }
+
+    @Test(arguments: ["\u{1B}]0;owned\u{07}\u{1B}[31mred", "C1 \u{9B}2J", "DEL \u{7F}", "tab\there"])
+    func controlCharactersInTheNameAreRefusedAndNeverPrinted(_ name: String) throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.editManifest(pack) { $0["name"] = name }
+        for format in ["text", "github", "junit"] {
+            let result = try Executable.run(["validate", pack, "--no-record", "--format", format], in: folder.path)
+            #expect(result.status == 1, "\(format)")
+            #expect(result.stdout.contains("name"), "\(format): \(result.stdout)")
+            #expect(Self.printable(result.stdout), "\(format): \(result.stdout.debugDescription)")
+        }
+    }
+
+    @Test func controlCharactersInSayInputAreQuotedVisiblyAndShort() throws {
+        let hostile = "1\u{1B}[2J\u{9B}" + String(repeating: "9", count: 500)
+        let result = try Executable.run(["say", "--grammar", "zh-Hans", hostile], in: "/")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\\u{1B}"))
+        #expect(Self.printable(result.stderr))
+        #expect(result.stderr.count < 300, "the input is quoted, not echoed whole")
+    }
+
+    @Test func anArchiveEntryNameWithControlsIsEscapedInTheError() throws {
+        let folder = TemporaryFolder()
+        var tar = TarBuilder()
+        tar.add("pack.json", Array(try Self.demoManifestText().utf8))
+        tar.add("clips/\u{1B}[31m\u{9B}evil\u{7F}.caf", [1, 2, 3])
+        try tar.finished().write(to: URL(fileURLWithPath: folder.file("evil.tar")))
+        let result = try Executable.run(["import", "evil.tar", "packs/imported"], in: folder.path)
+        #expect(result.status == 1 || result.status == 3)
+        #expect(Self.printable(result.stdout + result.stderr), "\((result.stdout + result.stderr).debugDescription)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("packs/imported")))
+    }
+
+    @Test func aPayloadWithEscapesIsLintedWithoutPrintingThem() throws {
+        let folder = TemporaryFolder()
+        let payload = #"{"aps":{"alert":{"body":"x"},"mutable-content":1},"amount":"\u001b[2J\u009b1","pack":"p@1.0.0"}"#
+        try Data(payload.utf8).write(to: URL(fileURLWithPath: folder.file("push.json")))
+        let result = try Executable.run(["payload", "lint", "push.json"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("payload.amount-unreadable"))
+        #expect(Self.printable(result.stdout))
+    }
+
+    // MARK: ambiguous JSON
+
+    @Test(arguments: [
+        (#""id": "wechat", "id": "evil","#, "'id'"),
+        (#""clips": {"5": "clips/5.caf", "5": "clips/9.caf"},"#, "'5'"),
+        (#""texts": {"prefix": "a", "\u0070refix": "b"},"#, "'prefix'"),
+    ])
+    func aRepeatedKeyIsRefusedWithBothLines(_ insert: String, _ key: String) throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        var text = try Self.demoManifestText()
+        let brace = try #require(text.firstIndex(of: "{"))
+        text.insert(contentsOf: "\n  " + insert, at: text.index(after: brace))
+        try Self.writeManifest(pack, text)
+        let result = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("[manifest.invalid]") && result.stdout.contains(key) && result.stdout.contains("appears twice"),
+                "\(result.stdout)")
+        #expect(result.stdout.contains("on lines 2 and"), "\(result.stdout)")
+    }
+
+    // MARK: store paths and names that cannot become files
+
+    @Test func twoClipsOnOneStorePathAreRefusedAtValidateAndNeverPublished() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "packs/wechat")
+        try FileManager.default.copyItem(atPath: pack + "/clips/5.caf", toPath: pack + "/5.caf")
+        try FileManager.default.copyItem(atPath: pack + "/clips/9.caf", toPath: pack + "/clips/5b.caf")
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["5"] = "5.caf"
+            clips["9"] = "clips/5.caf"
+            object["clips"] = clips
+        }
+        let validate = try Executable.run(["validate", "packs/wechat", "--no-record"], in: folder.path)
+        #expect(validate.status == 1)
+        #expect(validate.stdout.contains("would both be published as clips/5.caf"), "\(validate.stdout)")
+        let publish = try Executable.run(["publish"], in: folder.path)
+        #expect(publish.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("dist/wechat")))
+    }
+
+    @Test func aVersionTooLongForAFileNameIsRefusedAtValidate() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "packs/wechat")
+        try Fixtures.editManifest(pack) { $0["version"] = "1.0.0+" + String(repeating: "a", count: 300) }
+        let validate = try Executable.run(["validate", "packs/wechat", "--no-record"], in: folder.path)
+        #expect(validate.status == 1)
+        #expect(validate.stdout.contains("too long to name the archive"), "\(validate.stdout)")
+        let publish = try Executable.run(["publish"], in: folder.path)
+        #expect(publish.status == 1, "\(publish.stdout)\(publish.stderr)")
+    }
+}
