@@ -91,21 +91,43 @@ public final class LineSource: @unchecked Sendable {
         finished = true
     }
 
-    /// The next line without its terminator, or nil at the end.
-    public func nextLine() -> String? {
+    /// One line of input, or what is left of one that was too long to hold.
+    public enum Line: Equatable {
+        case text(String)
+        /// A line of `bytes` bytes, above the limit; only its start is kept, for the message.
+        case tooLong(start: String, bytes: Int)
+    }
+
+    /// The next line without its terminator, or nil at the end. A line longer than `maxBytes` is
+    /// read through without being kept (memory stays bounded whatever the input) and returned as
+    /// `.tooLong`.
+    public func nextLine(maxBytes: Int = Int.max) -> Line? {
+        var skipped = 0, start = ""
         while true {
             if let newline = pending[position...].firstIndex(of: UInt8(ascii: "\n")) {
                 var end = newline
                 if end > position && pending[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = String(decoding: pending[position..<end], as: UTF8.self)
-                position = newline + 1
-                return line
+                defer { position = newline + 1 }
+                if skipped > 0 || end - position > maxBytes {
+                    if skipped == 0 { start = String(decoding: pending[position..<min(end, position + 64)], as: UTF8.self) }
+                    return .tooLong(start: start, bytes: skipped + end - position)
+                }
+                return .text(String(decoding: pending[position..<end], as: UTF8.self))
+            }
+            if pending.count - position > maxBytes {
+                // No end in sight: keep the start for the message, drop the rest as it comes.
+                if skipped == 0 { start = String(decoding: pending[position..<(position + min(64, pending.count - position))], as: UTF8.self) }
+                skipped += pending.count - position
+                position = pending.count
             }
             if finished {
-                guard position < pending.count else { return nil }
-                let line = String(decoding: pending[position...], as: UTF8.self)
-                position = pending.count
-                return line
+                guard position < pending.count || skipped > 0 else { return nil }
+                defer { position = pending.count }
+                if skipped > 0 || pending.count - position > maxBytes {
+                    if skipped == 0 { start = String(decoding: pending[position..<min(pending.count, position + 64)], as: UTF8.self) }
+                    return .tooLong(start: start, bytes: skipped + pending.count - position)
+                }
+                return .text(String(decoding: pending[position...], as: UTF8.self))
             }
             pending.removeSubrange(0..<position)
             position = 0
@@ -114,6 +136,20 @@ public final class LineSource: @unchecked Sendable {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { finished = true } else { pending.append(contentsOf: chunk[0..<n]) }
         }
+    }
+
+    /// Everything left, or nil when it is more than `maxBytes` (reading stops there).
+    public func readAll(maxBytes: Int) -> [UInt8]? {
+        while !finished {
+            guard pending.count - position <= maxBytes else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd ?? 0, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { finished = true } else { pending.append(contentsOf: chunk[0..<n]) }
+        }
+        guard pending.count - position <= maxBytes else { return nil }
+        defer { position = pending.count }
+        return Array(pending[position...])
     }
 }
 

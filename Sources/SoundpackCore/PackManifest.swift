@@ -24,6 +24,8 @@ public struct PackManifest: Sendable, Equatable {
     public var texts: [String: String]
     public var checks: Checks
 
+    /// Clip keys a pack.json may list: about 20 tokens, with room for unknown keys (warnings).
+    public static let maxClips = 256
     static let knownFields: Set<String> = [
         "$schema", "id", "name", "version", "grammar", "grammarOptions", "maxAmount", "profile", "clips", "texts", "checks",
     ]
@@ -134,6 +136,9 @@ public struct PackManifest: Sendable, Equatable {
         }
         guard root["clips"] != nil else { throw ManifestError(field: "clips", message: "required field is missing") }
         let clips = try stringMap("clips")
+        guard clips.count <= Self.maxClips else {
+            throw ManifestError(field: "clips", message: "\(clips.count) clips; a pack has at most \(Self.maxClips) (a grammar needs about 20)")
+        }
         let texts = try stringMap("texts")
         // Names, tokens, texts and paths are printed, exported to a property list and used as file
         // names: a control character in any of them is refused, never passed on.

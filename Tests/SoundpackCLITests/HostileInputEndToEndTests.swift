@@ -137,3 +137,15 @@ import SoundpackKit
         #expect(publish.status == 1, "\(publish.stdout)\(publish.stderr)")
     }
 }
+
+@Suite struct InputSizeEndToEndTests {
+    @Test func aHugeLineOnStandardInputIsRefusedWithoutBeingKept() throws {
+        let huge = String(repeating: "9", count: 2_000_000)
+        let result = try Executable.run(["say", "--grammar", "zh-Hans", "-"], in: "/", input: "15.40\n\(huge)\n\(huge)\n1")
+        #expect(result.status == 1)
+        #expect(result.stdout == "十五点四元\n一元\n")
+        let errors = result.stderr.split(separator: "\n")
+        #expect(errors.count == 2)
+        #expect(errors.allSatisfy { $0.contains("2000000 bytes, above 1024") && $0.count < 200 })
+    }
+}

@@ -2,6 +2,7 @@
 // it, and the JSON rendering keeps its documented keys.
 
 import Foundation
+import Synchronization
 import Testing
 import SoundpackCore
 import SoundpackTestSupport
@@ -55,5 +56,50 @@ import SoundpackTestSupport
         report.suppress(rules: [.fileUnreadable], baseline: [])
         #expect(report.errors == 0 && report.suppressed == 1)
         #expect(report.findings.count == 1)
+    }
+}
+
+/// The cost of validating is bounded by the pack's files, not by how many keys name them.
+@Suite struct ValidationCostTests {
+    @Test func aFileNamedByManyKeysIsProbedOnce() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.writeClip(Fixtures.tone(seconds: 29, sampleRate: 8_000), to: pack + "/clips/long.caf", sampleRate: 8_000)
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            for index in 0..<230 { clips["extra-\(index)"] = index % 2 == 0 ? "clips/long.caf" : "./clips//long.caf" }
+            object["clips"] = clips
+        }
+        let totals = Mutex<Set<Int>>([])
+        let report = Validator().validate(folders: [PackFolder(absolute: pack)]) { _, total in totals.withLock { _ = $0.insert(total) } }[0]
+        // 18 demo clips and one long file, whatever the number of keys.
+        #expect(totals.withLock { $0 } == [19])
+        let long = report.clips.filter { $0.file.hasSuffix("long.caf") }
+        #expect(long.count == 230 && Set(long.map { $0.facts?.frames }).count == 1 && (long.first?.facts?.frames ?? 0) > 232_000)
+        #expect(report.findings.filter { $0.rule == .audioTooLong }.count == 230)
+    }
+
+    @Test func morePackJSONClipsThanAPackCanHaveAreRefused() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            for index in 0..<300 { clips["extra-\(index)"] = "clips/1.caf" }
+            object["clips"] = clips
+        }
+        let report = Validator().validate(folder: PackFolder(absolute: pack))
+        #expect(report.findings.map(\.rule) == [.manifestInvalid])
+        #expect(report.findings.first?.message.contains("at most 256") == true)
+    }
+
+    @Test func filesBeyondThePacksByteBudgetAreNotRead() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        var inspector = PackInspector()
+        inspector.limits.maxPackBytes = 200_000
+        let report = Validator(inspector: inspector).validate(folder: PackFolder(absolute: pack))
+        let unread = report.clips.filter { $0.error?.contains("MiB in all") == true }
+        #expect(!unread.isEmpty)
+        #expect(report.clips.filter { $0.facts != nil }.reduce(0) { $0 + ($1.facts?.bytes ?? 0) } <= 200_000)
     }
 }

@@ -56,16 +56,18 @@ enum PayloadCommand: Command {
         let format = try arguments.choice("--format", ["text", "json"], default: "text")
         guard arguments.positionals.count == 2 else { throw .usage("payload lint needs one FILE, or - for standard input") }
         let source = arguments.positionals[1]
+        // A payload APNs accepts is 4 KiB; more than 1 MiB is not read at all.
+        let cap = 1 << 20
         let data: Data
         if source == "-" {
-            var lines: [String] = []
-            while let line = context.stdin.nextLine() { lines.append(line) }
-            data = Data(lines.joined(separator: "\n").utf8)
-        } else {
-            guard let contents = FileManager.default.contents(atPath: context.absolute(source)) else {
-                throw .failure("cannot read \(source)", "no such file or no permission")
+            guard let bytes = context.stdin.readAll(maxBytes: cap) else {
+                throw .failure("standard input is not a payload", "more than 1 MiB; APNs refuses payloads above \(PushPayload.maxBytes) bytes")
             }
-            data = contents
+            data = Data(bytes)
+        } else {
+            do { data = Data(try CappedFile.read(context.absolute(source), cap: cap, what: "a payload")) } catch {
+                throw .failure("cannot read \(source)", error.message)
+            }
         }
         var packs: [String: Amount] = [:]
         let catalog = try context.openCatalog(arguments)

@@ -71,7 +71,7 @@ enum RenderCommand: Command {
             throw .environment("cannot create the output folder \(output)", error.localizedDescription)
         }
         let container = AudioFileWriter.container(forExtension: folderContainer) ?? .caf
-        var inputs: [(text: String, line: Int?)] = arguments.positionals.map { ($0, nil) }
+        var inputs: [(text: LineSource.Line, line: Int?)] = arguments.positionals.map { (.text($0), nil) }
         if let amountsFile {
             var handle: FileHandle?
             if amountsFile != "-" {
@@ -80,7 +80,7 @@ enum RenderCommand: Command {
             }
             let source = handle.map { LineSource(fileDescriptor: $0.fileDescriptor) } ?? context.stdin
             var number = 0
-            while let line = source.nextLine() {
+            while let line = source.nextLine(maxBytes: SayCommand.maxLineBytes) {
                 number += 1
                 inputs.append((line, number))
             }
@@ -93,8 +93,15 @@ enum RenderCommand: Command {
         var failed = false
         let errorLabel = Style.error(context.colours(context.stderr))
         for input in inputs {
+            guard case .text(let text) = input.text else {
+                if case .tooLong(let start, let bytes) = input.text {
+                    failed = true
+                    context.stderr.write("\(errorLabel) \(input.line.map { "line \($0): " } ?? "")'\(start.quoted())' is not an amount — the line is \(bytes) bytes, above \(SayCommand.maxLineBytes)\n")
+                }
+                continue
+            }
             do {
-                let amount = try Amount(parsing: input.text, maximum: renderer.manifest.maxAmount)
+                let amount = try Amount(parsing: text, maximum: renderer.manifest.maxAmount)
                 if seen.insert(amount).inserted { amounts.append(amount) }
             } catch {
                 failed = true

@@ -24,6 +24,9 @@ enum SayCommand: Command {
             .option("--format", value: "FORMAT", help: "text (default), tokens, files or json"),
         ])
 
+    /// An amount is at most 17 characters with commas; a longer line is refused unread.
+    static let maxLineBytes = 1_024
+
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         let formatName = try arguments.choice("--format", AnnouncementWriter.Format.allCases.map(\.rawValue), default: AnnouncementWriter.Format.text.rawValue)
         let (writer, maximum) = try makeWriter(arguments, format: AnnouncementWriter.Format(rawValue: formatName) ?? .text, context)
@@ -54,9 +57,15 @@ enum SayCommand: Command {
         for argument in arguments.positionals {
             if argument == "-" {
                 var number = 0
-                while let text = context.stdin.nextLine() {
+                while let line = context.stdin.nextLine(maxBytes: Self.maxLineBytes) {
                     number += 1
-                    answer(text, lineNumber: number)
+                    switch line {
+                    case .text(let text): answer(text, lineNumber: number)
+                    case .tooLong(let start, let bytes):
+                        failed = true
+                        out.flush()
+                        context.stderr.write("\(errorLabel) line \(number): '\(start.quoted())' is not an amount — the line is \(bytes) bytes, above \(Self.maxLineBytes)\n")
+                    }
                 }
             } else {
                 answer(argument, lineNumber: nil)

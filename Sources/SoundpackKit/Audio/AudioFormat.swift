@@ -34,6 +34,8 @@ public struct AudioFormat: Sendable, Equatable, Codable {
 /// Caps checked before and while decoding, so a hostile file cannot exhaust memory or time.
 public struct AudioLimits: Sendable {
     public var maxFileBytes = 16 * 1024 * 1024
+    /// All clip files of one pack together: beyond this, files are not read (`file.unreadable`).
+    public var maxPackBytes = 128 * 1024 * 1024
     public var channels = 1...2
     public var sampleRates = 8_000...48_000
     /// Clips must hold less than this much audio.

@@ -178,29 +178,7 @@ public struct AudioProbe: Sendable {
 
     /// The whole file, refused before reading when it is not a regular file or exceeds `cap`.
     static func readCapped(path: String, cap: Int) throws(AudioError) -> [UInt8] {
-        // O_NONBLOCK: opening a FIFO planted in a pack must not wait for a writer.
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw AudioError("cannot open: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw AudioError("cannot stat: \(String(cString: strerror(errno)))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw AudioError("not a regular file") }
-        guard info.st_size <= cap else {
-            throw AudioError("\(info.st_size) bytes is above the \(cap / 1_048_576) MiB cap for a clip")
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                if n == 0 { break }
-                throw AudioError("read failed: \(String(cString: strerror(errno)))")
-            }
-            filled += n
-        }
-        bytes.removeSubrange(filled...)
-        return bytes
+        do { return try CappedFile.read(path, cap: cap, what: "a clip") } catch { throw AudioError(error.message) }
     }
 }
 

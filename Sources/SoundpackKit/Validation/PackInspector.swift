@@ -19,15 +19,33 @@ public struct PackInspector: Sendable {
     /// core stays busy across pack boundaries.
     public func inspect(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [InspectedPack] {
         var packs = folders.map(prepare)
-        struct Job: Sendable { var pack: Int, clip: Int, path: String, probe: AudioProbe }
+        // Each distinct file is probed once, however many keys name it, and a pack's files are read
+        // only up to a total byte budget: the work is bounded by the pack's size, not its keys.
+        struct Job: Sendable { var pack: Int, clips: [Int], path: String, probe: AudioProbe }
         var jobs: [Job] = []
         for (p, pack) in packs.enumerated() {
             guard let manifest = pack.manifest else { continue }
             let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
                                    clippingRunSamples: Int(manifest.checks.clippingRunSamples))
             let root = URL(fileURLWithPath: pack.folder.path, isDirectory: true)
+            var jobOfPath: [String: Int] = [:]
+            var budget = limits.maxPackBytes
             for (c, clip) in pack.clips.enumerated() where clip.unsafePath == nil {
-                jobs.append(Job(pack: p, clip: c, path: root.appendingPathComponent(clip.path).path, probe: probe))
+                let relative = PackPaths.normalized(clip.path)
+                if let job = jobOfPath[relative] {
+                    jobs[job].clips.append(c)
+                    continue
+                }
+                let path = root.appendingPathComponent(relative).path
+                var info = stat()
+                let size = lstat(path, &info) == 0 ? Int(info.st_size) : 0
+                guard size <= budget else {
+                    packs[p].clips[c].probe = .failure(AudioError("not read: the pack's clips hold more than \(limits.maxPackBytes / 1_048_576) MiB in all"))
+                    continue
+                }
+                budget -= size
+                jobOfPath[relative] = jobs.count
+                jobs.append(Job(pack: p, clips: [c], path: path, probe: probe))
             }
         }
         let queue = jobs
@@ -43,7 +61,9 @@ public struct PackInspector: Sendable {
             progress?(done, queue.count)
         }
         let probed = results.withLock { $0 }
-        for (index, job) in queue.enumerated() { packs[job.pack].clips[job.clip].probe = probed[index] }
+        for (index, job) in queue.enumerated() {
+            for clip in job.clips { packs[job.pack].clips[clip].probe = probed[index] }
+        }
         for index in packs.indices {
             if let manifest = packs[index].manifest { packs[index].worstCase = WorstCase.search(manifest, clips: packs[index].clips) }
         }
