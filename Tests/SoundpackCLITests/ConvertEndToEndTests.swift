@@ -1,6 +1,8 @@
 // `soundpack convert`: an uneven raw pack becomes one that validates clean; failures leave nothing.
 
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 import SoundpackKit
 import SoundpackTestSupport
@@ -113,5 +115,43 @@ import SoundpackTestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("out/precious.txt")))
         #expect(FileManager.default.fileExists(atPath: folder.file("out/pack.json")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out"])
+    }
+}
+
+/// `convert` never replaces a DEST it did not create, cleans up after killed runs, and its staging
+/// folders are never taken for packs.
+@Suite struct ConvertDestinationTests {
+    @Test func concurrentConvertsToOneDestinationLeaveOneWinnerAndReplaceNothing() throws {
+        let folder = TemporaryFolder()
+        _ = try Fixtures.copyDemoPack(into: folder, as: "packs/wechat")
+        let results = FailureList()
+        let statuses = Mutex<[Int32]>([])
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            do {
+                let run = try Executable.run(["convert", "packs/wechat", "packs/wechat-16k", "--rate", "16000"], in: folder.path)
+                statuses.withLock { $0.append(run.status) }
+                if run.status != 0 && !run.stderr.contains("already exists") { results.append(run.stderr) }
+            } catch { results.append("\(error)") }
+        }
+        #expect(statuses.withLock { $0.sorted() } == [0, 1, 1])
+        #expect(results.all.isEmpty)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.file("packs")).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty)
+        #expect(try Executable.run(["validate", "packs/wechat-16k", "--no-record"], in: folder.path).status == 0)
+    }
+
+    @Test func aKilledConversionsStagingIsRemovedAndNeverPublished() throws {
+        let folder = TemporaryFolder()
+        _ = try Fixtures.copyDemoPack(into: folder, as: "packs/wechat")
+        // What a convert killed mid-run leaves: a hidden staging copy owned by a process that is gone
+        // (4194305 is above the largest pid Linux hands out).
+        let abandoned = folder.file("packs/.wechat-16k.converting-4194305-1")
+        try FileManager.default.copyItem(atPath: Fixtures.demoPack, toPath: abandoned)
+        let publish = try Executable.run(["publish"], in: folder.path)
+        #expect(publish.status == 0, "\(publish.stdout)\(publish.stderr)")
+        #expect(publish.stdout.contains("packs/wechat:") && !publish.stdout.contains("converting"))
+        let convert = try Executable.run(["convert", "packs/wechat", "packs/wechat-16k", "--rate", "16000"], in: folder.path)
+        #expect(convert.status == 0, "\(convert.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
     }
 }

@@ -30,7 +30,9 @@ enum PublishCommand: Command {
         if directories.isEmpty {
             let packs = context.absolute("packs")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: packs)) ?? []
-            directories = names.sorted().filter { FileManager.default.fileExists(atPath: "\(packs)/\($0)/pack.json") }.map { "packs/\($0)" }
+            // Hidden folders are never packs: a conversion or import stages its copy in one.
+            directories = names.sorted().filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(packs)/\($0)/pack.json") }
+                .map { "packs/\($0)" }
             guard !directories.isEmpty else {
                 throw .usage("no packs to publish: no folder under ./packs holds a pack.json", hint: "soundpack publish DIR")
             }

@@ -97,7 +97,8 @@ public struct PackConverter: Sendable {
         do { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
             throw output("cannot create \(parent.path): \(error.localizedDescription)")
         }
-        let staging = parent.appendingPathComponent(".\(destinationURL.lastPathComponent).converting-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        Self.removeAbandonedStaging(in: parent, for: destinationURL.lastPathComponent)
+        let staging = parent.appendingPathComponent("\(Self.stagingPrefix(destinationURL.lastPathComponent))\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         do { try FileManager.default.createDirectory(at: staging.appendingPathComponent("clips"), withIntermediateDirectories: true) } catch {
             throw output("cannot write into \(parent.path): \(error.localizedDescription)")
         }
@@ -159,18 +160,29 @@ public struct PackConverter: Sendable {
             throw input("the converted pack would not validate (\(report.errors) errors): \(first.joined(separator: "; "))")
         }
 
+        // Without --force an existing DEST is never replaced, even one that appeared while this
+        // conversion ran: claim the name with mkdir (atomic, fails if anything is there), then
+        // rename the copy over that empty folder. A folder someone filled meanwhile makes the
+        // rename fail (ENOTEMPTY) and stays as it is.
         let fm = FileManager.default
         let retired = parent.appendingPathComponent(".\(destinationURL.lastPathComponent).replaced-\(getpid())")
-        let replacing = fm.fileExists(atPath: destinationURL.path)
-        if replacing {
+        var replacing = false
+        if mkdir(destinationURL.path, 0o755) != 0 {
+            let reason = errno
+            guard reason == EEXIST else { throw output("cannot create \(destination): \(String(cString: strerror(reason)))") }
+            guard options.force else { throw input("\(destination) already exists (it appeared while converting); pass --force to replace it") }
             guard rename(destinationURL.path, retired.path) == 0 else {
                 throw output("cannot move the old \(destination) aside: \(String(cString: strerror(errno)))")
             }
+            replacing = true
         }
         guard rename(staging.path, destinationURL.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if replacing { _ = rename(retired.path, destinationURL.path) }
-            throw output("cannot move the converted pack into \(destination): \(reason)")
+            let reason = errno
+            if replacing { _ = rename(retired.path, destinationURL.path) } else { rmdir(destinationURL.path) }
+            if reason == ENOTEMPTY || reason == EEXIST {
+                throw input("\(destination) was filled by someone else while converting; nothing of it was changed")
+            }
+            throw output("cannot move the converted pack into \(destination): \(String(cString: strerror(reason)))")
         }
         committed = true
         if replacing { try? fm.removeItem(at: retired) }
@@ -195,6 +207,20 @@ public struct PackConverter: Sendable {
         guard peak > 0 else { return (0, false) }
         let headroom = ceilingDbfs - 20 * log10(Double(peak))
         return wanted > headroom ? (headroom, true) : (wanted, false)
+    }
+
+    /// `.DEST.converting-`: the staging folders of conversions into DEST; hidden, so `publish`
+    /// never takes one for a pack.
+    static func stagingPrefix(_ destinationName: String) -> String { ".\(destinationName).converting-" }
+
+    /// Staging folders a killed conversion into the same DEST left: their process is gone.
+    static func removeAbandonedStaging(in parent: URL, for destinationName: String) {
+        let prefix = stagingPrefix(destinationName)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] where name.hasPrefix(prefix) {
+            let owner = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { Int32($0) }
+            guard let owner, owner != getpid(), kill(owner, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+        }
     }
 
     static func mostCommon(_ values: [Int]) -> Int {
