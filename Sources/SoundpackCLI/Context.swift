@@ -2,6 +2,7 @@
 // standard input, environment, working folder and clock.
 
 import Foundation
+import SoundpackKit
 
 /// A buffered byte sink: a file descriptor or, in tests, memory.
 public final class OutputSink: @unchecked Sendable {
@@ -11,6 +12,8 @@ public final class OutputSink: @unchecked Sendable {
     /// Whether the sink is a terminal (colour and progress only then).
     public let isTerminal: Bool
     private var captured: [UInt8] = []
+    /// errno of the first write that failed; nothing more is written after it.
+    public private(set) var failure: Int32?
 
     public init(fileDescriptor: Int32) {
         fd = fileDescriptor
@@ -45,7 +48,10 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     private func flushLocked() {
-        guard !buffer.isEmpty else { return }
+        guard !buffer.isEmpty, failure == nil else {
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
         guard let fd else {
             captured.append(contentsOf: buffer)
             buffer.removeAll(keepingCapacity: true)
@@ -56,7 +62,11 @@ public final class OutputSink: @unchecked Sendable {
             while offset < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }  // a closed pipe: nothing more can be said
+                guard n > 0 else {
+                    // A full disk, a closed pipe: the output is lost, and the exit code says so.
+                    failure = n < 0 ? errno : EIO
+                    break
+                }
                 offset += n
             }
         }
@@ -181,6 +191,18 @@ public struct CLIContext: Sendable {
 
     /// Whether to colour `sink`: a terminal, and `NO_COLOR` unset.
     func colours(_ sink: OutputSink) -> Bool { sink.isTerminal && environment["NO_COLOR"] == nil }
+
+    /// Writes a command's output where `-o`/`--output` points: `-` is standard output; an existing
+    /// device or FIFO is written into, never replaced; anything else is replaced whole.
+    func writeOutput(_ data: Data, to argument: String) throws(CLIError) {
+        if argument == "-" {
+            stdout.write(bytes: Array(data))
+            return
+        }
+        do { try OutputFile.write(data, to: absolute(argument)) } catch {
+            throw .environment("cannot write \(argument)", error.message)
+        }
+    }
 
     /// A path as given, made absolute against the working folder.
     func absolute(_ path: String) -> String {

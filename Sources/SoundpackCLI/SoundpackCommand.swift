@@ -50,9 +50,20 @@ public enum SoundpackCommand {
         exit(code.rawValue)
     }
 
-    /// Runs one command line against `context`.
+    /// Runs one command line against `context`. Output that could not be written (a full disk, a
+    /// closed pipe) turns any result into exit 3 with an error on stderr.
     public static func run(_ arguments: [String], _ context: CLIContext) -> ExitCode {
         signal(SIGPIPE, SIG_IGN)
+        let code = dispatch(arguments, context)
+        context.stdout.flush()
+        if let failure = context.stdout.failure {
+            context.stderr.write("\(Style.error(context.colours(context.stderr))) cannot write to standard output — \(String(cString: strerror(failure))) (nothing more was written)\n")
+            return .environment
+        }
+        return code
+    }
+
+    private static func dispatch(_ arguments: [String], _ context: CLIContext) -> ExitCode {
         guard let first = arguments.first else {
             context.stderr.write(overview)
             return .usage

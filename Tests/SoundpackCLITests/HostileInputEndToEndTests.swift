@@ -149,3 +149,67 @@ import SoundpackKit
         #expect(errors.allSatisfy { $0.contains("2000000 bytes, above 1024") && $0.count < 200 })
     }
 }
+
+/// Where output goes: `-` is standard output, an existing FIFO or device is written into and never
+/// replaced, and output that cannot be written is exit 3.
+@Suite struct OutputDestinationTests {
+    static func runWithStandardOutput(_ arguments: [String], in directory: String, to path: String) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Executable.path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle(forWritingAtPath: path)
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func aFullDiskOnStandardOutputIsExitThree() throws {
+        let say = try Self.runWithStandardOutput(["say", "--grammar", "zh-Hans", "15.40"], in: "/", to: "/dev/full")
+        #expect(say.status == 3)
+        #expect(say.stderr.contains("cannot write to standard output"))
+        let validate = try Self.runWithStandardOutput(["validate", Fixtures.demoPack, "--no-record", "--format", "json"], in: "/", to: "/dev/full")
+        #expect(validate.status == 3)
+    }
+
+    @Test func aFIFOGivenAsOutputIsWrittenIntoNotReplaced() throws {
+        let folder = TemporaryFolder()
+        let fifo = folder.file("report.fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+        reader.arguments = [fifo]
+        let pipe = Pipe()
+        reader.standardOutput = pipe
+        try reader.run()
+        let result = try Executable.run(["validate", Fixtures.demoPack, "--no-record", "--format", "json", "--output", fifo], in: folder.path)
+        let received = pipe.fileHandleForReading.readDataToEndOfFile()
+        reader.waitUntilExit()
+        #expect(result.status == 0, "\(result.stderr)")
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(String(decoding: received, as: UTF8.self).contains("\"packs\""))
+    }
+
+    @Test func dashIsStandardOutputEverywhere() throws {
+        let folder = TemporaryFolder()
+        let validate = try Executable.run(["validate", Fixtures.demoPack, "--no-record", "--format", "json", "--output", "-"], in: folder.path)
+        #expect(validate.status == 0 && validate.stdout.hasPrefix("{"))
+        let report = try Executable.run(["report", Fixtures.demoPack, "-o", "-"], in: folder.path)
+        #expect(report.status == 0 && report.stdout.hasPrefix("<!DOCTYPE html>"))
+        let render = try Executable.run(["render", "--pack", Fixtures.demoPack, "15.40", "-o", "-", "--container", "wav"], in: folder.path)
+        #expect(render.status == 0 && render.stdout.utf8.starts(with: Array("RIFF".utf8)))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("-")))
+    }
+
+    @Test func severalAmountsIntoOneFileNameAreRefused() throws {
+        let folder = TemporaryFolder()
+        let result = try Executable.run(["render", "--pack", Fixtures.demoPack, "5", "6", "-o", "single.caf"], in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("need a folder"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("single.caf")))
+    }
+}

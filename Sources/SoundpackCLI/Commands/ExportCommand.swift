@@ -59,8 +59,8 @@ enum ExportCommand: Command {
             data = try SharedContainerExport.encode(manifest, as: SharedManifest.Encoding(rawValue: format) ?? .plist)
         } catch { throw .failure("cannot export", error.message) }
         if let output = arguments.value("--output") {
-            do { try AtomicFile.write(data, to: context.absolute(output)) } catch { throw .environment("cannot write \(output)", error.localizedDescription) }
-            context.stderr.write("wrote \(output.visible) (\(packs.count) pack\(packs.count == 1 ? "" : "s"), \(format))\n")
+            try context.writeOutput(data, to: output)
+            if output != "-" { context.stderr.write("wrote \(output.visible) (\(packs.count) pack\(packs.count == 1 ? "" : "s"), \(format))\n") }
         } else {
             context.stdout.write(String(decoding: data, as: UTF8.self))
         }

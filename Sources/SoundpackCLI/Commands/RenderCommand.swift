@@ -45,11 +45,22 @@ enum RenderCommand: Command {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: outputPath, isDirectory: &isFolder)
         let single = amountsFile == nil && arguments.positionals.count == 1 && !(exists && isFolder.boolValue)
-        let singleContainer = AudioFileWriter.container(forExtension: (output as NSString).pathExtension)
+        let folderContainer = try arguments.choice("--container", ["caf", "wav", "aiff"], default: "caf")
+        // `-o -` (standard output) and an existing device or FIFO get the bytes of a file rendered
+        // aside; they are written into, never replaced. Their container comes from --container.
+        var info = stat()
+        let special = output == "-" || (stat(outputPath, &info) == 0 && ![S_IFREG, S_IFDIR].contains(info.st_mode & S_IFMT))
+        let singleContainer = special ? AudioFileWriter.container(forExtension: folderContainer)
+            : AudioFileWriter.container(forExtension: (output as NSString).pathExtension)
         if single && singleContainer == nil {
             throw .usage("cannot tell the container of '\(output)'", hint: "end the file name in .caf, .wav or .aiff, or give a folder")
         }
-        let folderContainer = try arguments.choice("--container", ["caf", "wav", "aiff"], default: "caf")
+        if !single && !(exists && isFolder.boolValue) && AudioFileWriter.container(forExtension: (output as NSString).pathExtension) != nil {
+            throw .usage("several amounts need a folder for -o, not the file name '\(output)'", hint: "render --pack DIR 5 6 -o out/, or one amount per file")
+        }
+        if !single && special {
+            throw .usage("several amounts need a folder for -o, not '\(output)'", hint: "render --pack DIR 5 6 -o out/")
+        }
 
         let renderer: PackRenderer
         do { renderer = try PackRenderer(directory: context.absolute(packPath), options: options) } catch {
@@ -59,6 +70,16 @@ enum RenderCommand: Command {
         if single, let amountText = arguments.positionals.first, let container = singleContainer {
             let amount: Amount
             do { amount = try Amount(parsing: amountText, maximum: renderer.manifest.maxAmount) } catch { throw .failure(error.description) }
+            if special {
+                let aside = FileManager.default.temporaryDirectory.appendingPathComponent("soundpack-render-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(folderContainer)").path
+                defer { unlink(aside) }
+                do { try renderer.write(amount, to: aside, container: container) } catch {
+                    throw .environment("cannot render \(amount)", error.message)
+                }
+                guard let bytes = FileManager.default.contents(atPath: aside) else { throw .environment("cannot read back the rendered \(amount)") }
+                try context.writeOutput(bytes, to: output)
+                return .success
+            }
             do { try renderer.write(amount, to: outputPath, container: container) } catch {
                 throw .environment("cannot write \(output)", error.message)
             }

@@ -29,9 +29,8 @@ enum ReportCommand: Command {
         progress.finish()
         let amounts = arguments.values("--amount").isEmpty ? HTMLReport.defaultAmounts : arguments.values("--amount")
         let html = HTMLReport.render(reports, amounts: amounts, toolVersion: SoundpackCommand.version)
-        do { try AtomicFile.write(Data(html.utf8), to: context.absolute(output)) } catch {
-            throw .environment("cannot write \(output)", error.localizedDescription)
-        }
+        try context.writeOutput(Data(html.utf8), to: output)
+        guard output != "-" else { return .success }
         let failed = reports.filter { !$0.passed(strict: false) }.count
         context.stdout.write("\(output.visible): \(reports.count) pack\(reports.count == 1 ? "" : "s") (\(failed) failed), \(reports.reduce(0) { $0 + $1.clips.count }) clips, \(html.utf8.count / 1024) KiB\n")
         return .success

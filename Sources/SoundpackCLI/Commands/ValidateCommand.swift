@@ -66,10 +66,10 @@ enum ValidateCommand: Command {
         default: rendering = FindingRenderer.text(run, colour: context.colours(context.stdout))
         }
         if let output = arguments.value("--output") {
-            do { try AtomicFile.write(Data(rendering.utf8), to: context.absolute(output)) } catch {
-                throw .environment("cannot write \(output)", error.localizedDescription)
-            }
-            context.stdout.write(FindingRenderer.text(run, colour: context.colours(context.stdout)))
+            try context.writeOutput(Data(rendering.utf8), to: output)
+            // The text summary goes to the terminal, unless the rendering itself went to stdout.
+            let summary = FindingRenderer.text(run, colour: context.colours(context.stderr))
+            if output == "-" { context.stderr.write(summary) } else { context.stdout.write(summary) }
         } else {
             context.stdout.write(rendering)
         }

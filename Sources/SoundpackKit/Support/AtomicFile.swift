@@ -41,7 +41,17 @@ public enum AtomicFile {
 /// A failed system call, with errno's text.
 public struct POSIXFailure: Error, LocalizedError, CustomStringConvertible {
     public let message: String
-    public init(_ what: String) { message = "\(what): \(String(cString: strerror(errno)))" }
+    /// errno when the failure happened.
+    public let code: Int32
+    public init(_ what: String) {
+        code = errno
+        message = "\(what): \(String(cString: strerror(code)))"
+    }
+    /// A failure described in full by `message`, with the errno it stands for.
+    public init(_ message: String, code: Int32) {
+        self.message = message
+        self.code = code
+    }
     public var description: String { message }
     public var errorDescription: String? { message }
 }
