@@ -213,3 +213,38 @@ import SoundpackKit
         #expect(!FileManager.default.fileExists(atPath: folder.file("single.caf")))
     }
 }
+
+@Suite struct SmallerHostileCasesTests {
+    @Test func anArchiveOfDotIsImported() throws {
+        let folder = TemporaryFolder()
+        var tar = TarBuilder()
+        tar.add("./", kind: .folder)
+        tar.add("./pack.json", Array(try HostileInputEndToEndTests.demoManifestText().utf8))
+        tar.add("./clips/", kind: .folder)
+        for file in try FileManager.default.contentsOfDirectory(atPath: Fixtures.demoPack + "/clips") {
+            tar.add("./clips/" + file, Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.demoPack + "/clips/" + file))))
+        }
+        try tar.finished().write(to: URL(fileURLWithPath: folder.file("p.tar")))
+        let result = try Executable.run(["import", "p.tar", "packs/wechat"], in: folder.path)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.file("packs/wechat/pack.json")))
+    }
+
+    @Test func aCatalogThatIsNotSQLiteIsNamed() throws {
+        let folder = TemporaryFolder()
+        try folder.write(String(repeating: "not a database ", count: 100), to: "catalog.sqlite")
+        let result = try Executable.run(["list", "--catalog", "catalog.sqlite"], in: folder.path)
+        #expect(result.status == 3)
+        #expect(result.stderr.contains(folder.file("catalog.sqlite")) && result.stderr.contains("is not a soundpack catalog"))
+        #expect(try String(contentsOfFile: folder.file("catalog.sqlite"), encoding: .utf8).hasPrefix("not a database"))
+    }
+
+    @Test func importsLeaveNoStagingBehind() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("packs/.wechat.importing-4194305-7"), withIntermediateDirectories: true)
+        try folder.write("garbage", to: "broken.tar")
+        let failed = try Executable.run(["import", "broken.tar", "packs/wechat"], in: folder.path)
+        #expect(failed.status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("packs")).isEmpty, "an abandoned or failed staging folder stayed")
+    }
+}

@@ -58,7 +58,7 @@ public final class SQLiteDatabase {
 
     private func check(_ status: Int32, _ context: @autoclosure () -> String) throws(SQLiteError) {
         guard status == SQLITE_OK || status == SQLITE_DONE || status == SQLITE_ROW else {
-            throw SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)), context: context())
+            throw SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)), context: "\(path): \(context())")
         }
     }
 

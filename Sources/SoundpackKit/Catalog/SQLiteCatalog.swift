@@ -32,6 +32,8 @@ public final class SQLiteCatalog: Catalog {
             try db.execute("PRAGMA foreign_keys = ON")
             try db.query("PRAGMA journal_mode = DELETE")
             try db.execute("PRAGMA synchronous = FULL")
+        } catch where error.code & 0xFF == 26 /* SQLITE_NOTADB */ {
+            throw CatalogError("\(path) is not a soundpack catalog: SQLite says \(error.message) (pass --catalog FILE for the catalog, or move this file away)")
         } catch { throw CatalogError(error) }
         try migrate()
     }

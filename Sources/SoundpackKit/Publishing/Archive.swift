@@ -2,6 +2,7 @@
 
 import CArchive
 import Foundation
+import SoundpackCore
 
 /// libarchive's AE_IFREG and AE_IFDIR are macros with casts, which Swift does not import.
 private let regularFileType: UInt32 = 0o100000
@@ -155,25 +156,29 @@ public enum SafeExtractor {
                 throw ArchiveError("more than \(limits.maxEntries) entries")
             }
             let name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
-            let path = name.hasPrefix("./") ? String(name.dropFirst(2)) : name
-            if let reason = unsafeReason(path) { throw ArchiveError("entry '\(name)' refused: \(reason)") }
-            if archive_entry_hardlink(entry) != nil { throw ArchiveError("entry '\(name)' refused: hard links are not allowed in a pack") }
+            // `tar -C pack -czf p.tgz .` names entries `./`, `./pack.json`: the same layout.
+            var stripped = Substring(name)
+            while stripped.hasPrefix("./") { stripped = stripped.dropFirst(2) }
+            if (stripped.isEmpty || stripped == ".") && archive_entry_filetype(entry) == folderType && !name.isEmpty { continue }
+            let path = String(stripped)
+            if let reason = unsafeReason(path) { throw ArchiveError("entry '\(name.quoted(limit: 80))' refused: \(reason)") }
+            if archive_entry_hardlink(entry) != nil { throw ArchiveError("entry '\(name.quoted(limit: 80))' refused: hard links are not allowed in a pack") }
             let type = archive_entry_filetype(entry)
             let isFolder = type == folderType
             guard isFolder || type == regularFileType else {
-                throw ArchiveError("entry '\(name)' refused: only regular files and folders are allowed (symlinks, devices and FIFOs are not)")
+                throw ArchiveError("entry '\(name.quoted(limit: 80))' refused: only regular files and folders are allowed (symlinks, devices and FIFOs are not)")
             }
             let key = path.hasSuffix("/") ? String(path.dropLast()) : path
-            guard seen.insert(key).inserted else { throw ArchiveError("entry '\(name)' appears twice") }
+            guard seen.insert(key).inserted else { throw ArchiveError("entry '\(name.quoted(limit: 80))' appears twice") }
             if archive_entry_size_is_set(entry) != 0, archive_entry_size(entry) > limits.maxEntryBytes {
-                throw ArchiveError("entry '\(name)' declares \(archive_entry_size(entry)) bytes, above the \(limits.maxEntryBytes / 1_048_576) MiB cap")
+                throw ArchiveError("entry '\(name.quoted(limit: 80))' declares \(archive_entry_size(entry)) bytes, above the \(limits.maxEntryBytes / 1_048_576) MiB cap")
             }
             archive_entry_set_pathname(entry, path)
             archive_entry_set_perm(entry, isFolder ? 0o755 : 0o644)
             archive_entry_set_uid(entry, la_int64_t(getuid()))
             archive_entry_set_gid(entry, la_int64_t(getgid()))
             guard archive_write_header(writer, entry) == ARCHIVE_OK else {
-                throw ArchiveError("entry '\(name)' refused: \(message(writer))")
+                throw ArchiveError("entry '\(name.quoted(limit: 80))' refused: \(message(writer))")
             }
             if !isFolder {
                 // Count what really streams out, not what the header claims: a bomb lies.
@@ -184,18 +189,18 @@ public enum SafeExtractor {
                 while true {
                     let read = archive_read_data_block(reader, &block, &length, &offset)
                     if read == ARCHIVE_EOF { break }
-                    guard read == ARCHIVE_OK else { throw ArchiveError("damaged entry '\(name)': \(message(reader))") }
+                    guard read == ARCHIVE_OK else { throw ArchiveError("damaged entry '\(name.quoted(limit: 80))': \(message(reader))") }
                     written += Int64(length)
                     total += Int64(length)
-                    guard written <= limits.maxEntryBytes else { throw ArchiveError("entry '\(name)' holds more than \(limits.maxEntryBytes / 1_048_576) MiB") }
+                    guard written <= limits.maxEntryBytes else { throw ArchiveError("entry '\(name.quoted(limit: 80))' holds more than \(limits.maxEntryBytes / 1_048_576) MiB") }
                     guard total <= limits.maxTotalBytes else { throw ArchiveError("the archive holds more than \(limits.maxTotalBytes / 1_048_576) MiB") }
                     guard archive_write_data_block(writer, block, length, offset) == ARCHIVE_OK else {
-                        throw ArchiveError("cannot write '\(name)': \(message(writer))")
+                        throw ArchiveError("cannot write '\(name.quoted(limit: 80))': \(message(writer))")
                     }
                 }
                 extracted.append(path)
             }
-            guard archive_write_finish_entry(writer) == ARCHIVE_OK else { throw ArchiveError("cannot finish '\(name)': \(message(writer))") }
+            guard archive_write_finish_entry(writer) == ARCHIVE_OK else { throw ArchiveError("cannot finish '\(name.quoted(limit: 80))': \(message(writer))") }
         }
         return extracted
     }
@@ -205,7 +210,7 @@ public enum SafeExtractor {
         if path.isEmpty { return "empty name" }
         if path.hasPrefix("/") { return "absolute path" }
         if path.contains("\\") { return "backslash in the name" }
-        if path.unicodeScalars.contains(where: { $0.value < 0x20 }) { return "control character in the name" }
+        if path.containsControlCharacter() { return "control character in the name" }
         if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") { return "'..' in the path" }
         return nil
     }

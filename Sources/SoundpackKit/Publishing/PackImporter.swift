@@ -20,7 +20,8 @@ public enum PackImporter {
             throw ImportError(kind: .refused, message: "\(destination.shown) already exists; import into a new folder")
         }
         let parent = target.deletingLastPathComponent()
-        let staging = parent.appendingPathComponent(".\(target.lastPathComponent).importing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        StagingFolder.removeAbandoned(in: parent, for: target.lastPathComponent, "importing")
+        let staging = parent.appendingPathComponent(StagingFolder.name(target.lastPathComponent, "importing"))
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)

@@ -97,8 +97,8 @@ public struct PackConverter: Sendable {
         do { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
             throw output("cannot create \(parent.path): \(error.localizedDescription)")
         }
-        Self.removeAbandonedStaging(in: parent, for: destinationURL.lastPathComponent)
-        let staging = parent.appendingPathComponent("\(Self.stagingPrefix(destinationURL.lastPathComponent))\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        StagingFolder.removeAbandoned(in: parent, for: destinationURL.lastPathComponent, "converting")
+        let staging = parent.appendingPathComponent(StagingFolder.name(destinationURL.lastPathComponent, "converting"))
         do { try FileManager.default.createDirectory(at: staging.appendingPathComponent("clips"), withIntermediateDirectories: true) } catch {
             throw output("cannot write into \(parent.path): \(error.localizedDescription)")
         }
@@ -207,20 +207,6 @@ public struct PackConverter: Sendable {
         guard peak > 0 else { return (0, false) }
         let headroom = ceilingDbfs - 20 * log10(Double(peak))
         return wanted > headroom ? (headroom, true) : (wanted, false)
-    }
-
-    /// `.DEST.converting-`: the staging folders of conversions into DEST; hidden, so `publish`
-    /// never takes one for a pack.
-    static func stagingPrefix(_ destinationName: String) -> String { ".\(destinationName).converting-" }
-
-    /// Staging folders a killed conversion into the same DEST left: their process is gone.
-    static func removeAbandonedStaging(in parent: URL, for destinationName: String) {
-        let prefix = stagingPrefix(destinationName)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] where name.hasPrefix(prefix) {
-            let owner = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { Int32($0) }
-            guard let owner, owner != getpid(), kill(owner, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
-        }
     }
 
     static func mostCommon(_ values: [Int]) -> Int {
