@@ -99,7 +99,17 @@ public enum SoundpackCommand {
 
     static func report(_ error: CLIError, _ context: CLIContext) {
         context.stdout.flush()
-        context.stderr.write("\(Style.error(context.colours(context.stderr))) \(error.description.visible)\n")
+        context.stderr.write("\(Style.error(context.colours(context.stderr))) \(abbreviated(error.description.visible))\n")
+    }
+
+    /// An error stays readable when it quotes a hostile argument: a word longer than 200
+    /// characters (a path 30,000 levels deep) keeps its start and end around the count left out.
+    static func abbreviated(_ text: String) -> String {
+        guard text.count > 200 else { return text }
+        return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            guard word.count > 200 else { return String(word) }
+            return "\(word.prefix(80))…(\(word.count - 120) characters)…\(word.suffix(40))"
+        }.joined(separator: " ")
     }
 }
 

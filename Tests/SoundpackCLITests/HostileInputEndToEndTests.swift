@@ -248,3 +248,21 @@ import SoundpackKit
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("packs")).isEmpty, "an abandoned or failed staging folder stayed")
     }
 }
+
+@Suite struct DeepPathTests {
+    static let deep = Array(repeating: "a", count: 30_000).joined(separator: "/")
+
+    /// A path argument 30,000 levels deep: a clear error and exit 3, never a crash, whatever the command.
+    @Test(arguments: [
+        ["list", "--catalog", deep + "/c.sqlite"], ["init", deep, "--id", "x"], ["convert", "PACK", deep + "/d"],
+        ["publish", "PACK", "--store", deep], ["validate", "PACK", "--no-record", "--output", deep + "/o.json"],
+        ["render", "--pack", "PACK", "5", "-o", deep + "/x.caf"], ["export", "PACK", "-o", deep + "/x.plist"],
+    ])
+    func aPathThirtyThousandLevelsDeepIsAnErrorNotACrash(_ arguments: [String]) throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        let result = try Executable.run(arguments.map { $0 == "PACK" ? pack : $0 }, in: folder.path)
+        #expect(result.status == 2 || result.status == 3, "\(arguments[0]): \(result.status) \(result.stderr.prefix(300))")
+        #expect(result.stderr.hasPrefix("error: ") && result.stderr.count < 1_000, "\(result.stderr.prefix(300))")
+    }
+}

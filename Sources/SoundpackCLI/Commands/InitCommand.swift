@@ -50,7 +50,7 @@ enum InitCommand: Command {
         }
         do {
             let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            try FileManager.default.createDirectory(atPath: folder + "/clips", withIntermediateDirectories: true)
+            try Folders.create(folder + "/clips")
             try AtomicFile.write(data + Data("\n".utf8), to: target.path)
         } catch {
             throw .environment("cannot write \(directory)/pack.json", error.localizedDescription)

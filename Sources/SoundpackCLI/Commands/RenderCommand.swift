@@ -88,7 +88,7 @@ enum RenderCommand: Command {
             return .success
         }
 
-        do { try FileManager.default.createDirectory(atPath: outputPath, withIntermediateDirectories: true) } catch {
+        do { try Folders.create(outputPath) } catch {
             throw .environment("cannot create the output folder \(output)", error.localizedDescription)
         }
         let container = AudioFileWriter.container(forExtension: folderContainer) ?? .caf

@@ -23,7 +23,7 @@ public final class SQLiteCatalog: Catalog {
     public init(path: String) throws(CatalogError) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Folders.create(folder)
         } catch {
             throw CatalogError("cannot create the catalog folder \(folder): \(error.localizedDescription) (pass --catalog FILE or set SOUNDPACK_CATALOG)")
         }

@@ -23,7 +23,7 @@ public enum PackImporter {
         StagingFolder.removeAbandoned(in: parent, for: target.lastPathComponent, "importing")
         let staging = parent.appendingPathComponent(StagingFolder.name(target.lastPathComponent, "importing"))
         do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try Folders.create(parent.path)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
         } catch {
             throw ImportError(kind: .io, message: "cannot write into \(parent.path): \(error.localizedDescription)")

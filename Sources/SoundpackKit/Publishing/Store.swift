@@ -151,7 +151,7 @@ public final class DirectoryStore: StoreBackend {
     public func write(_ key: String, _ data: Data) throws(StoreError) {
         let target = path(key)
         do {
-            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Folders.create((target as NSString).deletingLastPathComponent)
             try AtomicFile.write(data, to: target)
         } catch {
             throw StoreError("cannot write \(target): \(error.localizedDescription)")
@@ -192,7 +192,7 @@ public final class DirectoryStore: StoreBackend {
         private var fd: Int32
 
         init(store: String) throws(StoreError) {
-            do { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) } catch {
+            do { try Folders.create(store) } catch {
                 throw StoreError("cannot create the store \(store): \(error.localizedDescription)")
             }
             fd = open(store + "/" + DirectoryStore.lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)

@@ -94,12 +94,12 @@ public struct PackConverter: Sendable {
 
         // Assemble the copy next to the destination, so the final rename stays on one file system.
         let parent = destinationURL.deletingLastPathComponent()
-        do { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
+        do { try Folders.create(parent.path) } catch {
             throw output("cannot create \(parent.path): \(error.localizedDescription)")
         }
         StagingFolder.removeAbandoned(in: parent, for: destinationURL.lastPathComponent, "converting")
         let staging = parent.appendingPathComponent(StagingFolder.name(destinationURL.lastPathComponent, "converting"))
-        do { try FileManager.default.createDirectory(at: staging.appendingPathComponent("clips"), withIntermediateDirectories: true) } catch {
+        do { try Folders.create(staging.appendingPathComponent("clips").path) } catch {
             throw output("cannot write into \(parent.path): \(error.localizedDescription)")
         }
         var committed = false
