@@ -59,3 +59,39 @@ import SoundpackTestSupport
         #expect(try store.published("other", nil, in: catalog) == nil)
     }
 }
+
+/// A version appears in the store whole or not at all; what an interrupted publish leaves is a
+/// notice for verify and is cleaned by the next publish.
+@Suite struct StoreStagingTests {
+    @Test func aVersionThatFailsMidwayLeavesNothingBehind() throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        // The second file cannot be created under the first (a file is not a folder).
+        #expect(throws: StoreError.self) {
+            try backend.writeVersion("p/1.0.0", files: [("clips", Data("x".utf8)), ("clips/a.caf", Data("y".utf8))])
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("dist/p/1.0.0")))
+        #expect(try backend.leftovers().isEmpty)
+        #expect(try backend.list().isEmpty)
+    }
+
+    @Test func leftoversAreNoticesAndTheNextPublishRemovesThem() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let store = Store.directory(folder.file("dist"))
+        // What kills leave: a half-staged version, a temporary index, and a whole version never recorded.
+        try FileManager.default.createDirectory(atPath: folder.file("dist/.staging/wechat@1.0.0-4194305-1/clips"), withIntermediateDirectories: true)
+        try folder.write("{", to: "dist/.index.json.4194305.1.tmp")
+        try folder.write("{}", to: "dist/other/2.0.0/manifest.json")
+        try folder.write("x", to: "dist/other/2.0.0/clips/1.caf")
+        let before = try StoreVerifier(catalog: catalog, store: store).verify()
+        #expect(before.drifts.isEmpty)
+        #expect(before.notices.map(\.path) == [".staging/wechat@1.0.0-4194305-1", ".index.json.4194305.1.tmp", "other/2.0.0"])
+        _ = try Publisher(catalog: catalog, store: store).publish(folders: [PackFolder(absolute: pack)])
+        let after = try StoreVerifier(catalog: catalog, store: store).verify()
+        #expect(after.drifts.isEmpty)
+        #expect(after.notices.map(\.path) == ["other/2.0.0"])
+        #expect(try store.backend.leftovers().isEmpty)
+    }
+}

@@ -9,7 +9,7 @@ enum VerifyCommand: Command {
         name: "verify",
         synopsis: "verify [--store DIR] [--public-key FILE...] [--format text|json]",
         summary: "Recompute every hash in the store and compare with manifests and catalog; exit 1 on any drift.",
-        discussion: "Reports files missing from the store, files whose bytes changed, files no manifest lists, an index.json that does not match the catalog, and (with --public-key) manifest signatures that do not verify.",
+        discussion: "Notes (exit 0) what an interrupted publish left: staging folders, temporary files, a version moved into place but never recorded; the next publish cleans them. Reports files missing from the store, files whose bytes changed, files no manifest lists, an index.json that does not match the catalog, and (with --public-key) manifest signatures that do not verify.",
         options: [
             .option("--public-key", value: "FILE", help: "an Ed25519 public key (FILE.pub from keygen) to check signatures with", repeatable: true),
             .option("--format", value: "FORMAT", help: "text (default) or json"),
@@ -25,13 +25,17 @@ enum VerifyCommand: Command {
             }
             verifier.publicKeys[SigningKey.keyID(publicKey: Array(key))] = Array(key)
         }
-        let result: (drifts: [Drift], filesChecked: Int)
+        let result: StoreVerifier.Result
         do { result = try verifier.verify() } catch { throw .environment("cannot verify the store", error.description) }
         if format == "json" {
-            struct Document: Encodable { var store: String, filesChecked: Int, drift: [Drift] }
-            context.stdout.write(try context.json(Document(store: verifier.store.location, filesChecked: result.filesChecked, drift: result.drifts)))
+            struct Document: Encodable { var store: String, filesChecked: Int, drift: [Drift], notices: [Drift] }
+            context.stdout.write(try context.json(Document(store: verifier.store.location, filesChecked: result.filesChecked, drift: result.drifts,
+                                                           notices: result.notices)))
         } else {
             let colour = context.colours(context.stdout)
+            for notice in result.notices {
+                context.stdout.write("\(verifier.store.location.visible)/\(notice.path.visible): note: [\(notice.kind.rawValue)] \(notice.detail.visible)\n")
+            }
             for drift in result.drifts {
                 context.stdout.write("\(verifier.store.location.visible)/\(drift.path.visible): \(Style.error(colour)) [\(drift.kind.rawValue)] \(drift.detail.visible)\n")
             }

@@ -134,8 +134,11 @@ public final class Publisher {
         var clips: [String: StoreManifest.Clip] = [:]
         var records: [ClipRecord] = []
         let bytesByPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
-        func put(_ file: String, _ bytes: [UInt8]) throws(PublishError) {
-            do { try store.backend.write(StoreLayout.versionFile(id, version, file), Data(bytes)) } catch { throw .io(error.message) }
+        // Every file of the version, written together at the end so it appears whole.
+        var versionFiles: [(name: String, data: Data)] = []
+        func put(_ file: String, _ bytes: [UInt8]) {
+            // Two tokens may share one clip file; it is stored once.
+            if !versionFiles.contains(where: { $0.name == file }) { versionFiles.append((file, Data(bytes))) }
         }
         for clip in report.clips {
             guard let facts = clip.facts else { continue }
@@ -144,7 +147,7 @@ public final class Publisher {
             guard let bytes = bytesByPath[path], Digest.sha256Hex(bytes) == facts.sha256 else {
                 throw .io("\(path) changed while it was being published; publish again")
             }
-            try put(target, bytes)
+            put(target, bytes)
             clips[clip.key] = StoreManifest.Clip(
                 file: target, bytes: bytes.count, sha256: facts.sha256, frames: facts.frames, durationSeconds: facts.durationSeconds,
                 container: facts.container, codec: facts.codec, sampleRate: facts.sampleRate, channels: facts.channels)
@@ -155,7 +158,7 @@ public final class Publisher {
             let bytes: [UInt8]
             do { bytes = try ReproducibleArchive.make(files, kind: kind, mtime: sourceDateEpoch) } catch { throw .io(error.message) }
             let name = StoreLayout.archiveFile(id, version, kind)
-            try put(name, bytes)
+            put(name, bytes)
             archives[kind.rawValue] = StoreManifest.FileRecord(file: name, bytes: bytes.count, sha256: Digest.sha256Hex(bytes))
         }
         let packJSON = bytesByPath[StoreLayout.packJSONFile] ?? []
@@ -164,14 +167,15 @@ public final class Publisher {
             maxAmount: pack.maxAmount, profile: pack.profile, texts: pack.texts, digest: digest, clips: clips,
             packJSON: StoreManifest.FileRecord(file: StoreLayout.packJSONFile, bytes: packJSON.count, sha256: Digest.sha256Hex(packJSON)),
             archives: archives, signingKey: signingKey?.keyID)
-        try put(StoreLayout.packJSONFile, packJSON)
+        put(StoreLayout.packJSONFile, packJSON)
         let encoded: [UInt8]
         do { encoded = Array(try manifest.encoded()) } catch { throw .io(error.message) }
         if let signingKey {
             let signature = Data(signingKey.sign(encoded)).base64EncodedString() + "\n"
-            try put(StoreLayout.signatureFile, Array(signature.utf8))
+            put(StoreLayout.signatureFile, Array(signature.utf8))
         }
-        try put(StoreLayout.manifestFile, encoded)
+        put(StoreLayout.manifestFile, encoded)
+        do { try store.backend.writeVersion(StoreLayout.versionFolder(id, version), files: versionFiles) } catch { throw .io(error.message) }
         guard let identity = VersionIdentity(report) else { throw .io("\(report.folder.shown) has no readable pack.json") }
         return PublicationRecord(
             pack: identity, clips: records, manifestSha256: Digest.sha256Hex(encoded),

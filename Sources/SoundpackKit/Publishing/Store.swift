@@ -54,11 +54,18 @@ public protocol StoreBackend: AnyObject, Sendable {
     func write(_ key: String, _ data: Data) throws(StoreError)
     /// Writes `key` only when it does not exist yet; false when it did.
     func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool
-    /// Every key in the store.
+    /// Every key in the store (leftovers of interrupted writes excepted).
     func list() throws(StoreError) -> [String]
+    /// Writes the files of a new version folder (`wechat/1.0.0`) so that readers see all of them
+    /// or none: a crash leaves at most a leftover that `leftovers()` lists. A folder already there
+    /// that the catalog does not know (an earlier publish stopped before its catalog commit) is
+    /// replaced; call it under the lock.
+    func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError)
+    /// What interrupted writes left (staging folders, temporary files), for `verify` to report.
+    func leftovers() throws(StoreError) -> [String]
     /// Takes the store's exclusive lock, held until the returned lock is released.
     func lock() throws(StoreError) -> any StoreLock
-    /// Removes what an interrupted writer may have left (temporary files), under the lock.
+    /// Removes what interrupted writers left, under the lock. Its cost does not grow with the store.
     func removeLeftovers()
 }
 
@@ -132,11 +139,14 @@ public struct Store: Sendable {
     }
 }
 
-/// A store in a local folder. Files are written to a temporary name, synced and renamed; the lock
-/// is `flock` on `.soundpack.lock` in the store root.
+/// A store in a local folder. Single files are written to a temporary name, synced and renamed;
+/// a version is written whole into `.staging/` and renamed into place in one step. The lock is
+/// `flock` on `.soundpack.lock` in the store root.
 public final class DirectoryStore: StoreBackend {
     public let root: String
     static let lockFile = ".soundpack.lock"
+    /// Where versions are assembled before their rename; nothing else lives there.
+    static let stagingFolder = ".staging"
 
     public init(root: String) { self.root = root }
 
@@ -168,6 +178,8 @@ public final class DirectoryStore: StoreBackend {
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
         var keys: [String] = []
         for case let relative as String in walker where relative != Self.lockFile {
+            if relative == Self.stagingFolder { walker.skipDescendants(); continue }
+            if Self.isTemporary(relative) { continue }
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path(relative), isDirectory: &isFolder), !isFolder.boolValue else { continue }
             keys.append(relative)
@@ -177,14 +189,58 @@ public final class DirectoryStore: StoreBackend {
 
     public func lock() throws(StoreError) -> any StoreLock { try FileLock(store: root) }
 
-    /// Temporary files (`.NAME.tmp`) a killed writer left. Only called under the lock, when no
-    /// other soundpack process can be writing one.
-    public func removeLeftovers() {
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return }
-        for case let relative as String in walker {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix("."), name.hasSuffix(".tmp") { try? FileManager.default.removeItem(atPath: path(relative)) }
+    /// `.index.json.PID.N.tmp`: what `AtomicFile` leaves when killed between write and rename.
+    static func isTemporary(_ key: String) -> Bool {
+        let name = (key as NSString).lastPathComponent
+        return name.hasPrefix(".") && name.hasSuffix(".tmp")
+    }
+
+    public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
+        let staging = "\(Self.stagingFolder)/\(folder.replacingOccurrences(of: "/", with: "@"))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        do { try Folders.create(path(staging)) } catch { throw StoreError("cannot stage \(folder) in \(root): \(error.message)") }
+        var committed = false
+        defer { if !committed { try? FileManager.default.removeItem(atPath: path(staging)) } }
+        // Write everything first, then make it durable, then one rename: the version appears whole.
+        var written: [String] = []
+        for file in files {
+            let target = path("\(staging)/\(file.name)")
+            do {
+                try Folders.create((target as NSString).deletingLastPathComponent)
+                try FileBytes.write(file.data, to: target)
+            } catch { throw StoreError("cannot write \(target): \(error.message)") }
+            written.append(target)
         }
+        do { for target in written { try FileBytes.syncFile(target) } } catch { throw StoreError(error.message) }
+        for target in Set(written.map { ($0 as NSString).deletingLastPathComponent }) { FileBytes.syncFolder(target) }
+        let final = path(folder)
+        let parent = (final as NSString).deletingLastPathComponent
+        do { try Folders.create(parent) } catch { throw StoreError("cannot create \(parent): \(error.message)") }
+        if rename(path(staging), final) != 0 {
+            guard errno == EEXIST || errno == ENOTEMPTY else {
+                throw StoreError("cannot move \(folder) into place: \(String(cString: strerror(errno)))")
+            }
+            // A whole folder an interrupted publish renamed but never recorded: set it aside, then retry.
+            let aside = path("\(Self.stagingFolder)/replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            guard rename(final, aside) == 0, rename(path(staging), final) == 0 else {
+                throw StoreError("cannot replace the unrecorded \(folder): \(String(cString: strerror(errno)))")
+            }
+            try? FileManager.default.removeItem(atPath: aside)
+        }
+        committed = true
+        FileBytes.syncFolder(parent)
+    }
+
+    public func leftovers() throws(StoreError) -> [String] {
+        var found = ((try? FileManager.default.contentsOfDirectory(atPath: path(Self.stagingFolder))) ?? []).sorted()
+            .map { "\(Self.stagingFolder)/\($0)" }
+        found += ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter(Self.isTemporary).sorted()
+        return found
+    }
+
+    /// Staging folders and temporary files killed writers left. Only called under the lock, when
+    /// no other soundpack process can be writing one; it looks only where they can be.
+    public func removeLeftovers() {
+        for leftover in (try? leftovers()) ?? [] { try? FileManager.default.removeItem(atPath: path(leftover)) }
     }
 
     /// An exclusive `flock` on the store's `.soundpack.lock`.

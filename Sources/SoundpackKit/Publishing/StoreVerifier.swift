@@ -5,7 +5,7 @@ import SoundpackCore
 
 /// One difference between the store and what the catalog and manifests say it holds.
 public struct Drift: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable { case missing, changed, unexpected, index, signature }
+    public enum Kind: String, Sendable, Codable { case missing, changed, unexpected, index, signature, leftover }
     public var kind: Kind
     public var path: String
     public var detail: String
@@ -22,8 +22,16 @@ public struct StoreVerifier {
         self.store = store
     }
 
-    /// Every drift found, and how many files were checked.
-    public func verify() throws(PublishError) -> (drifts: [Drift], filesChecked: Int) {
+    /// What `verify` found: drifts (exit 1), notices (what an interrupted publish left, harmless
+    /// and cleaned by the next publish) and how many files were checked.
+    public struct Result: Sendable {
+        public var drifts: [Drift]
+        public var notices: [Drift]
+        public var filesChecked: Int
+    }
+
+    /// Every drift and notice found, and how many files were checked.
+    public func verify() throws(PublishError) -> Result {
         var drifts: [Drift] = []
         var expected: Set<String> = [StoreLayout.index]
         var checked = 0
@@ -110,11 +118,32 @@ public struct StoreVerifier {
         }
 
         let keys: [String]
-        do { keys = try store.backend.list() } catch { throw .io(error.message) }
+        var notices: [Drift] = []
+        do {
+            keys = try store.backend.list()
+            for leftover in try store.backend.leftovers() {
+                notices.append(Drift(kind: .leftover, path: leftover, detail: "left by an interrupted publish; the next soundpack publish removes it"))
+            }
+        } catch { throw .io(error.message) }
+        // A whole version folder the catalog does not know, with a manifest: a publish stopped
+        // between moving the version into place and recording it. Not served (not in index.json).
+        let known = Set(versions.map { StoreLayout.versionFolder($0.id, $0.version) })
+        var unrecorded = Set<String>()
         for key in keys where !expected.contains(key) {
+            let parts = key.split(separator: "/")
+            if parts.count >= 3, let version = SemanticVersion(String(parts[1])) {
+                let folder = StoreLayout.versionFolder(String(parts[0]), version)
+                if !known.contains(folder), keys.contains(StoreLayout.manifest(String(parts[0]), version)) {
+                    unrecorded.insert(folder)
+                    continue
+                }
+            }
             drifts.append(Drift(kind: .unexpected, path: key, detail: "in the store but in no manifest"))
         }
+        for folder in unrecorded.sorted() {
+            notices.append(Drift(kind: .leftover, path: folder, detail: "a version an interrupted publish never recorded; publishing it again replaces it"))
+        }
         if let readError { throw .io(readError.message) }
-        return (drifts.sorted { ($0.path, $0.kind.rawValue) < ($1.path, $1.kind.rawValue) }, checked)
+        return Result(drifts: drifts.sorted { ($0.path, $0.kind.rawValue) < ($1.path, $1.kind.rawValue) }, notices: notices, filesChecked: checked)
     }
 }

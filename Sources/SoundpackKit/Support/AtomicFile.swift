@@ -55,3 +55,41 @@ public struct POSIXFailure: Error, LocalizedError, CustomStringConvertible {
     public var description: String { message }
     public var errorDescription: String? { message }
 }
+
+/// Plain writes for files assembled in a private folder (a staging folder), made durable in a batch.
+public enum FileBytes {
+    /// Creates `path` (which must not exist) with `data`; no sync.
+    public static func write(_ data: Data, to path: String) throws(POSIXFailure) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw POSIXFailure("cannot create \(path)") }
+        defer { close(fd) }
+        let failure: POSIXFailure? = data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return POSIXFailure("cannot write \(path)") }
+                offset += n
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// fsync of a file written earlier: its bytes are on disk when this returns.
+    public static func syncFile(_ path: String) throws(POSIXFailure) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw POSIXFailure("cannot open \(path)") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw POSIXFailure("cannot fsync \(path)") }
+    }
+
+    /// fsync of a folder, so renames and new names in it are on disk; best effort (some file
+    /// systems cannot sync a folder).
+    public static func syncFolder(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}
