@@ -2,7 +2,7 @@
 # The test command of the README and CI: installs what is missing, builds, checks the JSON
 # schemas and CI formats against real output and their consumers, runs every command of
 # docs/ci.md, runs the publish reliability scripts (kill -9 at 24 points, 4 concurrent
-# publishers), then runs every test. `swift test` runs last so its closing
+# publishers), runs every fuzz target for 60 s (SOUNDPACK_FUZZ_SECONDS), then runs every test. `swift test` runs last so its closing
 # line is the last line of output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,4 +14,5 @@ python3 scripts/check/ci-formats.py .build/debug/soundpack
 scripts/check/docs.sh
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/kill-publish.sh 24
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/concurrent-publish.sh
+scripts/fuzz.sh all "${SOUNDPACK_FUZZ_SECONDS:-60}"
 swift test

@@ -13,6 +13,7 @@ enum KeygenCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         guard let output = arguments.value("--output") else { throw .usage("keygen needs -o FILE") }
+        guard output != "-" else { throw .usage("keygen writes a secret key and its .pub beside it, so -o needs a file name, not -") }
         let path = context.absolute(output)
         guard !FileManager.default.fileExists(atPath: path), !FileManager.default.fileExists(atPath: path + ".pub") else {
             throw .failure("\(output) or \(output).pub already exists", hint: "keygen never overwrites a key")

@@ -69,7 +69,14 @@ public struct AudioProbe: Sendable {
     /// Reads, hashes, decodes and measures the file at `path`. Every failure is an ``AudioError``
     /// that says why the file cannot be used; nothing here traps on hostile input.
     public func probe(path: String) throws(AudioError) -> ClipFacts {
-        let bytes = try Self.readCapped(path: path, cap: limits.maxFileBytes)
+        try probe(bytes: try Self.readCapped(path: path, cap: limits.maxFileBytes))
+    }
+
+    /// Decodes and measures a clip's bytes (the whole file, already read under the cap).
+    public func probe(bytes: [UInt8]) throws(AudioError) -> ClipFacts {
+        guard bytes.count <= limits.maxFileBytes else {
+            throw AudioError("\(bytes.count) bytes is above the \(limits.maxFileBytes / 1_048_576) MiB cap for a clip")
+        }
         let decoder = try open(bytes: bytes)
         let format = decoder.format
         var meter = LevelMeter(threshold: Float(pow(10, silenceThresholdDbfs / 20)), channels: format.channels,

@@ -155,7 +155,11 @@ public enum SafeExtractor {
             guard seen.count < limits.maxEntries else {
                 throw ArchiveError("more than \(limits.maxEntries) entries")
             }
-            let name = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+            guard let raw = archive_entry_pathname(entry) else { throw ArchiveError("an entry has no name") }
+            // A name that is not UTF-8 would be written to disk as raw bytes no pack path can name.
+            guard let name = String(validatingCString: raw) else {
+                throw ArchiveError("entry '\(String(cString: raw).quoted(limit: 80))' refused: its name is not UTF-8")
+            }
             // `tar -C pack -czf p.tgz .` names entries `./`, `./pack.json`: the same layout.
             var stripped = Substring(name)
             while stripped.hasPrefix("./") { stripped = stripped.dropFirst(2) }

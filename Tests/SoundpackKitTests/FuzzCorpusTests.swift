@@ -1,0 +1,69 @@
+// Every committed fuzz seed and every input a fuzzer once crashed on (fuzz/regressions/TARGET/),
+// replayed through the code its target exercises, in the debug build with all its checks.
+
+import Foundation
+import Testing
+import SoundpackCore
+import SoundpackTestSupport
+@testable import SoundpackKit
+
+@Suite struct FuzzCorpusTests {
+    static func inputs(_ target: String) -> [String] {
+        ["corpus", "regressions"].flatMap { kind -> [String] in
+            let folder = Fixtures.repositoryRoot + "/fuzz/\(kind)/\(target)"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted().map { folder + "/" + $0 }
+        }
+    }
+
+    static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    @Test func everyTargetHasSeeds() {
+        for target in ["manifest", "amount", "audio", "archive", "payload"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
+    }
+
+    @Test func manifestInputs() throws {
+        for path in Self.inputs("manifest") {
+            let data = try Self.bytes(path)
+            _ = JSONDuplicateKeys.first(in: data)
+            if let manifest = try? PackManifest(json: data) {
+                #expect(manifest.announcement.requiredTokens(upTo: manifest.maxAmount).contains(.prefix))
+            }
+            _ = try? SharedManifest(data: data)
+        }
+    }
+
+    @Test func amountInputs() throws {
+        for path in Self.inputs("amount") {
+            let text = String(decoding: try Self.bytes(path), as: UTF8.self)
+            guard let amount = try? Amount(parsing: text) else { continue }
+            #expect(try Amount(parsing: amount.description) == amount)
+            #expect(Grammar(.zhHans, two: .liang).tokens(for: amount).last == .yuan)
+        }
+    }
+
+    @Test func audioInputs() throws {
+        for path in Self.inputs("audio") {
+            guard let facts = try? AudioProbe().probe(bytes: Array(try Self.bytes(path))) else { continue }
+            #expect(facts.durationSeconds.isFinite && facts.dcOffsetPercent.isFinite, "\(path)")
+            #expect((try? StoreJSON.encode(facts)) != nil, "\(path)")
+        }
+    }
+
+    @Test func archiveInputs() throws {
+        for path in Self.inputs("archive") {
+            let folder = TemporaryFolder()
+            _ = try? SafeExtractor.extract(path, into: folder.path)
+            for relative in FileManager.default.enumerator(atPath: folder.path)?.compactMap({ $0 as? String }) ?? [] {
+                var info = stat()
+                #expect(lstat(folder.file(relative), &info) == 0 && [S_IFREG, S_IFDIR].contains(info.st_mode & S_IFMT), "\(path): \(relative) \(Array(relative.utf8)) \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    @Test func payloadInputs() throws {
+        for path in Self.inputs("payload") {
+            let findings = PushPayload.lint(try Self.bytes(path), packs: ["wechat@1.0.0": Amount(minorUnits: 9_999_999_999)])
+            if path.hasSuffix("good.json") { #expect(findings.filter { $0.severity == .error }.isEmpty, "\(findings)") }
+        }
+    }
+}

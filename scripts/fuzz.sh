@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in fuzz/targets (against SoundpackCore and SoundpackKit built with
+# the same instrumentation) and runs each for SECONDS from its committed seed corpus.
+#   scripts/fuzz.sh [TARGET|all] [SECONDS]     targets: manifest amount audio archive payload
+# Prints, per target, total executions and executions per second; exits 1 when a target crashes
+# or leaks, with the input libFuzzer saved under .build/fuzz/crashes/TARGET/. A crash found becomes
+# a regression input in fuzz/regressions/TARGET/, which the test suite replays.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:-all}
+seconds=${2:-60}
+out=.build/fuzz
+mkdir -p "$out/lib"
+
+modules=()
+for lib in CSQLite CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
+links=(-lsqlite3 -lsndfile -lsodium -lebur128 -lsamplerate -larchive)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
+
+# The libraries are rebuilt only when a source is newer than the built module.
+build_library() {
+  local name=$1; shift
+  if [ ! -e "$out/lib/$name.stamp" ] || [ -n "$(find "Sources/$name" -name '*.swift' -newer "$out/lib/$name.stamp" | head -1)" ]; then
+    echo "fuzz: building $name with -sanitize=fuzzer,address" >&2
+    (cd "$out/lib" && swiftc "${flags[@]}" -enable-testing -module-name "$name" -emit-module -emit-library -static \
+      "$@" $(find "$OLDPWD/Sources/$name" -name '*.swift' | sort))
+    touch "$out/lib/$name.stamp"
+  fi
+}
+build_library SoundpackCore
+build_library SoundpackKit -I . "${modules[@]}"
+
+targets=(manifest amount audio archive payload)
+[ "$target" = all ] || targets=("$target")
+export SWIFT_BACKTRACE=enable=no SOUNDPACK_FUZZ_TMP=${SOUNDPACK_FUZZ_TMP:-/dev/shm}
+[ -d "$SOUNDPACK_FUZZ_TMP" ] || SOUNDPACK_FUZZ_TMP=/tmp
+status=0
+for name in "${targets[@]}"; do
+  binary="$out/fuzz-$name"
+  if [ ! -e "$binary" ] || [ "fuzz/targets/$name.swift" -nt "$binary" ] || [ "$out/lib/SoundpackKit.stamp" -nt "$binary" ]; then
+    # gold warns about ASan's local helper symbols in the static libraries; harmless, so filtered.
+    swiftc "${flags[@]}" -I "$out/lib" -L "$out/lib" "${modules[@]}" "fuzz/targets/$name.swift" \
+      -lSoundpackKit -lSoundpackCore "${links[@]}" -o "$binary" 2>&1 | { grep -v 'Cannot export local symbol' || true; } >&2
+    [ "${PIPESTATUS[0]}" -eq 0 ] && [ -x "$binary" ] || { echo "fuzz: cannot build $name" >&2; exit 3; }
+  fi
+  corpus="$out/corpus/$name"
+  mkdir -p "$corpus" "$out/crashes/$name"
+  cp -n fuzz/corpus/"$name"/* "$corpus"/ 2>/dev/null || true
+  cp -n fuzz/regressions/"$name"/* "$corpus"/ 2>/dev/null || true
+  log="$out/$name.log"
+  if "$binary" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 -max_len=262144 \
+      -artifact_prefix="$out/crashes/$name/" "$corpus" >"$log" 2>&1; then
+    result=ok
+  else
+    result=CRASH
+    status=1
+  fi
+  runs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
+  speed=$(awk '/stat::average_exec_per_sec/ { print $2 }' "$log")
+  coverage=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{ print $2 }')
+  printf 'fuzz %-9s %-5s %10s runs in %ss, %7s exec/s, coverage %s edges\n' "$name" "$result" "${runs:-?}" "$seconds" "${speed:-?}" "${coverage:-?}"
+  if [ "$result" = CRASH ]; then
+    grep -E 'ERROR|Fatal|panic|precondition|SUMMARY' "$log" | head -5
+    ls "$out/crashes/$name/"
+  fi
+done
+exit $status
