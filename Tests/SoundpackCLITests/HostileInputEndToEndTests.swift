@@ -266,3 +266,20 @@ import SoundpackKit
         #expect(result.stderr.hasPrefix("error: ") && result.stderr.count < 1_000, "\(result.stderr.prefix(300))")
     }
 }
+
+@Suite struct CatalogTextInjectionTests {
+    /// A catalog written before control characters were refused (or edited by hand) still prints
+    /// one row per line, with the characters escaped.
+    @Test func listAndShowEscapeWhatTheCatalogHolds() throws {
+        let folder = TemporaryFolder()
+        #expect(try Executable.run(["validate", Fixtures.demoPack], in: folder.path).status == 0)
+        let db = try SQLiteDatabase(path: folder.file(".soundpack/catalog.sqlite"))
+        try db.execute("UPDATE packs SET name = 'evil' || char(10) || 'forged  1.0.0  9  zh-Hans' || char(27) || '[2J' || char(155)")
+        let list = try Executable.run(["list"], in: folder.path)
+        #expect(list.status == 0)
+        #expect(list.stdout.split(separator: "\n").count == 2, "\(list.stdout)")
+        #expect(HostileInputEndToEndTests.printable(list.stdout))
+        let show = try Executable.run(["show", "wechat"], in: folder.path)
+        #expect(HostileInputEndToEndTests.printable(show.stdout) && show.stdout.contains("\\u{A}forged"))
+    }
+}

@@ -53,10 +53,7 @@ import SoundpackTestSupport
         for path in Self.inputs("archive") {
             let folder = TemporaryFolder()
             _ = try? SafeExtractor.extract(path, into: folder.path)
-            for relative in FileManager.default.enumerator(atPath: folder.path)?.compactMap({ $0 as? String }) ?? [] {
-                var info = stat()
-                #expect(lstat(folder.file(relative), &info) == 0 && [S_IFREG, S_IFDIR].contains(info.st_mode & S_IFMT), "\(path): \(relative) \(Array(relative.utf8)) \(String(cString: strerror(errno)))")
-            }
+            for entry in Folders.walk(folder.path) { #expect(entry.kind != .other, "\(path): \(entry.path)") }
         }
     }
 

@@ -103,3 +103,15 @@ import SoundpackTestSupport
         #expect(report.clips.filter { $0.facts != nil }.reduce(0) { $0 + ($1.facts?.bytes ?? 0) } <= 200_000)
     }
 }
+
+@Suite struct PackFileListingTests {
+    /// A name that starts with a combining mark joins the `/` before it into one character; the
+    /// listing must still see it (a prefix test on characters would skip it).
+    @Test func anOrphanNamedWithALeadingCombiningMarkIsFound() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try FileManager.default.copyItem(atPath: pack + "/clips/1.caf", toPath: pack + "/clips/\u{065E}x.caf")
+        let report = Validator().validate(folder: PackFolder(absolute: pack))
+        #expect(report.findings.contains { $0.rule == .coverageOrphanFile && $0.file == "clips/\u{065E}x.caf" }, "\(report.findings)")
+    }
+}

@@ -20,14 +20,11 @@ public func fuzzArchive(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     limits.maxEntryBytes = 1 << 20
     _ = try? SafeExtractor.extract(archive, into: folder, limits: limits)
     // Everything extracted is inside the folder and a regular file or folder.
-    if let walker = FileManager.default.enumerator(atPath: folder) {
-        for case let relative as String in walker {
-            var info = stat()
-            precondition(lstat(folder + "/" + relative, &info) == 0, "an entry vanished")
-            let type = info.st_mode & S_IFMT
-            precondition(type == S_IFREG || type == S_IFDIR, "a special file was extracted: \(relative)")
-        }
+    for entry in Folders.walk(folder) {
+        precondition(entry.kind != .other, "a special file was extracted: \(entry.path)")
     }
+    // And nothing landed beside it.
+    precondition(Set(Folders.walk(fuzzRoot).map(\.path).filter { !$0.hasPrefix("out/") }).isSubset(of: ["input", "out"]), "a file landed outside the folder")
     try? FileManager.default.removeItem(atPath: folder)
     return 0
 }

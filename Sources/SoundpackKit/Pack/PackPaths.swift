@@ -30,31 +30,23 @@ public enum PackPaths {
         if path.contains("\\") { return "the path contains a backslash; use '/'" }
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         if components.contains("..") { return "the path contains '..' and could point outside the pack" }
-        var current = root
+        var relative: [Substring] = []
         for component in components where component != "." {
-            current.appendPathComponent(String(component))
+            relative.append(component)
+            let joined = relative.joined(separator: "/")
             var info = stat()
-            if lstat(current.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
-                let relative = current.path.dropFirst(root.path.count + 1)
-                return "'\(relative)' is a symbolic link; clips must be regular files inside the pack"
+            if lstat(root.path + "/" + joined, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                return "'\(joined)' is a symbolic link; clips must be regular files inside the pack"
             }
         }
         return nil
     }
 
-    /// Audio files (by extension) under `root`, as sorted relative paths; symlinks are not followed.
+    /// Regular audio files (by extension) under `root`, as sorted relative paths; hidden names and
+    /// symlinks are skipped.
     public static func audioFiles(under root: URL) -> [String] {
-        guard let walker = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
-        var files: [String] = []
-        let base = root.standardizedFileURL.path
-        for case let url as URL in walker {
-            guard audioExtensions.contains(url.pathExtension.lowercased()),
-                  (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let path = url.standardizedFileURL.path
-            guard path.hasPrefix(base + "/") else { continue }
-            files.append(String(path.dropFirst(base.count + 1)))
-        }
-        return files.sorted()
+        Folders.walk(root.path, skipHidden: true).filter { entry in
+            entry.kind == .file && audioExtensions.contains((entry.path as NSString).pathExtension.lowercased())
+        }.map(\.path).sorted()
     }
 }

@@ -175,16 +175,9 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func list() throws(StoreError) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
-        var keys: [String] = []
-        for case let relative as String in walker where relative != Self.lockFile {
-            if relative == Self.stagingFolder { walker.skipDescendants(); continue }
-            if Self.isTemporary(relative) { continue }
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path(relative), isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            keys.append(relative)
-        }
-        return keys.sorted()
+        Folders.walk(root).filter { entry in
+            entry.kind != .folder && entry.path != Self.lockFile && !entry.path.hasPrefix(Self.stagingFolder + "/") && !Self.isTemporary(entry.path)
+        }.map(\.path).sorted()
     }
 
     public func lock() throws(StoreError) -> any StoreLock { try FileLock(store: root) }

@@ -26,3 +26,49 @@ public enum Folders {
         }
     }
 }
+
+extension Folders {
+    /// One entry found by `walk`.
+    public struct Entry: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable { case file, folder, other }
+        /// Path relative to the walked folder, components joined with `/`.
+        public var path: String
+        /// A regular file, a folder, or anything else (symlink, FIFO, device, socket).
+        public var kind: Kind
+    }
+
+    /// Every file and folder under `root`, walked with readdir (no stat for entries whose type the
+    /// directory reports), without following symlinks, with an explicit stack (any depth).
+    /// Paths are joined component by component, never cut by character counts: a name that starts
+    /// with a combining mark stays a name of its own. `skipHidden` leaves out names starting with
+    /// `.` and everything under them.
+    public static func walk(_ root: String, skipHidden: Bool = false) -> [Entry] {
+        var entries: [Entry] = []
+        var pending: [String] = [""]
+        while let relative = pending.popLast() {
+            let folder = relative.isEmpty ? root : root + "/" + relative
+            guard let directory = opendir(folder) else { continue }
+            defer { closedir(directory) }
+            while let item = readdir(directory) {
+                let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                if name == "." || name == ".." || (skipHidden && name.hasPrefix(".")) { continue }
+                let path = relative.isEmpty ? name : relative + "/" + name
+                var kind: Entry.Kind
+                switch Int32(item.pointee.d_type) {
+                case Int32(DT_DIR): kind = .folder
+                case Int32(DT_REG): kind = .file
+                case Int32(DT_UNKNOWN):
+                    var info = stat()
+                    guard lstat(root + "/" + path, &info) == 0 else { continue }
+                    kind = info.st_mode & S_IFMT == S_IFDIR ? .folder : (info.st_mode & S_IFMT == S_IFREG ? .file : .other)
+                default: kind = .other
+                }
+                entries.append(Entry(path: path, kind: kind))
+                if kind == .folder { pending.append(path) }
+            }
+        }
+        return entries.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+    }
+}
