@@ -57,7 +57,7 @@ for name in "${targets[@]}"; do
   fi
   runs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
   speed=$(awk '/stat::average_exec_per_sec/ { print $2 }' "$log")
-  coverage=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{ print $2 }')
+  coverage=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{ print $2 }' || true)
   printf 'fuzz %-9s %-5s %10s runs in %ss, %7s exec/s, coverage %s edges\n' "$name" "$result" "${runs:-?}" "$seconds" "${speed:-?}" "${coverage:-?}"
   if [ "$result" = CRASH ]; then
     grep -E 'ERROR|Fatal|panic|precondition|SUMMARY' "$log" | head -5

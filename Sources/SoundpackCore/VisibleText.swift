@@ -46,3 +46,15 @@ extension String {
         }
     }
 }
+
+extension String {
+    /// The path's components split on the byte `/`. Splitting a `String` on the character `/`
+    /// misses a slash that a following combining mark (U+065E, U+0301…) joins into one character.
+    public var slashSeparated: [String] {
+        utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether the bytes of `self` start with those of `prefix`: a path test that a combining mark
+    /// after a slash cannot defeat (`"out/\u{065E}x".hasPrefix("out/")` is false, this is true).
+    public func hasBytePrefix(_ prefix: String) -> Bool { utf8.starts(with: prefix.utf8) }
+}

@@ -283,3 +283,37 @@ import SoundpackKit
         #expect(HostileInputEndToEndTests.printable(show.stdout) && show.stdout.contains("\\u{A}forged"))
     }
 }
+
+/// A combining mark after `/` joins the two into one character: path checks must work on bytes,
+/// or `../\u{065E}x` (which the system reads as `..` then `ٞx`) slips past a `..` test.
+@Suite struct CombiningMarkPathTests {
+    @Test(arguments: ["../\u{065E}outside.caf", "clips/../../\u{065E}outside.caf", "/\u{065E}tmp/outside.caf"])
+    func aClipPathThatLeavesThePackIsRefused(_ path: String) throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "packs/wechat")
+        // The file the path would reach, if it were followed.
+        try FileManager.default.copyItem(atPath: pack + "/clips/5.caf", toPath: folder.file("packs/\u{065E}outside.caf"))
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["5"] = path
+            object["clips"] = clips
+        }
+        let result = try Executable.run(["validate", "packs/wechat", "--no-record"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("[manifest.unsafe-path]"), "\(result.stdout)")
+    }
+
+    @Test func anArchiveEntryThatLeavesTheFolderIsRefused() throws {
+        let folder = TemporaryFolder()
+        var tar = TarBuilder()
+        tar.add("pack.json", Array(try HostileInputEndToEndTests.demoManifestText().utf8))
+        tar.add("../\u{065E}escaped.txt", Array("x".utf8))
+        try tar.finished().write(to: URL(fileURLWithPath: folder.file("evil.tar")))
+        try FileManager.default.createDirectory(atPath: folder.file("work"), withIntermediateDirectories: true)
+        let result = try Executable.run(["import", "../evil.tar", "packs/x"], in: folder.file("work"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("'..' in the path"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("work/packs/\u{065E}escaped.txt")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("\u{065E}escaped.txt")))
+    }
+}

@@ -1,6 +1,7 @@
 // Fuzz target: archive bytes (tar, tar.gz, zip, anything) through the safe extractor, in a fresh
 // folder each time; nothing may land outside it.
 import Foundation
+import SoundpackCore
 @testable import SoundpackKit
 
 let fuzzRoot: String = {
@@ -24,7 +25,7 @@ public func fuzzArchive(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(entry.kind != .other, "a special file was extracted: \(entry.path)")
     }
     // And nothing landed beside it.
-    precondition(Set(Folders.walk(fuzzRoot).map(\.path).filter { !$0.hasPrefix("out/") }).isSubset(of: ["input", "out"]), "a file landed outside the folder")
+    precondition(Set(Folders.walk(fuzzRoot).map(\.path).filter { !$0.hasBytePrefix("out/") }).isSubset(of: ["input", "out"]), "a file landed outside the folder")
     try? FileManager.default.removeItem(atPath: folder)
     return 0
 }

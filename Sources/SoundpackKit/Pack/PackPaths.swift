@@ -9,7 +9,7 @@ public enum PackPaths {
 
     /// A clip path without `.` components or repeated slashes: `./clips//5.caf` → `clips/5.caf`.
     public static func normalized(_ path: String) -> String {
-        path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+        path.slashSeparated.filter { $0 != "." }.joined(separator: "/")
     }
 
     /// Where a clip goes in a published version: its pack path under `clips/` (`shi.caf` →
@@ -17,7 +17,7 @@ public enum PackPaths {
     /// store path (validation refuses such a pack).
     public static func storePath(_ packPath: String) -> String {
         let clean = normalized(packPath)
-        return clean.hasPrefix("clips/") ? clean : "clips/" + clean
+        return clean.hasBytePrefix("clips/") ? clean : "clips/" + clean
     }
 
     /// The longest a path component may be (bytes): what file systems and object keys allow.
@@ -26,11 +26,11 @@ public enum PackPaths {
     /// Why a clip path must not be opened, or nil: absolute, `..`, empty, or through a symlink.
     public static func unsafeReason(_ path: String, root: URL) -> String? {
         if path.isEmpty { return "the path is empty" }
-        if path.hasPrefix("/") || path.hasPrefix("~") { return "the path is absolute; write it relative to the pack folder" }
-        if path.contains("\\") { return "the path contains a backslash; use '/'" }
-        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        if path.hasBytePrefix("/") || path.hasBytePrefix("~") { return "the path is absolute; write it relative to the pack folder" }
+        if path.utf8.contains(UInt8(ascii: "\\")) { return "the path contains a backslash; use '/'" }
+        let components = path.slashSeparated
         if components.contains("..") { return "the path contains '..' and could point outside the pack" }
-        var relative: [Substring] = []
+        var relative: [String] = []
         for component in components where component != "." {
             relative.append(component)
             let joined = relative.joined(separator: "/")

@@ -55,7 +55,7 @@ public enum ReproducibleArchive {
         var entries: [(path: String, bytes: [UInt8]?)] = files.map { ($0.path, $0.bytes) }
         var folders = Set<String>()
         for file in files {
-            var parts = file.path.split(separator: "/").dropLast()
+            var parts = file.path.slashSeparated.dropLast()
             while !parts.isEmpty {
                 folders.insert(parts.joined(separator: "/") + "/")
                 parts = parts.dropLast()
@@ -161,10 +161,10 @@ public enum SafeExtractor {
                 throw ArchiveError("entry '\(String(cString: raw).quoted(limit: 80))' refused: its name is not UTF-8")
             }
             // `tar -C pack -czf p.tgz .` names entries `./`, `./pack.json`: the same layout.
-            var stripped = Substring(name)
-            while stripped.hasPrefix("./") { stripped = stripped.dropFirst(2) }
+            var stripped = name
+            while stripped.hasBytePrefix("./") { stripped = String(decoding: stripped.utf8.dropFirst(2), as: UTF8.self) }
             if (stripped.isEmpty || stripped == ".") && archive_entry_filetype(entry) == folderType && !name.isEmpty { continue }
-            let path = String(stripped)
+            let path = stripped
             if let reason = unsafeReason(path) { throw ArchiveError("entry '\(name.quoted(limit: 80))' refused: \(reason)") }
             if archive_entry_hardlink(entry) != nil { throw ArchiveError("entry '\(name.quoted(limit: 80))' refused: hard links are not allowed in a pack") }
             let type = archive_entry_filetype(entry)
@@ -212,10 +212,10 @@ public enum SafeExtractor {
     /// Why an entry name may not be extracted, or nil.
     static func unsafeReason(_ path: String) -> String? {
         if path.isEmpty { return "empty name" }
-        if path.hasPrefix("/") { return "absolute path" }
-        if path.contains("\\") { return "backslash in the name" }
+        if path.hasBytePrefix("/") { return "absolute path" }
+        if path.utf8.contains(UInt8(ascii: "\\")) { return "backslash in the name" }
         if path.containsControlCharacter() { return "control character in the name" }
-        if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") { return "'..' in the path" }
+        if path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains(where: { $0.elementsEqual("..".utf8) }) { return "'..' in the path" }
         return nil
     }
 }

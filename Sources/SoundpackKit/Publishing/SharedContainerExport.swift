@@ -79,7 +79,7 @@ public enum SharedContainerExport {
                 var url: URL?
                 if let base {
                     let path = StoreLayout.versionFile(pack.id, pack.version, clip.storePath)
-                    let encoded = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
+                    let encoded = path.slashSeparated.map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
                     guard let made = URL(string: base + "/" + encoded.joined(separator: "/")) else {
                         throw ExportError("'\(base)/\(path)' is not a URL; check --base-url")
                     }

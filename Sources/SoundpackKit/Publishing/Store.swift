@@ -176,7 +176,7 @@ public final class DirectoryStore: StoreBackend {
 
     public func list() throws(StoreError) -> [String] {
         Folders.walk(root).filter { entry in
-            entry.kind != .folder && entry.path != Self.lockFile && !entry.path.hasPrefix(Self.stagingFolder + "/") && !Self.isTemporary(entry.path)
+            entry.kind != .folder && entry.path != Self.lockFile && !entry.path.hasBytePrefix(Self.stagingFolder + "/") && !Self.isTemporary(entry.path)
         }.map(\.path).sorted()
     }
 

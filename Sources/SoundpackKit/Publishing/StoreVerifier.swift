@@ -14,7 +14,8 @@ public struct Drift: Sendable, Codable, Equatable {
 public struct StoreVerifier {
     public let catalog: any Catalog
     public let store: Store
-    /// Public keys by key id, to check manifest signatures.
+    /// Public keys by key id. When any are given, every published version (yanked ones too) must
+    /// carry a valid signature by one of them; unsigned versions and other keys are drift.
     public var publicKeys: [String: [UInt8]] = [:]
 
     public init(catalog: any Catalog, store: Store) {
@@ -92,17 +93,24 @@ public struct StoreVerifier {
                     drifts.append(Drift(kind: .changed, path: key, detail: "the manifest and the catalog disagree"))
                 }
             }
+            let signatureKey = StoreLayout.signature(id, number)
             if let keyID = manifest.signingKey {
-                let key = StoreLayout.signature(id, number)
-                expected.insert(key)
-                let text = file(key).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+                expected.insert(signatureKey)
+                let text = file(signatureKey).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
                 if let text, let signature = Data(base64Encoded: text) {
-                    if let publicKey = publicKeys[keyID], !SigningKey.verify(Array(signature), of: bytes, publicKey: publicKey) {
-                        drifts.append(Drift(kind: .signature, path: key, detail: "the signature by key \(keyID) does not match manifest.json"))
+                    if let publicKey = publicKeys[keyID] {
+                        if !SigningKey.verify(Array(signature), of: bytes, publicKey: publicKey) {
+                            drifts.append(Drift(kind: .signature, path: signatureKey, detail: "the signature by key \(keyID) does not match manifest.json"))
+                        }
+                    } else if !publicKeys.isEmpty {
+                        drifts.append(Drift(kind: .signature, path: manifestKey,
+                                            detail: "signed by key \(keyID), which is not one of the \(publicKeys.count) given with --public-key"))
                     }
                 } else {
-                    drifts.append(Drift(kind: .missing, path: key, detail: "the manifest is signed by key \(keyID) but the signature is missing or unreadable"))
+                    drifts.append(Drift(kind: .missing, path: signatureKey, detail: "the manifest is signed by key \(keyID) but the signature is missing or unreadable"))
                 }
+            } else if !publicKeys.isEmpty {
+                drifts.append(Drift(kind: .signature, path: manifestKey, detail: "\(id)@\(number) is not signed, and --public-key asks for a signature on every version"))
             }
         }
 
@@ -130,7 +138,7 @@ public struct StoreVerifier {
         let known = Set(versions.map { StoreLayout.versionFolder($0.id, $0.version) })
         var unrecorded = Set<String>()
         for key in keys where !expected.contains(key) {
-            let parts = key.split(separator: "/")
+            let parts = key.slashSeparated
             if parts.count >= 3, let version = SemanticVersion(String(parts[1])) {
                 let folder = StoreLayout.versionFolder(String(parts[0]), version)
                 if !known.contains(folder), keys.contains(StoreLayout.manifest(String(parts[0]), version)) {

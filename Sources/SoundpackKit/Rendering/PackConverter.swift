@@ -61,8 +61,8 @@ public struct PackConverter: Sendable {
 
         let sourceURL = URL(fileURLWithPath: sourceFolder.path, isDirectory: true).standardizedFileURL
         let destinationURL = URL(fileURLWithPath: destinationFolder.path, isDirectory: true).standardizedFileURL
-        guard destinationURL.path != sourceURL.path, !destinationURL.path.hasPrefix(sourceURL.path + "/"),
-              !sourceURL.path.hasPrefix(destinationURL.path + "/") else {
+        guard destinationURL.path != sourceURL.path, !destinationURL.path.hasBytePrefix(sourceURL.path + "/"),
+              !sourceURL.path.hasBytePrefix(destinationURL.path + "/") else {
             throw input("the destination \(destination) overlaps the source \(source); choose another folder")
         }
         let manifest: PackManifest

@@ -3,6 +3,7 @@
 // overflow, and every component that exists must already be a folder.
 
 import Foundation
+import SoundpackCore
 
 public enum Folders {
     /// The longest path the system takes; longer arguments are refused before any work.
@@ -14,7 +15,7 @@ public enum Folders {
             throw POSIXFailure("cannot create \(path.quoted(limit: 80)): the path is \(path.utf8.count) bytes, above the system's \(maxPathBytes)", code: ENAMETOOLONG)
         }
         var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+        for component in path.slashSeparated {
             current += "/" + component
             if mkdir(current, 0o755) == 0 { continue }
             let reason = errno

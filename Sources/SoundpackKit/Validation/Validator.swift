@@ -24,9 +24,18 @@ public struct Validator: Sendable {
     public func validate(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [PackReport] {
         inspector.inspect(folders: folders, progress: progress).map { pack in
             var findings = Self.rules.flatMap { $0.check(pack) }
-            for id in pack.manifest?.checks.ignore ?? [] where RuleID(rawValue: id) == nil {
-                findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.manifestFile,
-                                        "field 'checks.ignore': '\(id)' is not a rule id (see soundpack validate --help)"), at: 0)
+            // The pack under review may quiet its own warnings, never its errors: waiving an error
+            // is the repository's decision (--ignore or a baseline in its CI configuration).
+            for id in pack.manifest?.checks.ignore ?? [] {
+                guard let rule = RuleID(rawValue: id) else {
+                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.manifestFile,
+                                            "field 'checks.ignore': '\(id.quoted())' is not a rule id (see soundpack validate --help)"), at: 0)
+                    continue
+                }
+                if rule.defaultSeverity == .error {
+                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.manifestFile,
+                                            "field 'checks.ignore': \(id) is an error rule, and a pack cannot waive its own errors; suppress it in CI with --ignore \(id) or a --baseline"), at: 0)
+                }
             }
             return PackReport(pack: pack, findings: findings)
         }
@@ -84,7 +93,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
         digest = pack.manifest.map { PackDigest.digest(of: $0, clipHashes: pack.clipHashes) }
         var findings = findings
         let ignoredByPack = Set(pack.manifest?.checks.ignore ?? [])
-        for index in findings.indices where ignoredByPack.contains(findings[index].rule.rawValue) {
+        for index in findings.indices where findings[index].severity == .warning && ignoredByPack.contains(findings[index].rule.rawValue) {
             findings[index].suppressed = "ignored by pack.json checks.ignore"
         }
         self.findings = findings

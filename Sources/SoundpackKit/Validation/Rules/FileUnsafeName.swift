@@ -1,3 +1,5 @@
+import SoundpackCore
+
 /// `file.unsafe-name` (warning): a clip path with characters outside `[A-Za-z0-9._-]`. Such names
 /// need escaping in URLs, can differ between NFC and NFD file systems, and make poor sound names.
 struct FileUnsafeName: ValidationRule {
@@ -11,7 +13,7 @@ struct FileUnsafeName: ValidationRule {
     }
 
     static func isSafe(_ path: String) -> Bool {
-        path.split(separator: "/").allSatisfy { component in
+        path.slashSeparated.allSatisfy { component in
             !component.isEmpty && component.unicodeScalars.allSatisfy { s in
                 (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "." || s == "_" || s == "-"
             }

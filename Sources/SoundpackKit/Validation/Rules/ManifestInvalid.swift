@@ -22,7 +22,7 @@ struct ManifestInvalid: ValidationRule {
             } else if byStorePath[target] == nil {
                 byStorePath[target] = (clip.key, clip.path)
             }
-            if let long = clip.path.split(separator: "/").first(where: { $0.utf8.count > PackPaths.maxComponentBytes }) {
+            if let long = clip.path.slashSeparated.first(where: { $0.utf8.count > PackPaths.maxComponentBytes }) {
                 findings.append(Finding(Self.id, .error, token: clip.key, file: PackFolder.manifestFile,
                                         "clip path component '\(String(long).quoted())' is \(long.utf8.count) bytes, above \(PackPaths.maxComponentBytes); shorten it"))
             }
