@@ -41,6 +41,10 @@ import SoundpackTestSupport
         ("payload.amount-unreadable", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"100000000","pack":"wechat@1.0.0"}"#, "error"),
         ("payload.unknown-pack", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@9.9.9"}"#, "error"),
         ("payload.no-interruption-level", #"{"aps":{"alert":{"body":"b"},"mutable-content":1},"amount":"1","pack":"wechat@1.0.0"}"#, "warning"),
+        ("payload.not-mutable", #"{"aps":{"alert":{"body":"b"},"mutable-content":true,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@1.0.0"}"#, "error"),
+        ("payload.interruption-level", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"urgent"},"amount":"1","pack":"wechat@1.0.0"}"#, "error"),
+        ("payload.critical", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"critical"},"amount":"1","pack":"wechat@1.0.0"}"#, "warning"),
+        ("payload.invalid", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"active"},"amount":"1","amount":"9","pack":"wechat@1.0.0"}"#, "error"),
     ])
     func eachRuleFires(_ rule: String, _ json: String, _ severity: String) throws {
         let folder = try Self.publishedProject()
@@ -49,6 +53,35 @@ import SoundpackTestSupport
         #expect(result.status == (severity == "error" ? 1 : 0))
         let findings = result.stdout.split(separator: "\n").filter { $0.contains("[payload.") }
         #expect(findings.count == 1, "\(findings)")
+    }
+
+    /// `payload` writes only what its lint accepts; the lint knows yanked versions and missing clips.
+    @Test func payloadRefusesWhatItsLintRejects() throws {
+        let folder = try Self.publishedProject()
+        let empty = try Executable.run(["payload", "15", "--pack", "wechat", "--body", ""], in: folder.path)
+        #expect(empty.status == 1 && empty.stdout.isEmpty && empty.stderr.contains("payload.no-body"), "\(empty.stderr)")
+        let long = try Executable.run(["payload", "15", "--pack", "wechat", "--title", String(repeating: "长", count: 5_000)], in: folder.path)
+        #expect(long.status == 1 && long.stdout.isEmpty && long.stderr.contains("payload.too-large"), "\(long.stderr)")
+        #expect(try Executable.run(["yank", "wechat@1.0.0", "--reason", "bad clip"], in: folder.path).status == 0)
+        let yanked = try Executable.run(["payload", "15", "--pack", "wechat@1.0.0"], in: folder.path)
+        #expect(yanked.status == 1 && yanked.stderr.contains("payload.yanked-pack"), "\(yanked.stderr)")
+        let push = #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"active"},"amount":"1","pack":"wechat@1.0.0"}"#
+        let lint = try Executable.run(["payload", "lint", "-"], in: folder.path, input: push)
+        #expect(lint.status == 1 && lint.stdout.contains("[payload.yanked-pack]"))
+    }
+
+    @Test func theLintKnowsWhichClipsThePackHas() throws {
+        let folder = try PublishEndToEndTests.project()
+        try Fixtures.editManifest(folder.file("packs/wechat")) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["亿"] = nil
+            object["clips"] = clips
+            object["maxAmount"] = "99999999.99"
+        }
+        try FileManager.default.removeItem(atPath: folder.file("packs/wechat/clips/yi.caf"))
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        let push = #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"active"},"amount":"15.40","pack":"wechat@1.0.0"}"#
+        #expect(try Executable.run(["payload", "lint", "-"], in: folder.path, input: push).status == 0)
     }
 
     @Test func tooLargeAndMalformedPayloads() throws {

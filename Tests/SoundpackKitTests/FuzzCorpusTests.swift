@@ -59,7 +59,10 @@ import SoundpackTestSupport
 
     @Test func payloadInputs() throws {
         for path in Self.inputs("payload") {
-            let findings = PushPayload.lint(try Self.bytes(path), packs: ["wechat@1.0.0": Amount(minorUnits: 9_999_999_999)])
+            let facts = PushPayload.PackFacts(maxAmount: Amount(minorUnits: 9_999_999_999), yanked: false,
+                                              announcement: Announcement(grammar: Grammar(.zhHans), hasSuffix: false),
+                                              clipKeys: Set(Token.allCases.map(\.rawValue)))
+            let findings = PushPayload.lint(try Self.bytes(path), packs: ["wechat@1.0.0": facts])
             if path.hasSuffix("good.json") { #expect(findings.filter { $0.severity == .error }.isEmpty, "\(findings)") }
         }
     }

@@ -6,7 +6,9 @@ import SoundpackCore
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
-    for packs in [nil, ["wechat@1.0.0": Amount(minorUnits: 9_999_999_999)]] as [[String: Amount]?] {
+    let facts = PushPayload.PackFacts(maxAmount: Amount(minorUnits: 9_999_999_999), yanked: false,
+                                      announcement: Announcement(grammar: Grammar(.zhHans), hasSuffix: false), clipKeys: Set(Token.allCases.map(\.rawValue)))
+    for packs in [nil, ["wechat@1.0.0": facts]] as [[String: PushPayload.PackFacts]?] {
         for finding in PushPayload.lint(bytes, packs: packs) { _ = finding.message.visible }
     }
     return 0

@@ -13,9 +13,12 @@ enum PayloadCommand: Command {
             The payload has aps.alert with a body (default: the pack's prefix text and the amount), mutable-content 1,
             interruption-level time-sensitive, sound "default" as the fallback, and type "payment", amount (an exact
             string), pack (id@version, a published version from the catalog) and manifest (--base-url + the store path
-            of the version's manifest.json). `payload lint` reports payload.no-body, payload.not-mutable,
-            payload.too-large (over 4096 bytes), payload.amount-unreadable, payload.unknown-pack (errors) and
-            payload.no-interruption-level (warning); exit 1 on errors.
+            of the version's manifest.json). A payload is written only when it passes its own lint. `payload lint`
+            reports payload.invalid, payload.no-body, payload.not-mutable (mutable-content must be the number 1),
+            payload.too-large (over 4096 bytes), payload.interruption-level (not passive, active, time-sensitive or
+            critical), payload.amount-unreadable (also above the pack's maxAmount), and, against the catalog and store,
+            payload.unknown-pack, payload.yanked-pack and payload.missing-clip (errors); payload.no-interruption-level
+            and payload.critical (it needs Apple's entitlement) are warnings. Exit 1 on errors.
             """,
         options: [
             .option("--pack", value: "ID[@VER]", help: "a published pack; the newest version when @VER is left out"),
@@ -48,6 +51,13 @@ enum PayloadCommand: Command {
         let body = arguments.value("--body") ?? "\(manifest.texts["prefix"] ?? "")\(amount)元"
         let payload = PushPayload.make(amount: amount, packID: version.id, version: version.version.description, title: arguments.value("--title") ?? manifest.name,
                                        body: body, manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath)
+        // Never emit what the lint would reject: the same checks, with this pack's facts.
+        let errors = PushPayload.lint(payload, packs: ["\(version.id)@\(version.version)": PushPayload.PackFacts(manifest, yanked: version.yanked)])
+            .filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            throw .failure("no payload written", errors.map { "[\($0.rule)] \($0.message)" }.joined(separator: "; "),
+                           hint: "fix --title or --body, or name a version that is not yanked")
+        }
         context.stdout.write(String(decoding: payload, as: UTF8.self))
         return .success
     }
@@ -69,13 +79,15 @@ enum PayloadCommand: Command {
                 throw .failure("cannot read \(source)", error.message)
             }
         }
-        var packs: [String: Amount] = [:]
+        // What the catalog and store say of each published version, so the lint can tell whether
+        // the named pack exists, is not yanked, and can say the amount.
+        var packs: [String: PushPayload.PackFacts] = [:]
         let catalog = try context.openCatalog(arguments)
         let store = context.store(arguments)
         do {
             for version in try catalog.publishedVersions() {
-                let maximum = (try? store.manifest(version.id, version.version))?.maxAmount ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1)
-                packs["\(version.id)@\(version.version)"] = maximum
+                guard let manifest = try? store.manifest(version.id, version.version) else { continue }
+                packs["\(version.id)@\(version.version)"] = PushPayload.PackFacts(manifest, yanked: version.yanked)
             }
         } catch { throw .environment("cannot read the catalog", error.message) }
         let findings = PushPayload.lint(data, packs: packs)

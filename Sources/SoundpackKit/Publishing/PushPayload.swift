@@ -30,9 +30,60 @@ public enum PushPayload {
         public var message: String
     }
 
-    /// Checks a payload. `packs` maps published `id@version` (and bare ids, to their newest
-    /// version) to the pack's maxAmount; nil skips the pack check.
-    public static func lint(_ data: Data, packs: [String: Amount]?) -> [Finding] {
+    /// What lint knows of a published pack: enough to tell whether it can say the amount.
+    public struct PackFacts: Sendable {
+        public var maxAmount: Amount
+        public var yanked: Bool
+        public var announcement: Announcement
+        /// The clip keys the version has.
+        public var clipKeys: Set<String>
+
+        public init(maxAmount: Amount, yanked: Bool, announcement: Announcement, clipKeys: Set<String>) {
+            self.maxAmount = maxAmount
+            self.yanked = yanked
+            self.announcement = announcement
+            self.clipKeys = clipKeys
+        }
+
+        /// The facts of a published version from its manifest.
+        public init(_ manifest: StoreManifest, yanked: Bool) {
+            self.init(maxAmount: manifest.maxAmount, yanked: yanked,
+                      announcement: Announcement(grammar: manifest.readingGrammar, hasSuffix: manifest.clips[Token.suffix.rawValue] != nil),
+                      clipKeys: Set(manifest.clips.keys))
+        }
+    }
+
+    /// `aps.mutable-content` as JSON wrote it. JSONSerialization hands out JSON `true` and the number
+    /// 1 as the same NSNumber, so the type is read with JSONDecoder, which keeps them apart.
+    enum MutableContent: Equatable {
+        case missing, boolean(Bool), number(Double), other
+
+        static func read(_ data: Data) -> MutableContent {
+            struct Payload: Decodable { var aps: APS? }
+            struct APS: Decodable {
+                var value: MutableContent
+                enum CodingKeys: String, CodingKey { case value = "mutable-content" }
+                init(from decoder: any Decoder) throws {
+                    let c = try decoder.container(keyedBy: CodingKeys.self)
+                    if !c.contains(.value) { value = .missing } else if let flag = try? c.decode(Bool.self, forKey: .value) {
+                        value = .boolean(flag)
+                    } else if let number = try? c.decode(Double.self, forKey: .value) {
+                        value = .number(number)
+                    } else {
+                        value = .other
+                    }
+                }
+            }
+            return (try? JSONDecoder().decode(Payload.self, from: data))?.aps?.value ?? .missing
+        }
+    }
+
+    /// The interruption levels iOS knows; `critical` needs an entitlement from Apple.
+    public static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
+
+    /// Checks a payload. `packs` maps published `id@version` to what is known of the version; nil
+    /// skips the pack checks.
+    public static func lint(_ data: Data, packs: [String: PackFacts]?) -> [Finding] {
         var findings: [Finding] = []
         func add(_ rule: String, _ message: String, severity: Severity = .error) { findings.append(Finding(rule: rule, severity: severity, message: message)) }
         if data.count > maxBytes { add("payload.too-large", "\(data.count) bytes; APNs refuses payloads above \(maxBytes)") }
@@ -54,21 +105,43 @@ public enum PushPayload {
         if (body ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             add("payload.no-body", "aps.alert has no body; since iOS 15 a push without one is not shown and the extension never runs")
         }
-        if (aps["mutable-content"] as? NSNumber)?.intValue != 1 {
-            add("payload.not-mutable", "aps.mutable-content is not 1, so the Notification Service Extension does not run")
+        switch MutableContent.read(data) {
+        case .number(1): break
+        case .boolean(let flag):
+            add("payload.not-mutable", "aps.mutable-content is \(flag); APNs expects the number 1, so the extension may not run")
+        default:
+            add("payload.not-mutable", "aps.mutable-content is not the number 1, so the Notification Service Extension does not run")
         }
-        if aps["interruption-level"] == nil {
+        switch aps["interruption-level"] {
+        case nil:
             add("payload.no-interruption-level", "no aps.interruption-level; \"time-sensitive\" lets a payment through Focus", severity: .warning)
+        case let level as String where level == "critical":
+            add("payload.critical", "aps.interruption-level critical plays through mute and needs Apple's Critical Alerts entitlement; a payment is usually \"time-sensitive\"", severity: .warning)
+        case let level as String where interruptionLevels.contains(level):
+            break
+        default:
+            add("payload.interruption-level", "aps.interruption-level must be one of \(interruptionLevels.sorted().joined(separator: ", ")), not \(String(describing: aps["interruption-level"] ?? "").quoted())")
         }
-        var maximum: Amount?
+        var facts: PackFacts?
         if let packs {
             let pack = root["pack"] as? String ?? ""
-            if let known = packs[pack] { maximum = known } else {
-                add("payload.unknown-pack", "pack '\(pack)' is not a published id@version in the catalog")
+            if let known = packs[pack] {
+                facts = known
+                if known.yanked { add("payload.yanked-pack", "pack '\(pack.quoted())' is yanked; name a version that is not") }
+            } else {
+                add("payload.unknown-pack", "pack '\(pack.quoted())' is not a published id@version in the catalog")
             }
         }
         if let text = root["amount"] as? String {
-            do { _ = try Amount(parsing: text, maximum: maximum ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1)) } catch {
+            do {
+                let amount = try Amount(parsing: text, maximum: facts?.maxAmount ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1))
+                if let facts {
+                    let missing = Set(facts.announcement.tokens(for: amount).map(\.rawValue)).subtracting(facts.clipKeys)
+                    if !missing.isEmpty {
+                        add("payload.missing-clip", "the pack cannot say \(amount): it has no clip for \(missing.sorted(by: Token.precedes).map { "'\($0)'" }.joined(separator: ", "))")
+                    }
+                }
+            } catch {
                 add("payload.amount-unreadable", error.description)
             }
         } else {

@@ -1,0 +1,45 @@
+// The gate no pack can switch off: a pack cannot waive its own errors, signatures are required
+// when keys are given, payloads pass their own lint, and render refuses what iOS would not play.
+
+import Foundation
+import Testing
+import SoundpackTestSupport
+
+@Suite struct GateTests {
+    typealias Project = PublishEndToEndTests
+
+    @Test func aPackCannotIgnoreItsOwnErrors() throws {
+        let folder = try Project.project()
+        let pack = folder.file("packs/wechat")
+        try FileManager.default.removeItem(atPath: pack + "/clips/7.caf")
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: pack + "/clips/5.caf"))
+        try Fixtures.editManifest(pack) { $0["checks"] = ["ignore": ["file.unreadable", "coverage.missing-token", "audio.dc-offset"]] }
+        let validate = try Project.run(["validate", "packs/wechat", "--no-record"], folder)
+        #expect(validate.status == 1)
+        #expect(validate.stdout.contains("file.unreadable is an error rule, and a pack cannot waive its own errors"))
+        #expect(validate.stdout.contains("packs/wechat/clips/5.caf: error: [file.unreadable]"), "\(validate.stdout)")
+        let publish = try Project.run(["publish"], folder)
+        #expect(publish.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("dist/wechat")))
+        // CI can still waive an error, visibly, with --ignore.
+        #expect(try Project.run(["validate", "packs/wechat", "--no-record", "--ignore", "file.unreadable", "--ignore", "manifest.invalid"], folder).status == 0)
+    }
+
+    @Test func verifyWithAKeyRequiresEveryVersionSignedByAGivenKey() throws {
+        let folder = try Project.project()
+        #expect(try Project.run(["keygen", "-o", "release.key"], folder).status == 0)
+        #expect(try Project.run(["keygen", "-o", "other.key"], folder).status == 0)
+        #expect(try Project.run(["publish"], folder).status == 0)
+        let unsigned = try Project.run(["verify", "--public-key", "release.key.pub"], folder)
+        #expect(unsigned.status == 1)
+        #expect(unsigned.stdout.contains("is not signed"))
+        try PublishEndToEndTests.setVersion(folder.file("packs/wechat"), "1.0.1")
+        #expect(try Project.run(["publish", "--sign-key", "release.key"], folder).status == 0)
+        let other = try Project.run(["verify", "--public-key", "other.key.pub"], folder)
+        #expect(other.status == 1)
+        #expect(other.stdout.contains("not one of the 1 given"))
+        // 1.0.0 is still unsigned, so the right key alone is not enough either.
+        #expect(try Project.run(["verify", "--public-key", "release.key.pub"], folder).status == 1)
+        #expect(try Project.run(["verify"], folder).status == 0)
+    }
+}
