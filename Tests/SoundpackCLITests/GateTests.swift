@@ -43,3 +43,22 @@ import SoundpackTestSupport
         #expect(try Project.run(["verify"], folder).status == 0)
     }
 }
+
+@Suite struct RenderLimitTests {
+    /// A pack whose longest announcement passes 30 s: render refuses it unless --allow-long.
+    @Test func anAnnouncementIOSWouldNotPlayIsRefused() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.writeClip(Fixtures.tone(seconds: 2.9), to: pack + "/clips/3.caf")
+        let refused = try Executable.run(["render", "--pack", pack, "33333333.33", "-o", "long.caf"], in: folder.path)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("[compose.too-long]"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("long.caf")))
+        let bulk = try Executable.run(["render", "--pack", pack, "33333333.33", "15.40", "-o", "out"], in: folder.path)
+        #expect(bulk.status == 1)
+        #expect(FileManager.default.fileExists(atPath: folder.file("out/15.40.caf")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/33333333.33.caf")))
+        let allowed = try Executable.run(["render", "--pack", pack, "33333333.33", "-o", "long.caf", "--allow-long"], in: folder.path)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
+}

@@ -15,7 +15,8 @@ enum RenderCommand: Command {
             amount into the folder -o DIR, named from the amount (15.40.caf); equal amounts share one file.
             The output has the pack's sample rate and channels, 16-bit PCM unless --codec says otherwise.
             Each clip is decoded once per run. A bad amount is reported with its line number and the
-            others are still rendered; the exit code is then 1.
+            others are still rendered; the exit code is then 1. An announcement at or above the pack's
+            checks.composeMaxSeconds (30 s, iOS's limit) is refused as [compose.too-long] unless --allow-long.
             """,
         options: [
             .option("--pack", value: "DIR", help: "the pack folder"),
@@ -25,6 +26,7 @@ enum RenderCommand: Command {
             .option("--codec", value: "CODEC", help: "pcm16 (default), ulaw or alaw"),
             .option("--gap-ms", value: "MS", help: "silence between clips (default 0)"),
             .flag("--trim-silence", help: "cut each clip's leading and trailing silence before joining"),
+            .flag("--allow-long", help: "write announcements at or above the pack's composeMaxSeconds (iOS plays the default sound instead)"),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
@@ -67,9 +69,19 @@ enum RenderCommand: Command {
             throw .failure("cannot render with \(packPath)", error.message)
         }
 
+        // iOS plays the default sound instead of a file of 30 s or more: such a file is refused.
+        let allowLong = arguments.has("--allow-long")
+        func tooLong(_ amount: Amount) -> String? {
+            let seconds = Double(renderer.timing.frames(of: renderer.tokens(for: amount))) / Double(renderer.sampleRate)
+            let limit = renderer.manifest.checks.composeMaxSeconds
+            guard !allowLong, seconds >= limit else { return nil }
+            return "[compose.too-long] the announcement of \(amount) lasts \(String(format: "%.2f", seconds)) s, at or above \(Format.number(limit)) s; iOS would play the default sound (shorten the clips, or pass --allow-long)"
+        }
+
         if single, let amountText = arguments.positionals.first, let container = singleContainer {
             let amount: Amount
             do { amount = try Amount(parsing: amountText, maximum: renderer.manifest.maxAmount) } catch { throw .failure(error.description) }
+            if let refusal = tooLong(amount) { throw .failure("\(output) not written", refusal) }
             if special {
                 let aside = FileManager.default.temporaryDirectory.appendingPathComponent("soundpack-render-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(folderContainer)").path
                 defer { unlink(aside) }
@@ -123,6 +135,11 @@ enum RenderCommand: Command {
             }
             do {
                 let amount = try Amount(parsing: text, maximum: renderer.manifest.maxAmount)
+                if let refusal = tooLong(amount) {
+                    failed = true
+                    context.stderr.write("\(errorLabel) \(input.line.map { "line \($0): " } ?? "")\(refusal)\n")
+                    continue
+                }
                 if seen.insert(amount).inserted { amounts.append(amount) }
             } catch {
                 failed = true
