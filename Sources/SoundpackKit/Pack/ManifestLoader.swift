@@ -9,6 +9,12 @@ public enum ManifestLoader {
 
     /// The parsed pack.json of the pack folder `directory`.
     public static func load(directory: String) throws(ManifestError) -> PackManifest {
+        try PackManifest(json: try read(directory: directory))
+    }
+
+    /// The bytes of the pack folder's pack.json, refused unread when it is not a regular file or
+    /// above the cap.
+    public static func read(directory: String) throws(ManifestError) -> Data {
         let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(PackFolder.manifestFile).path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else {
@@ -25,9 +31,8 @@ public enum ManifestLoader {
         guard size <= maxBytes else {
             throw ManifestError(field: nil, message: "pack.json is \(size) bytes, above the \(maxBytes / 1024) KiB cap")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ManifestError(field: nil, message: "pack.json cannot be read (check its permissions)")
+        do { return Data(try CappedFile.read(path, cap: maxBytes, what: "pack.json")) } catch {
+            throw ManifestError(field: nil, message: "pack.json cannot be read: \(error.message)")
         }
-        return try PackManifest(json: data)
     }
 }

@@ -2,16 +2,20 @@
 // One findings model, several printers; none of them decides anything the others do not.
 
 import Foundation
+import SoundpackCore
 
 public struct ValidationRun: Sendable {
     public var reports: [PackReport]
     public var strict: Bool
     public var toolVersion: String
+    /// Wall time of the whole run, for JUnit.
+    public var seconds: Double
 
-    public init(reports: [PackReport], strict: Bool, toolVersion: String) {
+    public init(reports: [PackReport], strict: Bool, toolVersion: String, seconds: Double = 0) {
         self.reports = reports
         self.strict = strict
         self.toolVersion = toolVersion
+        self.seconds = seconds
     }
 
     public var passed: Bool { reports.allSatisfy { $0.passed(strict: strict) } }
@@ -19,6 +23,13 @@ public struct ValidationRun: Sendable {
     /// Where a finding points: the pack folder joined with its file (pack.json when none).
     public static func location(_ report: PackReport, _ finding: Finding) -> String {
         report.folder.shown(finding.file ?? PackFolder.manifestFile)
+    }
+
+    /// `location:line:column` when the finding has a place in pack.json, as compilers print it.
+    public static func placedLocation(_ report: PackReport, _ finding: Finding) -> String {
+        let file = location(report, finding)
+        guard let line = finding.line else { return file }
+        return "\(file):\(line)" + (finding.column.map { ":\($0)" } ?? "")
     }
 
     /// Whether the finding fails the run: an unsuppressed error, or warning under --strict.
@@ -42,7 +53,7 @@ public enum FindingRenderer {
                     label = finding.severity == .error ? paint("error:", "1;31", colour) : paint("warning:", "1;33", colour)
                 }
                 let reason = finding.suppressed.map { " (\($0))" } ?? ""
-                out += "\(ValidationRun.location(report, finding).visible): \(label) [\(finding.rule.rawValue)] \(finding.message.visible)\(reason.visible)\n"
+                out += "\(ValidationRun.placedLocation(report, finding).visible): \(label) [\(finding.rule.rawValue)] \(finding.message.visible)\(reason.visible)\n"
             }
             out += summary(report, strict: run.strict, colour: colour) + "\n"
         }
@@ -92,21 +103,26 @@ public enum FindingRenderer {
 
     // MARK: JUnit
 
-    /// One testsuite per pack; per rule, one testcase per file it concerns (a failure for each
-    /// failing finding), or one passing testcase for the pack when the rule found nothing.
+    /// JUnit XML as pytest's junit-10.xsd (the Jenkins xunit schema) defines it: one testsuite per
+    /// pack folder, named by the folder as typed (two folders with one id@version stay apart), its
+    /// id@version as a property; per rule, one testcase per file it concerns (a failure for each
+    /// failing finding), or one passing testcase when the rule found nothing. Times in seconds of
+    /// work: a testcase about a clip takes that clip's probe time, a suite its pack's, the whole the
+    /// run's wall time or the sum of its suites, whichever is larger (clips are probed in parallel).
     public static func junit(_ run: ValidationRun) -> String {
+        func time(_ seconds: Double) -> String { String(format: "%.3f", max(seconds, 0)) }
         var suites = ""
-        var totalTests = 0, totalFailures = 0, totalSkipped = 0
+        var totalTests = 0, totalFailures = 0
         for report in run.reports {
-            let name = report.title
             var cases = ""
             var tests = 0, failures = 0, skipped = 0
+            let clipSeconds = Dictionary(report.clips.map { (report.folder.shown($0.file), $0.seconds) }, uniquingKeysWith: max)
             for rule in RuleID.allCases where rule != .catalogVersionConflict {
                 let found = report.findings.filter { $0.rule == rule }
                 let classname = xml("soundpack.\(report.id ?? "pack").\(rule.rawValue)")
                 if found.isEmpty {
                     tests += 1
-                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(report.folder.shown)"))\"/>\n"
+                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(report.folder.shown)"))\" time=\"0.000\"/>\n"
                     continue
                 }
                 var byLocation: [(String, [Finding])] = []
@@ -116,23 +132,25 @@ public enum FindingRenderer {
                 }
                 for (location, findings) in byLocation {
                     tests += 1
-                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(location)"))\" file=\"\(xml(location))\">\n"
+                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(location)"))\" time=\"\(time(clipSeconds[location] ?? 0))\">\n"
                     if let failing = findings.first(where: run.fails) {
                         failures += 1
-                        cases += "      <failure type=\"\(failing.severity.rawValue)\" message=\"\(xml("[\(rule.rawValue)] \(failing.message)"))\">\(xml(findings.map { "\(location.visible): \($0.severity.rawValue): [\(rule.rawValue)] \($0.message.visible)" }.joined(separator: "\n")))</failure>\n"
+                        let lines = findings.map { "\(ValidationRun.placedLocation(report, $0).visible): \($0.severity.rawValue): [\(rule.rawValue)] \($0.message.visible)" }
+                        cases += "      <failure type=\"\(failing.severity.rawValue)\" message=\"\(xml("[\(rule.rawValue)] \(failing.message.visible)"))\">\(xml(lines.joined(separator: "\n")))</failure>\n"
                     } else if let quiet = findings.first(where: { $0.suppressed != nil }) {
                         skipped += 1
                         cases += "      <skipped message=\"\(xml("suppressed: \(quiet.suppressed ?? "")"))\"/>\n"
                     } else {
-                        cases += "      <system-out>\(xml(findings.map { "warning: [\(rule.rawValue)] \($0.message.visible)" }.joined(separator: "\n")))</system-out>\n"
+                        cases += "      <system-out>\(xml(findings.map { "\(ValidationRun.placedLocation(report, $0).visible): warning: [\(rule.rawValue)] \($0.message.visible)" }.joined(separator: "\n")))</system-out>\n"
                     }
                     cases += "    </testcase>\n"
                 }
             }
-            totalTests += tests; totalFailures += failures; totalSkipped += skipped
-            suites += "  <testsuite name=\"\(xml(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n\(cases)  </testsuite>\n"
+            totalTests += tests; totalFailures += failures
+            let properties = report.manifest.map { "    <properties>\n      <property name=\"pack\" value=\"\(xml("\($0.id)@\($0.version)"))\"/>\n    </properties>\n" } ?? ""
+            suites += "  <testsuite name=\"\(xml(report.folder.shown))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(time(report.seconds))\">\n\(properties)\(cases)  </testsuite>\n"
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"soundpack validate\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" skipped=\"\(totalSkipped)\">\n\(suites)</testsuites>\n"
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"soundpack validate\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" time=\"\(time(max(run.seconds, run.reports.reduce(0) { $0 + $1.seconds })))\">\n\(suites)</testsuites>\n"
     }
 
     /// Text as XML 1.0 character data. Line breaks we put between findings stay (as `&#10;`);
@@ -166,10 +184,23 @@ public enum FindingRenderer {
             for finding in report.findings {
                 let command = finding.suppressed != nil ? "notice" : (run.fails(finding) ? "error" : "warning")
                 let suffix = finding.suppressed.map { " (suppressed: \($0))" } ?? ""
-                out += "::\(command) file=\(property(ValidationRun.location(report, finding))),title=\(property(finding.rule.rawValue))::\(data("[\(finding.rule.rawValue)] \(finding.message)\(suffix)"))\n"
+                let place = (finding.line.map { ",line=\($0)" } ?? "") + (finding.column.map { ",col=\($0)" } ?? "")
+                out += "::\(command) file=\(property(ValidationRun.location(report, finding)))\(place),title=\(property(finding.rule.rawValue))::\(data("[\(finding.rule.rawValue)] \(finding.message)\(suffix)"))\n"
             }
+            // A summary per pack, so a passing pack says so on the run page too.
+            out += "::notice title=\(property("soundpack \(report.passed(strict: run.strict) ? "passed" : "failed")"))::\(data(summary(report, strict: run.strict, colour: false)))\n"
         }
         return out
+    }
+
+    /// A Markdown table of the packs, verdicts and counts, for `$GITHUB_STEP_SUMMARY`.
+    public static func markdownSummary(_ run: ValidationRun) -> String {
+        func cell(_ text: String) -> String { text.visible.replacingOccurrences(of: "|", with: "\\|") }
+        var out = "### soundpack validate: \(run.passed ? "passed" : "failed")\n\n| pack | version | verdict | errors | warnings | suppressed |\n|---|---|---|---:|---:|---:|\n"
+        for report in run.reports {
+            out += "| \(cell(report.folder.shown)) | \(cell(report.manifest.map { "\($0.id)@\($0.version)" } ?? "—")) | \(report.passed(strict: run.strict) ? "passed" : "**failed**") | \(report.errors) | \(report.warnings) | \(report.suppressed) |\n"
+        }
+        return out + "\n"
     }
 
     /// A workflow command's message: control characters made visible, then GitHub's own escapes.
@@ -182,6 +213,41 @@ public enum FindingRenderer {
     }
 
     // MARK: SARIF 2.1.0
+
+    /// A SARIF physical location: a relative path as a percent-encoded URI reference against
+    /// `%SRCROOT%` (the checkout, where code scanning resolves it), an absolute one as a `file:` URI;
+    /// the line and column of the key when the finding is about pack.json.
+    static func physicalLocation(_ path: String, _ finding: Finding) -> [String: Any] {
+        var artifact: [String: Any]
+        if path.hasBytePrefix("/") {
+            artifact = ["uri": "file://" + percentEncodedPath(path)]
+        } else {
+            artifact = ["uri": percentEncodedPath(path), "uriBaseId": "%SRCROOT%"]
+        }
+        var location: [String: Any] = ["artifactLocation": artifact]
+        if let line = finding.line {
+            var region: [String: Any] = ["startLine": line]
+            if let column = finding.column { region["startColumn"] = column }
+            location["region"] = region
+        }
+        return location
+    }
+
+    /// A path as an RFC 3986 URI path: unreserved characters and `/` as they are, every other byte
+    /// of its UTF-8 as `%XX` (so `,` `:` `%` spaces and CJK names stay one unambiguous reference).
+    static func percentEncodedPath(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
 
     public static func sarif(_ run: ValidationRun) -> String {
         let rules = RuleID.allCases
@@ -204,7 +270,7 @@ public enum FindingRenderer {
                     "ruleIndex": rules.firstIndex(of: finding.rule) ?? 0,
                     "level": finding.severity == .error || run.strict ? "error" : "warning",
                     "message": ["text": finding.message],
-                    "locations": [["physicalLocation": ["artifactLocation": ["uri": ValidationRun.location(report, finding)]]]],
+                    "locations": [["physicalLocation": physicalLocation(ValidationRun.location(report, finding), finding)]],
                 ]
                 if let token = finding.token { result["properties"] = ["token": token, "pack": report.id ?? report.folder.shown] }
                 if let reason = finding.suppressed { result["suppressions"] = [["kind": "external", "justification": reason]] }

@@ -74,15 +74,28 @@ public struct Finding: Sendable, Equatable, Codable {
     /// Why the finding does not count (`--ignore`, pack.json `checks.ignore`, `--baseline`); nil
     /// when it counts. Suppressed findings stay in every report so nothing is hidden silently.
     public var suppressed: String?
+    /// Where in pack.json the finding points (1-based line, and column in UTF-16 code units), for
+    /// findings about pack.json; nil for clip files and when pack.json could not be read.
+    public var line: Int?
+    public var column: Int?
+    /// The pack.json key the finding is about (`clips.十`, `maxAmount`), resolved into `line` and
+    /// `column` by the validator.
+    var keyPath: String?
 
-    public init(_ rule: RuleID, _ severity: Severity, token: String? = nil, file: String? = nil, _ message: String) {
+    public init(_ rule: RuleID, _ severity: Severity, token: String? = nil, file: String? = nil, at keyPath: String? = nil, _ message: String) {
         self.rule = rule
         self.severity = severity
         self.token = token
         self.file = file
         self.message = message
         self.suppressed = nil
+        self.keyPath = keyPath
     }
+
+    private enum CodingKeys: String, CodingKey { case rule, severity, token, file, message, suppressed, line, column }
+
+    /// Whether the finding is about pack.json (so a line and column can place it).
+    public var isAboutManifest: Bool { file == nil || file == PackFolder.manifestFile }
 
     /// What identifies "the same finding" across runs for a baseline: not the message, whose
     /// figures may move.

@@ -16,6 +16,8 @@ public struct InspectedClip: Sendable {
     public var unsafePath: String?
     /// The probe's result; nil when the path was unsafe and so never opened.
     public var probe: Result<ClipFacts, AudioError>?
+    /// How long reading and measuring the file took (shared by keys naming one file).
+    public var probeSeconds: Double = 0
 
     public var facts: ClipFacts? {
         if case .success(let facts)? = probe { return facts }
@@ -28,6 +30,8 @@ public struct InspectedPack: Sendable {
     public var folder: PackFolder
     public var manifest: PackManifest?
     public var manifestError: ManifestError?
+    /// Where each key of pack.json is written, for findings to point at.
+    public var manifestKeyLocations: [String: JSONKeyLocation] = [:]
     /// In pack.json key order (sorted by token order, unknown keys last).
     public var clips: [InspectedClip]
     /// Audio files under the folder, relative paths, not following symlinks.

@@ -49,20 +49,26 @@ public struct PackInspector: Sendable {
             }
         }
         let queue = jobs
-        let results = Mutex<[Int: Result<ClipFacts, AudioError>]>([:])
+        let results = Mutex<[Int: (Result<ClipFacts, AudioError>, Double)]>([:])
         WorkerPool.run(queue.count) { (index: Int) throws(Never) in
             let job = queue[index]
             let result: Result<ClipFacts, AudioError>
+            let start = ContinuousClock.now
             do throws(AudioError) { result = .success(try job.probe.probe(path: job.path)) } catch { result = .failure(error) }
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let done = results.withLock { results -> Int in
-                results[index] = result
+                results[index] = (result, seconds)
                 return results.count
             }
             progress?(done, queue.count)
         }
         let probed = results.withLock { $0 }
         for (index, job) in queue.enumerated() {
-            for clip in job.clips { packs[job.pack].clips[clip].probe = probed[index] }
+            for clip in job.clips {
+                packs[job.pack].clips[clip].probe = probed[index]?.0
+                packs[job.pack].clips[clip].probeSeconds = probed[index]?.1 ?? 0
+            }
         }
         for index in packs.indices {
             if let manifest = packs[index].manifest { packs[index].worstCase = WorstCase.search(manifest, clips: packs[index].clips) }
@@ -75,7 +81,11 @@ public struct PackInspector: Sendable {
         var pack = InspectedPack(folder: folder, manifest: nil, manifestError: nil, clips: [], audioFiles: [], worstCase: nil)
         let root = URL(fileURLWithPath: folder.path, isDirectory: true)
         let manifest: PackManifest
-        do { manifest = try ManifestLoader.load(directory: folder.path) } catch {
+        do {
+            let bytes = try ManifestLoader.read(directory: folder.path)
+            pack.manifestKeyLocations = JSONDuplicateKeys.locations(in: bytes)
+            manifest = try PackManifest(json: bytes)
+        } catch {
             pack.manifestError = error
             return pack
         }

@@ -28,16 +28,34 @@ public struct Validator: Sendable {
             // is the repository's decision (--ignore or a baseline in its CI configuration).
             for id in pack.manifest?.checks.ignore ?? [] {
                 guard let rule = RuleID(rawValue: id) else {
-                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.manifestFile,
+                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.manifestFile, at: "checks.ignore",
                                             "field 'checks.ignore': '\(id.quoted())' is not a rule id (see soundpack validate --help)"), at: 0)
                     continue
                 }
                 if rule.defaultSeverity == .error {
-                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.manifestFile,
+                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.manifestFile, at: "checks.ignore",
                                             "field 'checks.ignore': \(id) is an error rule, and a pack cannot waive its own errors; suppress it in CI with --ignore \(id) or a --baseline"), at: 0)
                 }
             }
+            // Findings about pack.json point at the line and column of their key.
+            for index in findings.indices where findings[index].isAboutManifest {
+                guard let path = findings[index].keyPath, let location = Self.locate(path, in: pack.manifestKeyLocations) else { continue }
+                findings[index].line = location.line
+                findings[index].column = location.column
+            }
             return PackReport(pack: pack, findings: findings)
+        }
+    }
+}
+
+extension Validator {
+    /// The location of `path`, or of its nearest written parent (`clips.百` missing → `clips`).
+    static func locate(_ path: String, in locations: [String: JSONKeyLocation]) -> JSONKeyLocation? {
+        var path = Substring(path)
+        while true {
+            if let found = locations[String(path)] { return found }
+            guard let dot = path.lastIndex(of: ".") else { return nil }
+            path = path[..<dot]
         }
     }
 }
@@ -52,6 +70,8 @@ public struct PackReport: Sendable, Encodable, Equatable {
         public var file: String
         public var facts: ClipFacts?
         public var error: String?
+        /// How long reading and measuring the file took; not in the JSON report (it varies run to run).
+        public var seconds: Double = 0
 
         /// The grammar token for the key, nil when the grammar has no such token.
         public var token: Token? { Token(rawValue: key) }
@@ -79,6 +99,12 @@ public struct PackReport: Sendable, Encodable, Equatable {
     public private(set) var warnings = 0
     /// Findings reported but not counted (ignored or in the baseline).
     public private(set) var suppressed = 0
+    /// Time spent reading and measuring the pack's files (each file once).
+    public var seconds: Double {
+        var byFile: [String: Double] = [:]
+        for clip in clips { byFile[PackPaths.normalized(clip.file)] = clip.seconds }
+        return byFile.values.reduce(0, +)
+    }
 
     init(pack: InspectedPack, findings: [Finding]) {
         folder = pack.folder
@@ -87,7 +113,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
             var error: String?
             if let reason = clip.unsafePath { error = reason }
             if case .failure(let failure)? = clip.probe { error = failure.message }
-            return Clip(key: clip.key, file: clip.path, facts: clip.facts, error: error)
+            return Clip(key: clip.key, file: clip.path, facts: clip.facts, error: error, seconds: clip.probeSeconds)
         }
         worstCase = pack.worstCase
         digest = pack.manifest.map { PackDigest.digest(of: $0, clipHashes: pack.clipHashes) }

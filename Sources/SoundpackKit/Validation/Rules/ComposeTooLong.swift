@@ -15,7 +15,7 @@ struct ComposeTooLong: ValidationRule {
         } else {
             return []
         }
-        return [Finding(Self.id, severity,
+        return [Finding(Self.id, severity, at: "maxAmount",
                         "the longest announcement, for amount \(worst.amount) (\(worst.text)), lasts \(Format.seconds(worst.seconds)), at or above \(Format.seconds(limit)); shorten the clips or lower maxAmount")]
     }
 }

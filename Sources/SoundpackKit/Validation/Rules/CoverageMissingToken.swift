@@ -8,7 +8,7 @@ struct CoverageMissingToken: ValidationRule {
         return pack.requiredTokens.filter { manifest.clips[$0.rawValue] == nil }.map { token in
             let text = manifest.grammar.text(of: token, texts: manifest.texts)
             let spoken = text == token.rawValue ? "" : " (\(text))"
-            return Finding(Self.id, .error, token: token.rawValue,
+            return Finding(Self.id, .error, token: token.rawValue, at: "clips",
                            "no clip for token '\(token.rawValue)'\(spoken), which amounts up to \(manifest.maxAmount) need; add it under \"clips\" in pack.json")
         }
     }
