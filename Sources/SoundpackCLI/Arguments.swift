@@ -25,6 +25,7 @@ struct CommandSpec: Sendable {
     static let globalOptions: [OptionSpec] = [
         .option("--catalog", value: "FILE", help: "catalog database (env SOUNDPACK_CATALOG; default .soundpack/catalog.sqlite)"),
         .option("--store", value: "DIR", help: "store folder (env SOUNDPACK_STORE; default dist/)"),
+        .option("--color", value: "WHEN", help: "auto (default: on a terminal, unless NO_COLOR is set or TERM is dumb), always or never"),
         .flag("-h", "--help", help: "show this help"),
     ]
 
@@ -62,7 +63,8 @@ struct CommandSpec: Sendable {
                 inline = String(argument[argument.index(after: equals)...])
             }
             guard let spec = all.first(where: { $0.names.contains(name) }) else {
-                throw .usage("unknown option '\(name)' for '\(self.name)'", hint: "see soundpack \(self.name) --help")
+                let hint = Suggestions.nearest(name, among: all.flatMap(\.names).filter { $0.hasPrefix("--") }).map { "did you mean '\($0)'?" }
+                throw .usage("unknown option '\(name)' for '\(self.name)'", hint: hint ?? "see soundpack \(self.name) --help")
             }
             let key = spec.names.last ?? name
             if spec.value == nil {

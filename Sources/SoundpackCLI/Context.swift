@@ -163,6 +163,11 @@ public final class LineSource: @unchecked Sendable {
     }
 }
 
+/// `--color WHEN`.
+public enum ColourChoice: String, Sendable, CaseIterable {
+    case auto, always, never
+}
+
 /// The outside world of one command run.
 public struct CLIContext: Sendable {
     public var stdout: OutputSink
@@ -189,8 +194,19 @@ public struct CLIContext: Sendable {
                    workingDirectory: FileManager.default.currentDirectoryPath)
     }
 
-    /// Whether to colour `sink`: a terminal, and `NO_COLOR` unset.
-    func colours(_ sink: OutputSink) -> Bool { sink.isTerminal && environment["NO_COLOR"] == nil }
+    /// `--color`: auto unless a command line says otherwise.
+    public var colour: ColourChoice = .auto
+
+    /// Whether to colour `sink`: `--color always|never` decides; `auto` colours a terminal unless
+    /// `NO_COLOR` is set to something (no-color.org: an empty value does not count) or `TERM=dumb`.
+    func colours(_ sink: OutputSink) -> Bool {
+        switch colour {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            return sink.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        }
+    }
 
     /// Writes a command's output where `-o`/`--output` points: `-` is standard output; an existing
     /// device or FIFO is written into, never replaced; anything else is replaced whole.

@@ -16,7 +16,7 @@ public enum SoundpackCommand {
     static let commands: [any Command.Type] = [
         InitCommand.self, ValidateCommand.self, SayCommand.self, RenderCommand.self, ConvertCommand.self, PublishCommand.self,
         ReportCommand.self, ListCommand.self, ShowCommand.self, DiffCommand.self, YankCommand.self, VerifyCommand.self, ExportCommand.self,
-        ImportCommand.self, PayloadCommand.self, KeygenCommand.self,
+        ImportCommand.self, PayloadCommand.self, KeygenCommand.self, CompletionsCommand.self, ManCommand.self,
     ]
 
     static var overview: String {
@@ -81,11 +81,15 @@ public enum SoundpackCommand {
             return .success
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
-            report(.usage("unknown command '\(first)'", hint: "run soundpack --help for the list"), context)
+            let hint = Suggestions.nearest(first, among: commands.map { $0.spec.name }).map { "did you mean 'soundpack \($0)'?" }
+            report(.usage("unknown command '\(first)'", hint: hint ?? "run soundpack --help for the list"), context)
             return .usage
         }
+        var context = context
         do {
             let parsed = try command.spec.parse(Array(arguments.dropFirst()))
+            let colour = try parsed.choice("--color", ColourChoice.allCases.map(\.rawValue), default: ColourChoice.auto.rawValue)
+            context.colour = ColourChoice(rawValue: colour) ?? .auto
             if parsed.has("--help") {
                 context.stdout.write(command.spec.help)
                 return .success

@@ -1,5 +1,6 @@
 // The command line's contract for every command: --help, and usage errors exit 2.
 
+import Foundation
 import Testing
 import SoundpackTestSupport
 @testable import SoundpackCLI
@@ -21,5 +22,91 @@ import SoundpackTestSupport
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("USAGE: soundpack \(command)"))
         #expect(result.stdout.contains("--catalog"))
+    }
+}
+
+/// The command line as cargo and git users expect it: suggestions for typos, `--color`, and
+/// completions and a man page generated from the same specs as `--help`.
+@Suite struct CommandLineFeelTests {
+    @Test(arguments: [(["valdate", "x"], "did you mean 'soundpack validate'?"), (["publsh"], "did you mean 'soundpack publish'?"),
+                      (["validate", "x", "--fromat", "json"], "did you mean '--format'?"), (["say", "1", "--gramar", "zh-Hans"], "did you mean '--grammar'?")])
+    func typosGetTheNearestName(_ arguments: [String], _ suggestion: String) throws {
+        let result = try Executable.run(arguments, in: "/")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(suggestion), "\(result.stderr)")
+    }
+
+    static func colourOf(_ arguments: [String], environment: [String: String], terminal: Bool = true) -> Bool {
+        let out = OutputSink(capturingAsTerminal: terminal)
+        let context = CLIContext(stdout: out, stderr: OutputSink(capturingAsTerminal: terminal), stdin: LineSource(text: ""),
+                                 environment: environment, workingDirectory: "/")
+        _ = SoundpackCommand.run(arguments, context)
+        return out.text.contains("\u{1B}[")
+    }
+
+    @Test func colourFollowsTheFlagThenNoColorThenTheTerminal() {
+        let validate = ["validate", Fixtures.demoPack, "--no-record"]
+        #expect(Self.colourOf(validate, environment: [:]))
+        #expect(!Self.colourOf(validate, environment: [:], terminal: false))
+        #expect(!Self.colourOf(validate, environment: ["NO_COLOR": "1"]))
+        #expect(Self.colourOf(validate, environment: ["NO_COLOR": ""]), "an empty NO_COLOR does not count")
+        #expect(!Self.colourOf(validate, environment: ["TERM": "dumb"]))
+        #expect(Self.colourOf(validate + ["--color", "always"], environment: ["NO_COLOR": "1"], terminal: false))
+        #expect(!Self.colourOf(validate + ["--color", "never"], environment: [:]))
+    }
+
+    static let everything: [(command: String, options: [String])] = SoundpackCommand.commands.map { command in
+        (command.spec.name, (command.spec.options + CommandSpec.globalOptions).flatMap(\.names))
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionsNameEveryCommandAndOption(_ shell: String) throws {
+        let script = try Executable.run(["completions", shell], in: "/").stdout
+        for (command, options) in Self.everything {
+            #expect(script.contains(command), "\(shell): \(command)")
+            for option in options {
+                let spelled = shell == "fish" ? (option.hasPrefix("--") ? "-l \(option.dropFirst(2))" : "-s \(option.dropFirst())") : option
+                #expect(script.contains(spelled), "\(shell): \(command) \(option)")
+            }
+        }
+        if shell == "bash" {
+            let folder = TemporaryFolder()
+            try folder.write(script, to: "soundpack.bash")
+            let check = Process()
+            check.executableURL = URL(fileURLWithPath: "/bin/bash")
+            check.arguments = ["-n", folder.file("soundpack.bash")]
+            try check.run()
+            check.waitUntilExit()
+            #expect(check.terminationStatus == 0)
+        }
+    }
+
+    @Test func theManPageNamesEveryCommandAndOptionAndRenders() throws {
+        let page = try Executable.run(["man"], in: "/").stdout
+        for (command, options) in Self.everything {
+            #expect(page.contains(".SS \(command)"), "\(command)")
+            for option in options { #expect(page.contains(option.replacingOccurrences(of: "-", with: "\\-")), "\(command) \(option)") }
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return }
+        let folder = TemporaryFolder()
+        try folder.write(page, to: "soundpack.1")
+        let groff = Process()
+        groff.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+        groff.arguments = ["-man", "-Tutf8", "-ww", "-z", folder.file("soundpack.1")]
+        let errors = Pipe()
+        groff.standardError = errors
+        try groff.run()
+        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        groff.waitUntilExit()
+        #expect(groff.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+    }
+
+    /// The USAGE line of every command names every one of its options.
+    @Test func everyUsageLineListsEveryOption() {
+        for command in SoundpackCommand.commands {
+            for option in command.spec.options {
+                #expect(option.names.contains { command.spec.synopsis.contains($0) }, "\(command.spec.name): \(option.names)")
+            }
+        }
     }
 }

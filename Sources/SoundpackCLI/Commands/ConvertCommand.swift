@@ -7,7 +7,7 @@ import SoundpackKit
 enum ConvertCommand: Command {
     static let spec = CommandSpec(
         name: "convert",
-        synopsis: "convert SRC DEST [--rate HZ] [--codec pcm16|ulaw|alaw] [--container caf|wav|aiff] [--loudness LUFS] [--trim-silence] [--mono] [--force]",
+        synopsis: "convert SRC DEST [--rate HZ] [--codec pcm16|ulaw|alaw] [--container caf|wav|aiff] [--loudness LUFS] [--trim-silence] [--mono] [--force] [--format text|json]",
         summary: "Write a converted copy of a pack: one format for every clip, trimmed and levelled on request.",
         discussion: """
             Every clip is decoded, mixed to the common channel count (--mono: one channel), resampled with

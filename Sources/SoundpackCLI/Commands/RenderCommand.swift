@@ -7,7 +7,7 @@ import SoundpackKit
 enum RenderCommand: Command {
     static let spec = CommandSpec(
         name: "render",
-        synopsis: "render --pack DIR (AMOUNT... | --amounts FILE|-) -o FILE|DIR [--container caf|wav|aiff] [--gap-ms N] [--trim-silence]",
+        synopsis: "render --pack DIR (AMOUNT... | --amounts FILE|-) -o FILE|DIR|- [--container caf|wav|aiff] [--codec pcm16|ulaw|alaw] [--gap-ms N] [--trim-silence] [--allow-long]",
         summary: "Join a pack's clips into one iOS-playable sound file per amount.",
         discussion: """
             One amount with -o FILE writes that file; its extension (.caf, .wav, .aiff) picks the container.

@@ -7,7 +7,7 @@ import SoundpackKit
 enum SayCommand: Command {
     static let spec = CommandSpec(
         name: "say",
-        synopsis: "say AMOUNT... (--pack DIR | --grammar G) [--format text|tokens|files|json]",
+        synopsis: "say AMOUNT...|- (--pack DIR | --grammar G [--two er|liang]) [--format text|tokens|files|json]",
         summary: "Print how amounts are read: one line per amount.",
         discussion: """
             AMOUNT is a decimal like 15.40 or 1,234.5 (at most 2 fraction digits, below 10^12 and at

@@ -7,7 +7,7 @@ import SoundpackKit
 enum ValidateCommand: Command {
     static let spec = CommandSpec(
         name: "validate",
-        synopsis: "validate DIR... [--format text|json|junit|github|sarif] [--output FILE] [--strict] [--ignore RULE]... [--baseline FILE]",
+        synopsis: "validate DIR... [--format text|json|junit|github|sarif] [--output FILE|-] [--strict] [--ignore RULE]... [--baseline FILE] [--no-record]",
         summary: "Check that each pack can say every amount up to its maxAmount, in a format iOS plays.",
         discussion: """
             Runs every rule (manifest.*, coverage.*, file.*, format.*, audio.*, compose.too-long) on each
