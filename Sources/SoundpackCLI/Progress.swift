@@ -7,7 +7,7 @@ final class Progress: @unchecked Sendable {
     private let lock = NSLock()
     private let sink: OutputSink
     private let label: String
-    private let total: Int?
+    private var total: Int?
     private let enabled: Bool
     private let started = Date()
     private var lastDrawn = Date.distantPast
@@ -30,20 +30,22 @@ final class Progress: @unchecked Sendable {
         if now.timeIntervalSince(lastDrawn) >= 0.1 { draw(now) }
     }
 
-    /// Sets the count to `total` done (for callers that report totals, not steps).
-    func update(to count: Int) {
+    /// Sets the count done, and the total when the caller learns it (for callers that report
+    /// totals, not steps).
+    func update(to count: Int, of total: Int? = nil) {
         lock.lock()
+        if let total { self.total = total }
         let step = max(0, count - done)
         lock.unlock()
         advance(by: step)
     }
 
+    /// Clears the line: the work is done, and what follows starts on a clean line.
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        guard enabled else { return }
-        draw(Date())
-        sink.write("\n")
+        guard enabled, lastDrawn != .distantPast else { return }
+        sink.write("\r\u{1B}[2K")
         sink.flush()
     }
 

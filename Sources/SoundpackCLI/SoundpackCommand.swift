@@ -139,7 +139,9 @@ extension CLIContext {
     }
 
     func openCatalog(_ arguments: ParsedArguments) throws(CLIError) -> any Catalog {
-        do { return try SQLiteCatalog(path: catalogPath(arguments)) } catch {
+        // Only the default .soundpack/ is created; a folder someone named must exist.
+        let named = arguments.value("--catalog") ?? environment["SOUNDPACK_CATALOG"]
+        do { return try SQLiteCatalog(path: catalogPath(arguments), createFolder: named == nil) } catch {
             throw .environment("cannot use the catalog", error.message)
         }
     }

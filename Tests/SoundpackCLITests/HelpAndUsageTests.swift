@@ -110,3 +110,25 @@ import SoundpackTestSupport
         }
     }
 }
+
+/// Errors say what, why and what to do, in soundpack's words, and never create what nobody asked for.
+@Suite struct ErrorMessageTests {
+    @Test func errorsSpeakPlainlyAndCreateNoFolders() throws {
+        let folder = TemporaryFolder()
+        let catalog = try Executable.run(["list", "--catalog", "typo/catalog.sqlite"], in: folder.path)
+        #expect(catalog.status == 3 && catalog.stderr.contains("does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("typo")))
+        #expect(try Executable.run(["list"], in: folder.path).status == 0, "the default .soundpack/ is created")
+
+        try folder.write(#"{"packs":[{}]}"#, to: "baseline.json")
+        let baseline = try Executable.run(["validate", Fixtures.demoPack, "--no-record", "--baseline", "baseline.json"], in: folder.path)
+        #expect(baseline.status == 1 && baseline.stderr.contains("'packs[0].directory' is missing"), "\(baseline.stderr)")
+
+        let output = try Executable.run(["validate", Fixtures.demoPack, "--no-record", "--format", "json", "--output", "nowhere/x.json"], in: folder.path)
+        #expect(output.status == 3 && output.stderr.contains("does not exist (create it first)"), "\(output.stderr)")
+        #expect(!output.stderr.contains("NSCocoaErrorDomain"))
+
+        let say = try Executable.run(["say", "--pack", "packs/nonexist", "1"], in: folder.path)
+        #expect(say.stderr.contains("check the folder name") && !say.stderr.contains("run soundpack validate"), "\(say.stderr)")
+    }
+}

@@ -19,15 +19,16 @@ import SoundpackTestSupport
         try Fixtures.copyDemoPack(into: folder, as: "b")
         let shown = Self.run(["validate", "a", "b", "--no-record"], terminal: true, in: folder.path)
         #expect(shown.code == .success)
-        #expect(shown.stderr.contains("\rvalidating clips 36"))
-        #expect(shown.stderr.hasSuffix("\n"))
+        #expect(shown.stderr.contains("\rvalidating clips [") && shown.stderr.contains("/36 "), "\(shown.stderr.debugDescription)")
+        // Cleared when done, so the next line starts clean and nothing stays on screen.
+        #expect(shown.stderr.hasSuffix("\r\u{1B}[2K"))
         let quiet = Self.run(["validate", "a", "b", "--no-record"], terminal: false, in: folder.path)
         #expect(quiet.stderr.isEmpty)
         #expect(quiet.stdout == shown.stdout)
 
         let render = Self.run(["render", "--pack", "a", "1", "2", "3", "-o", "out"], terminal: true, in: folder.path)
         #expect(render.code == .success)
-        #expect(render.stderr.contains("\rrendering [########################] 3/3"))
+        #expect(render.stderr.contains("\rrendering [") && render.stderr.contains("/3 "), "\(render.stderr.debugDescription)")
         #expect(Self.run(["render", "--pack", "a", "1", "2", "3", "-o", "out2"], terminal: false, in: folder.path).stderr.isEmpty)
     }
 }

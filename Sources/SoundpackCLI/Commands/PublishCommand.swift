@@ -50,7 +50,7 @@ enum PublishCommand: Command {
         let outcomes: [PublishOutcome]
         let progress = Progress("checking clips", total: nil, sink: context.stderr)
         do {
-            outcomes = try publisher.publish(folders: directories.map(context.packFolder)) { done, _ in progress.update(to: done) }
+            outcomes = try publisher.publish(folders: directories.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         } catch {
             progress.finish()
             throw .environment("cannot publish", error.description)

@@ -25,7 +25,7 @@ enum ReportCommand: Command {
         guard !arguments.positionals.isEmpty else { throw .usage("report needs at least one pack folder", hint: "soundpack report packs/wechat -o report.html") }
         guard let output = arguments.value("--output") else { throw .usage("report needs -o FILE") }
         let progress = Progress("measuring clips", total: nil, sink: context.stderr)
-        let reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, _ in progress.update(to: done) }
+        let reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
         let amounts = arguments.values("--amount").isEmpty ? HTMLReport.defaultAmounts : arguments.values("--amount")
         let html = HTMLReport.render(reports, amounts: amounts, toolVersion: SoundpackCommand.version)

@@ -82,7 +82,9 @@ enum SayCommand: Command {
             }
             let manifest: PackManifest
             do { manifest = try ManifestLoader.load(directory: context.absolute(pack)) } catch {
-                throw .failure("cannot use \(pack)/pack.json", error.description, hint: "run soundpack validate \(pack)")
+                let missing = !FileManager.default.fileExists(atPath: context.absolute(pack))
+                throw .failure("cannot use \(pack)/pack.json", error.description,
+                               hint: missing ? "check the folder name; soundpack init \(pack) --id ID creates a pack there" : "soundpack validate \(pack) shows what is wrong")
             }
             return (AnnouncementWriter(announcement: manifest.announcement, format: format, texts: manifest.texts, files: manifest.clips),
                     manifest.maxAmount)

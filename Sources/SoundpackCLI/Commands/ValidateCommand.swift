@@ -50,7 +50,7 @@ enum ValidateCommand: Command {
 
         let progress = Progress("validating clips", total: nil, sink: context.stderr)
         let started = ContinuousClock.now
-        var reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, _ in progress.update(to: done) }
+        var reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
         for index in reports.indices {
             reports[index].suppress(rules: ignored, baseline: baseline[reports[index].id ?? reports[index].folder.shown] ?? [])

@@ -19,13 +19,22 @@ public final class SQLiteCatalog: Catalog {
 
     public var location: String { db.path }
 
-    /// Opens or creates the catalog at `path` (and its folder), applying migrations.
-    public init(path: String) throws(CatalogError) {
+    /// Opens or creates the catalog at `path`, applying migrations. Its folder is created only
+    /// when `createFolder` says so (the default `.soundpack/`): a typo in a folder someone named
+    /// is an error, not a new folder.
+    public init(path: String, createFolder: Bool = true) throws(CatalogError) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            try Folders.create(folder)
-        } catch {
-            throw CatalogError("cannot create the catalog folder \(folder): \(error.localizedDescription) (pass --catalog FILE or set SOUNDPACK_CATALOG)")
+        if createFolder {
+            do {
+                try Folders.create(folder)
+            } catch {
+                throw CatalogError("cannot create the catalog folder \(folder): \(error.localizedDescription) (pass --catalog FILE or set SOUNDPACK_CATALOG)")
+            }
+        } else {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CatalogError("the folder \(folder) of the catalog does not exist (create it, or check the --catalog path)")
+            }
         }
         do {
             db = try SQLiteDatabase(path: path)

@@ -17,11 +17,27 @@ public enum Baseline {
         }
         let document: Document
         do { document = try JSONDecoder().decode(Document.self, from: data) } catch {
-            throw ReportError("not a soundpack validate --format json report: \(error.localizedDescription)")
+            throw ReportError("not a soundpack validate --format json report: \(Self.describe(error))")
         }
         var result: [String: Set<String>] = [:]
         for pack in document.packs { result[pack.id ?? pack.directory, default: []].formUnion(pack.findings.map(\.fingerprint)) }
         return result
+    }
+}
+
+extension Baseline {
+    /// What JSONDecoder found, in words a user can act on (its localizedDescription is "The data is missing.").
+    static func describe(_ error: any Error) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            guard !keys.isEmpty else { return "the top level" }
+            return "'" + keys.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined().drop { $0 == "." } + "'"
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?: return "\(path(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?: return "\(path(context.codingPath)) has the wrong type"
+        case .dataCorrupted(let context)?: return context.codingPath.isEmpty ? "not JSON" : "\(path(context.codingPath)) is not readable"
+        default: return "\(error)"
+        }
     }
 }
 
