@@ -62,3 +62,11 @@ import SoundpackTestSupport
         #expect(allowed.status == 0, "\(allowed.stderr)")
     }
 }
+
+@Suite struct BaseURLTests {
+    @Test(arguments: ["cdn.example.com", "/packs", "ftp://cdn.example.com/p", "https://", "https://cdn.example.com/p?x=1"])
+    func onlyAnAbsoluteHTTPURLIsABaseURL(_ url: String) throws {
+        let result = try Executable.run(["export", Fixtures.demoPack, "--base-url", url], in: "/")
+        #expect(result.status == 1 && result.stdout.isEmpty && result.stderr.contains("not an absolute http(s) URL"), "\(url): \(result.stderr)")
+    }
+}

@@ -47,6 +47,9 @@ enum PayloadCommand: Command {
         let maximum = manifest.maxAmount
         let amount: Amount
         do { amount = try Amount(parsing: amountText, maximum: maximum) } catch { throw .failure(error.description) }
+        if let base = arguments.value("--base-url") {
+            do { try SharedContainerExport.checkBaseURL(base) } catch { throw .usage(error.message) }
+        }
         let base = arguments.value("--base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let body = arguments.value("--body") ?? "\(manifest.texts["prefix"] ?? "")\(amount)元"
         let payload = PushPayload.make(amount: amount, packID: version.id, version: version.version.description, title: arguments.value("--title") ?? manifest.name,

@@ -61,6 +61,7 @@ public enum SharedContainerExport {
         var seen: [String: String] = [:]
         var shared: [String: SharedPack] = [:]
         let base = baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        if let baseURL { try checkBaseURL(baseURL) }
         for pack in packs {
             // The app reads this file as a property list: XML cannot hold control characters, and
             // a manifest published before they were refused at validation could still carry some.
@@ -91,6 +92,16 @@ public enum SharedContainerExport {
                                          texts: pack.texts, yanked: pack.yanked, clips: clips)
         }
         return SharedManifest(key: key, bundledFiles: names.sorted(), packs: shared)
+    }
+
+    /// Where the store is served: phones download from URLs built on it, so only an absolute
+    /// http(s) URL with a host will do (`cdn.example.com` alone would make every URL unusable).
+    public static func checkBaseURL(_ baseURL: String) throws(ExportError) {
+        let parsed = URLComponents(string: baseURL)
+        guard let parsed, let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
+            throw ExportError("--base-url '\(baseURL.quoted(limit: 80))' is not an absolute http(s) URL such as https://cdn.example.com/packs")
+        }
     }
 
     /// The bytes of the export: an XML property list or JSON.
