@@ -70,3 +70,37 @@ import SoundpackTestSupport
         #expect(result.status == 1 && result.stdout.isEmpty && result.stderr.contains("not an absolute http(s) URL"), "\(url): \(result.stderr)")
     }
 }
+
+/// Published archives as other tools read them: one top-level folder, nothing after the end.
+@Suite struct ArchiveLayoutTests {
+    static func tool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func archivesHaveOneTopFolderAndNoTrailingBytes() throws {
+        let folder = try PublishEndToEndTests.project()
+        #expect(try PublishEndToEndTests.run(["publish"], folder).status == 0)
+        let tgz = folder.file("dist/wechat/1.0.0/wechat-1.0.0.tar.gz"), zip = folder.file("dist/wechat/1.0.0/wechat-1.0.0.zip")
+        // gzip -t warns (exit 2) about trailing zero bytes after the stream.
+        let gzip = try Self.tool("/bin/gzip", ["-t", tgz])
+        #expect(gzip.status == 0 && gzip.output.isEmpty, "\(gzip.output)")
+        let listing = try Self.tool("/bin/tar", ["-tzf", tgz]).output.split(separator: "\n")
+        #expect(!listing.isEmpty && listing.allSatisfy { $0.hasPrefix("wechat-1.0.0/") }, "\(listing)")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: zip)))
+        // The end-of-central-directory record, with no comment, is the last 22 bytes.
+        #expect(Array(bytes.suffix(22).prefix(4)) == [0x50, 0x4B, 0x05, 0x06] && bytes.suffix(2).allSatisfy { $0 == 0 })
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/zipdetails") {
+            let details = try Self.tool("/usr/bin/zipdetails", [zip]).output
+            #expect(!details.contains("TRAILING") && details.contains("END CENTRAL HEADER"))
+        }
+    }
+}

@@ -183,7 +183,7 @@ import SoundpackTestSupport
     /// A zip whose one entry inflates from a few kilobytes to 20 MiB: stopped at the entry cap.
     @Test func aZipBombIsStoppedWhileItInflates() throws {
         let folder = TemporaryFolder()
-        let bomb = try ReproducibleArchive.make([("pack.json", Array("{}".utf8)), ("clips/zero.caf", [UInt8](repeating: 0, count: 20 << 20))],
+        let bomb = try ReproducibleArchive.make([("pack.json", Array("{}".utf8)), ("clips/zero.caf", [UInt8](repeating: 0, count: 20 << 20))], under: "bomb",
                                                 kind: .zip, mtime: 0)
         #expect(bomb.count < 100_000)
         try Data(bomb).write(to: URL(fileURLWithPath: folder.file("bomb.zip")))

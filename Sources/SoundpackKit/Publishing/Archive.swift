@@ -20,11 +20,13 @@ public enum ArchiveKind: String, Sendable, CaseIterable {
     case zip
 }
 
-/// Builds archives whose bytes depend only on the files given: entries sorted by path, one fixed
-/// mtime (tar; zip entries carry none, so their DOS date is 1980-01-01 in every time zone),
-/// uid/gid 0 without owner names, modes 0644 for files and 0755 for folders, no gzip timestamp.
+/// Builds archives whose bytes depend only on the files given: every entry under one top-level
+/// folder (`wechat-1.0.0/`, so extracting never spills into the current folder), entries sorted by
+/// path, one fixed mtime (tar; zip entries carry none, so their DOS date is 1980-01-01 in every
+/// time zone), uid/gid 0 without owner names, modes 0644 for files and 0755 for folders, no gzip
+/// timestamp, and no padding after the end of the gzip stream or the zip's end record.
 public enum ReproducibleArchive {
-    public static func make(_ files: [(path: String, bytes: [UInt8])], kind: ArchiveKind, mtime: Int64) throws(ArchiveError) -> [UInt8] {
+    public static func make(_ files: [(path: String, bytes: [UInt8])], under root: String, kind: ArchiveKind, mtime: Int64) throws(ArchiveError) -> [UInt8] {
         guard let archive = archive_write_new() else { throw ArchiveError("libarchive could not allocate a writer") }
         defer { archive_write_free(archive) }
         func check(_ status: Int32, _ what: String) throws(ArchiveError) {
@@ -40,6 +42,9 @@ public enum ReproducibleArchive {
         case .zip:
             try check(archive_write_set_format_zip(archive), "cannot select the zip format")
         }
+        // libarchive pads the last block to 10240 bytes by default: bytes after the end of the
+        // format that zipdetails and gzip report as trailing garbage.
+        try check(archive_write_set_bytes_in_last_block(archive, 1), "cannot drop the last block's padding")
         // Write into memory through callbacks, so the caller decides where the bytes go.
         let sink = ByteSink()
         let opened = archive_write_open(
@@ -52,10 +57,10 @@ public enum ReproducibleArchive {
             }, nil)
         try check(opened, "cannot open the archive")
 
-        var entries: [(path: String, bytes: [UInt8]?)] = files.map { ($0.path, $0.bytes) }
-        var folders = Set<String>()
+        var entries: [(path: String, bytes: [UInt8]?)] = files.map { ("\(root)/\($0.path)", $0.bytes) }
+        var folders: Set<String> = ["\(root)/"]
         for file in files {
-            var parts = file.path.slashSeparated.dropLast()
+            var parts = ([root] + file.path.slashSeparated).dropLast()
             while !parts.isEmpty {
                 folders.insert(parts.joined(separator: "/") + "/")
                 parts = parts.dropLast()

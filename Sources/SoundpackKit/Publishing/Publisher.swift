@@ -156,7 +156,7 @@ public final class Publisher {
         var archives: [String: StoreManifest.FileRecord] = [:]
         for kind in ArchiveKind.allCases {
             let bytes: [UInt8]
-            do { bytes = try ReproducibleArchive.make(files, kind: kind, mtime: sourceDateEpoch) } catch { throw .io(error.message) }
+            do { bytes = try ReproducibleArchive.make(files, under: "\(id)-\(version)", kind: kind, mtime: sourceDateEpoch) } catch { throw .io(error.message) }
             let name = StoreLayout.archiveFile(id, version, kind)
             put(name, bytes)
             archives[kind.rawValue] = StoreManifest.FileRecord(file: name, bytes: bytes.count, sha256: Digest.sha256Hex(bytes))
