@@ -232,3 +232,40 @@ import SoundpackTestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("escaped.txt")))
     }
 }
+
+/// publish --dry-run, yank --undo and diff against a working folder.
+@Suite struct PublishingWorkflowTests {
+    @Test func aDryRunChecksEverythingAndWritesNothing() throws {
+        let folder = try PublishEndToEndTests.project()
+        let dry = try PublishEndToEndTests.run(["publish", "--dry-run"], folder)
+        #expect(dry.status == 0 && dry.stdout.contains("would publish wechat@1.0.0"), "\(dry.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("dist")) && !FileManager.default.fileExists(atPath: folder.file(".soundpack")))
+        #expect(try PublishEndToEndTests.run(["publish"], folder).status == 0)
+        // A new version that removes a token needs a major bump: the dry run says so, and still writes nothing.
+        try Fixtures.editManifest(folder.file("packs/wechat")) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["亿"] = nil
+            object["clips"] = clips
+            object["version"] = "1.1.0"
+        }
+        let refused = try PublishEndToEndTests.run(["publish", "--dry-run"], folder)
+        #expect(refused.status == 1 && refused.stdout.contains("needs a major bump"), "\(refused.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("dist/wechat/1.1.0")))
+        let diff = try PublishEndToEndTests.run(["diff", "wechat@1.0.0", "packs/wechat"], folder)
+        #expect(diff.status == 0 && diff.stdout.contains("tokens removed: 亿 (needs major)") && diff.stdout.contains("required bump: major"), "\(diff.stdout)")
+    }
+
+    @Test func aYankCanBeTakenBack() throws {
+        let folder = try PublishEndToEndTests.project()
+        #expect(try PublishEndToEndTests.run(["publish"], folder).status == 0)
+        #expect(try PublishEndToEndTests.run(["yank", "wechat@1.0.0", "--reason", "mistake"], folder).status == 0)
+        let again = try PublishEndToEndTests.run(["yank", "wechat@1.0.0", "--reason", "other"], folder)
+        #expect(again.stdout.contains("already yanked: mistake; the first reason stays"))
+        let undo = try PublishEndToEndTests.run(["yank", "wechat@1.0.0", "--undo"], folder)
+        #expect(undo.status == 0 && undo.stdout.contains("no longer yanked"))
+        let index = try String(contentsOfFile: folder.file("dist/index.json"), encoding: .utf8)
+        #expect(index.contains("\"latest\" : \"1.0.0\"") && index.contains("\"yanked\" : false"))
+        #expect(try PublishEndToEndTests.run(["verify"], folder).status == 0)
+        #expect(try PublishEndToEndTests.run(["yank", "wechat@1.0.0", "--undo"], folder).stdout.contains("nothing to undo"))
+    }
+}

@@ -7,32 +7,47 @@ import SoundpackKit
 enum DiffCommand: Command {
     static let spec = CommandSpec(
         name: "diff",
-        synopsis: "diff ID@A ID@B [--format text|json]",
-        summary: "Show what changed between two recorded versions of a pack, and the version bump it needs.",
+        synopsis: "diff ID@A|DIR ID@B|DIR [--format text|json]",
+        summary: "Show what changed between two versions of a pack, and the version bump it needs.",
+        discussion: """
+            Each side is a version the catalog recorded (ID@VERSION) or a pack folder, which is validated (not
+            recorded) to compare a working copy with what is published: soundpack diff wechat@1.0.0 packs/wechat.
+            """,
         options: [.option("--format", value: "FORMAT", help: "text (default) or json")])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         let format = try arguments.choice("--format", ["text", "json"], default: "text")
         guard arguments.positionals.count == 2 else { throw .usage("diff needs two versions", hint: "soundpack diff wechat@1.0.0 wechat@1.1.0") }
-        let a = try parseReference(arguments.positionals[0], requireVersion: true)
-        let b = try parseReference(arguments.positionals[1], requireVersion: true)
-        let catalog = try context.openCatalog(arguments)
-        func facts(_ ref: (id: String, version: SemanticVersion?)) throws(CLIError) -> VersionFacts {
+        var catalog: (any Catalog)?
+        func facts(_ argument: String) throws(CLIError) -> (name: String, facts: VersionFacts) {
+            let folder = context.packFolder(argument)
+            if FileManager.default.fileExists(atPath: folder.path + "/" + PackFolder.manifestFile) {
+                let report = Validator().validate(folder: folder)
+                guard let facts = VersionFacts(report) else {
+                    throw .failure("\(argument)/pack.json cannot be read", report.findings.first?.message, hint: "soundpack validate \(argument)")
+                }
+                return (report.manifest?.id ?? argument, facts)
+            }
+            let ref = try parseReference(argument, requireVersion: true)
             guard let version = ref.version else { throw .usage("'\(ref.id)' needs a version: ID@VERSION") }
+            if catalog == nil { catalog = try context.openCatalog(arguments) }
             let found: VersionRecord?
-            do { found = try catalog.versionRecord(of: ref.id, version) } catch { throw .environment("cannot read the catalog", error.message) }
-            guard let found else { throw .failure("no \(ref.id)@\(version) in the catalog", hint: "soundpack list shows what it holds") }
-            return VersionFacts(found)
+            do { found = try catalog?.versionRecord(of: ref.id, version) } catch { throw .environment("cannot read the catalog", error.message) }
+            guard let found else {
+                throw .failure("\(argument) is neither a pack folder nor a version in the catalog", hint: "soundpack list shows what it holds")
+            }
+            return (ref.id, VersionFacts(found))
         }
-        let change = VersionChange(from: try facts(a), to: try facts(b))
+        let a = try facts(arguments.positionals[0]), b = try facts(arguments.positionals[1])
+        let change = VersionChange(from: a.facts, to: b.facts)
         if format == "json" {
             context.stdout.write(try context.json(change))
             return .success
         }
         let out = context.stdout
-        out.write("\(a.id) \(change.from) → \(change.to)\n")
+        out.write("\(a.name.visible) \(change.from.visible) → \(change.to.visible)\n")
         if change.items.isEmpty { out.write("  no changes\n") }
-        for item in change.items { out.write("  \(item.kind): \(item.detail) (needs \(item.needs.name))\n") }
+        for item in change.items { out.write("  \(item.kind): \(item.detail.visible) (needs \(item.needs.name))\n") }
         out.write("required bump: \(change.required.name)\n")
         return .success
     }

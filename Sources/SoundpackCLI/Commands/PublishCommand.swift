@@ -7,7 +7,7 @@ import SoundpackKit
 enum PublishCommand: Command {
     static let spec = CommandSpec(
         name: "publish",
-        synopsis: "publish [DIR...] [--sign-key FILE] [--format text|json]",
+        synopsis: "publish [DIR...] [--sign-key FILE] [--dry-run] [--format text|json]",
         summary: "Validate, archive and copy packs into the store, and record each version in the catalog.",
         discussion: """
             Without DIR, every folder under ./packs that holds a pack.json. A pack with validation errors is
@@ -22,6 +22,7 @@ enum PublishCommand: Command {
         options: [
             .option("--sign-key", value: "FILE", help: "Ed25519 secret key written by soundpack keygen"),
             .option("--format", value: "FORMAT", help: "text (default) or json"),
+            .flag("--dry-run", help: "check everything (validation, conflicts, the version bump) and say what would be published; write nothing"),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
@@ -43,9 +44,19 @@ enum PublishCommand: Command {
         guard let epoch = Int64(epochText), epoch >= 0 else {
             throw .usage("SOURCE_DATE_EPOCH must be a non-negative integer, not '\(epochText)'")
         }
-        let publisher = Publisher(catalog: try context.openCatalog(arguments), store: context.store(arguments),
+        // A dry run against a project with no catalog yet compares with an empty one in memory,
+        // so not even the catalog file is created.
+        let dryRun = arguments.has("--dry-run")
+        let catalog: any Catalog
+        if dryRun && !FileManager.default.fileExists(atPath: context.catalogPath(arguments)) {
+            do { catalog = try SQLiteCatalog(path: ":memory:", createFolder: false) } catch { throw .environment("cannot use the catalog", error.message) }
+        } else {
+            catalog = try context.openCatalog(arguments)
+        }
+        let publisher = Publisher(catalog: catalog, store: context.store(arguments),
                                   signingKey: key, sourceDateEpoch: epoch)
         publisher.now = context.now
+        publisher.dryRun = dryRun
         publisher.toolVersion = SoundpackCommand.version
         let outcomes: [PublishOutcome]
         let progress = Progress("checking clips", total: nil, sink: context.stderr)
@@ -62,7 +73,7 @@ enum PublishCommand: Command {
             let colour = context.colours(context.stdout)
             for outcome in outcomes {
                 switch outcome.status {
-                case .published, .unchanged:
+                case .published, .unchanged, .wouldPublish:
                     context.stdout.write("\(outcome.folder.shown.visible): \(outcome.message.visible)\n")
                 case .refused:
                     if outcome.report.errors > 0 { ValidateCommand.printText([outcome.report], strict: false, context) }

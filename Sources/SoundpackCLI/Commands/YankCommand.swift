@@ -7,34 +7,50 @@ import SoundpackKit
 enum YankCommand: Command {
     static let spec = CommandSpec(
         name: "yank",
-        synopsis: "yank ID@VERSION --reason TEXT",
-        summary: "Mark a published version yanked: it stays downloadable, is flagged in the catalog, index.json and export, and can never be published again.",
-        options: [.option("--reason", value: "TEXT", help: "why, shown wherever the version is listed")])
+        synopsis: "yank ID@VERSION --reason TEXT | yank ID@VERSION --undo",
+        summary: "Mark a published version yanked: it stays downloadable, is flagged in the catalog, index.json and export, and its version number is never published again.",
+        discussion: """
+            A second yank of the same version keeps the first reason and says so. --undo takes a yank made by
+            mistake back: the version is listed as available again (its files never changed).
+            """,
+        options: [
+            .option("--reason", value: "TEXT", help: "why, shown wherever the version is listed"),
+            .flag("--undo", help: "take the yank back"),
+        ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         guard arguments.positionals.count == 1 else { throw .usage("yank needs one ID@VERSION") }
         let ref = try parseReference(arguments.positionals[0], requireVersion: true)
-        guard let reason = arguments.value("--reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw .usage("yank needs --reason TEXT")
+        guard let version = ref.version else { throw .usage("yank needs ID@VERSION") }
+        let undo = arguments.has("--undo")
+        let reason = arguments.value("--reason") ?? ""
+        if undo {
+            guard arguments.value("--reason") == nil else { throw .usage("--undo takes no --reason") }
+        } else if reason.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .usage("yank needs --reason TEXT", hint: "soundpack yank \(ref.id)@\(version) --reason \"clip 5 is clipped\"")
         }
         let catalog = try context.openCatalog(arguments)
         let store = context.store(arguments)
-        guard let version = ref.version else { throw .usage("yank needs ID@VERSION") }
         let lock: any StoreLock
         do { lock = try store.lock() } catch { throw .environment("cannot update the store", error.message) }
         defer { lock.release() }
         let outcome: YankOutcome
-        do { outcome = try catalog.yank(ref.id, version, reason: reason, at: context.now()) } catch {
+        do {
+            outcome = undo ? try catalog.unyank(ref.id, version) : try catalog.yank(ref.id, version, reason: reason, at: context.now())
+        } catch {
             throw .environment("cannot record the yank", error.message)
         }
+        let name = "\(ref.id.visible)@\(version)"
         switch outcome {
         case .notPublished:
-            throw .failure("\(ref.id)@\(version) is not published", hint: "soundpack list shows what is")
+            throw .failure("\(name) is not published", hint: "soundpack list shows what is")
         case .alreadyYanked(let earlier):
-            context.stdout.write("\(ref.id)@\(version) is already yanked\(earlier.map { ": \($0.visible)" } ?? ""); the first reason stays\n")
-        case .yanked:
+            context.stdout.write("\(name) is already yanked\(earlier.map { ": \($0.visible)" } ?? ""); the first reason stays\n")
+        case .notYanked:
+            context.stdout.write("\(name) is not yanked; nothing to undo\n")
+        case .yanked, .unyanked:
             do { try store.writeIndex(from: catalog) } catch { throw .environment("cannot update the store", error.description) }
-            context.stdout.write("yanked \(ref.id.visible)@\(version): \(reason.visible)\n")
+            context.stdout.write(outcome == .yanked ? "yanked \(name): \(reason.visible)\n" : "\(name) is no longer yanked\n")
         }
         return .success
     }

@@ -38,6 +38,9 @@ public protocol Catalog: AnyObject {
 
     /// Marks a published version yanked.
     func yank(_ id: String, _ version: SemanticVersion, reason: String, at date: Date) throws(CatalogError) -> YankOutcome
+
+    /// Takes a yank back: the version is listed as available again.
+    func unyank(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> YankOutcome
 }
 
 extension Catalog {
@@ -214,6 +217,8 @@ public enum YankOutcome: Sendable, Equatable {
     /// Already yanked earlier; the first reason stays.
     case alreadyYanked(reason: String?)
     case notPublished
+    /// `unyank`: the flag was cleared; or there was none to clear.
+    case unyanked, notYanked
 }
 
 /// A pack as `list` shows it.

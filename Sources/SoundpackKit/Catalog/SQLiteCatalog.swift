@@ -14,7 +14,7 @@ extension CatalogError {
 /// The SQLite catalog. One connection per instance; open one per process or thread.
 public final class SQLiteCatalog: Catalog {
     /// The schema this binary writes; a catalog with a higher `user_version` is refused.
-    public static let schemaVersion: Int64 = 3
+    public static let schemaVersion: Int64 = 4
     let db: SQLiteDatabase
 
     public var location: String { db.path }
@@ -137,6 +137,15 @@ public final class SQLiteCatalog: Catalog {
             BEFORE UPDATE OF yanked ON versions
             WHEN OLD.yanked = 1 AND NEW.yanked = 0
             BEGIN SELECT RAISE(ABORT, 'a yanked version stays yanked'); END;
+        """,
+        // 4: `yank --undo` (a yank made by mistake can be taken back; it stays a flag, the version
+        // itself is untouched); only published versions can carry the flag.
+        """
+        DROP TRIGGER yanks_are_final;
+        CREATE TRIGGER yanks_need_a_published_version
+            BEFORE UPDATE OF yanked ON versions
+            WHEN OLD.published_at IS NULL AND NEW.yanked = 1
+            BEGIN SELECT RAISE(ABORT, 'only published versions can be yanked'); END;
         """,
     ]
 
@@ -276,6 +285,16 @@ public final class SQLiteCatalog: Catalog {
                  publication.zipSha256.map(SQLValue.text) ?? .null, publication.keyID.map(SQLValue.text) ?? .null,
                  .text(now), .text(now), .integer(versionID)])
             return true
+        }
+    }
+
+    public func unyank(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> YankOutcome {
+        try write { () throws -> YankOutcome in
+            guard let row = try db.query("SELECT id, yanked FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
+                                         [.text(id), .text(version.description)]).first else { return .notPublished }
+            guard row["yanked"].int == 1 else { return .notYanked }
+            try db.query("UPDATE versions SET yanked = 0, yank_reason = NULL, yanked_at = NULL WHERE id = ?", [row["id"]])
+            return .unyanked
         }
     }
 

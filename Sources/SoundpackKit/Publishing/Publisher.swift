@@ -8,7 +8,11 @@ import SoundpackCore
 
 /// What publishing one pack came to.
 public struct PublishOutcome: Sendable {
-    public enum Status: String, Sendable, Codable { case published, unchanged, refused }
+    public enum Status: String, Sendable, Codable {
+        case published, unchanged, refused
+        /// `--dry-run`: it passed every check and would be published.
+        case wouldPublish = "would-publish"
+    }
     public var folder: PackFolder
     public var id: String?
     public var version: SemanticVersion?
@@ -30,6 +34,9 @@ public final class Publisher {
     public var now: () -> Date = { Date() }
     /// Recorded with the validation runs publishing makes.
     public var toolVersion = "soundpack"
+    /// Check everything and say what would happen, writing nothing: no store file, no lock file,
+    /// no catalog row.
+    public var dryRun = false
 
     public init(catalog: any Catalog, store: Store, signingKey: SigningKey? = nil, sourceDateEpoch: Int64 = 0) {
         self.catalog = catalog
@@ -41,6 +48,11 @@ public final class Publisher {
     /// Publishes each pack; refusals are outcomes, environment failures throw.
     public func publish(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(PublishError) -> [PublishOutcome] {
         let reports = Validator().validate(folders: folders, progress: progress)
+        if dryRun {
+            var outcomes: [PublishOutcome] = []
+            for report in reports { outcomes.append(try publish(report)) }
+            return outcomes
+        }
         let lock: any StoreLock
         do { lock = try store.lock() } catch { throw .io(error.message) }
         defer { lock.release() }
@@ -94,6 +106,11 @@ public final class Publisher {
             }
         }
 
+        if dryRun {
+            outcome.status = .wouldPublish
+            outcome.message = "would publish \(id)@\(version) (\(report.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version)); nothing was written"
+            return outcome
+        }
         let written = try writeVersion(report, manifest: manifest, digest: digest)
         let recorded: Bool
         do { recorded = try catalog.recordPublication(written) } catch { throw .catalog(error.message) }
