@@ -11,8 +11,10 @@ import SoundpackTestSupport
         let folder = TemporaryFolder()
         try FormatGoldenTests.brokenPack(in: folder)
         let result = try Executable.run(["report", Fixtures.demoPack, "packs/broken", "-o", "report.html"], in: folder.path)
-        #expect(result.status == 0, "\(result.stderr)")
+        // Written either way; a pack with errors makes the exit code 1, as validate's.
+        #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.contains("report.html: 2 packs (1 failed)"))
+        #expect(result.stderr.contains("packs/broken: failed — 2 errors"))
         let html = try String(contentsOfFile: folder.file("report.html"), encoding: .utf8)
 
         #expect(html.hasPrefix("<!DOCTYPE html>"))
@@ -42,5 +44,20 @@ import SoundpackTestSupport
         #expect(row7.contains("data-rule=\"audio.dc-offset\""))
         #expect(html.contains("<span class=\"rule\">clips/extra.wav</span>: <span class=\"rule\">[coverage.orphan-file]</span>"))
         #expect(Self.count("<div class=\"finding ", in: html) == 5)
+        // The missing token has its row, the pack's name is shown, and the failing pack says why it has no worst case.
+        let missing = try #require(html.components(separatedBy: "<tr class=\"clip missing\" data-token=\"百\"").last?.components(separatedBy: "</tr>").first)
+        #expect(missing.contains("data-rule=\"coverage.missing-token\""))
+        #expect(html.contains("<p class=\"name\">WeChat Pay — payment received</p>"))
+        #expect(html.contains("No figure: a clip some amount needs is missing or unreadable"))
+        #expect(html.contains("@media (max-width:600px)"))
+    }
+
+    @Test func badAmountsAndMissingFoldersAreErrors() throws {
+        let folder = TemporaryFolder()
+        let amount = try Executable.run(["report", Fixtures.demoPack, "--amount", "1e3", "-o", "r.html"], in: folder.path)
+        #expect(amount.status == 1 && amount.stderr.contains("'1e3' is not an amount"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("r.html")))
+        let missing = try Executable.run(["report", "packs/nonexist", "-o", "r.html"], in: folder.path)
+        #expect(missing.status == 1 && missing.stderr.contains("packs/nonexist: failed"))
     }
 }

@@ -27,12 +27,21 @@ enum ReportCommand: Command {
         let progress = Progress("measuring clips", total: nil, sink: context.stderr)
         let reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
+        // Amounts are checked like say's: a bad one is an error, never silently dropped.
+        for text in arguments.values("--amount") {
+            do { _ = try Amount(parsing: text) } catch { throw .failure("--amount: \(error.description)") }
+        }
         let amounts = arguments.values("--amount").isEmpty ? HTMLReport.defaultAmounts : arguments.values("--amount")
         let html = HTMLReport.render(reports, amounts: amounts, toolVersion: SoundpackCommand.version)
         try context.writeOutput(Data(html.utf8), to: output)
-        guard output != "-" else { return .success }
+        // The report is written either way; like validate, a pack with errors makes the exit code 1.
         let failed = reports.filter { !$0.passed(strict: false) }.count
-        context.stdout.write("\(output.visible): \(reports.count) pack\(reports.count == 1 ? "" : "s") (\(failed) failed), \(reports.reduce(0) { $0 + $1.clips.count }) clips, \(html.utf8.count / 1024) KiB\n")
-        return .success
+        if output != "-" {
+            context.stdout.write("\(output.visible): \(reports.count) pack\(reports.count == 1 ? "" : "s") (\(failed) failed), \(reports.reduce(0) { $0 + $1.clips.count }) clips, \(html.utf8.count / 1024) KiB\n")
+        }
+        for report in reports where !report.passed(strict: false) {
+            context.stderr.write("\(report.folder.shown.visible): failed — \(report.errors) error\(report.errors == 1 ? "" : "s") (soundpack validate \(report.folder.shown.visible) lists them)\n")
+        }
+        return failed == 0 ? .success : .failure
     }
 }

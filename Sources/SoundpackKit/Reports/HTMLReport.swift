@@ -44,7 +44,11 @@ public enum HTMLReport {
         audio{height:30px;width:220px}.limit{height:14px;background:#e6e8ec;border-radius:7px;overflow:hidden;margin:6px 0}
         .limit>div{height:100%}.ok{background:#2f9e5b}.warn{background:#d99a00}.over{background:#c62f2b}
         .amounts{display:flex;flex-wrap:wrap;gap:14px}.amounts figure{margin:0;padding:8px 10px;border:1px solid #e6e8ec;border-radius:6px}
-        figcaption{font-size:12.5px;margin-bottom:4px}.muted{color:#5b6575}
+        figcaption{font-size:12.5px;margin-bottom:4px}.muted{color:#5b6575}.name{margin:0 0 4px;font-size:15px}
+        tr.missing td{background:#fdf1f0}svg{max-width:100%;height:auto}.wide{overflow-x:auto}
+        @media (max-width:600px){section.pack{margin:10px 6px;padding:12px 10px}header{padding:12px 10px}
+        table.coverage thead{display:none}table.coverage tr{display:block;border-bottom:1px solid #e6e8ec;padding:6px 0}
+        table.coverage td{display:block;border:0;padding:2px 0}audio{width:100%}.rule{word-break:break-all}}
         """
 
     static func section(_ report: PackReport, amounts: [String]) -> String {
@@ -52,11 +56,13 @@ public enum HTMLReport {
         let folder = report.folder.path
         var html = "<section class=\"pack\" id=\"pack-\(esc(report.id ?? report.folder.shown))\">\n"
         html += "<h2>\(esc(report.title))<span class=\"verdict \(passed ? "passed" : "failed")\">\(passed ? "passed" : "failed")</span></h2>\n"
+        if let name = report.manifest?.name { html += "<p class=\"name\">\(esc(name))</p>\n" }
         html += "<p class=\"muted\">\(esc(report.folder.shown)) · \(esc(report.manifest?.grammar.id.rawValue ?? "?")) · maxAmount \(esc(report.manifest?.maxAmount.description ?? "?")) · \(report.errors) errors, \(report.warnings) warnings\(report.suppressed > 0 ? ", \(report.suppressed) suppressed" : "")</p>\n"
 
         // Findings about a clip are shown in its row; the rest (pack.json, orphan files) up here.
         let clipFiles = Set(report.clips.map(\.file))
-        let packFindings = report.findings.filter { $0.file.map { !clipFiles.contains($0) } ?? true }
+        // (A missing token has its own row in the clip table.)
+        let packFindings = report.findings.filter { $0.rule != .coverageMissingToken && ($0.file.map { !clipFiles.contains($0) } ?? true) }
         if !packFindings.isEmpty {
             html += "<h3>Findings for the pack</h3>\n<div class=\"findings\">" + packFindings.map { findingLine($0, showFile: true) }.joined() + "</div>\n"
         }
@@ -68,6 +74,9 @@ public enum HTMLReport {
             let tone = worst.seconds >= 30 ? "over" : (worst.seconds >= 10 ? "warn" : "ok")
             html += "<h3>Longest announcement</h3>\n<p>\(esc(worst.amount)) — \(esc(worst.text)) — <strong>\(String(format: "%.2f", worst.seconds)) s</strong> of iOS's 30 s limit</p>\n"
             html += "<div class=\"limit\" role=\"img\" aria-label=\"\(String(format: "%.1f", worst.seconds)) of 30 seconds\"><div class=\"\(tone)\" style=\"width:\(String(format: "%.1f", share * 100))%\"></div></div>\n"
+        } else {
+            let why = report.manifest == nil ? "pack.json cannot be read" : "a clip some amount needs is missing or unreadable (see the findings)"
+            html += "<h3>Longest announcement</h3>\n<p class=\"muted\">No figure: \(esc(why)), so no announcement can be timed.</p>\n"
         }
 
         // Amounts rendered by the same code as `render`.
@@ -105,6 +114,11 @@ public enum HTMLReport {
                 }
             }
             html += "<tr class=\"clip\" data-token=\"\(esc(clip.key))\"><td><strong>\(esc(clip.key))</strong></td><td class=\"rule\">\(esc(clip.file))</td><td>\(esc(format))</td><td class=\"num\">\(duration)</td><td>\(wave)</td><td>\(player)</td><td>\(findings.map(findingLine).joined())</td></tr>\n"
+        }
+        // A token the pack needs but has no clip for gets its row too, with the finding that says so.
+        for finding in report.findings where finding.rule == .coverageMissingToken {
+            let token = finding.token ?? "?"
+            html += "<tr class=\"clip missing\" data-token=\"\(esc(token))\"><td><strong>\(esc(token))</strong></td><td class=\"rule\">—</td><td>missing</td><td class=\"num\">—</td><td></td><td></td><td>\(findingLine(finding))</td></tr>\n"
         }
         html += "</tbody></table>\n"
 
