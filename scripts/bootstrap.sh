@@ -31,9 +31,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ $dev -eq 1 ] && ! python3 -c "import jsonschema, sarif_pydantic, junitparser, rfc3987" 2>/dev/null; then
-  echo "bootstrap: installing the jsonschema, rfc3987, sarif-pydantic and junitparser Python packages" >&2
-  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore jsonschema rfc3987 sarif-pydantic junitparser >&2
+if [ $dev -eq 1 ] && ! { python3 -c "import jsonschema, sarif_pydantic, junitparser, rfc3987, yaml" && command -v check-jsonschema; } >/dev/null 2>&1; then
+  echo "bootstrap: installing the jsonschema, rfc3987, sarif-pydantic, junitparser, PyYAML and check-jsonschema Python packages" >&2
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore jsonschema rfc3987 sarif-pydantic junitparser pyyaml check-jsonschema >&2
 fi
 # pytest's junit-10.xsd (the Jenkins xunit schema, MIT) ships in its source distribution only:
 # taken from the pinned sdist once, into the cache the CI-format check reads.
