@@ -22,10 +22,11 @@ import SoundpackTestSupport
         #expect(!text.contains("\u{1B}["))
     }
 
-    @Test func junitNamesTheSuiteByPackAndTheCasesByFolder() throws {
+    @Test func junitNamesTheSuiteByFolderAndCarriesThePackAsAProperty() throws {
         let (_, report) = try Self.brokenReport()
         let xml = FindingRenderer.junit(ValidationRun(reports: [report], strict: false, toolVersion: "t"))
-        #expect(xml.contains("name=\"wechat 1.0.0\""))
+        #expect(xml.contains("<testsuite name=\"packs/wechat/\""))
+        #expect(xml.contains("<property name=\"pack\" value=\"wechat@1.0.0\"/>"))
         #expect(xml.contains("[file.unreadable] packs/wechat/clips/7.caf"))
     }
 }
