@@ -15,9 +15,13 @@ public final class OutputSink: @unchecked Sendable {
     /// errno of the first write that failed; nothing more is written after it.
     public private(set) var failure: Int32?
 
-    public init(fileDescriptor: Int32) {
+    /// Writes through at once, as C's stderr does: error lines keep their place among the output.
+    private let unbuffered: Bool
+
+    public init(fileDescriptor: Int32, unbuffered: Bool = false) {
         fd = fileDescriptor
         isTerminal = isatty(fileDescriptor) == 1
+        self.unbuffered = unbuffered
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -25,20 +29,21 @@ public final class OutputSink: @unchecked Sendable {
     public init(capturingAsTerminal terminal: Bool = false) {
         fd = nil
         isTerminal = terminal
+        unbuffered = false
     }
 
     public func write(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
         buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flushLocked() }
+        if unbuffered || buffer.count >= 1 << 16 { flushLocked() }
     }
 
     public func write(bytes: [UInt8]) {
         lock.lock()
         defer { lock.unlock() }
         buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 { flushLocked() }
+        if unbuffered || buffer.count >= 1 << 16 { flushLocked() }
     }
 
     public func flush() {
@@ -189,7 +194,7 @@ public struct CLIContext: Sendable {
 
     /// The process's real streams and environment.
     public static func process() -> CLIContext {
-        CLIContext(stdout: OutputSink(fileDescriptor: 1), stderr: OutputSink(fileDescriptor: 2),
+        CLIContext(stdout: OutputSink(fileDescriptor: 1), stderr: OutputSink(fileDescriptor: 2, unbuffered: true),
                    stdin: LineSource(fileDescriptor: 0), environment: ProcessInfo.processInfo.environment,
                    workingDirectory: FileManager.default.currentDirectoryPath)
     }

@@ -135,7 +135,8 @@ extension CLIContext {
     /// `--store`, else `SOUNDPACK_STORE`, else `dist/` under the working folder.
     /// The store `--store`, `SOUNDPACK_STORE` or `dist/` names.
     func store(_ arguments: ParsedArguments) -> Store {
-        Store.directory(absolute(arguments.value("--store") ?? environment["SOUNDPACK_STORE"] ?? "dist"))
+        let named = arguments.value("--store") ?? environment["SOUNDPACK_STORE"] ?? "dist"
+        return Store.directory(absolute(named), shown: named)
     }
 
     func openCatalog(_ arguments: ParsedArguments) throws(CLIError) -> any Catalog {

@@ -80,8 +80,11 @@ public struct Store: Sendable {
 
     public init(backend: any StoreBackend) { self.backend = backend }
 
-    /// A store in a local folder (created on first write).
-    public static func directory(_ path: String) -> Store { Store(backend: DirectoryStore(root: path)) }
+    /// A store in a local folder (created on first write), named in messages as `shown` (the
+    /// path as the user wrote it; the absolute path when nil).
+    public static func directory(_ path: String, shown: String? = nil) -> Store {
+        Store(backend: DirectoryStore(root: path, shown: shown))
+    }
 
     public var location: String { backend.location }
 
@@ -148,9 +151,15 @@ public final class DirectoryStore: StoreBackend {
     /// Where versions are assembled before their rename; nothing else lives there.
     static let stagingFolder = ".staging"
 
-    public init(root: String) { self.root = root }
+    /// How messages name the store: the path as the user wrote it.
+    public let shown: String
 
-    public var location: String { root }
+    public init(root: String, shown: String? = nil) {
+        self.root = root
+        self.shown = shown ?? root
+    }
+
+    public var location: String { shown }
 
     private func path(_ key: String) -> String { root + "/" + key }
 
