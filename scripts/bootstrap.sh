@@ -12,7 +12,7 @@ packages=(pkg-config libsqlite3-dev libsndfile1-dev libsodium-dev libebur128-dev
 dev=0
 if [ "${1:-}" = "--dev" ]; then
   dev=1
-  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils)
+  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils chromium fonts-wqy-zenhei)
 fi
 
 missing=()

@@ -13,6 +13,7 @@ python3 scripts/check/schemas.py .build/debug/soundpack
 python3 scripts/check/ci-formats.py .build/debug/soundpack
 scripts/check/docs.sh
 python3 scripts/check/readme.py .build/debug/soundpack
+python3 scripts/check/report-layout.py .build/debug/soundpack
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/kill-publish.sh 24
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/concurrent-publish.sh
 scripts/fuzz.sh all "${SOUNDPACK_FUZZ_SECONDS:-60}"
