@@ -128,6 +128,9 @@ import SoundpackTestSupport
         #expect(output.status == 3 && output.stderr.contains("does not exist (create it first)"), "\(output.stderr)")
         #expect(!output.stderr.contains("NSCocoaErrorDomain"))
 
+        let render = try Executable.run(["render", "--pack", Fixtures.demoPack, "5", "6", "-o", "typo/out"], in: folder.path)
+        #expect(render.status == 3 && !FileManager.default.fileExists(atPath: folder.file("typo")), "\(render.stderr)")
+
         let say = try Executable.run(["say", "--pack", "packs/nonexist", "1"], in: folder.path)
         #expect(say.stderr.contains("check the folder name") && !say.stderr.contains("run soundpack validate"), "\(say.stderr)")
     }

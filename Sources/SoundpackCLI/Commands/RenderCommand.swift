@@ -100,8 +100,14 @@ enum RenderCommand: Command {
             return .success
         }
 
+        // The output folder is made, but not the folders above it: a typo there is an error.
+        let parent = (outputPath as NSString).deletingLastPathComponent
+        var parentIsFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &parentIsFolder), parentIsFolder.boolValue else {
+            throw .environment("cannot create the output folder \(output)", "the folder \(parent) does not exist (create it first)")
+        }
         do { try Folders.create(outputPath) } catch {
-            throw .environment("cannot create the output folder \(output)", error.localizedDescription)
+            throw .environment("cannot create the output folder \(output)", error.message)
         }
         let container = AudioFileWriter.container(forExtension: folderContainer) ?? .caf
         var inputs: [(text: LineSource.Line, line: Int?)] = arguments.positionals.map { (.text($0), nil) }
