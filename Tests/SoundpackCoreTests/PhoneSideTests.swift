@@ -1,0 +1,87 @@
+// The phone side in SoundpackCore: local-notification sequences for iOS 12.1–14 and the cache of
+// joined sounds in Library/Sounds.
+
+import Foundation
+import Testing
+@testable import SoundpackCore
+
+@Suite struct LocalNotificationSequenceTests {
+    static func pack() throws -> SharedManifest { try SharedManifest(data: ClipPlannerTests.manifestJSON()) }
+
+    /// A long amount: one notification per clip, each starting when the one before ends, by the
+    /// manifest's durations; identifiers carry the payment, so a second payment queues after.
+    @Test func offsetsAreTheCumulativeClipDurations() throws {
+        let manifest = try Self.pack()
+        let pack = try #require(manifest.packs["wechat"])
+        let plan = try ClipPlanner(manifest: manifest, packID: "wechat").plan(amount: "98765432.1")
+        let first = try LocalNotificationSequence.schedule(plan, pack: pack, payment: "p1")
+        #expect(first.entries.count == plan.clips.count)
+        #expect(first.entries.map(\.soundName) == plan.clips.map(\.file))
+        var expected = LocalNotificationSequence.minimumOffsetSeconds
+        for (entry, clip) in zip(first.entries, plan.clips) {
+            #expect(abs(entry.offsetSeconds - expected) < 1e-9)
+            expected += pack.clips[clip.token]?.durationSeconds ?? 0
+        }
+        #expect(abs(first.endSeconds - expected) < 1e-9)
+        #expect(Set(first.entries.map(\.identifier)).count == first.entries.count)
+        #expect(first.entries.allSatisfy { $0.identifier.hasPrefix("soundpack.announcement.p1.") })
+
+        let second = try LocalNotificationSequence.schedule(plan, pack: pack, payment: "p2", startSeconds: first.endSeconds,
+                                                            pending: first.entries.count)
+        #expect((second.entries.first?.offsetSeconds ?? 0) >= first.endSeconds)
+        #expect(Set(second.entries.map(\.identifier)).isDisjoint(with: first.entries.map(\.identifier)))
+    }
+
+    @Test func iOSsPendingLimitIsRespected() throws {
+        let manifest = try Self.pack()
+        let plan = try ClipPlanner(manifest: manifest, packID: "wechat").plan(amount: "98765432.1")
+        #expect(throws: LocalNotificationSequence.PlanningError.tooManyClips(needed: plan.clips.count, free: 4)) {
+            try LocalNotificationSequence.schedule(plan, pack: try #require(manifest.packs["wechat"]), payment: "p", pending: 60)
+        }
+    }
+}
+
+@Suite struct JoinedSoundCacheTests {
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("soundpack-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func leastRecentlyUsedSoundsGoFirstUnderTheBudget() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var clock = Date(timeIntervalSince1970: 1_000_000)
+        var cache = JoinedSoundCache(folder: folder, budgetBytes: 250_000)
+        func at(_ date: Date) -> JoinedSoundCache { var c = cache; c.now = { date }; return c }
+        let sound = Data(repeating: 7, count: 100_000)
+        try at(clock).store(sound, named: "soundpack-wechat-1.0.0-1.00.caf")
+        clock += 10
+        try at(clock).store(sound, named: "soundpack-wechat-1.0.0-2.00.caf")
+        clock += 10
+        // Using 1.00 makes 2.00 the least recently used.
+        #expect(at(clock).sound(named: "soundpack-wechat-1.0.0-1.00.caf") != nil)
+        clock += 10
+        try at(clock).store(sound, named: "soundpack-wechat-1.0.0-3.00.caf")
+        cache = at(clock)
+        #expect(cache.sound(named: "soundpack-wechat-1.0.0-2.00.caf") == nil)
+        #expect(cache.sound(named: "soundpack-wechat-1.0.0-1.00.caf") != nil)
+        #expect(cache.sound(named: "soundpack-wechat-1.0.0-3.00.caf") != nil)
+        #expect(cache.totalBytes <= 250_000)
+    }
+
+    @Test func aKilledJoinsTemporaryIsRemovedAndClipsAreLeftAlone() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stale = folder.appendingPathComponent(".soundpack-\(UUID().uuidString).tmp")
+        try Data(repeating: 1, count: 10).write(to: stale)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3_600)], ofItemAtPath: stale.path)
+        let fresh = JoinedSoundCache(folder: folder).temporaryURL()
+        try Data(repeating: 2, count: 10).write(to: fresh)
+        try Data(repeating: 3, count: 10).write(to: folder.appendingPathComponent("shi.caf"))  // a downloaded clip
+        JoinedSoundCache(folder: folder, budgetBytes: 0).evict()
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: fresh.path), "a join in progress is kept")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("shi.caf").path))
+    }
+}
