@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 import Testing
 import SoundpackCore
-import SoundpackKit
+@testable import SoundpackKit
 import SoundpackTestSupport
 
 @Suite struct ExtensionSimulatorTests {
@@ -76,6 +76,9 @@ import SoundpackTestSupport
         #expect(a.frames == b.frames)
         #expect(a.samples == b.samples)
         #expect(try Data(contentsOf: joined) == Data(contentsOf: URL(fileURLWithPath: device.project.file("rendered.caf"))))
+        // Little-endian linear PCM, as AVAudioFile writes it on iOS (kAudioFormatFlagIsLittleEndian = 2).
+        let caf = try CAFFile(Array(try Data(contentsOf: joined)))
+        #expect(caf.formatID == "lpcm" && caf.formatFlags & 2 != 0, "flags \(caf.formatFlags)")
         // Bundled clips were never fetched; the rest once each.
         #expect(!device.server.requests.contains { $0.hasSuffix("/prefix.caf") || $0.hasSuffix("/yuan.caf") })
         #expect(device.server.requests.count == Set(device.server.requests).count)

@@ -207,7 +207,9 @@ public enum AudioFileWriter {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
-        info.format = major | encoding.subtype
+        // CAF in the platform's native byte order, little-endian, as AVAudioFile writes it on iOS:
+        // the file `render` makes is the file the extension makes, byte for byte.
+        info.format = major | encoding.subtype | (container == .caf ? Int32(SF_ENDIAN_LITTLE) : 0)
         guard sf_format_check(&info) == 1 else {
             throw AudioError("\(container.rawValue) cannot hold \(encoding.rawValue) audio")
         }
