@@ -153,12 +153,13 @@ import SoundpackKit
 /// Where output goes: `-` is standard output, an existing FIFO or device is written into and never
 /// replaced, and output that cannot be written is exit 3.
 @Suite struct OutputDestinationTests {
+    /// Runs soundpack with its standard output redirected by the shell (a FileHandle handed to
+    /// Process would be closed twice, once by Process and once when it is released).
     static func runWithStandardOutput(_ arguments: [String], in directory: String, to path: String) throws -> (status: Int32, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Executable.path)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", #"out="$1"; shift; exec "$@" > "$out""#, "bash", path, Executable.path] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardOutput = FileHandle(forWritingAtPath: path)
         let errors = Pipe()
         process.standardError = errors
         try process.run()
