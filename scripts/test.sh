@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --dev
 scripts/check/core-graph.sh
+python3 scripts/check/ios-availability.py
 swift build --build-tests
 python3 scripts/check/schemas.py .build/debug/soundpack
 python3 scripts/check/ci-formats.py .build/debug/soundpack

@@ -100,9 +100,12 @@ final class NotificationService: UNNotificationServiceExtension, @unchecked Send
         let urls = try plan.clips.map { clip -> URL in
             switch clip.source {
             case .bundled:
-                // Bundled clips are resources of the extension target too (Target Membership).
-                guard let url = Bundle.main.url(forResource: clip.file, withExtension: nil) else { throw CocoaError(.fileNoSuchFile) }
-                return url
+                // The extension cannot read the app's bundle: a bundled clip is in its own bundle
+                // (Target Membership) or in the copy the app made in the group's Library/Sounds.
+                if let url = Bundle.main.url(forResource: clip.file, withExtension: nil) { return url }
+                let copy = sounds.appendingPathComponent(clip.file)
+                guard fileManager.fileExists(atPath: copy.path) else { throw CocoaError(.fileNoSuchFile) }
+                return copy
             case .librarySounds(let url):
                 return url
             case .download:
@@ -125,13 +128,29 @@ final class NotificationService: UNNotificationServiceExtension, @unchecked Send
             for clip in clips {
                 guard case .download(let url) = clip.source else { continue }
                 group.addTask {
-                    let (data, response) = try await session.data(from: url)
+                    let (data, response) = try await Self.fetch(url, with: session)
                     guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
                     try verifier.verify(data, against: clip)  // never use bytes the manifest does not vouch for
                     try data.write(to: sounds.appendingPathComponent(clip.file), options: .atomic)
                 }
             }
             try await group.waitForAll()
+        }
+    }
+
+    /// One GET: `data(from:)` where iOS has it (15), a data task bridged to async before that.
+    private static func fetch(_ url: URL, with session: URLSession) async throws -> (Data, URLResponse) {
+        if #available(iOS 15.0, *) {
+            return try await session.data(from: url)
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: url) { data, response, error in
+                if let data, let response {
+                    continuation.resume(returning: (data, response))
+                } else {
+                    continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                }
+            }.resume()
         }
     }
 
