@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+import SoundpackCore
 import SoundpackTestSupport
 @testable import SoundpackKit
 

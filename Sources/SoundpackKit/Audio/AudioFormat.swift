@@ -1,23 +1,8 @@
 // What a probe learns about a clip's encoding, the limits a clip must respect before it is decoded,
-// and the errors decoding can raise.
+// and the errors decoding can raise. (Container and Codec are SoundpackCore's: store manifests
+// name them, and phones read those.)
 
-/// The file format family, as read from the file's bytes (not its extension).
-public enum Container: String, Sendable, Codable, CaseIterable {
-    case wav, aiff, aifc, caf, mp3, flac, ogg, other
-}
-
-/// The sample encoding inside the container.
-public enum Codec: String, Sendable, Codable, CaseIterable {
-    /// Linear PCM, integer or float.
-    case lpcm
-    /// Apple IMA4 (IMA ADPCM in 34-byte packets of 64 frames), as `afconvert -d ima4` writes.
-    case ima4
-    case ulaw, alaw
-    /// Microsoft/DVI IMA ADPCM as found in WAV files; not Apple's IMA4.
-    case imaAdpcm = "ima-adpcm"
-    case msAdpcm = "ms-adpcm"
-    case mp3, flac, vorbis, opus, other
-}
+import SoundpackCore
 
 /// The encoding facts of a clip.
 public struct AudioFormat: Sendable, Equatable, Codable {

@@ -1,6 +1,7 @@
 // Opens a clip under hard caps, decodes it in fixed-size chunks and measures it in one pass.
 
 import Foundation
+import SoundpackCore
 
 /// Everything the validator knows about one clip file.
 public struct ClipFacts: Sendable, Equatable, Codable {

@@ -1,6 +1,8 @@
 // Joins clip files end to end into one sound file: what the extension does with AVFoundation on
 // iOS, done here with the same decoder and writer `render` uses, for the Linux simulator.
 
+import SoundpackCore
+
 public enum ClipJoiner {
     /// Decodes each file (all must share a sample rate and channel count) and writes them joined.
     public static func join(_ paths: [String], to output: String, container: Container = .caf,

@@ -1,6 +1,8 @@
 // Identifies a file's container from its first bytes and catches truncated RIFF/AIFF data chunks,
 // which libsndfile would otherwise open quietly with fewer frames.
 
+import SoundpackCore
+
 enum ContainerSniffer {
     /// The container the magic bytes announce, or nil when they announce no audio file.
     static func container(of bytes: [UInt8]) -> Container? {

@@ -2,6 +2,7 @@
 
 import CSndFile
 import Glibc
+import SoundpackCore
 
 /// A libsndfile handle over an in-memory file (virtual I/O), closed on deinit.
 final class SndFileDecoder: AudioDecoder {

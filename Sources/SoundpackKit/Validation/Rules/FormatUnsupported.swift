@@ -1,3 +1,5 @@
+import SoundpackCore
+
 /// `format.unsupported` (error): container or codec outside the pack's profile. For
 /// `ios-notification`, iOS plays a notification sound only as aiff, wav or caf holding linear PCM,
 /// IMA4, µLaw or aLaw; anything else silently falls back to the default sound.

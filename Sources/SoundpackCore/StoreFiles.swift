@@ -1,0 +1,142 @@
+// The files of a published version in the store, as soundpack writes them and as phones read them:
+// manifest.json (schemas/manifest.schema.json) and the store's index.json (schemas/index.schema.json),
+// and the container and codec names they use. One Codable type each, for writer and reader.
+
+import Foundation
+
+/// The file format family, as read from the file's bytes (not its extension).
+public enum Container: String, Sendable, Codable, CaseIterable {
+    case wav, aiff, aifc, caf, mp3, flac, ogg, other
+}
+
+/// The sample encoding inside the container.
+public enum Codec: String, Sendable, Codable, CaseIterable {
+    /// Linear PCM, integer or float.
+    case lpcm
+    /// Apple IMA4 (IMA ADPCM in 34-byte packets of 64 frames), as `afconvert -d ima4` writes.
+    case ima4
+    case ulaw, alaw
+    /// Microsoft/DVI IMA ADPCM as found in WAV files; not Apple's IMA4.
+    case imaAdpcm = "ima-adpcm"
+    case msAdpcm = "ms-adpcm"
+    case mp3, flac, vorbis, opus, other
+}
+
+/// `ID/VER/manifest.json`: what a published version holds, enough to verify every byte of it.
+public struct StoreManifest: Codable, Equatable, Sendable {
+    public struct Clip: Codable, Equatable, Sendable {
+        /// Path in the store version folder (and in the archives' pack), e.g. `clips/shi.caf`.
+        public var file: String
+        public var bytes: Int
+        public var sha256: String
+        public var frames: Int64
+        public var durationSeconds: Double
+        public var container: Container
+        public var codec: Codec
+        public var sampleRate: Int
+        public var channels: Int
+
+        public init(file: String, bytes: Int, sha256: String, frames: Int64, durationSeconds: Double, container: Container,
+                    codec: Codec, sampleRate: Int, channels: Int) {
+            self.file = file
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.frames = frames
+            self.durationSeconds = durationSeconds
+            self.container = container
+            self.codec = codec
+            self.sampleRate = sampleRate
+            self.channels = channels
+        }
+    }
+
+    public struct FileRecord: Codable, Equatable, Sendable {
+        public var file: String
+        public var bytes: Int
+        public var sha256: String
+
+        public init(file: String, bytes: Int, sha256: String) {
+            self.file = file
+            self.bytes = bytes
+            self.sha256 = sha256
+        }
+    }
+
+    public var schemaVersion = 1
+    public var id: String
+    public var name: String?
+    public var version: SemanticVersion
+    public var grammar: GrammarID
+    public var two: TwoStyle
+    public var maxAmount: Amount
+    public var profile: Profile
+    public var texts: [String: String]
+    /// SHA-256 over the pack's canonical manifest (see PackDigest).
+    public var digest: String
+    /// Token → clip.
+    public var clips: [String: Clip]
+    /// The pack's own pack.json as published.
+    public var packJSON: FileRecord
+    /// `tar.gz` and `zip` → archive of the pack.
+    public var archives: [String: FileRecord]
+    /// The id of the Ed25519 key that signed `manifest.json` (signature in `manifest.json.sig`).
+    public var signingKey: String?
+
+    public init(id: String, name: String?, version: SemanticVersion, grammar: GrammarID, two: TwoStyle, maxAmount: Amount,
+                profile: Profile, texts: [String: String], digest: String, clips: [String: Clip], packJSON: FileRecord,
+                archives: [String: FileRecord], signingKey: String?) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.grammar = grammar
+        self.two = two
+        self.maxAmount = maxAmount
+        self.profile = profile
+        self.texts = texts
+        self.digest = digest
+        self.clips = clips
+        self.packJSON = packJSON
+        self.archives = archives
+        self.signingKey = signingKey
+    }
+
+    /// The grammar the version reads amounts with.
+    public var readingGrammar: Grammar { Grammar(grammar, two: two) }
+}
+
+/// `index.json` at the store root: every published version, rebuilt from the catalog.
+public struct StoreIndex: Codable, Equatable, Sendable {
+    public struct Version: Codable, Equatable, Sendable {
+        public var digest: String
+        public var manifest: String
+        public var manifestSha256: String
+        public var publishedAt: String
+        public var yanked: Bool
+        public var yankReason: String?
+
+        public init(digest: String, manifest: String, manifestSha256: String, publishedAt: String, yanked: Bool, yankReason: String?) {
+            self.digest = digest
+            self.manifest = manifest
+            self.manifestSha256 = manifestSha256
+            self.publishedAt = publishedAt
+            self.yanked = yanked
+            self.yankReason = yankReason
+        }
+    }
+
+    public struct Pack: Codable, Equatable, Sendable {
+        /// The newest version that is not yanked, if any.
+        public var latest: String?
+        public var versions: [String: Version]
+
+        public init(latest: String?, versions: [String: Version]) {
+            self.latest = latest
+            self.versions = versions
+        }
+    }
+
+    public var schemaVersion = 1
+    public var packs: [String: Pack]
+
+    public init(packs: [String: Pack]) { self.packs = packs }
+}
