@@ -41,14 +41,9 @@ public struct JoinedSoundCache: Sendable {
     @discardableResult
     public func store(_ data: Data, named name: String) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent("\(Self.temporaryPrefix)\(UUID().uuidString).tmp")
+        let temporary = temporaryURL()
         try data.write(to: temporary)
-        let target = folder.appendingPathComponent(name)
-        if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
-        try FileManager.default.moveItem(at: temporary, to: target)
-        try? FileManager.default.setAttributes([.modificationDate: now()], ofItemAtPath: target.path)
-        evict(keeping: name)
-        return target
+        return try store(fileAt: temporary, named: name)
     }
 
     /// A temporary name for a join in progress (for code that writes the file itself, such as

@@ -136,12 +136,13 @@ public struct StoreVerifier {
         // A whole version folder the catalog does not know, with a manifest: a publish stopped
         // between moving the version into place and recording it. Not served (not in index.json).
         let known = Set(versions.map { StoreLayout.versionFolder($0.id, $0.version) })
+        let storedKeys = Set(keys)
         var unrecorded = Set<String>()
         for key in keys where !expected.contains(key) {
             let parts = key.slashSeparated
             if parts.count >= 3, let version = SemanticVersion(String(parts[1])) {
                 let folder = StoreLayout.versionFolder(String(parts[0]), version)
-                if !known.contains(folder), keys.contains(StoreLayout.manifest(String(parts[0]), version)) {
+                if !known.contains(folder), storedKeys.contains(StoreLayout.manifest(String(parts[0]), version)) {
                     unrecorded.insert(folder)
                     continue
                 }

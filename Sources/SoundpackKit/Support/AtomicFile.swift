@@ -17,15 +17,7 @@ public enum AtomicFile {
         }
         do {
             defer { close(fd) }
-            try data.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { throw POSIXFailure("cannot write \(temporary)") }
-                    offset += n
-                }
-            }
+            try FileBytes.writeAll(data, to: fd, path: temporary)
             guard fsync(fd) == 0 else { throw POSIXFailure("cannot fsync \(temporary)") }
         }
         guard rename(temporary, path) == 0 else { throw POSIXFailure("cannot rename \(temporary) to \(path)") }
@@ -63,6 +55,12 @@ public enum FileBytes {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw POSIXFailure("cannot create \(path)") }
         defer { close(fd) }
+        try writeAll(data, to: fd, path: path)
+    }
+
+    /// Writes every byte of `data` to the open descriptor `fd` (retrying short writes and EINTR);
+    /// `path` names the file in the error.
+    public static func writeAll(_ data: Data, to fd: Int32, path: String) throws(POSIXFailure) {
         let failure: POSIXFailure? = data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

@@ -36,16 +36,6 @@ public enum OutputFile {
         let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw POSIXFailure("cannot open \(path)") }
         defer { close(fd) }
-        let failure: POSIXFailure? = data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return POSIXFailure("cannot write \(path)") }
-                offset += n
-            }
-            return nil
-        }
-        if let failure { throw failure }
+        try FileBytes.writeAll(data, to: fd, path: path)
     }
 }
