@@ -39,6 +39,20 @@ import SoundpackTestSupport
         #expect(samples == reference)
     }
 
+    /// An odd number of 8-bit samples in AIFF: libsndfile pads the sound chunk with a zero byte
+    /// and counts it as a frame, a full-scale click in µ-law or A-law. The writer ends on silence.
+    @Test(arguments: [AudioFileWriter.Encoding.ulaw, .alaw])
+    func oddLengthCompandedAIFFEndsSilent(_ encoding: AudioFileWriter.Encoding) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aiff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("odd.aiff").path
+        try AudioFileWriter.write([0, 0, 0], sampleRate: 8000, channels: 1, container: .aiff, encoding: encoding, to: path)
+        let (_, samples) = try Self.decodeAll(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(samples.count == 4)
+        #expect(samples.allSatisfy { abs(Int($0)) < 64 }, "decoded \(samples)")
+    }
+
     /// Apple's files carry a 'pakt' chunk whose valid-frame count drops the padding of the last packet.
     @Test func ima4HonoursThePacketTableFrameCount() throws {
         var bytes = try Self.fixture("ima4-mono.caf")

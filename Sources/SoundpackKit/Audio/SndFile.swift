@@ -144,6 +144,15 @@ public enum AudioFileWriter {
             case .alaw: return Int32(SF_FORMAT_ALAW)
             }
         }
+        /// Bytes one sample takes in the file.
+        var bytesPerSample: Int {
+            switch self {
+            case .ulaw, .alaw: return 1
+            case .pcm16: return 2
+            case .pcm24: return 3
+            case .float32: return 4
+            }
+        }
     }
 
     /// The container a file name asks for by its extension (`.caf`, `.wav`, `.aif`/`.aiff`).
@@ -165,6 +174,13 @@ public enum AudioFileWriter {
             switch self {
             case .float(let samples): return samples.count
             case .int16(let samples): return samples.count
+            }
+        }
+
+        func appendingSilence(count: Int) -> Samples {
+            switch self {
+            case .float(let samples): return .float(samples + repeatElement(0, count: count))
+            case .int16(let samples): return .int16(samples + repeatElement(0, count: count))
             }
         }
     }
@@ -220,6 +236,13 @@ public enum AudioFileWriter {
         defer { sf_close(handle) }
         // Clip rather than wrap when a float sample exceeds full scale.
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        var samples = samples
+        // libsndfile pads an odd-length AIFF sound chunk with a zero byte and counts it as a
+        // frame; in µ-law or A-law that byte is a full-scale click at the end of the sound. One
+        // frame of silence makes the length even, so there is no pad to count.
+        if container == .aiff || container == .aifc, samples.count % 2 == 1, encoding.bytesPerSample % 2 == 1 {
+            samples = samples.appendingSilence(count: max(channels, 1))
+        }
         let frames = samples.count / max(channels, 1)
         let written: sf_count_t
         switch samples {
