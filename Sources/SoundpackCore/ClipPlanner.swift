@@ -47,9 +47,11 @@ public struct ClipPlanner: Sendable {
     /// - Parameters:
     ///   - bundledFiles: the list the main app wrote under the manifest key (defaults to the manifest's own list).
     ///   - soundsFolder: the App Group's `Library/Sounds`, checked for clips downloaded earlier.
+    /// A yanked pack is refused: its publisher withdrew it (plan with the newest version instead).
     public init(manifest: SharedManifest, packID: String, bundledFiles: [String]? = nil, soundsFolder: URL? = nil,
                 hasher: any SHA256Hashing = PortableSHA256()) throws(PlanError) {
         guard let pack = manifest.packs[packID] else { throw .unknownPack(packID) }
+        guard !pack.yanked else { throw .yankedPack("\(packID)@\(pack.version)") }
         self.manifest = manifest
         self.pack = pack
         self.bundledFiles = Set(bundledFiles ?? manifest.bundledFiles)

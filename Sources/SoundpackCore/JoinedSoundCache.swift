@@ -56,8 +56,7 @@ public struct JoinedSoundCache: Sendable {
     @discardableResult
     public func store(fileAt temporary: URL, named name: String) throws -> URL {
         let target = folder.appendingPathComponent(name)
-        if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
-        try FileManager.default.moveItem(at: temporary, to: target)
+        try FileReplacement.move(temporary, over: target)
         try? FileManager.default.setAttributes([.modificationDate: now()], ofItemAtPath: target.path)
         evict(keeping: name)
         return target

@@ -210,6 +210,7 @@ public enum PlanError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableManifest(String)
     case unsupportedManifestVersion(Int)
     case unknownPack(String)
+    case yankedPack(String)
     case amountUnreadable(AmountError)
     case missingClip(token: String, amount: String)
     case noDownloadURL(file: String)
@@ -221,6 +222,7 @@ public enum PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadableManifest(let why): return "the shared manifest cannot be read: \(why)"
         case .unsupportedManifestVersion(let v): return "the shared manifest has schema version \(v); this SoundpackCore reads version \(SharedManifest.supportedSchemaVersion) (update the app or re-export)"
         case .unknownPack(let id): return "the shared manifest has no pack '\(id)'"
+        case .yankedPack(let pin): return "\(pin) is yanked; plan with a version that is not (export or refresh the newest)"
         case .amountUnreadable(let error): return error.description
         case .missingClip(let token, let amount): return "the pack cannot say \(amount): it has no clip for token '\(token)'"
         case .noDownloadURL(let file): return "\(file) is neither bundled nor in Library/Sounds, and the manifest gives no URL to download it (export with --base-url)"
@@ -232,4 +234,40 @@ public enum PlanError: Error, Equatable, Sendable, CustomStringConvertible {
 
 extension UInt8 {
     fileprivate var isWhitespaceByte: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
+}
+
+extension SharedPack {
+    /// A pack as the phone plans it from a published version's manifest (fetched by
+    /// `ManifestRefresher`): file names are the clips' last path components, as `export` writes
+    /// them, and each clip downloads from the store served at `storeURL`.
+    public init(published manifest: StoreManifest, storeURL: String, yanked: Bool = false) {
+        var clips: [Token: Clip] = [:]
+        for (key, clip) in manifest.clips {
+            guard let token = Token(rawValue: key) else { continue }
+            let file = clip.file.slashSeparated.last ?? clip.file
+            let url = StoreLayout.url(of: StoreLayout.versionFile(manifest.id, manifest.version, clip.file), under: storeURL)
+            clips[token] = Clip(file: file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: clip.durationSeconds, url: url)
+        }
+        self.init(id: manifest.id, version: manifest.version.description, grammar: manifest.readingGrammar, maxAmount: manifest.maxAmount,
+                  texts: manifest.texts, yanked: yanked, clips: clips)
+    }
+}
+
+extension SharedManifest {
+    /// A manifest holding one published pack, keeping this manifest's key and those of its bundled
+    /// files the published version still uses (see `bundled(_:stillUsedBy:)`).
+    public func replacing(with pack: SharedPack) -> SharedManifest {
+        var packs = self.packs
+        packs[pack.id] = pack
+        return SharedManifest(key: key, bundledFiles: bundled(bundledFiles, stillUsedBy: pack), packs: packs)
+    }
+
+    /// Of `names` (clips the app bundles, as listed under the key), those whose bytes `pack` still
+    /// uses: same file name and the same SHA-256 as in this (shipped) manifest. A clip a newer
+    /// version re-recorded under the same name is downloaded, never taken from the bundle.
+    public func bundled(_ names: [String], stillUsedBy pack: SharedPack) -> [String] {
+        let shipped = packs.values.flatMap(\.clips.values).reduce(into: [String: Set<String>]()) { $0[$1.file, default: []].insert($1.sha256) }
+        let wanted = Dictionary(pack.clips.values.map { ($0.file, $0.sha256) }, uniquingKeysWith: { first, _ in first })
+        return names.filter { name in wanted[name].map { shipped[name]?.contains($0) == true } ?? false }
+    }
 }

@@ -140,3 +140,31 @@ public struct StoreIndex: Codable, Equatable, Sendable {
 
     public init(packs: [String: Pack]) { self.packs = packs }
 }
+
+/// Where each file of a store lives, relative to the store root: what `publish` writes and what a
+/// phone fetches. (Kit adds the names of archives, clips and pack.json.)
+public enum StoreLayout {
+    public static let index = "index.json"
+    public static let manifestFile = "manifest.json"
+    /// The signature's name inside the version folder.
+    public static let signatureFile = manifestFile + ".sig"
+
+    /// `wechat/1.0.0`: the folder of one version.
+    public static func versionFolder(_ id: String, _ version: SemanticVersion) -> String { "\(id)/\(version)" }
+
+    /// `wechat/1.0.0/<file>` for a path relative to the version folder.
+    public static func versionFile(_ id: String, _ version: SemanticVersion, _ file: String) -> String {
+        "\(versionFolder(id, version))/\(file)"
+    }
+
+    public static func manifest(_ id: String, _ version: SemanticVersion) -> String { versionFile(id, version, manifestFile) }
+    public static func signature(_ id: String, _ version: SemanticVersion) -> String { manifest(id, version) + ".sig" }
+
+    /// The URL of `key` in a store served at `base` (`https://cdn.example.com/voice`), each path
+    /// component percent-encoded; nil when the two do not make a URL.
+    public static func url(of key: String, under base: String) -> URL? {
+        let root = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let encoded = key.slashSeparated.map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? $0 }
+        return URL(string: root + "/" + encoded.joined(separator: "/"))
+    }
+}

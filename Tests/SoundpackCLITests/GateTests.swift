@@ -81,7 +81,7 @@ import SoundpackTestSupport
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = Executable.readToEnd(pipe.fileHandleForReading)
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }

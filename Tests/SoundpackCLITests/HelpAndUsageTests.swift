@@ -96,7 +96,7 @@ import SoundpackTestSupport
         let errors = Pipe()
         groff.standardError = errors
         try groff.run()
-        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let warnings = String(decoding: Executable.readToEnd(errors.fileHandleForReading), as: UTF8.self)
         groff.waitUntilExit()
         #expect(groff.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
     }

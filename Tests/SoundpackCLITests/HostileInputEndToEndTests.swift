@@ -163,7 +163,7 @@ import SoundpackKit
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        let data = Executable.readToEnd(errors.fileHandleForReading)
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
@@ -187,7 +187,7 @@ import SoundpackKit
         reader.standardOutput = pipe
         try reader.run()
         let result = try Executable.run(["validate", Fixtures.demoPack, "--no-record", "--format", "json", "--output", fifo], in: folder.path)
-        let received = pipe.fileHandleForReading.readDataToEndOfFile()
+        let received = Executable.readToEnd(pipe.fileHandleForReading)
         reader.waitUntilExit()
         #expect(result.status == 0, "\(result.stderr)")
         var info = stat()

@@ -85,3 +85,34 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("shi.caf").path))
     }
 }
+
+/// What a push or a store can hand the refresher, hostile or not.
+@Suite struct ManifestRefresherInputTests {
+    @Test func pinsAreAPackIDAndAnOptionalVersion() {
+        #expect(PackPin("wechat@1.0.1") == PackPin(id: "wechat", version: SemanticVersion("1.0.1")))
+        #expect(PackPin("wechat") == PackPin(id: "wechat", version: nil))
+        for hostile in ["", "@1.0.0", "../x@1.0.0", "wechat@", "wechat@1.0", "wechat@1.0.0/../../x", "WeChat", "wechat\n@1.0.0"] {
+            #expect(PackPin(hostile) == nil, "\(hostile.debugDescription)")
+        }
+    }
+
+    @Test func clipPathsMustStayInTheirFolder() {
+        for good in ["clips/shi.caf", "5.caf", "clips/元.caf"] { #expect(ManifestRefresher.isSafeStorePath(good), "\(good)") }
+        for bad in ["", "/etc/passwd", "clips/../../x.caf", "..", "clips//x.caf", "clips/.hidden.caf", "a\\b.caf", "clips/x\n.caf", "clips/"] {
+            #expect(!ManifestRefresher.isSafeStorePath(bad), "\(bad.debugDescription)")
+        }
+    }
+
+    @Test func aManifestWhoseClipLeavesItsFolderIsRefused() throws {
+        let json = """
+        {"schemaVersion":1,"id":"wechat","version":"1.0.0","grammar":"zh-Hans","two":"er","maxAmount":"99.99","profile":"ios-notification",
+         "texts":{},"digest":"00","clips":{"5":{"file":"../../Library/Preferences/x.plist","bytes":1,"sha256":"00","frames":1,
+         "durationSeconds":0.1,"container":"caf","codec":"lpcm","sampleRate":22050,"channels":1}},
+         "packJSON":{"file":"pack.json","bytes":1,"sha256":"00"},"archives":{}}
+        """
+        #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeManifest(Data(json.utf8)) }
+        let repeated = #"{"schemaVersion":1,"packs":{"a":{"versions":{}},"a":{"versions":{}}}}"#
+        #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeIndex(Data(repeated.utf8)) }
+        #expect(try ManifestRefresher.decodeIndex(Data(#"{"schemaVersion":1,"packs":{}}"#.utf8)).packs.isEmpty)
+    }
+}

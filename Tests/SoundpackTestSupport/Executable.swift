@@ -40,13 +40,27 @@ public enum Executable {
         // Read both pipes while the process runs so a large output cannot block it.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { outData = readToEnd(out.fileHandleForReading) }
+        DispatchQueue.global().async(group: group) { errData = readToEnd(err.fileHandleForReading) }
         if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
         try inPipe.fileHandleForWriting.close()
         group.wait()
         process.waitUntilExit()
         return ExecutionResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
                                status: process.terminationStatus)
+    }
+
+    /// Reads a pipe to its end with read(2), retrying on EINTR. FileHandle.readDataToEndOfFile
+    /// traps (`try!`) when a signal interrupts its read; that was seen in a test run that also
+    /// used URLSession.
+    public static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if n > 0 { data.append(contentsOf: buffer[0..<n]); continue }
+            if n < 0 && errno == EINTR { continue }
+            return data
+        }
     }
 }

@@ -1,8 +1,10 @@
 // A tiny HTTP/1.1 file server on 127.0.0.1 and a free port, serving a folder, for tests that
-// download from "the CDN". GET only, one request per connection.
+// download from "the CDN". GET only, one request per connection. Every 200 carries a strong ETag
+// (the body's SHA-256), and `If-None-Match` with that tag answers 304, as a CDN does.
 
 import Foundation
 import Glibc
+import SoundpackKit
 
 public final class LoopbackHTTPServer: @unchecked Sendable {
     public let port: UInt16
@@ -11,6 +13,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let thread: Thread
     /// Paths requested, in order.
     public private(set) var requests: [String] = []
+    /// Each request's path and the status it got, in order.
+    public private(set) var responses: [(path: String, status: Int)] = []
     private let lock = NSLock()
 
     public init(serving root: String) throws {
@@ -31,11 +35,24 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         listener = fd
         let serve = ServeLoop(fd: fd, root: root)
         thread = Thread { serve.run() }
-        serve.onRequest = { [weak self] path in self?.record(path) }
+        serve.onRequest = { [weak self] path, status in self?.record(path, status) }
         thread.start()
     }
 
-    private func record(_ path: String) { lock.lock(); requests.append(path); lock.unlock() }
+    private func record(_ path: String, _ status: Int) {
+        lock.lock()
+        requests.append(path)
+        responses.append((path, status))
+        lock.unlock()
+    }
+
+    /// Forgets the requests so far.
+    public func resetLog() {
+        lock.lock()
+        requests = []
+        responses = []
+        lock.unlock()
+    }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -50,7 +67,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 private final class ServeLoop: @unchecked Sendable {
     let fd: Int32
     let root: String
-    var onRequest: ((String) -> Void)?
+    var onRequest: ((String, Int) -> Void)?
     init(fd: Int32, root: String) { self.fd = fd; self.root = root }
 
     func run() {
@@ -73,15 +90,27 @@ private final class ServeLoop: @unchecked Sendable {
         let line = String(decoding: request.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
         let parts = line.split(separator: " ")
         let path = parts.count > 1 ? String(parts[1]) : "/"
-        onRequest?(path)
+        let headers = String(decoding: request, as: UTF8.self).split(separator: "\r\n").dropFirst()
+        let ifNoneMatch = headers.first { $0.lowercased().hasPrefix("if-none-match:") }
+            .map { $0.dropFirst("if-none-match:".count).trimmingCharacters(in: .whitespaces) }
         let decoded = path.removingPercentEncoding ?? path
         var response: [UInt8]
+        let status: Int
         if parts.first == "GET", !decoded.split(separator: "/").contains(".."),
            let body = FileManager.default.contents(atPath: root + decoded) {
-            response = Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n".utf8) + body
+            let etag = "\"\(Digest.sha256Hex(body))\""
+            if ifNoneMatch == etag {
+                status = 304
+                response = Array("HTTP/1.1 304 Not Modified\r\nETag: \(etag)\r\nConnection: close\r\n\r\n".utf8)
+            } else {
+                status = 200
+                response = Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nContent-Type: application/octet-stream\r\nETag: \(etag)\r\nConnection: close\r\n\r\n".utf8) + body
+            }
         } else {
+            status = 404
             response = Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
         }
+        onRequest?(path, status)
         var sent = 0
         while sent < response.count {
             let n = response.withUnsafeBytes { write(client, $0.baseAddress! + sent, $0.count - sent) }

@@ -60,7 +60,6 @@ public enum SharedContainerExport {
         var names: [String] = []
         var seen: [String: String] = [:]
         var shared: [String: SharedPack] = [:]
-        let base = baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         if let baseURL { try checkBaseURL(baseURL) }
         for pack in packs {
             // The app reads this file as a property list: XML cannot hold control characters, and
@@ -78,10 +77,9 @@ public enum SharedContainerExport {
                 if seen[name] == nil { names.append(name) }
                 seen[name] = "\(pack.id):\(clip.storePath)"
                 var url: URL?
-                if let base {
+                if let base = baseURL {
                     let path = StoreLayout.versionFile(pack.id, pack.version, clip.storePath)
-                    let encoded = path.slashSeparated.map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
-                    guard let made = URL(string: base + "/" + encoded.joined(separator: "/")) else {
+                    guard let made = StoreLayout.url(of: path, under: base) else {
                         throw ExportError("'\(base)/\(path)' is not a URL; check --base-url")
                     }
                     url = made

@@ -15,24 +15,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Where each file of a store lives, relative to the store root.
-public enum StoreLayout {
-    public static let index = "index.json"
-    public static let manifestFile = "manifest.json"
+/// The store paths only Kit needs (pack.json, archives, clips); SoundpackCore's `StoreLayout`
+/// spells the ones phones read too.
+extension StoreLayout {
     public static let packJSONFile = PackFolder.manifestFile
-
-    /// `wechat/1.0.0`: the folder of one version.
-    public static func versionFolder(_ id: String, _ version: SemanticVersion) -> String { "\(id)/\(version)" }
-
-    /// `wechat/1.0.0/<file>` for a path relative to the version folder.
-    public static func versionFile(_ id: String, _ version: SemanticVersion, _ file: String) -> String {
-        "\(versionFolder(id, version))/\(file)"
-    }
-
-    public static func manifest(_ id: String, _ version: SemanticVersion) -> String { versionFile(id, version, manifestFile) }
-    public static func signature(_ id: String, _ version: SemanticVersion) -> String { manifest(id, version) + ".sig" }
-    /// The signature's name inside the version folder.
-    public static let signatureFile = manifestFile + ".sig"
 
     /// `wechat-1.0.0.tar.gz`: an archive's name inside the version folder.
     public static func archiveFile(_ id: String, _ version: SemanticVersion, _ kind: ArchiveKind) -> String {
