@@ -16,11 +16,12 @@ let package = Package(
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(name: "SoundpackCore"),
         .target(
             name: "SoundpackKit",
-            dependencies: ["SoundpackCore", "CSQLite", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive"]
+            dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive"]
         ),
         .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
         .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),

@@ -23,7 +23,7 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec]
 
     static let globalOptions: [OptionSpec] = [
-        .option("--catalog", value: "FILE", help: "catalog database (env SOUNDPACK_CATALOG; default .soundpack/catalog.sqlite)"),
+        .option("--catalog", value: "FILE|URL", help: "catalog: a SQLite file or a postgresql:// URL (env SOUNDPACK_CATALOG; default .soundpack/catalog.sqlite)"),
         .option("--store", value: "DIR", help: "store folder (env SOUNDPACK_STORE; default dist/)"),
         .option("--color", value: "WHEN", help: "auto (default: on a terminal, unless NO_COLOR is set or TERM is dumb), always or never"),
         .flag("-h", "--help", help: "show this help"),

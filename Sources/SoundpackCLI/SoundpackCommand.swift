@@ -127,9 +127,11 @@ enum Style {
 }
 
 extension CLIContext {
-    /// `--catalog`, else `SOUNDPACK_CATALOG`, else `.soundpack/catalog.sqlite` under the working folder.
+    /// `--catalog`, else `SOUNDPACK_CATALOG`, else `.soundpack/catalog.sqlite` under the working
+    /// folder: a file path made absolute, or a `postgresql://` URL as given.
     func catalogPath(_ arguments: ParsedArguments) -> String {
-        absolute(arguments.value("--catalog") ?? environment["SOUNDPACK_CATALOG"] ?? ".soundpack/catalog.sqlite")
+        let named = arguments.value("--catalog") ?? environment["SOUNDPACK_CATALOG"] ?? ".soundpack/catalog.sqlite"
+        return PostgreSQLCatalog.isURL(named) ? named : absolute(named)
     }
 
     /// `--store`, else `SOUNDPACK_STORE`, else `dist/` under the working folder.
@@ -142,7 +144,11 @@ extension CLIContext {
     func openCatalog(_ arguments: ParsedArguments) throws(CLIError) -> any Catalog {
         // Only the default .soundpack/ is created; a folder someone named must exist.
         let named = arguments.value("--catalog") ?? environment["SOUNDPACK_CATALOG"]
-        do { return try SQLiteCatalog(path: catalogPath(arguments), createFolder: named == nil) } catch {
+        let path = catalogPath(arguments)
+        do {
+            if PostgreSQLCatalog.isURL(path) { return try PostgreSQLCatalog(url: path) }
+            return try SQLiteCatalog(path: path, createFolder: named == nil)
+        } catch {
             throw .environment("cannot use the catalog", error.message)
         }
     }

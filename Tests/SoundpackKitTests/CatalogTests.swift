@@ -11,9 +11,10 @@ import SoundpackCore
 @Suite struct CatalogTests {
     static func demoReport() -> PackReport { Validator().validate(folder: PackFolder(absolute: Fixtures.demoPack)) }
 
-    @Test func recordsValidationRunsAndReadsThemBack() throws {
+    @Test(arguments: CatalogBackend.available)
+    func recordsValidationRunsAndReadsThemBack(_ backend: CatalogBackend) throws {
         let folder = TemporaryFolder()
-        let catalog = try SQLiteCatalog(path: folder.file("nested/catalog.sqlite"))
+        let catalog = try backend.open(backend == .sqlite ? folder.file("nested/catalog.sqlite") : backend.freshLocation(in: folder))
         let report = Self.demoReport()
         try catalog.recordValidations([report], strict: false, toolVersion: "test", at: Date(timeIntervalSince1970: 0))
         try catalog.recordValidations([report], strict: true, toolVersion: "test", at: Date(timeIntervalSince1970: 60))
@@ -35,13 +36,13 @@ import SoundpackCore
         #expect(try catalog.version(of: "nope", nil) == nil)
     }
 
-    @Test func refusesACatalogFromANewerSoundpack() throws {
+    @Test(arguments: CatalogBackend.available)
+    func refusesACatalogFromANewerSoundpack(_ backend: CatalogBackend) throws {
         let folder = TemporaryFolder()
-        let path = folder.file("catalog.sqlite")
-        _ = try SQLiteCatalog(path: path)
-        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 99")
+        let location = try backend.freshLocation(in: folder)
+        try backend.open(location).db.setSchemaVersion(99)
         #expect {
-            _ = try SQLiteCatalog(path: path)
+            _ = try backend.open(location)
         } throws: { error in
             (error as? CatalogError)?.message.contains("newer than this soundpack") == true
         }
@@ -53,46 +54,77 @@ import SoundpackCore
         #expect(throws: CatalogError.self) { _ = try SQLiteCatalog(path: folder.file("blocker/catalog.sqlite")) }
     }
 
-    @Test func publishedVersionsCannotBeRewritten() throws {
+    @Test(arguments: CatalogBackend.available)
+    func publishedVersionsCannotBeRewritten(_ backend: CatalogBackend) throws {
         let folder = TemporaryFolder()
-        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let catalog = try backend.open(try backend.freshLocation(in: folder))
         try catalog.recordValidations([Self.demoReport()], strict: false, toolVersion: "test", at: Date())
         try catalog.db.execute("UPDATE versions SET published_at = '2026-01-01T00:00:00Z'")
-        #expect(throws: SQLiteError.self) { try catalog.db.execute("UPDATE versions SET digest = 'x'") }
-        #expect(throws: SQLiteError.self) { try catalog.db.execute("DELETE FROM clips") }
-        #expect(throws: SQLiteError.self) { try catalog.db.execute("DELETE FROM versions") }
+        for statement in ["UPDATE versions SET digest = 'x'", "UPDATE versions SET manifest_sha256 = 'x'", "UPDATE clips SET sha256 = 'x'",
+                          "DELETE FROM clips", "DELETE FROM versions"] {
+            #expect(throws: CatalogError.self, "\(statement)") { try catalog.db.execute(statement) }
+        }
         // Validating again records the run but leaves the published rows alone.
         try catalog.recordValidations([Self.demoReport()], strict: false, toolVersion: "test", at: Date())
         #expect(try catalog.version(of: "wechat", SemanticVersion("1.0.0"))?.runs.count == 2)
-        let integrity = try catalog.db.query("PRAGMA integrity_check")
-        #expect(integrity.first?.values.first?.string == "ok")
+        if backend == .sqlite {
+            let integrity = try catalog.db.query("PRAGMA integrity_check", [])
+            #expect(integrity.first?.values.first?.string == "ok")
+        }
     }
 
     @Test func pragmasFollowTheDesign() throws {
         let folder = TemporaryFolder()
         let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
-        #expect(try catalog.db.query("PRAGMA journal_mode").first?.values.first?.string == "delete")
-        #expect(try catalog.db.query("PRAGMA foreign_keys").first?.values.first?.int == 1)
-        #expect(try catalog.db.query("PRAGMA synchronous").first?.values.first?.int == 2)
-        #expect(try catalog.db.query("PRAGMA user_version").first?.values.first?.int == SQLiteCatalog.schemaVersion)
+        #expect(try catalog.sqlite.query("PRAGMA journal_mode").first?.values.first?.string == "delete")
+        #expect(try catalog.sqlite.query("PRAGMA foreign_keys").first?.values.first?.int == 1)
+        #expect(try catalog.sqlite.query("PRAGMA synchronous").first?.values.first?.int == 2)
+        #expect(try catalog.sqlite.query("PRAGMA user_version").first?.values.first?.int == SQLiteCatalog.schemaVersion)
     }
 
     /// Eight connections creating and writing one new catalog at once: every write lands.
-    @Test func concurrentWritersAllSucceed() throws {
+    @Test(arguments: CatalogBackend.available)
+    func concurrentWritersAllSucceed(_ backend: CatalogBackend) throws {
         let folder = TemporaryFolder()
-        let path = folder.file("catalog.sqlite")
+        let location = try backend.freshLocation(in: folder)
         let report = Self.demoReport()
         let failures = FailureList()
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             do {
-                let catalog = try SQLiteCatalog(path: path)
+                let catalog = try backend.open(location)
                 for _ in 0..<5 { try catalog.recordValidations([report], strict: false, toolVersion: "w\(worker)", at: Date()) }
             } catch {
                 failures.append("\(error)")
             }
         }
         #expect(failures.all.isEmpty)
-        #expect(try SQLiteCatalog(path: path).version(of: "wechat", nil)?.runs.count == 40)
+        #expect(try backend.open(location).version(of: "wechat", nil)?.runs.count == 40)
+    }
+
+    /// Eight connections publishing the same pack@version at once: the database lets exactly one
+    /// record it; the others see it published and record nothing.
+    @Test(arguments: CatalogBackend.available)
+    func concurrentPublishersOfOneVersionRecordItOnce(_ backend: CatalogBackend) throws {
+        let folder = TemporaryFolder()
+        let location = try backend.freshLocation(in: folder)
+        let report = Self.demoReport()
+        let publication = PublicationRecord(
+            pack: try #require(VersionIdentity(report)), clips: report.clips.map { ClipRecord(key: $0.key, file: $0.file, facts: $0.facts) },
+            manifestSha256: String(repeating: "a", count: 64), tarSha256: nil, zipSha256: nil, keyID: nil, publishedAt: Date())
+        _ = try backend.open(location)  // the schema, created once
+        let failures = FailureList(), recorded = FailureList()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            do {
+                if try backend.open(location).recordPublication(publication) { recorded.append("\(worker)") }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty)
+        #expect(recorded.all.count == 1)
+        let published = try backend.open(location).publishedVersions()
+        #expect(published.map(\.version.description) == ["1.0.0"])
+        #expect(published.first?.clips.count == report.clips.count)
     }
 }
 
@@ -104,12 +136,12 @@ import SoundpackCore
         let path = folder.file("catalog.sqlite")
         do {
             let db = try SQLiteDatabase(path: path)
-            try db.execute(SQLiteCatalog.migrations[0])
+            try db.execute(SQLiteConnection.migrations[0])
             try db.execute("PRAGMA user_version = 1")
             try db.execute("INSERT INTO packs (id, grammar, created_at) VALUES ('old', 'zh-Hans', '2025-01-01T00:00:00Z')")
         }
         let catalog = try SQLiteCatalog(path: path)
-        #expect(try catalog.db.query("PRAGMA user_version").first?.values.first?.int == SQLiteCatalog.schemaVersion)
+        #expect(try catalog.sqlite.query("PRAGMA user_version").first?.values.first?.int == SQLiteCatalog.schemaVersion)
         #expect(try catalog.packs().map(\.id) == ["old"])
         try catalog.recordValidations([CatalogTests.demoReport()], strict: false, toolVersion: "test", at: Date())
         let clip = try #require(try catalog.version(of: "wechat", nil)?.clips.first)

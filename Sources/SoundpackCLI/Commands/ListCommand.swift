@@ -14,7 +14,8 @@ enum ListCommand: Command {
         let format = try arguments.choice("--format", ["text", "json"], default: "text")
         guard arguments.positionals.isEmpty else { throw .usage("list takes no arguments") }
         let packs: [CatalogPack]
-        do { packs = try context.openCatalog(arguments).packs() } catch let error as CLIError { throw error } catch {
+        let catalog = try context.openCatalog(arguments)
+        do { packs = try catalog.packs() } catch {
             throw .environment("cannot read the catalog", "\(error)")
         }
         if format == "json" {
@@ -22,7 +23,7 @@ enum ListCommand: Command {
             return .success
         }
         guard !packs.isEmpty else {
-            context.stdout.write("no packs in the catalog at \(context.catalogPath(arguments).visible) (soundpack validate DIR records one)\n")
+            context.stdout.write("no packs in the catalog at \(catalog.location.visible) (soundpack validate DIR records one)\n")
             return .success
         }
         let rows = [["ID", "VERSION", "PUBLISHED", "GRAMMAR", "LAST VALIDATED", "RESULT", "NAME"]] + packs.map {

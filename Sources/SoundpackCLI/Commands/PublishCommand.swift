@@ -48,7 +48,8 @@ enum PublishCommand: Command {
         // so not even the catalog file is created.
         let dryRun = arguments.has("--dry-run")
         let catalog: any Catalog
-        if dryRun && !FileManager.default.fileExists(atPath: context.catalogPath(arguments)) {
+        let catalogPath = context.catalogPath(arguments)
+        if dryRun && !PostgreSQLCatalog.isURL(catalogPath) && !FileManager.default.fileExists(atPath: catalogPath) {
             do { catalog = try SQLiteCatalog(path: ":memory:", createFolder: false) } catch { throw .environment("cannot use the catalog", error.message) }
         } else {
             catalog = try context.openCatalog(arguments)

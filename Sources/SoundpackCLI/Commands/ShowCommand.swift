@@ -24,7 +24,7 @@ enum ShowCommand: Command {
             throw .environment("cannot read the catalog", error.message)
         }
         guard let found else {
-            throw .failure("no \(reference) in the catalog at \(context.catalogPath(arguments))",
+            throw .failure("no \(reference) in the catalog at \(catalog.location.visible)",
                            hint: "soundpack list shows what it holds; soundpack validate DIR records a pack")
         }
         if format == "json" {

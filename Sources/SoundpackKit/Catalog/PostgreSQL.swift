@@ -1,0 +1,282 @@
+// The catalog on PostgreSQL through libpq (the only file that imports CPostgreSQL): parameterised
+// statements, results read by column type, writers of one pack serialized by a transaction-scoped
+// advisory lock, the schema version in a table of its own. Messages never show a password.
+
+import CPostgreSQL
+import Foundation
+import SoundpackCore
+
+/// The PostgreSQL catalog: `--catalog postgresql://user@host/db` (any libpq connection URI).
+public final class PostgreSQLCatalog: SQLCatalog {
+    public init(url: String) throws(CatalogError) {
+        try super.init(connection: PostgreSQLConnection(url: url))
+    }
+
+    /// Whether `text` names a PostgreSQL catalog rather than a SQLite file.
+    public static func isURL(_ text: String) -> Bool {
+        text.hasBytePrefix("postgresql://") || text.hasBytePrefix("postgres://")
+    }
+
+    var postgres: PostgreSQLConnection { db as! PostgreSQLConnection }
+}
+
+final class PostgreSQLConnection: SQLConnection {
+    private let connection: OpaquePointer
+    let location: String
+    let insertionOrder = "seq"
+
+    init(url: String) throws(CatalogError) {
+        location = Self.redacted(url)
+        guard let connection = PQconnectdb(url) else { throw CatalogError("cannot connect to \(location): out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.message(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw CatalogError("cannot connect to the catalog at \(location): \(message) (check the server is running and the URL, user and database; pass --catalog or set SOUNDPACK_CATALOG)")
+        }
+        self.connection = connection
+        // Notices (such as "relation already exists, skipping") are not for our users' terminals.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        try execute("SET client_min_messages = warning; SET TIME ZONE 'UTC'")
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// The URL with any password replaced by `***`, for messages.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "a PostgreSQL URL that does not parse" }
+        if components.password != nil { components.password = "***" }
+        if let items = components.queryItems, items.contains(where: { $0.name == "password" }) {
+            components.queryItems = items.map { $0.name == "password" ? URLQueryItem(name: "password", value: "***") : $0 }
+        }
+        return (components.string ?? "a PostgreSQL URL").visible
+    }
+
+    private static func message(_ text: UnsafePointer<CChar>?) -> String {
+        // libpq's messages run over lines ("…failed: No such file\n\tIs the server running…"): one line.
+        text.map { String(cString: $0).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").visible }
+            ?? "no message"
+    }
+
+    private func failure(_ result: OpaquePointer?, _ sql: String) -> CatalogError {
+        let message = result.map { Self.message(PQresultErrorMessage($0)) } ?? Self.message(PQerrorMessage(connection))
+        let lost = PQstatus(connection) != CONNECTION_OK ? " (the connection to the server was lost; nothing of this command was committed)" : ""
+        return CatalogError("\(location): PostgreSQL error while running \(String(sql.prefix(60)).visible)…: \(message)\(lost)")
+    }
+
+    /// `?` placeholders become `$1`, `$2`… (outside quoted literals).
+    static func numbered(_ sql: String) -> String {
+        var out = "", n = 0, quoted = false
+        for character in sql {
+            if character == "'" { quoted.toggle() }
+            if character == "?" && !quoted {
+                n += 1
+                out += "$\(n)"
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    func query(_ sql: String, _ arguments: [SQLValue]) throws(CatalogError) -> [SQLRow] {
+        // Every parameter goes as text with its type named, so the server never has to guess one.
+        var types: [Oid] = [], texts: [String?] = []
+        for argument in arguments {
+            switch argument {
+            case .null: types.append(25); texts.append(nil)
+            case .integer(let v): types.append(20); texts.append(String(v))
+            case .real(let v):
+                types.append(701)
+                texts.append(v.isFinite ? String(v) : (v.isNaN ? "NaN" : (v > 0 ? "Infinity" : "-Infinity")))
+            case .text(let v): types.append(25); texts.append(v)
+            }
+        }
+        let statement = Self.numbered(sql)
+        let result = withCStrings(texts) { pointers in
+            PQexecParams(connection, statement, Int32(arguments.count), types, pointers, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else { throw failure(result, sql) }
+        let columns = PQnfields(result)
+        var names: [String: Int] = [:]
+        for column in 0..<columns { names[String(cString: PQfname(result, column))] = Int(column) }
+        return (0..<PQntuples(result)).map { row in
+            SQLRow(names: names, values: (0..<columns).map { column in
+                if PQgetisnull(result, row, column) == 1 { return .null }
+                let text = String(cString: PQgetvalue(result, row, column))
+                switch PQftype(result, column) {
+                case 20, 21, 23: return Int64(text).map(SQLValue.integer) ?? .text(text)  // int8, int2, int4
+                case 16: return .integer(text == "t" ? 1 : 0)  // bool
+                case 700, 701: return Double(text).map(SQLValue.real) ?? .text(text)  // float4, float8
+                default: return .text(text)
+                }
+            })
+        }
+    }
+
+    func execute(_ script: String) throws(CatalogError) {
+        let result = PQexec(connection, script)
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else { throw failure(result, script) }
+    }
+
+    /// BEGIN, then a transaction-scoped advisory lock per pack (in a fixed order, so two writers
+    /// never wait on each other in a circle): a second publisher of the same pack waits for the
+    /// first to commit or roll back, on any machine. A dropped connection releases the locks and
+    /// rolls the transaction back.
+    func writeTransaction<T>(locking packs: [String], _ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            for pack in Set(packs).sorted() {
+                try query("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text("soundpack.pack:" + pack)])
+            }
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func schemaVersion() throws(CatalogError) -> Int64 {
+        // First writers of a new database meet here: the advisory lock lets one create the table.
+        try query("SELECT pg_advisory_xact_lock(hashtextextended('soundpack.schema', 0))", [])
+        try execute("CREATE TABLE IF NOT EXISTS soundpack_schema (version BIGINT NOT NULL)")
+        return try query("SELECT version FROM soundpack_schema", []).first?["version"].int ?? 0
+    }
+
+    func setSchemaVersion(_ version: Int64) throws(CatalogError) {
+        try execute("DELETE FROM soundpack_schema")
+        try query("INSERT INTO soundpack_schema (version) VALUES (?)", [.integer(version)])
+    }
+
+    /// A session lock of the whole store: held by one writer at a time, across transactions, and
+    /// released when it is released or the connection ends (a killed publisher frees it).
+    func lockStore() throws(CatalogError) {
+        try query("SELECT pg_advisory_lock(hashtextextended('soundpack.store', 0))", [])
+    }
+
+    func unlockStore() {
+        _ = try? query("SELECT pg_advisory_unlock(hashtextextended('soundpack.store', 0))", [])
+    }
+
+    /// The same tables, columns and protections as SQLite's (SQLiteConnection.migrations), in
+    /// PostgreSQL's words: identity columns, DOUBLE PRECISION, binary-ordered ids, PL/pgSQL triggers.
+    let migrations: [String] = [
+        """
+        CREATE TABLE packs (
+            id TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+            name TEXT,
+            grammar TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE versions (
+            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+            pack_id TEXT COLLATE "C" NOT NULL REFERENCES packs(id),
+            version TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            grammar TEXT NOT NULL,
+            max_amount TEXT NOT NULL,
+            published_at TEXT,
+            yanked INTEGER NOT NULL DEFAULT 0,
+            yank_reason TEXT,
+            updated_at TEXT NOT NULL,
+            UNIQUE (pack_id, version)
+        );
+        CREATE TABLE clips (
+            seq BIGINT GENERATED BY DEFAULT AS IDENTITY,
+            version_id BIGINT NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+            token TEXT NOT NULL,
+            file TEXT NOT NULL,
+            bytes BIGINT, sha256 TEXT, container TEXT, codec TEXT, bits INTEGER,
+            sample_rate INTEGER, channels INTEGER, frames BIGINT, duration DOUBLE PRECISION,
+            peak_dbfs DOUBLE PRECISION, leading_silence_ms DOUBLE PRECISION, trailing_silence_ms DOUBLE PRECISION,
+            PRIMARY KEY (version_id, token)
+        );
+        CREATE TABLE validation_runs (
+            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+            pack_id TEXT COLLATE "C" NOT NULL REFERENCES packs(id),
+            version TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            path TEXT NOT NULL,
+            ran_at TEXT NOT NULL,
+            errors INTEGER NOT NULL,
+            warnings INTEGER NOT NULL,
+            passed INTEGER NOT NULL,
+            worst_amount TEXT,
+            worst_seconds DOUBLE PRECISION,
+            tool_version TEXT NOT NULL
+        );
+        CREATE TABLE findings (
+            run_id BIGINT NOT NULL REFERENCES validation_runs(id) ON DELETE CASCADE,
+            rule TEXT NOT NULL, severity TEXT NOT NULL, token TEXT, file TEXT, message TEXT NOT NULL
+        );
+        CREATE INDEX validation_runs_by_pack ON validation_runs (pack_id, version, ran_at);
+        CREATE INDEX findings_by_run ON findings (run_id);
+        CREATE FUNCTION soundpack_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION '%', TG_ARGV[0]; END $$;
+        CREATE FUNCTION soundpack_keep_published_clips() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF (SELECT published_at FROM versions WHERE id = OLD.version_id) IS NOT NULL THEN
+                    RAISE EXCEPTION 'clips of published versions cannot change';
+                END IF;
+                IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
+                RETURN NEW;
+            END $$;
+        CREATE TRIGGER published_versions_are_immutable
+            BEFORE UPDATE OF pack_id, version, digest, grammar, max_amount, published_at ON versions
+            FOR EACH ROW WHEN (OLD.published_at IS NOT NULL)
+            EXECUTE FUNCTION soundpack_refuse('published versions are immutable');
+        CREATE TRIGGER published_versions_are_kept
+            BEFORE DELETE ON versions FOR EACH ROW WHEN (OLD.published_at IS NOT NULL)
+            EXECUTE FUNCTION soundpack_refuse('published versions cannot be deleted');
+        CREATE TRIGGER published_clips_are_kept
+            BEFORE DELETE ON clips FOR EACH ROW EXECUTE FUNCTION soundpack_keep_published_clips();
+        """,
+        // 2: level and loudness figures per clip.
+        """
+        ALTER TABLE clips ADD COLUMN true_peak_dbtp DOUBLE PRECISION;
+        ALTER TABLE clips ADD COLUMN momentary_max_lufs DOUBLE PRECISION;
+        ALTER TABLE clips ADD COLUMN dc_offset_percent DOUBLE PRECISION;
+        ALTER TABLE clips ADD COLUMN clipped_runs INTEGER;
+        """,
+        // 3: what publishing records about a version.
+        """
+        ALTER TABLE versions ADD COLUMN two TEXT;
+        ALTER TABLE versions ADD COLUMN manifest_sha256 TEXT;
+        ALTER TABLE versions ADD COLUMN tar_sha256 TEXT;
+        ALTER TABLE versions ADD COLUMN zip_sha256 TEXT;
+        ALTER TABLE versions ADD COLUMN key_id TEXT;
+        ALTER TABLE versions ADD COLUMN yanked_at TEXT;
+        ALTER TABLE clips ADD COLUMN store_file TEXT;
+        CREATE TRIGGER published_records_are_immutable
+            BEFORE UPDATE OF two, manifest_sha256, tar_sha256, zip_sha256, key_id ON versions
+            FOR EACH ROW WHEN (OLD.published_at IS NOT NULL)
+            EXECUTE FUNCTION soundpack_refuse('published versions are immutable');
+        CREATE TRIGGER published_clips_are_immutable
+            BEFORE UPDATE ON clips FOR EACH ROW EXECUTE FUNCTION soundpack_keep_published_clips();
+        CREATE TRIGGER yanks_are_final
+            BEFORE UPDATE OF yanked ON versions
+            FOR EACH ROW WHEN (OLD.yanked = 1 AND NEW.yanked = 0)
+            EXECUTE FUNCTION soundpack_refuse('a yanked version stays yanked');
+        """,
+        // 4: `yank --undo`; only published versions can carry the flag.
+        """
+        DROP TRIGGER yanks_are_final ON versions;
+        CREATE TRIGGER yanks_need_a_published_version
+            BEFORE UPDATE OF yanked ON versions
+            FOR EACH ROW WHEN (OLD.published_at IS NULL AND NEW.yanked = 1)
+            EXECUTE FUNCTION soundpack_refuse('only published versions can be yanked');
+        """,
+    ]
+}
+
+/// Calls `body` with C strings for `strings` (nil stays a null pointer), valid during the call.
+private func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let copies = strings.map { $0.map { strdup($0) } ?? nil }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { $0.map { UnsafePointer($0) } })
+}
