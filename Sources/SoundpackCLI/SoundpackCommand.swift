@@ -16,7 +16,7 @@ public enum SoundpackCommand {
     static let commands: [any Command.Type] = [
         InitCommand.self, ValidateCommand.self, SayCommand.self, RenderCommand.self, ConvertCommand.self, PublishCommand.self,
         ReportCommand.self, ListCommand.self, ShowCommand.self, DiffCommand.self, YankCommand.self, VerifyCommand.self, ExportCommand.self,
-        ImportCommand.self, PayloadCommand.self, KeygenCommand.self, CompletionsCommand.self, ManCommand.self,
+        ImportCommand.self, PayloadCommand.self, KeygenCommand.self, CatalogCommand.self, CompletionsCommand.self, ManCommand.self,
     ]
 
     static var overview: String {

@@ -1,0 +1,60 @@
+// The catalog commands on PostgreSQL, run as a user runs them: the same outputs as on SQLite, and
+// `catalog migrate` from one to the other, checked with verify.
+
+import Foundation
+import Testing
+@testable import SoundpackKit
+import SoundpackTestSupport
+
+@Suite(.enabled(if: CatalogBackend.available.contains(.postgresql)))
+struct PostgreSQLCatalogEndToEndTests {
+    /// Strips what differs between two runs of the same commands: timestamps and the catalog's name.
+    static func normalized(_ text: String, _ catalog: String) -> String {
+        text.replacingOccurrences(of: catalog, with: "CATALOG")
+            .replacingOccurrences(of: #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"#, with: "<time>", options: .regularExpression)
+    }
+
+    @Test func everyCatalogCommandPrintsWhatItPrintsOnSQLite() throws {
+        let url = try CatalogBackend.freshPostgresDatabase()
+        let onPostgres = try PublishEndToEndTests.project(), onSQLite = try PublishEndToEndTests.project()
+        let commands: [[String]] = [
+            ["validate", "packs/wechat"], ["publish"], ["publish"], ["list"], ["show", "wechat"], ["show", "wechat@1.0.0", "--format", "json"],
+            ["yank", "wechat@1.0.0", "--reason", "clip 3"], ["list", "--format", "json"], ["verify"], ["export", "wechat", "--format", "json"],
+            ["payload", "15.40", "--pack", "wechat@1.0.0"], ["yank", "wechat@1.0.0", "--undo"], ["diff", "wechat@1.0.0", "packs/wechat"],
+        ]
+        for command in commands {
+            let postgres = try Executable.run(command + ["--catalog", url], in: onPostgres.path)
+            let sqlite = try Executable.run(command, in: onSQLite.path)
+            #expect(postgres.status == sqlite.status, "\(command): \(postgres.stderr)")
+            #expect(Self.normalized(postgres.stdout, url) == Self.normalized(sqlite.stdout, onSQLite.file(".soundpack/catalog.sqlite")), "\(command)")
+        }
+        // The environment variable selects it too, and a password never shows in a message.
+        let missing = try Executable.run(["list"], in: onPostgres.path,
+                                         environment: ["SOUNDPACK_CATALOG": "postgresql://soundpack:hunter2@/nosuch?host=/nonexistent"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("postgresql://soundpack:***@/nosuch") && !missing.stderr.contains("hunter2"))
+    }
+
+    @Test func migrateCopiesACatalogAcrossAndBack() throws {
+        let project = try PublishEndToEndTests.project()
+        #expect(try Executable.run(["publish"], in: project.path).status == 0)
+        #expect(try Executable.run(["yank", "wechat@1.0.0", "--reason", "clip 3"], in: project.path).status == 0)
+        let url = try CatalogBackend.freshPostgresDatabase()
+        let migrate = try Executable.run(["catalog", "migrate", "--from", ".soundpack/catalog.sqlite", "--to", url], in: project.path)
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        #expect(migrate.stdout.contains("1 packs, 1 versions, 18 clips, 1 validation runs"))
+        #expect(try Executable.run(["verify", "--catalog", url], in: project.path).status == 0)
+        for command in [["show", "wechat@1.0.0", "--format", "json"], ["list", "--format", "json"]] {
+            let copied = try Executable.run(command + ["--catalog", url], in: project.path).stdout
+            #expect(copied == (try Executable.run(command, in: project.path).stdout), "\(command)")
+        }
+        // A second copy into the same catalog is refused and changes nothing.
+        let again = try Executable.run(["catalog", "migrate", "--from", ".soundpack/catalog.sqlite", "--to", url], in: project.path)
+        #expect(again.status == 1 && again.stderr.contains("already holds packs"))
+        // And back to a new SQLite file, and a new version published on top of the copy.
+        #expect(try Executable.run(["catalog", "migrate", "--from", url, "--to", "back.sqlite"], in: project.path).status == 0)
+        try PublishEndToEndTests.setVersion(project.file("packs/wechat"), "1.0.1")
+        #expect(try Executable.run(["publish", "--catalog", url], in: project.path).status == 0)
+        #expect(try Executable.run(["verify", "--catalog", url], in: project.path).status == 0)
+    }
+}
