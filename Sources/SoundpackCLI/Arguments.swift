@@ -24,7 +24,8 @@ struct CommandSpec: Sendable {
 
     static let globalOptions: [OptionSpec] = [
         .option("--catalog", value: "FILE|URL", help: "catalog: a SQLite file or a postgresql:// URL (env SOUNDPACK_CATALOG; default .soundpack/catalog.sqlite)"),
-        .option("--store", value: "DIR", help: "store folder (env SOUNDPACK_STORE; default dist/)"),
+        .option("--store", value: "DIR|s3://BUCKET/PREFIX", help: "store: a folder or S3-compatible object storage (env SOUNDPACK_STORE; default dist/)"),
+        .option("--s3-endpoint", value: "URL", help: "S3 endpoint for an s3:// store (env AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL; credentials from AWS_*)"),
         .option("--color", value: "WHEN", help: "auto (default: on a terminal, unless NO_COLOR is set or TERM is dumb), always or never"),
         .flag("-h", "--help", help: "show this help"),
     ]

@@ -134,11 +134,16 @@ extension CLIContext {
         return PostgreSQLCatalog.isURL(named) ? named : absolute(named)
     }
 
-    /// `--store`, else `SOUNDPACK_STORE`, else `dist/` under the working folder.
-    /// The store `--store`, `SOUNDPACK_STORE` or `dist/` names.
-    func store(_ arguments: ParsedArguments) -> Store {
+    /// The store `--store`, `SOUNDPACK_STORE` or `dist/` (under the working folder) names: a folder,
+    /// or `s3://bucket/prefix` with the endpoint and credentials from `--s3-endpoint` and `AWS_*`.
+    func store(_ arguments: ParsedArguments) throws(CLIError) -> Store {
         let named = arguments.value("--store") ?? environment["SOUNDPACK_STORE"] ?? "dist"
-        return Store.directory(absolute(named), shown: named)
+        guard named.hasBytePrefix("s3://") else { return Store.directory(absolute(named), shown: named) }
+        do {
+            return Store(backend: try S3Store(S3Location(url: named, endpoint: arguments.value("--s3-endpoint"), environment: environment)))
+        } catch {
+            throw .environment("cannot use the store", error.message)
+        }
     }
 
     func openCatalog(_ arguments: ParsedArguments) throws(CLIError) -> any Catalog {

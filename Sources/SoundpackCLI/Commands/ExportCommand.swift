@@ -26,7 +26,7 @@ enum ExportCommand: Command {
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         let format = try arguments.choice("--format", SharedManifest.Encoding.allCases.map(\.rawValue), default: SharedManifest.Encoding.plist.rawValue)
         guard !arguments.positionals.isEmpty else { throw .usage("export needs ID[@VER] or a pack folder", hint: "soundpack export wechat --base-url https://cdn.example.com/packs") }
-        let store = context.store(arguments)
+        let store = try context.store(arguments)
         var packs: [ExportedPack] = []
         var catalog: (any Catalog)?
         for argument in arguments.positionals {

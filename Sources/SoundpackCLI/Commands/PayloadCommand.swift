@@ -37,7 +37,8 @@ enum PayloadCommand: Command {
         let ref = try parseReference(packText, requireVersion: false)
         let catalog = try context.openCatalog(arguments)
         let found: (version: PublishedVersion, manifest: StoreManifest)?
-        do { found = try context.store(arguments).published(ref.id, ref.version, in: catalog) } catch {
+        let store = try context.store(arguments)
+        do { found = try store.published(ref.id, ref.version, in: catalog) } catch {
             throw .environment("cannot read \(packText) from the store", hint: error.description)
         }
         guard let (version, manifest) = found else {
@@ -86,7 +87,7 @@ enum PayloadCommand: Command {
         // the named pack exists, is not yanked, and can say the amount.
         var packs: [String: PushPayload.PackFacts] = [:]
         let catalog = try context.openCatalog(arguments)
-        let store = context.store(arguments)
+        let store = try context.store(arguments)
         do {
             for version in try catalog.publishedVersions() {
                 guard let manifest = try? store.manifest(version.id, version.version) else { continue }

@@ -54,7 +54,7 @@ enum PublishCommand: Command {
         } else {
             catalog = try context.openCatalog(arguments)
         }
-        let publisher = Publisher(catalog: catalog, store: context.store(arguments),
+        let publisher = Publisher(catalog: catalog, store: try context.store(arguments),
                                   signingKey: key, sourceDateEpoch: epoch)
         publisher.now = context.now
         publisher.dryRun = dryRun

@@ -17,7 +17,7 @@ enum VerifyCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         let format = try arguments.choice("--format", ["text", "json"], default: "text")
-        var verifier = StoreVerifier(catalog: try context.openCatalog(arguments), store: context.store(arguments))
+        var verifier = StoreVerifier(catalog: try context.openCatalog(arguments), store: try context.store(arguments))
         for file in arguments.values("--public-key") {
             guard let data = FileManager.default.contents(atPath: context.absolute(file)),
                   let key = Data(base64Encoded: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {

@@ -30,9 +30,9 @@ enum YankCommand: Command {
             throw .usage("yank needs --reason TEXT", hint: "soundpack yank \(ref.id)@\(version) --reason \"clip 5 is clipped\"")
         }
         let catalog = try context.openCatalog(arguments)
-        let store = context.store(arguments)
+        let store = try context.store(arguments)
         let lock: any StoreLock
-        do { lock = try store.lock() } catch { throw .environment("cannot update the store", error.message) }
+        do { lock = try catalog.storeLock() ?? store.lock() } catch { throw .environment("cannot update the store", "\(error)") }
         defer { lock.release() }
         let outcome: YankOutcome
         do {

@@ -41,6 +41,9 @@ public protocol Catalog: AnyObject {
 
     /// Takes a yank back: the version is listed as available again.
     func unyank(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> YankOutcome
+    /// A lock of the whole store held through the database, for stores shared between machines;
+    /// nil when the catalog cannot give one (SQLite: the store's own lock serves).
+    func storeLock() throws(CatalogError) -> (any StoreLock)?
 }
 
 extension Catalog {

@@ -153,14 +153,24 @@ final class PostgreSQLConnection: SQLConnection {
         try query("INSERT INTO soundpack_schema (version) VALUES (?)", [.integer(version)])
     }
 
-    /// A session lock of the whole store: held by one writer at a time, across transactions, and
-    /// released when it is released or the connection ends (a killed publisher frees it).
-    func lockStore() throws(CatalogError) {
+    /// A session-level advisory lock of the store: one writer at a time on every machine, held
+    /// across transactions until released, and freed by the server when the connection ends (a
+    /// killed publisher never leaves it held).
+    func storeLock() throws(CatalogError) -> (any StoreLock)? {
         try query("SELECT pg_advisory_lock(hashtextextended('soundpack.store', 0))", [])
+        return AdvisoryLock(connection: self)
     }
 
-    func unlockStore() {
-        _ = try? query("SELECT pg_advisory_unlock(hashtextextended('soundpack.store', 0))", [])
+    final class AdvisoryLock: StoreLock {
+        private var connection: PostgreSQLConnection?
+        init(connection: PostgreSQLConnection) { self.connection = connection }
+
+        func release() {
+            _ = try? connection?.query("SELECT pg_advisory_unlock(hashtextextended('soundpack.store', 0))", [])
+            connection = nil
+        }
+
+        deinit { release() }
     }
 
     /// The same tables, columns and protections as SQLite's (SQLiteConnection.migrations), in

@@ -22,6 +22,8 @@ public protocol SQLConnection: AnyObject {
     /// The schema version recorded in the database (0 when new); call inside a write transaction.
     func schemaVersion() throws(CatalogError) -> Int64
     func setSchemaVersion(_ version: Int64) throws(CatalogError)
+    /// A lock of the store that writers on every machine honour, or nil.
+    func storeLock() throws(CatalogError) -> (any StoreLock)?
 }
 
 /// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
@@ -70,6 +72,8 @@ public class SQLCatalog: Catalog {
     private func corrupt(_ what: String) -> CatalogError {
         CatalogError("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
     }
+
+    public func storeLock() throws(CatalogError) -> (any StoreLock)? { try db.storeLock() }
 
     // MARK: writes
 

@@ -73,6 +73,9 @@ final class SQLiteConnection: SQLConnection {
 
     func setSchemaVersion(_ version: Int64) throws(CatalogError) { try execute("PRAGMA user_version = \(version)") }
 
+    /// One machine: the store's own lock serves.
+    func storeLock() throws(CatalogError) -> (any StoreLock)? { nil }
+
     var migrations: [String] { Self.migrations }
 
     static let migrations: [String] = [

@@ -54,7 +54,9 @@ public final class Publisher {
             return outcomes
         }
         let lock: any StoreLock
-        do { lock = try store.lock() } catch { throw .io(error.message) }
+        do { lock = try catalog.storeLock() ?? store.lock() } catch let error as CatalogError { throw .catalog(error.message) } catch let error as StoreError {
+            throw .io(error.message)
+        } catch { throw .io("\(error)") }
         defer { lock.release() }
         store.backend.removeLeftovers()
         // The gate's runs go into the validation history like any other.

@@ -1,0 +1,336 @@
+// The store on S3-compatible object storage (`--store s3://bucket/prefix`) through libcurl, which
+// signs each request with AWS Signature V4 (CURLOPT_AWS_SIGV4): AWS S3, Aliyun OSS, Tencent COS,
+// Cloudflare R2, Ceph, OpenStack Swift's s3api. Path-style URLs on the endpoint. The only file
+// that imports CCurl.
+//
+// Publish order makes a crash harmless: a version's files first (each one PUT, never over an existing
+// object), its manifest.json after them, and index.json last, rewritten from the catalog. Objects carry Content-Type and Cache-Control: version
+// files never change (immutable), index.json is short-lived.
+
+import CCurl
+import Foundation
+import SoundpackCore
+
+/// Where an S3 store is and how to sign for it.
+public struct S3Location: Sendable, Equatable {
+    public var endpoint: String
+    public var region: String
+    public var bucket: String
+    /// Key prefix without leading or trailing slash; "" for the bucket root.
+    public var prefix: String
+    public var accessKey: String
+    public var secretKey: String
+    public var sessionToken: String?
+
+    /// Reads `s3://bucket/prefix`, the endpoint (`--s3-endpoint`, else `AWS_ENDPOINT_URL_S3`, else
+    /// `AWS_ENDPOINT_URL`, else AWS's for the region), the region (`AWS_REGION`, else
+    /// `AWS_DEFAULT_REGION`, else us-east-1) and the credentials (`AWS_ACCESS_KEY_ID`,
+    /// `AWS_SECRET_ACCESS_KEY`, optional `AWS_SESSION_TOKEN`).
+    public init(url: String, endpoint: String?, environment: [String: String]) throws(StoreError) {
+        guard url.hasBytePrefix("s3://") else { throw StoreError("'\(url.visible)' is not an s3:// URL") }
+        let rest = String(url.dropFirst("s3://".count))
+        let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        bucket = parts[0]
+        prefix = parts.count > 1 ? parts[1].split(separator: "/").joined(separator: "/") : ""
+        guard Self.isBucketName(bucket) else {
+            throw StoreError("'\(bucket.visible)' is not an S3 bucket name (3–63 of a-z 0-9 . -); write --store s3://bucket/prefix")
+        }
+        guard !prefix.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }), !prefix.containsControlCharacter() else {
+            throw StoreError("the key prefix '\(prefix.visible)' has a . or .. component or a control character")
+        }
+        region = environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["AWS_DEFAULT_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1"
+        let named = endpoint ?? environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"] ?? "https://s3.\(region).amazonaws.com"
+        guard let parsed = URLComponents(string: named), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
+            throw StoreError("the S3 endpoint '\(named.visible)' is not an http(s) URL such as https://s3.us-east-1.amazonaws.com")
+        }
+        self.endpoint = named.hasSuffix("/") ? String(named.dropLast()) : named
+        guard let access = environment["AWS_ACCESS_KEY_ID"], !access.isEmpty, let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty else {
+            throw StoreError("an s3:// store needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+        }
+        accessKey = access
+        secretKey = secret
+        sessionToken = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func isBucketName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (3...63).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }
+    }
+
+    /// `s3://bucket/prefix`, for messages.
+    public var shown: String { "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)") }
+}
+
+/// One HTTP exchange's outcome.
+struct S3Response {
+    var status: Int
+    var body: Data
+    var headers: [String: String]
+}
+
+/// An S3 store: keys under `prefix/` in `bucket`.
+public final class S3Store: StoreBackend, @unchecked Sendable {
+    public let s3: S3Location
+    private let handle: UnsafeMutableRawPointer
+    /// One request at a time on the one curl handle.
+    private let requestLock = NSLock()
+    /// Whether the server honours `If-None-Match: *` on PUT; false after its first 501.
+    private var conditionalPut = true
+    /// A valid pointer for an empty body (libcurl reads none of it).
+    nonisolated(unsafe) private static let emptyBody = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+
+    public init(_ location: S3Location) throws(StoreError) {
+        _ = Self.globalInit
+        guard let handle = curl_easy_init() else { throw StoreError("cannot start libcurl") }
+        self.handle = handle
+        s3 = location
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    public var location: String { s3.shown }
+
+    /// The object key of a store key.
+    func objectKey(_ key: String) -> String { s3.prefix.isEmpty ? key : "\(s3.prefix)/\(key)" }
+
+    /// Percent-encodes a path as SigV4's canonical URI wants it: every byte but A-Z a-z 0-9 - . _ ~ and /.
+    static func encodePath(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(Character(UnicodeScalar(byte)))
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+
+    static func encodeQueryValue(_ value: String) -> String { encodePath(value).replacingOccurrences(of: "/", with: "%2F") }
+
+    /// One signed request, retried on a transport failure or a 5xx other than 501 Not Implemented
+    /// (three tries in all).
+    func send(_ method: String, key: String?, query: [(String, String)] = [], body: Data? = nil,
+              headers: [String: String] = [:]) throws(StoreError) -> S3Response {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let response = try perform(method, key: key, query: query, body: body, headers: headers)
+                if response.status >= 500 && response.status != 501 && attempt < 3 { Thread.sleep(forTimeInterval: 0.2 * Double(attempt)); continue }
+                return response
+            } catch {
+                if attempt >= 3 { throw error }
+                Thread.sleep(forTimeInterval: 0.2 * Double(attempt))
+            }
+        }
+    }
+
+    private func perform(_ method: String, key: String?, query: [(String, String)], body: Data?,
+                         headers: [String: String]) throws(StoreError) -> S3Response {
+        requestLock.lock()
+        defer { requestLock.unlock() }
+        curl_easy_reset(handle)
+        var path = "/" + s3.bucket
+        if let key { path += "/" + objectKey(key) }
+        // SigV4 signs the query sorted by name.
+        let queryText = query.sorted { $0.0 < $1.0 }.map { "\(Self.encodeQueryValue($0.0))=\(Self.encodeQueryValue($0.1))" }.joined(separator: "&")
+        let url = s3.endpoint + Self.encodePath(path) + (queryText.isEmpty ? "" : "?" + queryText)
+        let payload = body ?? Data()
+        var headerLines = headers.map { "\($0.key): \($0.value)" }
+        headerLines.append("x-amz-content-sha256: \(Digest.sha256Hex(payload))")
+        if let token = s3.sessionToken { headerLines.append("x-amz-security-token: \(token)") }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in headerLines { list = curl_slist_append(list, line) }
+        defer { curl_slist_free_all(list) }
+
+        let sink = ResponseSink()
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        var ok = true
+        func set(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_URL, url))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_AWS_SIGV4, "aws:amz:\(s3.region):s3"))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_USERNAME, s3.accessKey))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_PASSWORD, s3.secretKey))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, list))
+        set(soundpack_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        set(soundpack_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 15))
+        set(soundpack_curl_setopt_long(handle, CURLOPT_TIMEOUT, 300))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(soundpack_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, { pointer, size, count, context in
+            guard let pointer, let context else { return 0 }
+            Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue().body.append(UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: size * count)
+            return size * count
+        }))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
+        set(soundpack_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, { pointer, size, count, context in
+            guard let pointer, let context else { return 0 }
+            let line = String(decoding: UnsafeRawBufferPointer(start: pointer, count: size * count), as: UTF8.self)
+            if let colon = line.firstIndex(of: ":") {
+                let name = line[..<colon].lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+                Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue().headers[name] = value
+            }
+            return size * count
+        }))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
+        switch method {
+        case "GET": break
+        case "HEAD": set(soundpack_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
+        default: set(soundpack_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, method))
+        }
+        let code: CURLcode = payload.withUnsafeBytes { raw in
+            if method == "PUT" || method == "POST" {
+                // POSTFIELDS with a custom method: libcurl sends the bytes and signs their hash.
+                set(soundpack_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(raw.count)))
+                set(soundpack_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, raw.baseAddress ?? UnsafeRawPointer(Self.emptyBody)))
+            }
+            guard ok else { return CURLE_BAD_FUNCTION_ARGUMENT }
+            return curl_easy_perform(handle)
+        }
+        guard code == CURLE_OK else {
+            throw StoreError("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: curl_easy_strerror(code)))")
+        }
+        var status = 0
+        _ = soundpack_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return S3Response(status: status, body: sink.body, headers: sink.headers)
+    }
+
+    private func failure(_ response: S3Response, _ what: String) -> StoreError {
+        let code = Self.xmlValues("Code", in: response.body).first ?? "HTTP \(response.status)"
+        let message = Self.xmlValues("Message", in: response.body).first.map { ": \($0)" } ?? ""
+        return StoreError("cannot \(what) in \(location): \(code.visible)\(message.visible)")
+    }
+
+    // MARK: StoreBackend
+
+    public func read(_ key: String) throws(StoreError) -> Data? {
+        let response = try send("GET", key: key)
+        if response.status == 404 { return nil }
+        guard response.status == 200 else { throw failure(response, "read \(key.visible)") }
+        return response.body
+    }
+
+    /// Content-Type and Cache-Control for a key: version files are immutable; index.json is not.
+    static func headers(for key: String) -> [String: String] {
+        let type: String
+        switch (key as NSString).pathExtension.lowercased() {
+        case "json": type = "application/json"
+        case "gz": type = "application/gzip"
+        case "zip": type = "application/zip"
+        case "caf": type = "audio/x-caf"
+        case "wav": type = "audio/wav"
+        case "aif", "aiff", "aifc": type = "audio/aiff"
+        case "sig": type = "text/plain; charset=utf-8"
+        default: type = "application/octet-stream"
+        }
+        let cache = key == StoreLayout.index ? "public, max-age=60" : "public, max-age=31536000, immutable"
+        return ["Content-Type": type, "Cache-Control": cache]
+    }
+
+    public func write(_ key: String, _ data: Data) throws(StoreError) {
+        let response = try send("PUT", key: key, body: data, headers: Self.headers(for: key))
+        guard response.status == 200 || response.status == 201 else { throw failure(response, "write \(key.visible)") }
+    }
+
+    /// HEAD, then a PUT with `If-None-Match: *` (servers that know it refuse to overwrite; the
+    /// HEAD covers those that do not).
+    public func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
+        let head = try send("HEAD", key: key)
+        if head.status == 200 { return false }
+        guard head.status == 404 else { throw failure(head, "look up \(key.visible)") }
+        guard conditionalPut else {
+            try write(key, data)
+            return true
+        }
+        var headers = Self.headers(for: key)
+        headers["If-None-Match"] = "*"
+        let response = try send("PUT", key: key, body: data, headers: headers)
+        if response.status == 412 { return false }
+        if response.status == 501 {
+            // Not implemented here (Swift's s3api): the HEAD above stands, under the publish lock.
+            conditionalPut = false
+            try write(key, data)
+            return true
+        }
+        guard response.status == 200 || response.status == 201 else { throw failure(response, "write \(key.visible)") }
+        return true
+    }
+
+    public func list() throws(StoreError) -> [String] {
+        var keys: [String] = []
+        var token: String?
+        let base = s3.prefix.isEmpty ? "" : s3.prefix + "/"
+        repeat {
+            var query = [("list-type", "2"), ("max-keys", "1000")]
+            if !base.isEmpty { query.append(("prefix", base)) }
+            if let token { query.append(("continuation-token", token)) }
+            let response = try send("GET", key: nil, query: query)
+            guard response.status == 200 else { throw failure(response, "list the store") }
+            keys += Self.xmlValues("Key", in: response.body).compactMap { $0.hasBytePrefix(base) ? String($0.dropFirst(base.count)) : nil }
+            token = Self.xmlValues("IsTruncated", in: response.body).first == "true" ? Self.xmlValues("NextContinuationToken", in: response.body).first : nil
+        } while token != nil
+        return keys.sorted()
+    }
+
+    /// A version's files, each one PUT that never replaces an object, manifest.json last: readers
+    /// find a version through index.json, written after the catalog commit, so a crash leaves only
+    /// unlisted objects, and the rerun (which makes the same bytes: archives are reproducible and
+    /// nothing in them is a time of day) finds them in place and completes the version. Other bytes
+    /// under one of its keys are refused, never overwritten.
+    public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
+        let ordered = files.filter { $0.name != StoreLayout.manifestFile } + files.filter { $0.name == StoreLayout.manifestFile }
+        for file in ordered {
+            let key = "\(folder)/\(file.name)"
+            if try writeIfAbsent(key, file.data) { continue }
+            guard try read(key) == file.data else {
+                throw StoreError("\(location)/\(key) already exists with other bytes, left by an earlier attempt at this version with other content; delete \(location)/\(folder)/ (no catalog lists it) or publish a new version")
+            }
+        }
+    }
+
+    /// Nothing is staged in an object store.
+    public func leftovers() throws(StoreError) -> [String] { [] }
+
+    public func removeLeftovers() {}
+
+    /// Without a database lock (a SQLite catalog), publishers on this machine wait on a lock file
+    /// named after the bucket and prefix. With PostgreSQL, the catalog's lock is taken instead.
+    public func lock() throws(StoreError) -> any StoreLock {
+        let name = Digest.sha256Hex(Data("\(s3.endpoint)|\(s3.bucket)|\(s3.prefix)".utf8)).prefix(16)
+        return try DirectoryStore.FileLock(store: NSTemporaryDirectory() + "soundpack-s3-lock-\(name)")
+    }
+
+    /// Creates the bucket when it does not exist (for tests and first set-up).
+    public func createBucket() throws(StoreError) {
+        let response = try send("PUT", key: nil)
+        guard response.status == 200 || response.status == 409 else { throw failure(response, "create the bucket") }
+    }
+
+    /// The text of every `<name>…</name>` element, XML entities decoded.
+    static func xmlValues(_ name: String, in body: Data) -> [String] {
+        let text = String(decoding: body, as: UTF8.self)
+        var values: [String] = []
+        var rest = text[...]
+        while let open = rest.range(of: "<\(name)>"), let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex) {
+            values.append(String(rest[open.upperBound..<close.lowerBound])
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&"))
+            rest = rest[close.upperBound...]
+        }
+        return values
+    }
+}
+
+/// Where libcurl's callbacks put a response.
+private final class ResponseSink {
+    var body = Data()
+    var headers: [String: String] = [:]
+}
