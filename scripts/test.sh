@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# The test command of the README and CI: installs what is missing, starts a throw-away PostgreSQL
-# server (stopped at the end, whatever happens), builds, checks the JSON
+# The test command of the README and CI: installs what is missing, starts throw-away PostgreSQL
+# and OpenStack Swift servers (stopped at the end, whatever happens), builds, checks the JSON
 # schemas and CI formats against real output and their consumers, runs every command of
 # docs/ci.md, runs the publish reliability scripts (kill -9 at 24 points, 4 concurrent
-# publishers), runs every fuzz target for 60 s (SOUNDPACK_FUZZ_SECONDS), then runs every test. `swift test` runs last so its closing
+# publishers; 8 runners on PostgreSQL + S3 with a server restart, kill -9 at 20 points there), runs every fuzz target for 60 s (SOUNDPACK_FUZZ_SECONDS), then runs every test. `swift test` runs last so its closing
 # line is the last line of output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --dev
-# Throw-away servers for the catalog and store tests, stopped on any exit (a failing test too).
+# Throw-away servers for the catalog and store tests, stopped on any exit (a failing test too):
+# PostgreSQL on a Unix socket, OpenStack Swift (S3 API) on 127.0.0.1.
+servers_started=$(date +%s)
 eval "$(scripts/servers/postgres.sh start)"
 trap 'scripts/servers/postgres.sh stop "$SOUNDPACK_PG_DIR"' EXIT
+eval "$(scripts/servers/swift.sh start)"
+trap 'scripts/servers/postgres.sh stop "$SOUNDPACK_PG_DIR"; scripts/servers/swift.sh stop "$SOUNDPACK_SWIFT_DIR"' EXIT
+echo "servers: PostgreSQL and Swift (S3) up in $(( $(date +%s) - servers_started )) s"
 export SOUNDPACK_REQUIRE_SERVERS=1
 scripts/check/core-graph.sh
 python3 scripts/check/ios-availability.py
@@ -22,5 +27,6 @@ python3 scripts/check/readme.py .build/debug/soundpack
 python3 scripts/check/report-layout.py .build/debug/soundpack
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/kill-publish.sh 24
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/concurrent-publish.sh
+SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/team-publish.sh 20
 scripts/fuzz.sh all "${SOUNDPACK_FUZZ_SECONDS:-60}"
 swift test

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import SoundpackKit
+import SoundpackCore
 import SoundpackTestSupport
 
 @Suite(.enabled(if: CatalogBackend.available.contains(.postgresql)))
@@ -56,5 +57,35 @@ struct PostgreSQLCatalogEndToEndTests {
         try PublishEndToEndTests.setVersion(project.file("packs/wechat"), "1.0.1")
         #expect(try Executable.run(["publish", "--catalog", url], in: project.path).status == 0)
         #expect(try Executable.run(["verify", "--catalog", url], in: project.path).status == 0)
+    }
+
+    /// `publish --catalog postgresql://… --store s3://…` as a CI runner runs it, then every command
+    /// that reads the store: index.json lists exactly the catalog's versions and verify is clean.
+    @Test(.enabled(if: S3TestServer.available))
+    func publishToPostgreSQLAndS3() throws {
+        let project = try PublishEndToEndTests.project()
+        let team = ["--catalog", try CatalogBackend.freshPostgresDatabase(), "--store", try S3TestServer.freshStoreURL(),
+                    "--s3-endpoint", try #require(S3TestServer.endpoint)]
+        func run(_ command: [String]) throws -> ExecutionResult { try Executable.run(command + team, in: project.path) }
+        let first = try run(["publish"])
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("published wechat@1.0.0") && first.stdout.contains("to s3://"))
+        #expect(try run(["publish"]).stdout.contains("nothing to do"))
+        try PublishEndToEndTests.setVersion(project.file("packs/wechat"), "1.0.1")
+        #expect(try run(["publish"]).status == 0)
+        #expect(try run(["yank", "wechat@1.0.0", "--reason", "clip 3"]).status == 0)
+        let verify = try run(["verify"])
+        #expect(verify.status == 0, "\(verify.stdout)")
+        #expect(verify.stdout.contains("files checked, no drift"))
+        let store = try S3TestServer.store(try #require(team.firstIndex(of: "--store").map { team[$0 + 1] }))
+        let index = try JSONDecoder().decode(StoreIndex.self, from: try #require(try store.read(StoreLayout.index)))
+        #expect(index.packs["wechat"]?.versions.keys.sorted() == ["1.0.0", "1.0.1"])
+        #expect(index.packs["wechat"]?.latest == "1.0.1" && index.packs["wechat"]?.versions["1.0.0"]?.yanked == true)
+        #expect(try run(["payload", "15.40", "--pack", "wechat"]).stdout.contains("\"pack\" : \"wechat@1.0.1\""))
+        #expect(try run(["export", "wechat", "--format", "json", "--base-url", "https://cdn.example.com/voice"]).status == 0)
+        // A changed clip under a published version is drift, found through the object store.
+        try store.write("wechat/1.0.1/clips/5.caf", Data("not a clip".utf8))
+        let drift = try run(["verify"])
+        #expect(drift.status == 1 && drift.stdout.contains("wechat/1.0.1/clips/5.caf"))
     }
 }

@@ -45,3 +45,23 @@ public enum CatalogBackend: String, Sendable, CaseIterable, CustomStringConverti
         return url
     }
 }
+
+/// The S3-compatible test server (scripts/servers/swift.sh exports its endpoint and the AWS_*
+/// credentials), and a fresh bucket on it per test.
+public enum S3TestServer {
+    public static var endpoint: String? { ProcessInfo.processInfo.environment["SOUNDPACK_TEST_S3_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 } }
+    public static var available: Bool { endpoint != nil || CatalogBackend.serversRequired }
+
+    /// `s3://<new bucket>/<prefix>` on the test server, the bucket created.
+    public static func freshStoreURL(prefix: String = "voice") throws -> String {
+        guard let endpoint else { throw StoreError("no S3 test server: run the tests through scripts/test.sh, or eval \"$(scripts/servers/swift.sh start)\" first") }
+        let bucket = "t-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
+        let url = "s3://\(bucket)/\(prefix)"
+        try S3Store(S3Location(url: url, endpoint: endpoint, environment: ProcessInfo.processInfo.environment)).createBucket()
+        return url
+    }
+
+    public static func store(_ url: String) throws -> S3Store {
+        try S3Store(S3Location(url: url, endpoint: endpoint, environment: ProcessInfo.processInfo.environment))
+    }
+}

@@ -76,6 +76,8 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
     /// One request at a time on the one curl handle.
     private let requestLock = NSLock()
+    /// Keys per listing page (S3's maximum is 1000).
+    var listPageSize = 1000
     /// Whether the server honours `If-None-Match: *` on PUT; false after its first 501.
     private var conditionalPut = true
     /// A valid pointer for an empty body (libcurl reads none of it).
@@ -268,7 +270,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
         var token: String?
         let base = s3.prefix.isEmpty ? "" : s3.prefix + "/"
         repeat {
-            var query = [("list-type", "2"), ("max-keys", "1000")]
+            var query = [("list-type", "2"), ("max-keys", String(listPageSize))]
             if !base.isEmpty { query.append(("prefix", base)) }
             if let token { query.append(("continuation-token", token)) }
             let response = try send("GET", key: nil, query: query)
