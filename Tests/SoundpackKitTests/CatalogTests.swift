@@ -131,17 +131,22 @@ import SoundpackCore
 
 @Suite struct CatalogMigrationTests {
     /// A catalog written by schema 1 opens with its rows intact and gains the loudness columns.
-    @Test func schemaOneIsMigrated() throws {
+    @Test(arguments: CatalogBackend.available)
+    func schemaOneIsMigrated(_ backend: CatalogBackend) throws {
         let folder = TemporaryFolder()
-        let path = folder.file("catalog.sqlite")
+        let location = try backend.freshLocation(in: folder)
         do {
-            let db = try SQLiteDatabase(path: path)
-            try db.execute(SQLiteConnection.migrations[0])
-            try db.execute("PRAGMA user_version = 1")
-            try db.execute("INSERT INTO packs (id, grammar, created_at) VALUES ('old', 'zh-Hans', '2025-01-01T00:00:00Z')")
+            let connection: any SQLConnection = backend == .sqlite ? SQLiteConnection(try SQLiteDatabase(path: location))
+                : try PostgreSQLConnection(url: location)
+            try connection.writeTransaction(locking: []) {
+                _ = try connection.schemaVersion()
+                try connection.execute(connection.migrations[0])
+                try connection.setSchemaVersion(1)
+                try connection.execute("INSERT INTO packs (id, grammar, created_at) VALUES ('old', 'zh-Hans', '2025-01-01T00:00:00Z')")
+            }
         }
-        let catalog = try SQLiteCatalog(path: path)
-        #expect(try catalog.sqlite.query("PRAGMA user_version").first?.values.first?.int == SQLiteCatalog.schemaVersion)
+        let catalog = try backend.open(location)
+        #expect(try catalog.db.schemaVersion() == SQLCatalog.schemaVersion)
         #expect(try catalog.packs().map(\.id) == ["old"])
         try catalog.recordValidations([CatalogTests.demoReport()], strict: false, toolVersion: "test", at: Date())
         let clip = try #require(try catalog.version(of: "wechat", nil)?.clips.first)
