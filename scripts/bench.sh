@@ -8,9 +8,12 @@
 #            vs  ffprobe (format) + ffmpeg -af ebur128 (loudness) per clip  target >= 5x
 #            vs  the decode floor: only reading every sample via libsndfile  target <= 3x of it
 #   memory   validate peak memory for 1, 10 and 50 packs (20 to 1000 clips)  target flat, < 64 MB
+#   publish  soundpack publish of 50 packs vs tar czf + sha256sum of the same files  target <= 1.5x
+#            publish #500 (store of 499 versions) vs publish #1 (empty store)       target <= 1.2x
+#   say      soundpack say of 1,000,000 amounts (text)                               target >= 1.5 M/s
 #
 # Sub-second figures are hyperfine medians of 10 runs; the rest single /usr/bin/time runs.
-# Usage: scripts/bench.sh [render|validate|all]   (env BENCH_RENDER_N, BENCH_WORK=folder to keep)
+# Usage: scripts/bench.sh [render|validate|publish|say|all]   (env BENCH_RENDER_N, BENCH_WORK=folder to keep)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -130,4 +133,68 @@ SH
   row "1 pack, 20 clips" validate-1
   row "10 packs, 200 clips" validate-10
   row "50 packs, 1000 clips" validate-ours
+fi
+
+if [ "$what" = all ] || [ "$what" = publish ]; then
+  # 50 packs: the demo pack under 50 ids. The floor archives and hashes the same files.
+  pub=$work/publish
+  rm -rf "$pub"; mkdir -p "$pub/packs"
+  for i in $(seq -w 1 50); do
+    cp -r packs/wechat "$pub/packs/p$i"
+    sed -i "s/\"id\" : \"wechat\"/\"id\" : \"pub-$i\"/" "$pub/packs/p$i/pack.json"
+  done
+  cat >"$work/publish-floor.sh" <<'SH'
+#!/usr/bin/env bash
+# What any publish must do at least: one compressed archive of every pack and a hash of every file.
+cd "$1" && tar czf "$2/floor.tar.gz" packs && find packs -type f -print0 | xargs -0 sha256sum >"$2/floor.sha256"
+SH
+  chmod +x "$work/publish-floor.sh"
+  cat >"$work/publish-50.sh" <<SH
+#!/usr/bin/env bash
+rm -rf "$pub/dist" "$pub/catalog.sqlite" && cd "$pub" && SOUNDPACK_CATALOG="$pub/catalog.sqlite" "$bin" publish packs/* >/dev/null
+SH
+  chmod +x "$work/publish-50.sh"
+  hyperfine -N -w 1 -r 5 --export-json "$work/publish-50.json" "$work/publish-50.sh" >/dev/null 2>&1
+  hyperfine -N -w 1 -r 5 --export-json "$work/publish-floor.json" "$work/publish-floor.sh $pub $work" >/dev/null 2>&1
+  measure publish-50 "$work/publish-50.sh"; measure publish-floor "$work/publish-floor.sh" "$pub" "$work"
+
+  # Store growth: publish #1 into an empty store, and #500 into a store of 499 versions (one
+  # pack, 499 patch versions, built once), each from a fresh copy so every run does the same work.
+  grow=$work/grow
+  rm -rf "$grow"; mkdir -p "$grow/base"
+  cp -r packs/wechat "$grow/pack"
+  for v in $(seq 0 498); do
+    sed -i "s/\"version\" : \"[^\"]*\"/\"version\" : \"1.0.$v\"/" "$grow/pack/pack.json"
+    (cd "$grow/base" && SOUNDPACK_CATALOG="$grow/base/catalog.sqlite" "$bin" publish "$grow/pack" >/dev/null)
+  done
+  sed -i "s/\"version\" : \"[^\"]*\"/\"version\" : \"1.0.499\"/" "$grow/pack/pack.json"
+  hyperfine -N -w 1 -r 7 --export-json "$work/publish-500.json" \
+    --prepare "bash -c 'rm -rf $grow/run && cp -a $grow/base $grow/run'" \
+    "bash -c 'cd $grow/run && SOUNDPACK_CATALOG=$grow/run/catalog.sqlite $bin publish $grow/pack >/dev/null'" >/dev/null 2>&1
+  hyperfine -N -w 1 -r 7 --export-json "$work/publish-1.json" \
+    --prepare "bash -c 'rm -rf $grow/run && mkdir -p $grow/run'" \
+    "bash -c 'cd $grow/run && SOUNDPACK_CATALOG=$grow/run/catalog.sqlite $bin publish $grow/pack >/dev/null'" >/dev/null 2>&1
+
+  echo "publish: 50 packs x 18 clips into an empty store and catalog (medians of 5 runs)"
+  printf '%-44s %10s s\n' "soundpack publish (validate, archive, hash, fsync, record)" "$(wall publish-50)"
+  printf '%-44s %10s s\n' "floor: tar czf + sha256sum of the same files" "$(wall publish-floor)"
+  echo "ratio: publish takes $(ratio "$(wall publish-50)" "$(wall publish-floor)")x the floor (target <= 1.5x)"
+  printf '%-44s %10s s\n' "publish #1 (empty store), median of 7" "$(wall publish-1)"
+  printf '%-44s %10s s\n' "publish #500 (store of 499 versions)" "$(wall publish-500)"
+  echo "ratio: publish #500 takes $(ratio "$(wall publish-500)" "$(wall publish-1)")x publish #1 (target <= 1.2x)"
+  echo
+fi
+
+if [ "$what" = all ] || [ "$what" = say ]; then
+  python3 - >"$work/amounts-1m.txt" <<'PY'
+import random
+rng = random.Random(2026)
+print("\n".join("%d.%02d" % (rng.randrange(0, 100_000_000), rng.randrange(0, 100)) for _ in range(1_000_000)))
+PY
+  hyperfine -w 1 -r 5 --export-json "$work/say.json" \
+    "$bin say --pack packs/wechat - <$work/amounts-1m.txt >/dev/null" >/dev/null 2>&1
+  echo "say: 1,000,000 random amounts read as text (median of 5)"
+  printf '%-44s %10s s\n' "soundpack say --pack packs/wechat -" "$(wall say)"
+  echo "rate: $(awk -v s="$(wall say)" 'BEGIN { printf "%.2f", 1 / s }') M readings/s (target >= 1.5 M/s)"
+  echo
 fi

@@ -117,6 +117,21 @@ public final class LineSource: @unchecked Sendable {
     /// read through without being kept (memory stays bounded whatever the input) and returned as
     /// `.tooLong`.
     public func nextLine(maxBytes: Int = Int.max) -> Line? {
+        switch nextLineBytes(maxBytes: maxBytes) {
+        case .bytes(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
+        case .tooLong(let start, let bytes): return .tooLong(start: start, bytes: bytes)
+        case nil: return nil
+        }
+    }
+
+    /// A line's bytes (valid until the next call), or what is left of one too long to hold.
+    public enum LineBytes {
+        case bytes(ArraySlice<UInt8>)
+        case tooLong(start: String, bytes: Int)
+    }
+
+    /// `nextLine` without making a String: for readers of many short lines.
+    public func nextLineBytes(maxBytes: Int = Int.max) -> LineBytes? {
         var skipped = 0, start = ""
         while true {
             if let newline = pending[position...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -127,7 +142,7 @@ public final class LineSource: @unchecked Sendable {
                     if skipped == 0 { start = String(decoding: pending[position..<min(end, position + 64)], as: UTF8.self) }
                     return .tooLong(start: start, bytes: skipped + end - position)
                 }
-                return .text(String(decoding: pending[position..<end], as: UTF8.self))
+                return .bytes(pending[position..<end])
             }
             if pending.count - position > maxBytes {
                 // No end in sight: keep the start for the message, drop the rest as it comes.
@@ -142,14 +157,16 @@ public final class LineSource: @unchecked Sendable {
                     if skipped == 0 { start = String(decoding: pending[position..<min(pending.count, position + 64)], as: UTF8.self) }
                     return .tooLong(start: start, bytes: skipped + pending.count - position)
                 }
-                return .text(String(decoding: pending[position...], as: UTF8.self))
+                return .bytes(pending[position...])
             }
             pending.removeSubrange(0..<position)
             position = 0
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd ?? 0, $0.baseAddress, $0.count) }
+            let count = pending.count
+            pending.append(contentsOf: repeatElement(0, count: 1 << 16))
+            let n = pending.withUnsafeMutableBytes { Glibc.read(fd ?? 0, $0.baseAddress! + count, 1 << 16) }
+            pending.removeSubrange((count + max(n, 0))...)
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { finished = true } else { pending.append(contentsOf: chunk[0..<n]) }
+            if n <= 0 { finished = true }
         }
     }
 

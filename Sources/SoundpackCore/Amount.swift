@@ -87,6 +87,36 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.minorUnits = integer * 100 + fraction
     }
 
+    /// The amount of a line in the plain form `123` or `123.4` / `123.45` (ASCII digits, at most 12
+    /// significant before the point, nothing else); nil for anything else, which `init(parsing:)`
+    /// then reads or explains. Same value as `init(parsing:)` wherever both answer.
+    public init?(plainDigits bytes: UnsafeBufferPointer<UInt8>) {
+        var integer: Int64 = 0, significant = 0, index = 0
+        let count = bytes.count
+        while index < count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            if significant > 0 || digit != 0 { significant += 1 }
+            guard significant <= 12 else { return nil }
+            integer = integer &* 10 &+ Int64(digit)
+            index += 1
+        }
+        guard index > 0 else { return nil }
+        var fraction: Int64 = 0
+        if index < count {
+            guard bytes[index] == UInt8(ascii: "."), count - index - 1 == 1 || count - index - 1 == 2 else { return nil }
+            let tens = bytes[index + 1] &- UInt8(ascii: "0")
+            guard tens < 10 else { return nil }
+            fraction = Int64(tens) * 10
+            if count - index - 1 == 2 {
+                let units = bytes[index + 2] &- UInt8(ascii: "0")
+                guard units < 10 else { return nil }
+                fraction += Int64(units)
+            }
+        }
+        minorUnits = integer * 100 + fraction
+    }
+
     /// Parses and checks the amount against an upper limit (a pack's `maxAmount`).
     public init(parsing input: String, maximum: Amount) throws(AmountError) {
         try self.init(parsing: input)

@@ -42,3 +42,32 @@ import Testing
         #expect(Amount(minorUnits: minorUnits).description == text)
     }
 }
+
+/// The plain-digits fast path `say -` uses agrees with the full parser wherever it answers, and
+/// leaves everything else (errors included) to it.
+@Suite struct PlainDigitsAmountTests {
+    static func plain(_ text: String) -> Amount? { Array(text.utf8).withUnsafeBufferPointer { Amount(plainDigits: $0) } }
+
+    @Test func agreesWithTheParserOnEdgeCases() {
+        let cases = ["0", "00", "0.0", "0.05", "1", "15.4", "15.40", "000000000000001", "999999999999", "999999999999.99",
+                     "0000999999999999.99", "1000000000000", "1.", ".5", "1.234", "1,000", " 1", "1 ", "1e3", "+1", "-1", "", "١٢",
+                     "12.3a", "1..2", "18446744073709551616", "99999999999999999999999"]
+        for text in cases {
+            let fast = Self.plain(text)
+            let full = try? Amount(parsing: text)
+            if let fast { #expect(fast == full, "\(text.debugDescription)") }
+            // The fast path answers only the plain form, and every plain form the parser accepts.
+            let isPlain = text.utf8.allSatisfy { ("0"..."9").contains(Character(UnicodeScalar($0))) || $0 == UInt8(ascii: ".") }
+            if full != nil && isPlain && !text.hasSuffix(".") { #expect(fast != nil, "\(text.debugDescription)") }
+        }
+    }
+
+    @Test func agreesWithTheParserOnRandomLines() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789.,0000 e")
+        for _ in 0..<100_000 {
+            let text = String((0..<Int.random(in: 0...16, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            if let fast = Self.plain(text) { #expect(fast == (try? Amount(parsing: text)), "\(text.debugDescription)") }
+        }
+    }
+}

@@ -57,10 +57,19 @@ enum SayCommand: Command {
         for argument in arguments.positionals {
             if argument == "-" {
                 var number = 0
-                while let line = context.stdin.nextLine(maxBytes: Self.maxLineBytes) {
+                while let input = context.stdin.nextLineBytes(maxBytes: Self.maxLineBytes) {
                     number += 1
-                    switch line {
-                    case .text(let text): answer(text, lineNumber: number)
+                    switch input {
+                    case .bytes(let bytes):
+                        // The plain form ("15.40") straight from the bytes; anything else through
+                        // the full parser, which also explains what is wrong.
+                        if let amount = bytes.withUnsafeBufferPointer({ Amount(plainDigits: $0) }), amount <= maximum {
+                            line.removeAll(keepingCapacity: true)
+                            writer.write(amount, tokens: &buffer, into: &line)
+                            out.write(bytes: line)
+                        } else {
+                            answer(String(decoding: bytes, as: UTF8.self), lineNumber: number)
+                        }
                     case .tooLong(let start, let bytes):
                         failed = true
                         out.flush()
