@@ -13,6 +13,12 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
 
 /// The catalog of packs and versions. Every write is one transaction: it happens whole or not at
 /// all. Published versions are insert-only; a yank is a flag.
+/// An exclusive hold on a store, from the store itself (a lock file) or from the catalog's
+/// database; `release` (or deinit) lets the next writer in.
+public protocol StoreLock: AnyObject {
+    func release()
+}
+
 public protocol Catalog: AnyObject {
     /// Where the catalog lives, for messages (a file path or a connection string without secrets).
     var location: String { get }

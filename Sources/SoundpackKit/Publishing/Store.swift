@@ -55,10 +55,6 @@ public protocol StoreBackend: AnyObject, Sendable {
     func removeLeftovers()
 }
 
-/// An exclusive hold on a store; `release` (or deinit) lets the next writer in.
-public protocol StoreLock: AnyObject {
-    func release()
-}
 
 /// A store: a backend and the layout, with the lookups every command shares.
 public struct Store: Sendable {
