@@ -18,11 +18,12 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "SoundpackCore"),
         .target(
             name: "SoundpackKit",
-            dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CCurl", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive"]
+            dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CCurl", "COpenSSL", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive"]
         ),
         .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
         .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),

@@ -13,10 +13,10 @@ out=.build/fuzz
 mkdir -p "$out/lib"
 
 modules=()
-for lib in CSQLite CPostgreSQL CCurl CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
+for lib in CSQLite CPostgreSQL CCurl COpenSSL CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
 # libpq's header lives in its own folder; pkg-config says where.
 for flag in $(pkg-config --cflags-only-I libpq libcurl); do modules+=(-Xcc "$flag"); done
-links=(-lsqlite3 -lpq -lcurl -lsndfile -lsodium -lebur128 -lsamplerate -larchive)
+links=(-lsqlite3 -lpq -lcurl -lcrypto -lsndfile -lsodium -lebur128 -lsamplerate -larchive)
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
 
 # The libraries are rebuilt only when a source is newer than the built module.

@@ -95,3 +95,15 @@ import SoundpackTestSupport
         #expect(try store.backend.leftovers().isEmpty)
     }
 }
+
+/// SHA-256 through OpenSSL gives FIPS 180-4's answers, and the same as SoundpackCore's portable one.
+@Suite struct DigestTests {
+    @Test func knownAnswersAndAgreementWithThePortableHash() {
+        #expect(Digest.sha256Hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(Digest.sha256Hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        for size in [1, 55, 56, 63, 64, 65, 1_000, 100_003] {
+            let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
+            #expect(Digest.sha256Hex(bytes) == PortableSHA256().sha256Hex(bytes), "\(size) bytes")
+        }
+    }
+}
