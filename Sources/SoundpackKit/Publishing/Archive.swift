@@ -26,7 +26,9 @@ public enum ArchiveKind: String, Sendable, CaseIterable {
 /// time zone), uid/gid 0 without owner names, modes 0644 for files and 0755 for folders, no gzip
 /// timestamp, and no padding after the end of the gzip stream or the zip's end record.
 public enum ReproducibleArchive {
-    public static func make(_ files: [(path: String, bytes: [UInt8])], under root: String, kind: ArchiveKind, mtime: Int64) throws(ArchiveError) -> [UInt8] {
+    /// `deflateZip` deflates zip entries (publish stores them; tests make deflated zips to import).
+    public static func make(_ files: [(path: String, bytes: [UInt8])], under root: String, kind: ArchiveKind, mtime: Int64,
+                            deflateZip: Bool = false) throws(ArchiveError) -> [UInt8] {
         guard let archive = archive_write_new() else { throw ArchiveError("libarchive could not allocate a writer") }
         defer { archive_write_free(archive) }
         func check(_ status: Int32, _ what: String) throws(ArchiveError) {
@@ -41,6 +43,9 @@ public enum ReproducibleArchive {
             try check(archive_write_set_filter_option(archive, "gzip", "timestamp", nil), "cannot drop the gzip timestamp")
         case .zip:
             try check(archive_write_set_format_zip(archive), "cannot select the zip format")
+            // Entries stored, not deflated: PCM barely compresses (the tar.gz, which is deflated
+            // once, carries the saving), and deflating it a second time was most of publish's CPU.
+            try check(archive_write_set_format_option(archive, "zip", "compression", deflateZip ? "deflate" : "store"), "cannot set the zip compression")
         }
         // libarchive pads the last block to 10240 bytes by default: bytes after the end of the
         // format that zipdetails and gzip report as trailing garbage.

@@ -194,8 +194,11 @@ public final class DirectoryStore: StoreBackend {
             } catch { throw StoreError("cannot write \(target): \(error.message)") }
             written.append(target)
         }
-        do { for target in written { try FileBytes.syncFile(target) } } catch { throw StoreError(error.message) }
-        for target in Set(written.map { ($0 as NSString).deletingLastPathComponent }) { FileBytes.syncFolder(target) }
+        // Durable before the rename: one syncfs for the whole version where Linux has it, rather
+        // than an fsync per file and folder.
+        do { try FileBytes.syncAll(written, folders: Set(written.map { ($0 as NSString).deletingLastPathComponent })) } catch {
+            throw StoreError(error.message)
+        }
         let final = path(folder)
         let parent = (final as NSString).deletingLastPathComponent
         do { try Folders.create(parent) } catch { throw StoreError("cannot create \(parent): \(error.message)") }

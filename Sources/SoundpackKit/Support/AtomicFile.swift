@@ -1,5 +1,6 @@
 // Writing a file so that readers see the old content or the new, never half of it.
 
+import CSyscalls
 import Foundation
 
 public enum AtomicFile {
@@ -80,6 +81,22 @@ public enum FileBytes {
         guard fd >= 0 else { throw POSIXFailure("cannot open \(path)") }
         defer { close(fd) }
         guard fsync(fd) == 0 else { throw POSIXFailure("cannot fsync \(path)") }
+    }
+
+    /// Makes `files` and the entries of `folders` durable: on Linux one syncfs(2) of the file
+    /// system that holds them (all of them must be on one), elsewhere an fsync of each.
+    public static func syncAll(_ files: [String], folders: Set<String>) throws(POSIXFailure) {
+        #if os(Linux)
+        if let first = files.first ?? folders.first {
+            let fd = open(first, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw POSIXFailure("cannot open \(first)") }
+            defer { close(fd) }
+            guard soundpack_syncfs(fd) == 0 else { throw POSIXFailure("cannot syncfs \(first)") }
+            return
+        }
+        #endif
+        for file in files { try syncFile(file) }
+        for folder in folders { syncFolder(folder) }
     }
 
     /// fsync of a folder, so renames and new names in it are on disk; best effort (some file
