@@ -7,6 +7,8 @@
 #   validate soundpack validate of 50 packs x 20 clips (made from the demo pack by soundpack convert)
 #            vs  ffprobe (format) + ffmpeg -af ebur128 (loudness) per clip  target >= 5x
 #            vs  the decode floor: only reading every sample via libsndfile  target <= 3x of it
+#            validate of 200 packs x 20 clips with the catalog vs a C program (libsndfile decode +
+#            libebur128, every core)  target <= 1.0x wall; vs the decode floor  target <= 5x CPU
 #   memory   validate peak memory for 1, 10 and 50 packs (20 to 1000 clips)  target flat, < 64 MB
 #   publish  soundpack publish of 50 packs vs tar czf + sha256sum of the same files  target <= 1.5x
 #            publish #500 (store of 499 versions) vs publish #1 (empty store)       target <= 1.2x
@@ -128,6 +130,34 @@ SH
   row "floor: read every sample via libsndfile, 1 core" validate-floor
   echo "ratio: soundpack is $(ratio "$(wall validate-ffmpeg)" "$(wall validate-ours)")x faster than the ffmpeg pipeline (target >= 5x)"
   echo "ratio: soundpack takes $(ratio "$(wall validate-ours)" "$(wall validate-floor)")x the decode floor (target <= 3x)"
+  echo
+  # 200 packs of 20 clips, recorded in a catalog, against the minimal C validator (decode with
+  # libsndfile + momentary loudness with libebur128, on every core) and the decode-only floor.
+  gcc -O2 -o "$work/decode-ebur128" scripts/bench/decode-ebur128.c $(pkg-config --cflags --libs sndfile libebur128) -lpthread
+  packs200=$work/packs200
+  rm -rf "$packs200"; mkdir -p "$packs200"
+  for copy in a b c d; do
+    for p in "$packs"/p*; do
+      cp -r "$p" "$packs200/$copy-$(basename "$p")"
+      sed -i "s/\"bench-/\"bench-$copy-/" "$packs200/$copy-$(basename "$p")/pack.json"
+    done
+  done
+  find "$packs200" -type f ! -name pack.json | sort >"$work/clips200.txt"
+  cat >"$work/validate-200.sh" <<SH
+#!/usr/bin/env bash
+rm -f "$work/catalog200.sqlite" && SOUNDPACK_CATALOG="$work/catalog200.sqlite" "$bin" validate "$packs200"/* >/dev/null
+SH
+  chmod +x "$work/validate-200.sh"
+  precise validate-200 "$work/validate-200.sh"
+  precise validate-c200 "$work/decode-ebur128" $(cat "$work/clips200.txt")
+  precise validate-floor200 "$work/decode-floor" $(cat "$work/clips200.txt")
+  cpu() { awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.3f", u + s }' "$work/$1.time"; }
+  echo "validate: 200 packs x 20 clips = $(wc -l <"$work/clips200.txt") clips, recorded in a catalog"
+  row "soundpack validate (every rule, catalog)" validate-200
+  row "C: libsndfile decode + libebur128, all cores" validate-c200
+  row "floor: libsndfile decode only, 1 core" validate-floor200
+  echo "ratio: validate takes $(ratio "$(wall validate-200)" "$(wall validate-c200)")x the C validator's wall time (target <= 1.0x)"
+  echo "ratio: validate uses $(ratio "$(cpu validate-200)" "$(cpu validate-floor200)")x the decode floor's CPU time ($(cpu validate-200) s vs $(cpu validate-floor200) s; target <= 5x)"
   echo
   echo "memory: validate peak RSS by pack count (target: flat, under 64 MB at 1000 clips)"
   row "1 pack, 20 clips" validate-1

@@ -27,12 +27,22 @@ final class PostgreSQLConnection: SQLConnection {
 
     init(url: String) throws(CatalogError) {
         location = Self.redacted(url)
-        guard let connection = PQconnectdb(url) else { throw CatalogError("cannot connect to \(location): out of memory") }
-        guard PQstatus(connection) == CONNECTION_OK else {
+        // A server that is restarting or failing over refuses connections for a few seconds: wait
+        // for it (up to about 10 s) rather than fail a CI job; any other refusal is final.
+        var attempt = 0
+        var opened: OpaquePointer?
+        while true {
+            guard let connection = PQconnectdb(url) else { throw CatalogError("cannot connect to \(location): out of memory") }
+            if PQstatus(connection) == CONNECTION_OK { opened = connection; break }
             let message = Self.message(PQerrorMessage(connection))
             PQfinish(connection)
-            throw CatalogError("cannot connect to the catalog at \(location): \(message) (check the server is running and the URL, user and database; pass --catalog or set SOUNDPACK_CATALOG)")
+            attempt += 1
+            guard attempt < 6, Self.isTransient(message) else {
+                throw CatalogError("cannot connect to the catalog at \(location): \(message) (check the server is running and the URL, user and database; pass --catalog or set SOUNDPACK_CATALOG)")
+            }
+            Thread.sleep(forTimeInterval: 0.5 * Double(attempt))
         }
+        guard let connection = opened else { throw CatalogError("cannot connect to \(location)") }
         self.connection = connection
         // Notices (such as "relation already exists, skipping") are not for our users' terminals.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -40,6 +50,13 @@ final class PostgreSQLConnection: SQLConnection {
     }
 
     deinit { PQfinish(connection) }
+
+    /// Whether a connection failure is one a moment's wait can cure: the server starting up,
+    /// shutting down or not (yet) listening.
+    static func isTransient(_ message: String) -> Bool {
+        ["starting up", "shutting down", "Connection refused", "No such file or directory", "in recovery mode", "too many clients"]
+            .contains { message.contains($0) }
+    }
 
     /// The URL with any password replaced by `***`, for messages.
     static func redacted(_ url: String) -> String {
