@@ -21,13 +21,19 @@ public struct AnnouncementWriter: Sendable {
     public let format: Format
     /// Clip files by token key; empty without a pack.
     public let files: [String: String]
-    /// Per-token output bytes by `Token.ordinal`.
-    private var tokenText: [[UInt8]] = []
-    private var tokenTextJSON: [[UInt8]] = []
-    private var tokenID: [[UInt8]] = []
-    private var tokenJSON: [[UInt8]] = []
-    private var fileText: [[UInt8]] = []
-    private var fileJSON: [[UInt8]] = []
+    /// Per-token output bytes by `Token.ordinal`, each table one flat array: appending a token is
+    /// one copy, with no array of arrays to retain and release per token.
+    private struct Table: Sendable {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+
+        mutating func add(_ text: String) {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            ranges.append(start..<bytes.count)
+        }
+    }
+    private var tokenText = Table(), tokenTextJSON = Table(), tokenID = Table(), tokenJSON = Table(), fileText = Table(), fileJSON = Table()
 
     /// - Parameters:
     ///   - texts: the pack's `texts` (the words of its prefix and suffix).
@@ -38,12 +44,12 @@ public struct AnnouncementWriter: Sendable {
         self.files = files
         for token in Token.allCases {
             let text = announcement.grammar.text(of: token, texts: texts), file = files[token.rawValue] ?? ""
-            tokenText.append(Array(text.utf8))
-            tokenTextJSON.append(Array(Self.jsonEscaped(text).utf8))
-            tokenID.append(Array(token.rawValue.utf8))
-            tokenJSON.append(Array("\"\(Self.jsonEscaped(token.rawValue))\"".utf8))
-            fileText.append(Array(file.utf8))
-            fileJSON.append(Array("\"\(Self.jsonEscaped(file))\"".utf8))
+            tokenText.add(text)
+            tokenTextJSON.add(Self.jsonEscaped(text))
+            tokenID.add(token.rawValue)
+            tokenJSON.add("\"\(Self.jsonEscaped(token.rawValue))\"")
+            fileText.add(file)
+            fileJSON.add("\"\(Self.jsonEscaped(file))\"")
         }
     }
 
@@ -51,10 +57,16 @@ public struct AnnouncementWriter: Sendable {
     public func write(_ amount: Amount, tokens buffer: inout [Token], into line: inout [UInt8]) {
         buffer.removeAll(keepingCapacity: true)
         announcement.appendTokens(for: amount, to: &buffer)
-        func join(_ parts: [[UInt8]], _ separator: UInt8?) {
-            for (i, token) in buffer.enumerated() {
-                if i > 0, let separator { line.append(separator) }
-                line.append(contentsOf: parts[token.ordinal])
+        func join(_ table: Table, _ separator: UInt8?) {
+            table.bytes.withUnsafeBufferPointer { bytes in
+                table.ranges.withUnsafeBufferPointer { ranges in
+                    var first = true
+                    for token in buffer {
+                        if !first, let separator { line.append(separator) }
+                        first = false
+                        line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[ranges[token.ordinal]]))
+                    }
+                }
             }
         }
         switch format {
