@@ -37,7 +37,7 @@ public protocol Catalog: AnyObject {
     func versionRecord(of id: String, _ version: SemanticVersion) throws(CatalogError) -> VersionRecord?
 
     /// Every published version, of one pack or of all, oldest first per pack.
-    func publishedVersions(of id: String?) throws(CatalogError) -> [PublishedVersion]
+    func publishedVersions(of id: String?, withClips: Bool) throws(CatalogError) -> [PublishedVersion]
 
     /// Records a version as published. False (and nothing changed) when it was published meanwhile.
     func recordPublication(_ publication: PublicationRecord) throws(CatalogError) -> Bool
@@ -53,7 +53,8 @@ public protocol Catalog: AnyObject {
 }
 
 extension Catalog {
-    public func publishedVersions() throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: nil) }
+    public func publishedVersions() throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: nil, withClips: true) }
+    public func publishedVersions(of id: String?) throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: id, withClips: true) }
 }
 
 /// One clip of a recorded version: where it is, its bytes and what validation measured.

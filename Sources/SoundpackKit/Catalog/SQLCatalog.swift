@@ -292,25 +292,34 @@ public class SQLCatalog: Catalog {
         return VersionRecord(pack: identity, published: row["published_at"] != .null, clips: clips)
     }
 
-    public func publishedVersions(of id: String?) throws(CatalogError) -> [PublishedVersion] {
+    public func publishedVersions(of id: String?, withClips: Bool) throws(CatalogError) -> [PublishedVersion] {
         let rows = try read("""
             SELECT v.id, v.pack_id, v.version, v.digest, v.published_at, v.yanked, v.yank_reason, v.manifest_sha256,
                    v.tar_sha256, v.zip_sha256, v.key_id
             FROM versions v WHERE v.published_at IS NOT NULL AND (? = 1 OR v.pack_id = ?) ORDER BY v.pack_id, v.id
             """, [.integer(id == nil ? 1 : 0), .text(id ?? "")])
+        // Every clip of those versions in one query, not one query per version.
+        var clipsByVersion: [Int64: [String: PublishedVersion.Clip]] = [:]
+        if withClips {
+            for clip in try read("""
+                SELECT c.version_id, c.token, c.store_file, c.sha256 FROM clips c JOIN versions v ON v.id = c.version_id
+                WHERE v.published_at IS NOT NULL AND (? = 1 OR v.pack_id = ?)
+                """, [.integer(id == nil ? 1 : 0), .text(id ?? "")]) {
+                guard let versionID = clip["version_id"].int else { continue }
+                clipsByVersion[versionID, default: [:]][clip["token"].string ?? ""] =
+                    PublishedVersion.Clip(storeFile: clip["store_file"].string ?? "", sha256: clip["sha256"].string ?? "")
+            }
+        }
         var result: [PublishedVersion] = []
         for row in rows {
             guard let packID = row["pack_id"].string, let version = row["version"].string.flatMap(SemanticVersion.init) else {
                 throw corrupt("a published version without a pack id or semantic version")
             }
-            var clips: [String: PublishedVersion.Clip] = [:]
-            for clip in try read("SELECT token, store_file, sha256 FROM clips WHERE version_id = ?", [row["id"]]) {
-                clips[clip["token"].string ?? ""] = PublishedVersion.Clip(storeFile: clip["store_file"].string ?? "", sha256: clip["sha256"].string ?? "")
-            }
             result.append(PublishedVersion(
                 id: packID, version: version, digest: row["digest"].string ?? "", publishedAt: row["published_at"].string ?? "",
                 yanked: row["yanked"].int == 1, yankReason: row["yank_reason"].string, manifestSha256: row["manifest_sha256"].string,
-                tarSha256: row["tar_sha256"].string, zipSha256: row["zip_sha256"].string, keyID: row["key_id"].string, clips: clips))
+                tarSha256: row["tar_sha256"].string, zipSha256: row["zip_sha256"].string, keyID: row["key_id"].string,
+                clips: row["id"].int.flatMap { clipsByVersion[$0] } ?? [:]))
         }
         return result
     }

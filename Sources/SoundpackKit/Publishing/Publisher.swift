@@ -76,7 +76,7 @@ public final class Publisher {
         }
         let (id, version, digest) = (manifest.id, manifest.version, facts.digest)
         let published: [PublishedVersion]
-        do { published = try catalog.publishedVersions(of: id) } catch { throw .catalog(error.message) }
+        do { published = try catalog.publishedVersions(of: id, withClips: false) } catch { throw .catalog(error.message) }
 
         if let same = published.first(where: { $0.version == version }) {
             if same.digest != digest {

@@ -99,25 +99,23 @@ public struct Store: Sendable {
     /// The index the catalog's published versions describe.
     public static func index(of versions: [PublishedVersion]) -> StoreIndex {
         var packs: [String: StoreIndex.Pack] = [:]
+        var latest: [String: SemanticVersion] = [:]
         for version in versions {
-            var pack = packs[version.id] ?? StoreIndex.Pack(latest: nil, versions: [:])
-            pack.versions[version.version.description] = StoreIndex.Version(
+            // Mutated in place: copying a pack's versions out and back would make this quadratic.
+            packs[version.id, default: StoreIndex.Pack(latest: nil, versions: [:])].versions[version.version.description] = StoreIndex.Version(
                 digest: version.digest, manifest: StoreLayout.manifest(version.id, version.version),
                 manifestSha256: version.manifestSha256 ?? "", publishedAt: version.publishedAt, yanked: version.yanked,
                 yankReason: version.yankReason)
-            packs[version.id] = pack
+            if !version.yanked, latest[version.id].map({ $0 < version.version }) ?? true { latest[version.id] = version.version }
         }
-        for version in versions where !version.yanked {
-            if let latest = packs[version.id]?.latest.flatMap(SemanticVersion.init), latest >= version.version { continue }
-            packs[version.id]?.latest = version.version.description
-        }
+        for (id, version) in latest { packs[id]?.latest = version.description }
         return StoreIndex(packs: packs)
     }
 
     /// Rewrites index.json from the catalog; call it under the store lock, after the catalog commit.
     public func writeIndex(from catalog: any Catalog) throws(PublishError) {
         let versions: [PublishedVersion]
-        do { versions = try catalog.publishedVersions() } catch { throw .catalog(error.message) }
+        do { versions = try catalog.publishedVersions(of: nil, withClips: false) } catch { throw .catalog(error.message) }
         let data: Data
         do { data = try Self.index(of: versions).encoded() } catch { throw .io(error.message) }
         do { try backend.write(StoreLayout.index, data) } catch { throw .io(error.message) }
@@ -194,8 +192,7 @@ public final class DirectoryStore: StoreBackend {
             } catch { throw StoreError("cannot write \(target): \(error.message)") }
             written.append(target)
         }
-        // Durable before the rename: one syncfs for the whole version where Linux has it, rather
-        // than an fsync per file and folder.
+        // Durable before the rename, as one batch: every file's write-out started, then the fsyncs.
         do { try FileBytes.syncAll(written, folders: Set(written.map { ($0 as NSString).deletingLastPathComponent })) } catch {
             throw StoreError(error.message)
         }
