@@ -149,8 +149,8 @@ rm -f "$work/catalog200.sqlite" && SOUNDPACK_CATALOG="$work/catalog200.sqlite" "
 SH
   chmod +x "$work/validate-200.sh"
   precise validate-200 "$work/validate-200.sh"
-  precise validate-c200 "$work/decode-ebur128" $(cat "$work/clips200.txt")
-  precise validate-floor200 "$work/decode-floor" $(cat "$work/clips200.txt")
+  precise validate-c200 "$work/decode-ebur128" --list "$work/clips200.txt"
+  precise validate-floor200 "$work/decode-floor" --list "$work/clips200.txt"
   cpu() { awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.3f", u + s }' "$work/$1.time"; }
   echo "validate: 200 packs x 20 clips = $(wc -l <"$work/clips200.txt") clips, recorded in a catalog"
   row "soundpack validate (every rule, catalog)" validate-200

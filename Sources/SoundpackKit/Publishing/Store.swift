@@ -192,7 +192,7 @@ public final class DirectoryStore: StoreBackend {
             } catch { throw StoreError("cannot write \(target): \(error.message)") }
             written.append(target)
         }
-        // Durable before the rename, as one batch: every file's write-out started, then the fsyncs.
+        // Durable before the rename, as one batch (one syncfs on Linux), not an fsync per file.
         do { try FileBytes.syncAll(written, folders: Set(written.map { ($0 as NSString).deletingLastPathComponent })) } catch {
             throw StoreError(error.message)
         }
