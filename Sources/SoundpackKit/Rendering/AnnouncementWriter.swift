@@ -26,11 +26,14 @@ public struct AnnouncementWriter: Sendable {
     private struct Table: Sendable {
         var bytes: [UInt8] = []
         var ranges: [Range<Int>] = []
+        /// The longest token's bytes.
+        var widest = 0
 
         mutating func add(_ text: String) {
             let start = bytes.count
             bytes.append(contentsOf: text.utf8)
             ranges.append(start..<bytes.count)
+            widest = max(widest, bytes.count - start)
         }
     }
     private var tokenText = Table(), tokenTextJSON = Table(), tokenID = Table(), tokenJSON = Table(), fileText = Table(), fileJSON = Table()
@@ -58,16 +61,26 @@ public struct AnnouncementWriter: Sendable {
         buffer.removeAll(keepingCapacity: true)
         announcement.appendTokens(for: amount, to: &buffer)
         func join(_ table: Table, _ separator: UInt8?) {
-            table.bytes.withUnsafeBufferPointer { bytes in
-                table.ranges.withUnsafeBufferPointer { ranges in
-                    var first = true
-                    for token in buffer {
-                        if !first, let separator { line.append(separator) }
-                        first = false
-                        line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[ranges[token.ordinal]]))
+            // Room for every token and separator at once, then plain copies into it: tokens are a
+            // few bytes, and appending them one by one cost more than copying them.
+            let start = line.count
+            line.append(contentsOf: repeatElement(0, count: buffer.count * (table.widest + 1)))
+            var end = start
+            line.withUnsafeMutableBufferPointer { out in
+                table.bytes.withUnsafeBufferPointer { bytes in
+                    table.ranges.withUnsafeBufferPointer { ranges in
+                        for (i, token) in buffer.enumerated() {
+                            if i > 0, let separator { out[end] = separator; end += 1 }
+                            let range = ranges[token.ordinal]
+                            if let target = out.baseAddress, let source = bytes.baseAddress, !range.isEmpty {
+                                (target + end).update(from: source + range.lowerBound, count: range.count)
+                                end += range.count
+                            }
+                        }
                     }
                 }
             }
+            line.removeSubrange(end...)
         }
         switch format {
         case .tokens: join(tokenID, UInt8(ascii: " "))
