@@ -125,9 +125,15 @@ CONF
   ;;
 stop)
   dir=${2:?usage: swift.sh stop DIR}
-  for pid in "$dir"/run/*.pid; do [ -e "$pid" ] && kill "$(cat "$pid")" 2>/dev/null || true; done
-  sleep 0.3
-  for pid in "$dir"/run/*.pid; do [ -e "$pid" ] && kill -9 "$(cat "$pid")" 2>/dev/null || true; done
+  # Each server was started with setsid and forks its workers: signal its whole process group.
+  for pid in "$dir"/run/*.pid; do [ -e "$pid" ] && kill -TERM -- "-$(cat "$pid")" 2>/dev/null || true; done
+  for _ in $(seq 1 20); do
+    alive=0
+    for pid in "$dir"/run/*.pid; do [ -e "$pid" ] && kill -0 -- "-$(cat "$pid")" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.1
+  done
+  for pid in "$dir"/run/*.pid; do [ -e "$pid" ] && kill -KILL -- "-$(cat "$pid")" 2>/dev/null || true; done
   rm -rf "$dir"
   ;;
 *)
