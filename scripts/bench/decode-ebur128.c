@@ -10,32 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "paths.h"
+
 static char **files;
 static int count;
 static int next_file;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Paths from the command line, or one per line from FILE with `--list FILE` (thousands of paths
- * do not fit in one argument of the command line a benchmark tool passes on). */
-static char **read_paths(int argc, char **argv, int *n) {
-    if (argc == 3 && strcmp(argv[1], "--list") == 0) {
-        FILE *list = fopen(argv[2], "r");
-        if (!list) { perror(argv[2]); exit(1); }
-        int capacity = 1024, count = 0;
-        char **paths = malloc(sizeof(char *) * capacity), line[4096];
-        while (fgets(line, sizeof line, list)) {
-            line[strcspn(line, "\n")] = 0;
-            if (!*line) continue;
-            if (count == capacity) paths = realloc(paths, sizeof(char *) * (capacity *= 2));
-            paths[count++] = strdup(line);
-        }
-        fclose(list);
-        *n = count;
-        return paths;
-    }
-    *n = argc - 1;
-    return argv + 1;
-}
 
 static void *work(void *unused) {
     (void)unused;

@@ -5,33 +5,32 @@ SHA-256, every file it names with its hash), and no version is recorded twice. R
 with AWS Signature V4 here, in Python, not by soundpack's code.
 
 Usage: check-s3-store.py ENDPOINT BUCKET PREFIX POSTGRES_URL [ID@VERSION]
+       check-s3-store.py --create-bucket ENDPOINT BUCKET   (for the scripts that need a fresh one)
   With ID@VERSION, only that version's files are hashed (every listed manifest still is).
   prints "listed=N recorded=M" and exits 0, or prints BROKEN: … and exits 1
 Credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, region AWS_REGION (us-east-1).
 """
 import datetime, hashlib, hmac, json, os, subprocess, sys, urllib.error, urllib.parse, urllib.request
 
-endpoint, bucket, prefix, postgres = sys.argv[1:5]
-only = sys.argv[5] if len(sys.argv) > 5 else None
 access, secret = os.environ["AWS_ACCESS_KEY_ID"], os.environ["AWS_SECRET_ACCESS_KEY"]
 region = os.environ.get("AWS_REGION", "us-east-1")
 
 
-def get(key):
-    path = "/" + bucket + "/" + urllib.parse.quote((prefix + "/" if prefix else "") + key, safe="/-_.~")
+def send(method, endpoint, path):
+    """One request with an empty body, signed with AWS Signature V4; the body, or None on 404."""
     now = datetime.datetime.now(datetime.timezone.utc)
     amz, day = now.strftime("%Y%m%dT%H%M%SZ"), now.strftime("%Y%m%d")
     host = urllib.parse.urlparse(endpoint).netloc
     payload = hashlib.sha256(b"").hexdigest()
     signed = "host;x-amz-content-sha256;x-amz-date"
-    canonical = f"GET\n{path}\n\nhost:{host}\nx-amz-content-sha256:{payload}\nx-amz-date:{amz}\n\n{signed}\n{payload}"
+    canonical = f"{method}\n{path}\n\nhost:{host}\nx-amz-content-sha256:{payload}\nx-amz-date:{amz}\n\n{signed}\n{payload}"
     scope = f"{day}/{region}/s3/aws4_request"
     to_sign = f"AWS4-HMAC-SHA256\n{amz}\n{scope}\n" + hashlib.sha256(canonical.encode()).hexdigest()
     key_bytes = ("AWS4" + secret).encode()
     for part in (day, region, "s3", "aws4_request"):
         key_bytes = hmac.new(key_bytes, part.encode(), hashlib.sha256).digest()
     signature = hmac.new(key_bytes, to_sign.encode(), hashlib.sha256).hexdigest()
-    request = urllib.request.Request(endpoint + path, headers={
+    request = urllib.request.Request(endpoint + path, method=method, data=b"" if method == "PUT" else None, headers={
         "x-amz-date": amz, "x-amz-content-sha256": payload,
         "Authorization": f"AWS4-HMAC-SHA256 Credential={access}/{scope}, SignedHeaders={signed}, Signature={signature}"})
     try:
@@ -41,6 +40,18 @@ def get(key):
         if error.code == 404:
             return None
         raise
+
+
+if sys.argv[1] == "--create-bucket":
+    send("PUT", sys.argv[2], "/" + sys.argv[3])
+    sys.exit(0)
+
+endpoint, bucket, prefix, postgres = sys.argv[1:5]
+only = sys.argv[5] if len(sys.argv) > 5 else None
+
+
+def get(key):
+    return send("GET", endpoint, "/" + bucket + "/" + urllib.parse.quote((prefix + "/" if prefix else "") + key, safe="/-_.~"))
 
 
 def fail(message):

@@ -36,24 +36,7 @@ fresh_database() {
 }
 fresh_bucket() {
   local bucket="team-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
-  # The bucket is made with soundpack's own client through a throw-away publish of nothing: a
-  # PUT on the bucket, signed like every request.
-  python3 - "$SOUNDPACK_TEST_S3_ENDPOINT" "$bucket" <<'PY'
-import datetime, hashlib, hmac, os, sys, urllib.parse, urllib.request
-endpoint, bucket = sys.argv[1:3]
-access, secret, region = os.environ["AWS_ACCESS_KEY_ID"], os.environ["AWS_SECRET_ACCESS_KEY"], os.environ.get("AWS_REGION", "us-east-1")
-now = datetime.datetime.now(datetime.timezone.utc); amz, day = now.strftime("%Y%m%dT%H%M%SZ"), now.strftime("%Y%m%d")
-host = urllib.parse.urlparse(endpoint).netloc; payload = hashlib.sha256(b"").hexdigest(); signed = "host;x-amz-content-sha256;x-amz-date"
-canonical = f"PUT\n/{bucket}\n\nhost:{host}\nx-amz-content-sha256:{payload}\nx-amz-date:{amz}\n\n{signed}\n{payload}"
-scope = f"{day}/{region}/s3/aws4_request"
-to_sign = f"AWS4-HMAC-SHA256\n{amz}\n{scope}\n" + hashlib.sha256(canonical.encode()).hexdigest()
-k = ("AWS4" + secret).encode()
-for part in (day, region, "s3", "aws4_request"): k = hmac.new(k, part.encode(), hashlib.sha256).digest()
-sig = hmac.new(k, to_sign.encode(), hashlib.sha256).hexdigest()
-urllib.request.urlopen(urllib.request.Request(f"{endpoint}/{bucket}", method="PUT", data=b"", headers={
-    "x-amz-date": amz, "x-amz-content-sha256": payload,
-    "Authorization": f"AWS4-HMAC-SHA256 Credential={access}/{scope}, SignedHeaders={signed}, Signature={sig}"}), timeout=30)
-PY
+  python3 scripts/check/reliability/check-s3-store.py --create-bucket "$SOUNDPACK_TEST_S3_ENDPOINT" "$bucket"
   echo "$bucket"
 }
 # A pack folder: the demo pack under another id and version.
