@@ -11,6 +11,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let listener: Int32
     private let root: String
     private let thread: Thread
+    private let finished = DispatchSemaphore(value: 0)
+    private var stopped = false
     /// Paths requested, in order.
     public private(set) var requests: [String] = []
     /// Each request's path and the status it got, in order.
@@ -34,7 +36,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         port = UInt16(bigEndian: address.sin_port)
         listener = fd
         let serve = ServeLoop(fd: fd, root: root)
-        thread = Thread { serve.run() }
+        let finished = self.finished
+        thread = Thread { serve.run(); finished.signal() }
         serve.onRequest = { [weak self] path, status in self?.record(path, status) }
         thread.start()
     }
@@ -56,8 +59,17 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// Stops accepting and closes the listening socket, once. The accept loop is waited for before
+    /// the descriptor is closed: a number closed twice, or still used by the loop after `close`, could
+    /// by then belong to another test's socket.
     public func stop() {
+        lock.lock()
+        let first = !stopped
+        stopped = true
+        lock.unlock()
+        guard first else { return }
         shutdown(listener, Int32(SHUT_RDWR))
+        finished.wait()
         close(listener)
     }
 
