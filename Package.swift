@@ -36,6 +36,9 @@ let package = Package(
             exclude: ["README.md"]
         ),
 
+        // scripts/bench.sh extension: the extension's plan + verify + join, timed (in no product).
+        .executableTarget(name: "soundpack-bench-extension", dependencies: ["SoundpackKit", "SoundpackCore"], path: "Benchmarks/ExtensionJoin"),
+
         // Shared by the test targets only (fixture packs and audio); in no product.
         .target(name: "SoundpackTestSupport", dependencies: ["SoundpackKit", "SoundpackCore"], path: "Tests/SoundpackTestSupport"),
 

@@ -13,9 +13,12 @@
 #   publish  soundpack publish of 50 packs vs tar czf + sha256sum of the same files  target <= 1.5x
 #            publish #500 (store of 499 versions) vs publish #1 (empty store)       target <= 1.2x
 #   say      soundpack say of 1,000,000 amounts (text)                               target >= 1.5 M/s
+#   extension the extension's plan + verify + join of packs/wechat's worst-case amount (from
+#            validate), every clip in Library/Sounds and hash-checked, 50 runs in one process
+#            vs  the phone's budget                                    target <= 50 ms, <= 8 MiB added
 #
 # Sub-second figures are hyperfine medians of 10 runs; the rest single /usr/bin/time runs.
-# Usage: scripts/bench.sh [render|validate|publish|say|all]   (env BENCH_RENDER_N, BENCH_WORK=folder to keep)
+# Usage: scripts/bench.sh [render|validate|publish|say|extension|all]   (env BENCH_RENDER_N, BENCH_WORK=folder to keep)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -46,7 +49,7 @@ precise() {
   hyperfine -N -w 2 -r 10 --export-json "$work/$name.json" "$(printf '%q ' "$@")" >/dev/null 2>&1
 }
 peak_mb() { awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$work/$1.time"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { printf "%.*f", d, a / b }'; }
 row() { printf '%-44s %10s s %9s MB\n' "$1" "$(wall "$2")" "$(peak_mb "$2")"; }
 
 echo "soundpack benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -m)"
@@ -227,5 +230,21 @@ PY
   echo "say: 1,000,000 random amounts read as text (median of 5)"
   printf '%-44s %10s s\n' "soundpack say --pack packs/wechat -" "$(wall say)"
   echo "rate: $(awk -v s="$(wall say)" 'BEGIN { printf "%.2f", 1 / s }') M readings/s (target >= 1.5 M/s)"
+  echo
+fi
+
+if [ "$what" = all ] || [ "$what" = extension ]; then
+  swift build -c release --product soundpack-bench-extension >/dev/null
+  ext=$work/extension
+  rm -rf "$ext"; mkdir -p "$ext/Library/Sounds"
+  cp packs/wechat/clips/* "$ext/Library/Sounds/"
+  "$bin" export packs/wechat --format json -o "$ext/manifest.json" 2>/dev/null
+  worst=$("$bin" validate --no-record --format json packs/wechat | python3 -c "import json,sys; print(json.load(sys.stdin)['packs'][0]['worstCase']['amount'])")
+  "$root/.build/release/soundpack-bench-extension" "$ext/manifest.json" "$ext/Library/Sounds" "$worst" --runs 50 >"$work/extension.json"
+  read -r clips ms first slowest added < <(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['clips'], '%.2f' % d['medianMs'], '%.2f' % d['firstMs'], '%.2f' % d['slowestMs'], '%.2f' % (d['addedPeakKiB'] / 1024))" "$work/extension.json")
+  echo "extension: plan + verify + join of the worst case, $worst ($clips clips), median of 50 runs in one process"
+  printf '%-44s %10s ms (first %s, slowest %s)\n' "plan, SHA-256 of each clip, join, cache" "$ms" "$first" "$slowest"
+  printf '%-44s %10s MiB\n' "peak memory added by the runs" "$added"
+  echo "ratio: the join takes $(ratio "$ms" 50 2)x the 50 ms budget and $(ratio "$added" 8 2)x the 8 MiB budget (target <= 1.0x each)"
   echo
 fi
