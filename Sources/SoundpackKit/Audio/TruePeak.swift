@@ -16,6 +16,9 @@ struct TruePeakMeter {
          0.1373291015625, -0.0594482421875, 0.0332031250000, -0.0196533203125, 0.0109863281250, 0.0017089843750],
     ]
     static let taps = 12
+    /// The same taps by position: lane p of entry k is phase p's tap k, so one multiply-add per tap
+    /// gives the four interpolated values between two samples (the same sums, in the same order).
+    static let lanes: [SIMD4<Float>] = (0..<taps).map { k in SIMD4(phases[0][k], phases[1][k], phases[2][k], phases[3][k]) }
     /// No interpolated value exceeds this multiple of the largest input in its 12-sample window.
     static let gainBound: Float = phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 2
 
@@ -61,18 +64,30 @@ struct TruePeakMeter {
             var local: Float = 0
             for i in (start - first)..<end { local = max(local, abs(line[i])) }
             if exhaustive || local * Self.gainBound > peak {
-                line.withUnsafeBufferPointer { x in
-                    for n in start..<end {
-                        let base = n - first
-                        for phase in Self.phases {
-                            var y: Float = 0
-                            for k in 0..<Self.taps { y += phase[k] * x[base + k] }
-                            peak = max(peak, abs(y))
-                        }
-                    }
-                }
+                peak = max(peak, Self.interpolatedPeak(line, from: start, to: end))
             }
             start = end
+        }
+    }
+
+    /// The largest magnitude of the four interpolated values after each sample in `start..<end`.
+    private static func interpolatedPeak(_ line: [Float], from start: Int, to end: Int) -> Float {
+        lanes.withUnsafeBufferPointer { c in
+            line.withUnsafeBufferPointer { x in
+                let (c0, c1, c2, c3, c4, c5) = (c[0], c[1], c[2], c[3], c[4], c[5])
+                let (c6, c7, c8, c9, c10, c11) = (c[6], c[7], c[8], c[9], c[10], c[11])
+                var top = SIMD4<Float>(repeating: 0), bottom = SIMD4<Float>(repeating: 0)
+                for n in start..<end {
+                    let b = n - (taps - 1)
+                    var y = c0 * x[b]
+                    y += c1 * x[b + 1]; y += c2 * x[b + 2]; y += c3 * x[b + 3]; y += c4 * x[b + 4]
+                    y += c5 * x[b + 5]; y += c6 * x[b + 6]; y += c7 * x[b + 7]; y += c8 * x[b + 8]
+                    y += c9 * x[b + 9]; y += c10 * x[b + 10]; y += c11 * x[b + 11]
+                    top = pointwiseMax(top, y)
+                    bottom = pointwiseMin(bottom, y)
+                }
+                return max(top.max(), -bottom.min())
+            }
         }
     }
 }
