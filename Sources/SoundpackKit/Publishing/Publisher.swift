@@ -5,6 +5,7 @@
 
 import Foundation
 import SoundpackCore
+import Synchronization
 
 /// What publishing one pack came to.
 public struct PublishOutcome: Sendable {
@@ -62,12 +63,40 @@ public final class Publisher {
         // The gate's runs go into the validation history like any other.
         do { try catalog.recordValidations(reports, strict: false, toolVersion: toolVersion, at: now()) } catch { throw .catalog(error.message) }
         var outcomes: [PublishOutcome] = []
-        for report in reports { outcomes.append(try publish(report)) }
+        // Archiving is most of a publish's CPU: a window of versions (a few per core, so memory
+        // stays bounded) is built on every core, then written and recorded one by one, in order.
+        let window = max(2, ProcessInfo.activeCores * 2)
+        for start in stride(from: 0, to: reports.count, by: window) {
+            let batch = Array(reports[start..<min(start + window, reports.count)])
+            let built = try buildCandidates(batch)
+            for (report, contents) in zip(batch, built) { outcomes.append(try publish(report, contents: contents)) }
+        }
         try store.writeIndex(from: catalog)
         return outcomes
     }
 
-    private func publish(_ report: PackReport) throws(PublishError) -> PublishOutcome {
+    /// The contents of each report's version, built in parallel for the reports that look
+    /// publishable (valid, and that version not in the catalog yet); nil for the others. A guess
+    /// only saves time: `publish(_:contents:)` still decides, and builds what is missing itself.
+    private func buildCandidates(_ reports: [PackReport]) throws(PublishError) -> [Result<VersionContents, PublishError>?] {
+        var candidates: [Int] = []
+        for (index, report) in reports.enumerated() {
+            guard report.errors == 0, let manifest = report.manifest else { continue }
+            let published: [PublishedVersion]
+            do { published = try catalog.publishedVersions(of: manifest.id, withClips: false) } catch { throw .catalog(error.message) }
+            if !published.contains(where: { $0.version == manifest.version }) { candidates.append(index) }
+        }
+        let results = Mutex<[Result<VersionContents, PublishError>?]>(Array(repeating: nil, count: reports.count))
+        let (epoch, chosen) = (sourceDateEpoch, candidates)
+        WorkerPool.run(chosen.count) { (i: Int) throws(Never) in
+            let index = chosen[i]
+            let result = Result { () throws(PublishError) in try VersionContents(reports[index], mtime: epoch) }
+            results.withLock { $0[index] = result }
+        }
+        return results.withLock { $0 }
+    }
+
+    private func publish(_ report: PackReport, contents: Result<VersionContents, PublishError>? = nil) throws(PublishError) -> PublishOutcome {
         var outcome = PublishOutcome(folder: report.folder, id: report.id, version: report.version, status: .refused,
                                      message: "", rule: nil, report: report)
         guard report.errors == 0, let manifest = report.manifest, let facts = VersionFacts(report) else {
@@ -113,7 +142,9 @@ public final class Publisher {
             outcome.message = "would publish \(id)@\(version) (\(report.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version)); nothing was written"
             return outcome
         }
-        let written = try writeVersion(report, manifest: manifest, digest: digest)
+        let built: VersionContents
+        if let contents { built = try contents.get() } else { built = try VersionContents(report, mtime: sourceDateEpoch) }
+        let written = try writeVersion(report, manifest: manifest, digest: digest, contents: built)
         let recorded: Bool
         do { recorded = try catalog.recordPublication(written) } catch { throw .catalog(error.message) }
         guard recorded else {
@@ -147,12 +178,12 @@ public final class Publisher {
 
     /// Writes clips, archives and manifest.json (and its signature) of one version; returns what
     /// the catalog records of it.
-    private func writeVersion(_ report: PackReport, manifest pack: PackManifest, digest: String) throws(PublishError) -> PublicationRecord {
+    private func writeVersion(_ report: PackReport, manifest pack: PackManifest, digest: String,
+                              contents: VersionContents) throws(PublishError) -> PublicationRecord {
         let (id, version) = (pack.id, pack.version)
-        let files = try Self.packFiles(report)
         var clips: [String: StoreManifest.Clip] = [:]
         var records: [ClipRecord] = []
-        let bytesByPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        let bytesByPath = Dictionary(contents.files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         // Every file of the version, written together at the end so it appears whole.
         var versionFiles: [(name: String, data: Data)] = []
         func put(_ file: String, _ bytes: [UInt8]) {
@@ -163,9 +194,7 @@ public final class Publisher {
             guard let facts = clip.facts else { continue }
             let path = PackPaths.normalized(clip.file)
             let target = StoreLayout.clipFile(packPath: path)
-            guard let bytes = bytesByPath[path], Digest.sha256Hex(bytes) == facts.sha256 else {
-                throw .io("\(path) changed while it was being published; publish again")
-            }
+            guard let bytes = bytesByPath[path] else { throw .io("cannot read \(report.folder.path)/\(path)") }
             put(target, bytes)
             clips[clip.key] = StoreManifest.Clip(
                 file: target, bytes: bytes.count, sha256: facts.sha256, frames: facts.frames, durationSeconds: facts.durationSeconds,
@@ -173,12 +202,10 @@ public final class Publisher {
             records.append(ClipRecord(key: clip.key, file: clip.file, storeFile: target, facts: facts))
         }
         var archives: [String: StoreManifest.FileRecord] = [:]
-        for kind in ArchiveKind.allCases {
-            let bytes: [UInt8]
-            do { bytes = try ReproducibleArchive.make(files, under: "\(id)-\(version)", kind: kind, mtime: sourceDateEpoch) } catch { throw .io(error.message) }
-            let name = StoreLayout.archiveFile(id, version, kind)
-            put(name, bytes)
-            archives[kind.rawValue] = StoreManifest.FileRecord(file: name, bytes: bytes.count, sha256: Digest.sha256Hex(bytes))
+        for archive in contents.archives {
+            let name = StoreLayout.archiveFile(id, version, archive.kind)
+            put(name, archive.bytes)
+            archives[archive.kind.rawValue] = StoreManifest.FileRecord(file: name, bytes: archive.bytes.count, sha256: archive.sha256)
         }
         let packJSON = bytesByPath[StoreLayout.packJSONFile] ?? []
         let manifest = StoreManifest(
@@ -200,6 +227,34 @@ public final class Publisher {
             pack: identity, clips: records, manifestSha256: Digest.sha256Hex(encoded),
             tarSha256: archives[ArchiveKind.tarGzip.rawValue]?.sha256, zipSha256: archives[ArchiveKind.zip.rawValue]?.sha256,
             keyID: signingKey?.keyID, publishedAt: now())
+    }
+}
+
+/// A version's files as read for publishing (each clip checked against the hash validation
+/// measured) and its archives: the CPU-heavy part of a publish, free of the catalog and the store.
+struct VersionContents: Sendable {
+    var files: [(path: String, bytes: [UInt8])]
+    var archives: [(kind: ArchiveKind, bytes: [UInt8], sha256: String)]
+
+    init(_ report: PackReport, mtime: Int64) throws(PublishError) {
+        files = try Publisher.packFiles(report)
+        let bytesByPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        for clip in report.clips {
+            guard let facts = clip.facts else { continue }
+            let path = PackPaths.normalized(clip.file)
+            guard let bytes = bytesByPath[path], Digest.sha256Hex(bytes) == facts.sha256 else {
+                throw .io("\(path) changed while it was being published; publish again")
+            }
+        }
+        guard let manifest = report.manifest else { throw .io("\(report.folder.shown) has no readable pack.json") }
+        archives = []
+        for kind in ArchiveKind.allCases {
+            let bytes: [UInt8]
+            do { bytes = try ReproducibleArchive.make(files, under: "\(manifest.id)-\(manifest.version)", kind: kind, mtime: mtime) } catch {
+                throw .io(error.message)
+            }
+            archives.append((kind, bytes, Digest.sha256Hex(bytes)))
+        }
     }
 }
 
