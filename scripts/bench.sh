@@ -12,6 +12,7 @@
 #   memory   validate peak memory for 1, 10 and 50 packs (20 to 1000 clips)  target flat, < 64 MB
 #   publish  soundpack publish of 50 packs vs tar czf + sha256sum of the same files  target <= 1.5x
 #            publish #500 (store of 499 versions) vs publish #1 (empty store)       target <= 1.2x
+#   verify   soundpack verify of the 50-pack store vs sha256sum of every file in it  target <= 1.5x
 #   say      soundpack say of 1,000,000 amounts (text)                               target >= 1.5 M/s
 #   extension the extension's plan + verify + join of packs/wechat's worst-case amount (from
 #            validate), every clip in Library/Sounds and hash-checked, 50 runs in one process
@@ -190,6 +191,10 @@ SH
   hyperfine -N -w 1 -r 5 --export-json "$work/publish-50.json" "$work/publish-50.sh" >/dev/null 2>&1
   hyperfine -N -w 1 -r 5 --export-json "$work/publish-floor.json" "$work/publish-floor.sh $pub $work" >/dev/null 2>&1
   measure publish-50 "$work/publish-50.sh"; measure publish-floor "$work/publish-floor.sh" "$pub" "$work"
+  # verify reads back what publish wrote: every hash in the store, against sha256sum of its files.
+  precise verify-50 env SOUNDPACK_CATALOG="$pub/catalog.sqlite" "$bin" verify --store "$pub/dist"
+  (cd "$pub/dist" && find . -type f -print0 | sort -z) >"$work/store-files"
+  precise verify-floor bash -c "cd '$pub/dist' && xargs -0 sha256sum <'$work/store-files' >/dev/null"
 
   # Store growth: publish #1 into an empty store, and #500 into a store of 499 versions (one
   # pack, 499 patch versions, built once), each from a fresh copy so every run does the same work;
@@ -216,6 +221,9 @@ SH
   printf '%-44s %10s s\n' "publish #1 (empty store), median of 7" "$(wall publish-1)"
   printf '%-44s %10s s\n' "publish #500 (store of 499 versions)" "$(wall publish-500)"
   echo "ratio: publish #500 takes $(ratio "$(wall publish-500)" "$(wall publish-1)")x publish #1 (target <= 1.2x)"
+  row "soundpack verify (the 50-version store)" verify-50
+  row "floor: sha256sum of every file in the store" verify-floor
+  echo "ratio: verify takes $(ratio "$(wall verify-50)" "$(wall verify-floor)")x sha256sum (target <= 1.5x)"
   echo
 fi
 

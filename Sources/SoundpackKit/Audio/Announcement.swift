@@ -2,6 +2,7 @@
 // clips. compose.too-long and render both count with this, so they agree to the frame.
 
 import SoundpackCore
+import Synchronization
 
 public struct AnnouncementTiming: Sendable {
     /// Frames of each token's clip, by `Token.ordinal`; nil where the pack has no usable clip.
@@ -29,8 +30,27 @@ public struct AnnouncementTiming: Sendable {
     /// The amount up to `maximum` whose announcement lasts longest; nil when a clip it may need
     /// is missing.
     public func longest(_ announcement: Announcement, upTo maximum: Amount) -> (amount: Amount, tokens: [Token], frames: Int64)? {
-        for token in announcement.requiredTokens(upTo: maximum) where frames(of: token) == nil { return nil }
+        for token in announcement.memoizedRequiredTokens(upTo: maximum) where frames(of: token) == nil { return nil }
         let best = announcement.costliest(upTo: maximum, cost: { self.frames(of: $0) ?? 0 }, gap: gapFrames)
         return (best.amount, best.tokens, best.cost)
+    }
+}
+
+extension Announcement {
+    private struct RequiredKey: Hashable { var announcement: Announcement, maximum: Amount }
+    private static let requiredMemo = Mutex<[RequiredKey: Set<Token>]>([:])
+
+    /// `requiredTokens(upTo:)`, searched once per announcement and maximum in a process: every
+    /// pack of one grammar and maximum needs the same tokens, and a run over many packs would
+    /// otherwise repeat the search for each.
+    func memoizedRequiredTokens(upTo maximum: Amount) -> Set<Token> {
+        let key = RequiredKey(announcement: self, maximum: maximum)
+        if let known = Self.requiredMemo.withLock({ $0[key] }) { return known }
+        let tokens = requiredTokens(upTo: maximum)
+        Self.requiredMemo.withLock { memo in
+            if memo.count >= 64 { memo.removeAll() }  // packs are of a handful of kinds; stay bounded anyway
+            memo[key] = tokens
+        }
+        return tokens
     }
 }

@@ -106,7 +106,10 @@ final class KWeightedMeter {
                 var sum = 0.0
                 var i = c
                 for _ in 0..<frames {
-                    let v0 = Double(input[i]) - a.0 * v1 - a.1 * v2 - a.2 * v3 - a.3 * v4
+                    // The older states first: only the last multiply-subtract waits for v1, the
+                    // value just computed, so successive samples overlap in the pipeline.
+                    let older = Double(input[i]) - a.3 * v4 - a.2 * v3 - a.1 * v2
+                    let v0 = older - a.0 * v1
                     let y = b.0 * v0 + b.1 * v1 + b.2 * v2 + b.3 * v3 + b.4 * v4
                     sum += y * y
                     (v4, v3, v2, v1) = (v3, v2, v1, v0)

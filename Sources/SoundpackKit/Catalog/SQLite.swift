@@ -37,6 +37,10 @@ public struct SQLRow: Sendable {
 public final class SQLiteDatabase {
     private let handle: OpaquePointer
     public let path: String
+    /// Prepared statements by SQL text, reused: a run that records hundreds of rows would
+    /// otherwise parse the same few statements for each (SQLite re-prepares one by itself when
+    /// the schema changes under it).
+    private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (creating if needed) the database at `path`; the handle is closed even when opening fails.
     public init(path: String, busyTimeoutMs: Int32 = 30_000) throws(SQLiteError) {
@@ -54,7 +58,28 @@ public final class SQLiteDatabase {
         sqlite3_extended_result_codes(db, 1)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// The prepared statement for `sql`, from the cache or newly prepared (and kept).
+    private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            try check(status == SQLITE_OK ? SQLITE_MISUSE : status, "while preparing \(sql.prefix(80))")
+            throw SQLiteError(code: SQLITE_MISUSE, message: "empty statement", context: "\(path): while preparing \(sql.prefix(80))")
+        }
+        if statements.count >= 64 {  // the catalog has a few dozen statements; stay bounded anyway
+            for old in statements.values { sqlite3_finalize(old) }
+            statements.removeAll()
+        }
+        statements[sql] = statement
+        return statement
+    }
 
     private func check(_ status: Int32, _ context: @autoclosure () -> String) throws(SQLiteError) {
         guard status == SQLITE_OK || status == SQLITE_DONE || status == SQLITE_ROW else {
@@ -70,9 +95,11 @@ public final class SQLiteDatabase {
     /// Runs `sql` with `arguments`; returns every row.
     @discardableResult
     public func query(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [SQLRow] {
-        var statement: OpaquePointer?
-        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), "while preparing \(sql.prefix(80))")
-        defer { sqlite3_finalize(statement) }
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (index, value) in arguments.enumerated() {
             let i = Int32(index + 1)
             let status: Int32

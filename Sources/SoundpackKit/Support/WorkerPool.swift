@@ -24,6 +24,16 @@ public enum WorkerPool {
         }
         if let failure = firstFailure.withLock({ $0 }) { throw failure }
     }
+
+    /// `(0..<count).map(transform)`, computed on every core; results in index order.
+    public static func map<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
+        let results = Mutex<[T?]>(Array(repeating: nil, count: count))
+        run(count) { (index: Int) throws(Never) in
+            let value = transform(index)
+            results.withLock { $0[index] = value }
+        }
+        return results.withLock { $0.map { $0! } }
+    }
 }
 
 extension ProcessInfo {

@@ -41,7 +41,7 @@ public struct InspectedPack: Sendable {
     /// The tokens the pack's announcements need for every amount up to `maxAmount`.
     public var requiredTokens: [Token] {
         guard let manifest else { return [] }
-        return manifest.announcement.requiredTokens(upTo: manifest.maxAmount).sorted()
+        return manifest.announcement.memoizedRequiredTokens(upTo: manifest.maxAmount).sorted()
     }
 
     /// The SHA-256 of each clip key's file, where it was read.

@@ -18,7 +18,7 @@ public struct PackInspector: Sendable {
     /// Inspects several packs, probing the clips of all of them in one pool of workers so every
     /// core stays busy across pack boundaries.
     public func inspect(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [InspectedPack] {
-        var packs = folders.map(prepare)
+        var packs = WorkerPool.map(folders.count) { self.prepare(folder: folders[$0]) }
         // Each distinct file is probed once, however many keys name it, and a pack's files are read
         // only up to a total byte budget: the work is bounded by the pack's size, not its keys.
         struct Job: Sendable { var pack: Int, clips: [Int], path: String, probe: AudioProbe }
@@ -70,9 +70,12 @@ public struct PackInspector: Sendable {
                 packs[job.pack].clips[clip].probeSeconds = probed[index]?.1 ?? 0
             }
         }
-        for index in packs.indices {
-            if let manifest = packs[index].manifest { packs[index].worstCase = WorstCase.search(manifest, clips: packs[index].clips) }
+        let measured = packs
+        let worst = WorkerPool.map(measured.count) { index -> WorstCase? in
+            guard let manifest = measured[index].manifest else { return nil }
+            return WorstCase.search(manifest, clips: measured[index].clips)
         }
+        for index in packs.indices { packs[index].worstCase = worst[index] }
         return packs
     }
 

@@ -22,7 +22,9 @@ public struct Validator: Sendable {
 
     /// Validates each pack independently; clips of all packs are probed in one worker pool.
     public func validate(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [PackReport] {
-        inspector.inspect(folders: folders, progress: progress).map { pack in
+        let packs = inspector.inspect(folders: folders, progress: progress)
+        return WorkerPool.map(packs.count) { index in
+            let pack = packs[index]
             var findings = Self.rules.flatMap { $0.check(pack) }
             // The pack under review may quiet its own warnings, never its errors: waiving an error
             // is the repository's decision (--ignore or a baseline in its CI configuration).
