@@ -25,6 +25,8 @@ struct TruePeakMeter {
     let channels: Int
     /// Per channel: the last `taps - 1` samples of the previous chunk, then the current chunk.
     private var history: [[Float]]
+    /// The channel being scanned: its history, then this chunk's samples (reused between chunks).
+    private var line: [Float] = []
     private(set) var peak: Float = 0
     /// Interpolate everything (for checking that pruning changes nothing).
     var exhaustive = false
@@ -38,11 +40,17 @@ struct TruePeakMeter {
         let frames = samples.count / channels
         guard frames > 0 else { return }
         for channel in 0..<channels {
-            var line = history[channel]
-            line.reserveCapacity(line.count + frames)
-            for frame in 0..<frames { line.append(samples[frame * channels + channel]) }
-            scan(line)
-            history[channel] = Array(line.suffix(Self.taps - 1))
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: history[channel])
+            if channels == 1 {
+                line.append(contentsOf: samples)
+            } else {
+                for frame in 0..<frames { line.append(samples[frame * channels + channel]) }
+            }
+            scan()
+            history[channel].withUnsafeMutableBufferPointer { kept in
+                line.withUnsafeBufferPointer { kept.baseAddress!.update(from: $0.baseAddress! + $0.count - (Self.taps - 1), count: Self.taps - 1) }
+            }
         }
     }
 
@@ -54,40 +62,61 @@ struct TruePeakMeter {
 
     /// Interpolates the windows ending at each new sample of `line`, skipping blocks whose
     /// largest magnitude times `gainBound` cannot beat the peak so far.
-    private mutating func scan(_ line: [Float]) {
+    private mutating func scan() {
         let first = Self.taps - 1
-        for sample in line[first...] { peak = max(peak, abs(sample)) }
         let block = 32
-        var start = first
-        while start < line.count {
-            let end = min(start + block, line.count)
-            var local: Float = 0
-            for i in (start - first)..<end { local = max(local, abs(line[i])) }
-            if exhaustive || local * Self.gainBound > peak {
-                peak = max(peak, Self.interpolatedPeak(line, from: start, to: end))
+        var peak = self.peak
+        let exhaustive = self.exhaustive
+        line.withUnsafeBufferPointer { x in
+            peak = max(peak, Self.largestMagnitude(UnsafeBufferPointer(rebasing: x[first...])))
+            var start = first
+            while start < x.count {
+                let end = min(start + block, x.count)
+                let local = Self.largestMagnitude(UnsafeBufferPointer(rebasing: x[(start - first)..<end]))
+                if exhaustive || local * Self.gainBound > peak {
+                    peak = max(peak, Self.interpolatedPeak(x, from: start, to: end))
+                }
+                start = end
             }
-            start = end
         }
+        self.peak = peak
+    }
+
+    /// The largest |sample|, eight lanes at a time.
+    private static func largestMagnitude(_ x: UnsafeBufferPointer<Float>) -> Float {
+        var top = SIMD8<Float>(repeating: 0), bottom = SIMD8<Float>(repeating: 0)
+        var i = 0
+        if let base = x.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= x.count {
+                let v = raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+                top.replace(with: v, where: v .> top)
+                bottom.replace(with: v, where: v .< bottom)
+                i += 8
+            }
+        }
+        var largest = max(top.max(), -bottom.min())
+        while i < x.count { largest = max(largest, abs(x[i])); i += 1 }
+        return largest
     }
 
     /// The largest magnitude of the four interpolated values after each sample in `start..<end`.
-    private static func interpolatedPeak(_ line: [Float], from start: Int, to end: Int) -> Float {
+    private static func interpolatedPeak(_ x: UnsafeBufferPointer<Float>, from start: Int, to end: Int) -> Float {
         lanes.withUnsafeBufferPointer { c in
-            line.withUnsafeBufferPointer { x in
-                let (c0, c1, c2, c3, c4, c5) = (c[0], c[1], c[2], c[3], c[4], c[5])
-                let (c6, c7, c8, c9, c10, c11) = (c[6], c[7], c[8], c[9], c[10], c[11])
-                var top = SIMD4<Float>(repeating: 0), bottom = SIMD4<Float>(repeating: 0)
-                for n in start..<end {
-                    let b = n - (taps - 1)
-                    var y = c0 * x[b]
-                    y += c1 * x[b + 1]; y += c2 * x[b + 2]; y += c3 * x[b + 3]; y += c4 * x[b + 4]
-                    y += c5 * x[b + 5]; y += c6 * x[b + 6]; y += c7 * x[b + 7]; y += c8 * x[b + 8]
-                    y += c9 * x[b + 9]; y += c10 * x[b + 10]; y += c11 * x[b + 11]
-                    top = pointwiseMax(top, y)
-                    bottom = pointwiseMin(bottom, y)
-                }
-                return max(top.max(), -bottom.min())
+            let (c0, c1, c2, c3, c4, c5) = (c[0], c[1], c[2], c[3], c[4], c[5])
+            let (c6, c7, c8, c9, c10, c11) = (c[6], c[7], c[8], c[9], c[10], c[11])
+            var top = SIMD4<Float>(repeating: 0), bottom = SIMD4<Float>(repeating: 0)
+            for n in start..<end {
+                let b = n - (taps - 1)
+                var y = c0 * x[b]
+                y += c1 * x[b + 1]; y += c2 * x[b + 2]; y += c3 * x[b + 3]; y += c4 * x[b + 4]
+                y += c5 * x[b + 5]; y += c6 * x[b + 6]; y += c7 * x[b + 7]; y += c8 * x[b + 8]
+                y += c9 * x[b + 9]; y += c10 * x[b + 10]; y += c11 * x[b + 11]
+                // replace(where:) rather than pointwiseMax, which was not inlined here.
+                top.replace(with: y, where: y .> top)
+                bottom.replace(with: y, where: y .< bottom)
             }
+            return max(top.max(), -bottom.min())
         }
     }
 }
