@@ -220,17 +220,10 @@ struct LevelMeter {
         // Peak and per-channel sums in one vectorised pass; the rest only where it can matter.
         let chunkPeak = Self.peak(samples)
         peak = max(peak, chunkPeak)
-        for channel in 0..<channels {
-            var sum: Double = 0
-            var frame = 0
-            while frame < frames {
-                let end = min(frame + 1_024, frames)
-                var partial: Float = 0
-                for f in frame..<end { partial += samples[f * channels + channel] }
-                sum += Double(partial)
-                frame = end
-            }
-            sums[channel] += sum
+        if channels == 1 {
+            sums[0] += SampleScan.sum(samples)
+        } else {
+            sumChannels(samples, frames: frames)
         }
         if chunkPeak > threshold {
             func audible(_ frame: Int) -> Bool { (0..<channels).contains { abs(samples[frame * channels + $0]) > threshold } }
@@ -256,9 +249,22 @@ struct LevelMeter {
 
     /// The largest magnitude in `samples`.
     static func peak(_ samples: UnsafeBufferPointer<Float>) -> Float {
-        var result: Float = 0
-        for sample in samples where sample.magnitude > result { result = sample.magnitude }
-        return result
+        SampleScan.largestMagnitude(samples)
+    }
+
+    private mutating func sumChannels(_ samples: UnsafeBufferPointer<Float>, frames: Int) {
+        for channel in 0..<channels {
+            var sum: Double = 0
+            var frame = 0
+            while frame < frames {
+                let end = min(frame + 1_024, frames)
+                var partial: Float = 0
+                for f in frame..<end { partial += samples[f * channels + channel] }
+                sum += Double(partial)
+                frame = end
+            }
+            sums[channel] += sum
+        }
     }
 
     /// Frames of silence before the first and after the last audible frame.

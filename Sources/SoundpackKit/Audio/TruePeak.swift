@@ -68,11 +68,11 @@ struct TruePeakMeter {
         var peak = self.peak
         let exhaustive = self.exhaustive
         line.withUnsafeBufferPointer { x in
-            peak = max(peak, Self.largestMagnitude(UnsafeBufferPointer(rebasing: x[first...])))
+            peak = max(peak, SampleScan.largestMagnitude(UnsafeBufferPointer(rebasing: x[first...])))
             var start = first
             while start < x.count {
                 let end = min(start + block, x.count)
-                let local = Self.largestMagnitude(UnsafeBufferPointer(rebasing: x[(start - first)..<end]))
+                let local = SampleScan.largestMagnitude(UnsafeBufferPointer(rebasing: x[(start - first)..<end]))
                 if exhaustive || local * Self.gainBound > peak {
                     peak = max(peak, Self.interpolatedPeak(x, from: start, to: end))
                 }
@@ -80,24 +80,6 @@ struct TruePeakMeter {
             }
         }
         self.peak = peak
-    }
-
-    /// The largest |sample|, eight lanes at a time.
-    private static func largestMagnitude(_ x: UnsafeBufferPointer<Float>) -> Float {
-        var top = SIMD8<Float>(repeating: 0), bottom = SIMD8<Float>(repeating: 0)
-        var i = 0
-        if let base = x.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while i + 8 <= x.count {
-                let v = raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
-                top.replace(with: v, where: v .> top)
-                bottom.replace(with: v, where: v .< bottom)
-                i += 8
-            }
-        }
-        var largest = max(top.max(), -bottom.min())
-        while i < x.count { largest = max(largest, abs(x[i])); i += 1 }
-        return largest
     }
 
     /// The largest magnitude of the four interpolated values after each sample in `start..<end`.
@@ -118,5 +100,47 @@ struct TruePeakMeter {
             }
             return max(top.max(), -bottom.min())
         }
+    }
+}
+
+/// Loops over a chunk of samples that the meters share, eight lanes at a time.
+enum SampleScan {
+    /// The largest |sample|.
+    static func largestMagnitude(_ x: UnsafeBufferPointer<Float>) -> Float {
+        var top = SIMD8<Float>(repeating: 0), bottom = SIMD8<Float>(repeating: 0)
+        var i = 0
+        if let base = x.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= x.count {
+                let v = raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+                top.replace(with: v, where: v .> top)
+                bottom.replace(with: v, where: v .< bottom)
+                i += 8
+            }
+        }
+        // Lane reductions written out: SIMD8's max() and min() were calls here.
+        var largest: Float = 0
+        for lane in 0..<8 { largest = max(largest, top[lane], -bottom[lane]) }
+        while i < x.count { largest = max(largest, abs(x[i])); i += 1 }
+        return largest
+    }
+
+    /// The sum of the samples, in eight Float lanes per run of 1024, added up in Double.
+    static func sum(_ x: UnsafeBufferPointer<Float>) -> Double {
+        guard let base = x.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var total = 0.0
+        var i = 0
+        while i + 8 <= x.count {
+            let end = min(i + 1_024, x.count - x.count % 8)
+            var lanes = SIMD8<Float>(repeating: 0)
+            while i < end {
+                lanes += raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+                i += 8
+            }
+            total += Double(lanes.sum())
+        }
+        while i < x.count { total += Double(x[i]); i += 1 }
+        return total
     }
 }
