@@ -12,7 +12,7 @@
 #   memory   validate peak memory for 1, 10 and 50 packs (20 to 1000 clips)  target flat, < 64 MB
 #   publish  soundpack publish of 50 packs vs tar czf + sha256sum of the same files  target <= 1.5x
 #            publish #500 (store of 499 versions) vs publish #1 (empty store)       target <= 1.2x
-#   verify   soundpack verify of the 50-pack store vs sha256sum of every file in it  target <= 1.5x
+#   verify   soundpack verify of the 50-pack store vs sha256sum of every file in it  target <= 1.0x
 #   say      soundpack say of 1,000,000 amounts (text)                               target >= 1.5 M/s
 #   extension the extension's plan + verify + join of packs/wechat's worst-case amount (from
 #            validate), every clip in Library/Sounds and hash-checked, 50 runs in one process
@@ -223,7 +223,7 @@ SH
   echo "ratio: publish #500 takes $(ratio "$(wall publish-500)" "$(wall publish-1)")x publish #1 (target <= 1.2x)"
   row "soundpack verify (the 50-version store)" verify-50
   row "floor: sha256sum of every file in the store" verify-floor
-  echo "ratio: verify takes $(ratio "$(wall verify-50)" "$(wall verify-floor)")x sha256sum (target <= 1.5x)"
+  echo "ratio: verify takes $(ratio "$(wall verify-50)" "$(wall verify-floor)")x sha256sum (target <= 1.0x: on its floor)"
   echo
 fi
 
