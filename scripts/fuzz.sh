@@ -16,7 +16,7 @@ modules=()
 for lib in CSQLite CPostgreSQL CCurl COpenSSL CSyscalls CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
 # libpq's header lives in its own folder; pkg-config says where.
 for flag in $(pkg-config --cflags-only-I libpq libcurl); do modules+=(-Xcc "$flag"); done
-links=(-lsqlite3 -lpq -lcurl -lcrypto -lsndfile -lsodium -lebur128 -lsamplerate -larchive)
+links=(-lsqlite3 -lcrypto -lsndfile -lsodium -lebur128 -lsamplerate -larchive)
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
 
 # The libraries are rebuilt only when a source is newer than the built module.

@@ -27,15 +27,18 @@ final class PostgreSQLConnection: SQLConnection {
 
     init(url: String) throws(CatalogError) {
         location = Self.redacted(url)
+        if let error = soundpack_pq_load_error() {
+            throw CatalogError("cannot use the catalog at \(location): libpq could not be loaded (\(String(cString: error))); install Debian's libpq5 (or your system's PostgreSQL client library)")
+        }
         // A server that is restarting or failing over refuses connections for a few seconds: wait
         // for it (up to about 10 s) rather than fail a CI job; any other refusal is final.
         var attempt = 0
         var opened: OpaquePointer?
         while true {
-            guard let connection = PQconnectdb(url) else { throw CatalogError("cannot connect to \(location): out of memory") }
-            if PQstatus(connection) == CONNECTION_OK { opened = connection; break }
-            let message = Self.message(PQerrorMessage(connection))
-            PQfinish(connection)
+            guard let connection = soundpack_PQconnectdb(url) else { throw CatalogError("cannot connect to \(location): out of memory") }
+            if soundpack_PQstatus(connection) == CONNECTION_OK { opened = connection; break }
+            let message = Self.message(soundpack_PQerrorMessage(connection))
+            soundpack_PQfinish(connection)
             attempt += 1
             guard attempt < 6, Self.isTransient(message) else {
                 throw CatalogError("cannot connect to the catalog at \(location): \(message) (check the server is running and the URL, user and database; pass --catalog or set SOUNDPACK_CATALOG)")
@@ -45,11 +48,11 @@ final class PostgreSQLConnection: SQLConnection {
         guard let connection = opened else { throw CatalogError("cannot connect to \(location)") }
         self.connection = connection
         // Notices (such as "relation already exists, skipping") are not for our users' terminals.
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        soundpack_PQsetNoticeProcessor(connection, { _, _ in }, nil)
         try execute("SET client_min_messages = warning; SET TIME ZONE 'UTC'")
     }
 
-    deinit { PQfinish(connection) }
+    deinit { soundpack_PQfinish(connection) }
 
     /// Whether a connection failure is one a moment's wait can cure: the server starting up,
     /// shutting down or not (yet) listening.
@@ -75,8 +78,8 @@ final class PostgreSQLConnection: SQLConnection {
     }
 
     private func failure(_ result: OpaquePointer?, _ sql: String) -> CatalogError {
-        let message = result.map { Self.message(PQresultErrorMessage($0)) } ?? Self.message(PQerrorMessage(connection))
-        let lost = PQstatus(connection) != CONNECTION_OK ? " (the connection to the server was lost; nothing of this command was committed)" : ""
+        let message = result.map { Self.message(soundpack_PQresultErrorMessage($0)) } ?? Self.message(soundpack_PQerrorMessage(connection))
+        let lost = soundpack_PQstatus(connection) != CONNECTION_OK ? " (the connection to the server was lost; nothing of this command was committed)" : ""
         return CatalogError("\(location): PostgreSQL error while running \(String(sql.prefix(60)).visible)…: \(message)\(lost)")
     }
 
@@ -110,19 +113,19 @@ final class PostgreSQLConnection: SQLConnection {
         }
         let statement = Self.numbered(sql)
         let result = withCStrings(texts) { pointers in
-            PQexecParams(connection, statement, Int32(arguments.count), types, pointers, nil, nil, 0)
+            soundpack_PQexecParams(connection, statement, Int32(arguments.count), types, pointers, nil, nil, 0)
         }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
+        defer { soundpack_PQclear(result) }
+        let status = soundpack_PQresultStatus(result)
         guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else { throw failure(result, sql) }
-        let columns = PQnfields(result)
+        let columns = soundpack_PQnfields(result)
         var names: [String: Int] = [:]
-        for column in 0..<columns { names[String(cString: PQfname(result, column))] = Int(column) }
-        return (0..<PQntuples(result)).map { row in
+        for column in 0..<columns { names[String(cString: soundpack_PQfname(result, column))] = Int(column) }
+        return (0..<soundpack_PQntuples(result)).map { row in
             SQLRow(names: names, values: (0..<columns).map { column in
-                if PQgetisnull(result, row, column) == 1 { return .null }
-                let text = String(cString: PQgetvalue(result, row, column))
-                switch PQftype(result, column) {
+                if soundpack_PQgetisnull(result, row, column) == 1 { return .null }
+                let text = String(cString: soundpack_PQgetvalue(result, row, column))
+                switch soundpack_PQftype(result, column) {
                 case 20, 21, 23: return Int64(text).map(SQLValue.integer) ?? .text(text)  // int8, int2, int4
                 case 16: return .integer(text == "t" ? 1 : 0)  // bool
                 case 700, 701: return Double(text).map(SQLValue.real) ?? .text(text)  // float4, float8
@@ -133,9 +136,9 @@ final class PostgreSQLConnection: SQLConnection {
     }
 
     func execute(_ script: String) throws(CatalogError) {
-        let result = PQexec(connection, script)
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
+        let result = soundpack_PQexec(connection, script)
+        defer { soundpack_PQclear(result) }
+        let status = soundpack_PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else { throw failure(result, script) }
     }
 

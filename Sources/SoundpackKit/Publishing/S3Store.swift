@@ -84,15 +84,18 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     nonisolated(unsafe) private static let emptyBody = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
 
     public init(_ location: S3Location) throws(StoreError) {
+        if let error = soundpack_curl_load_error() {
+            throw StoreError("cannot use the store \(location.shown): libcurl could not be loaded (\(String(cString: error))); install Debian's libcurl4 (or your system's libcurl)")
+        }
         _ = Self.globalInit
-        guard let handle = curl_easy_init() else { throw StoreError("cannot start libcurl") }
+        guard let handle = soundpack_curl_easy_init() else { throw StoreError("cannot start libcurl") }
         self.handle = handle
         s3 = location
     }
 
-    deinit { curl_easy_cleanup(handle) }
+    deinit { soundpack_curl_easy_cleanup(handle) }
 
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    private static let globalInit: Void = { soundpack_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     public var location: String { s3.shown }
 
@@ -138,7 +141,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
                          headers: [String: String]) throws(StoreError) -> S3Response {
         requestLock.lock()
         defer { requestLock.unlock() }
-        curl_easy_reset(handle)
+        soundpack_curl_easy_reset(handle)
         var path = "/" + s3.bucket
         if let key { path += "/" + objectKey(key) }
         // SigV4 signs the query sorted by name.
@@ -149,8 +152,8 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
         headerLines.append("x-amz-content-sha256: \(Digest.sha256Hex(payload))")
         if let token = s3.sessionToken { headerLines.append("x-amz-security-token: \(token)") }
         var list: UnsafeMutablePointer<curl_slist>?
-        for line in headerLines { list = curl_slist_append(list, line) }
-        defer { curl_slist_free_all(list) }
+        for line in headerLines { list = soundpack_curl_slist_append(list, line) }
+        defer { soundpack_curl_slist_free_all(list) }
 
         let sink = ResponseSink()
         let context = Unmanaged.passUnretained(sink).toOpaque()
@@ -194,10 +197,10 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
                 set(soundpack_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, raw.baseAddress ?? UnsafeRawPointer(Self.emptyBody)))
             }
             guard ok else { return CURLE_BAD_FUNCTION_ARGUMENT }
-            return curl_easy_perform(handle)
+            return soundpack_curl_easy_perform(handle)
         }
         guard code == CURLE_OK else {
-            throw StoreError("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: curl_easy_strerror(code)))")
+            throw StoreError("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: soundpack_curl_easy_strerror(code)))")
         }
         var status = 0
         _ = soundpack_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
