@@ -18,7 +18,9 @@ import SoundpackTestSupport
         let decoder = try probe.open(bytes: bytes)
         var samples: [Int16] = []
         var nonFinite: NonFiniteSamples?
-        _ = try probe.stream(decoder, nonFinite: &nonFinite) { chunk in
+        _ = try probe.stream(decoder, nonFinite: &nonFinite) { chunk, peak in
+            // The peak handed on with each chunk is its largest |sample|, exactly.
+            #expect(peak == chunk.map(abs).max())
             samples.append(contentsOf: chunk.map { Int16(clamping: Int(($0 * 32768).rounded())) })
         }
         return (decoder.format, samples)
@@ -190,7 +192,7 @@ import SoundpackTestSupport
             do {
                 let decoder = try probe.open(bytes: bytes)
                 var nonFinite: NonFiniteSamples?
-                _ = try probe.stream(decoder, nonFinite: &nonFinite) { _ in }
+                _ = try probe.stream(decoder, nonFinite: &nonFinite) { _, _ in }
                 read += 1
             } catch {
                 refused += 1

@@ -85,10 +85,10 @@ public struct AudioProbe: Sendable {
         let loudness = try LoudnessMeter(channels: format.channels, sampleRate: format.sampleRate)
         var peakMeter = TruePeakMeter(channels: format.channels)
         var nonFinite: NonFiniteSamples?
-        let frames = try stream(decoder, nonFinite: &nonFinite) { chunk in
-            meter.consume(chunk)
+        let frames = try stream(decoder, nonFinite: &nonFinite) { chunk, chunkPeak in
+            meter.consume(chunk, peak: chunkPeak)
             loudness.add(chunk)
-            peakMeter.add(chunk)
+            peakMeter.add(chunk, samplePeak: chunkPeak)
         }
         loudness.finish()
         peakMeter.finish()
@@ -117,7 +117,7 @@ public struct AudioProbe: Sendable {
         var samples: [Float] = []
         samples.reserveCapacity(Int(clamping: decoder.format.frames) * decoder.format.channels)
         var nonFinite: NonFiniteSamples?
-        let frames = try stream(decoder, nonFinite: &nonFinite) { samples.append(contentsOf: $0) }
+        let frames = try stream(decoder, nonFinite: &nonFinite) { chunk, _ in samples.append(contentsOf: chunk) }
         return DecodedAudio(format: decoder.format, frames: Int(frames), samples: samples)
     }
 
@@ -153,7 +153,10 @@ public struct AudioProbe: Sendable {
     /// Feeds every decoded chunk to `body`; returns the frame count. Stops at the frame cap even
     /// when the header lied about the length. Samples that are NaN, infinite or beyond the float
     /// headroom are counted in `nonFinite` and handed on as 0, so no meter sees them.
-    func stream(_ decoder: AudioDecoder, nonFinite: inout NonFiniteSamples?, _ body: (UnsafeBufferPointer<Float>) -> Void) throws(AudioError) -> Int64 {
+    /// Decodes chunk by chunk; `body` gets each chunk (non-finite and out-of-range samples made 0)
+    /// and its largest |sample|.
+    func stream(_ decoder: AudioDecoder, nonFinite: inout NonFiniteSamples?,
+                _ body: (UnsafeBufferPointer<Float>, Float) -> Void) throws(AudioError) -> Int64 {
         let format = decoder.format
         let channels = format.channels
         let cap = limits.maxFrames(sampleRate: format.sampleRate)
@@ -168,18 +171,23 @@ public struct AudioProbe: Sendable {
             guard frames > 0, frames <= limits.chunkFrames else {
                 throw AudioError("the decoder returned \(frames) frames for a read of \(limits.chunkFrames)")
             }
-            buffer.withUnsafeMutableBufferPointer { samples in
+            let chunkPeak = buffer.withUnsafeMutableBufferPointer { samples -> Float in
+                let chunk = UnsafeBufferPointer(rebasing: samples[0..<(frames * channels)])
+                // One vectorised pass finds the usual chunk clean; only a chunk that is not is
+                // walked sample by sample.
+                if let largest = SampleScan.largestMagnitudeIfFinite(chunk), largest <= limit { return largest }
                 for index in 0..<(frames * channels) where !(abs(samples[index]) <= limit) {  // NaN fails every comparison
                     samples[index] = 0
                     if nonFinite == nil { nonFinite = NonFiniteSamples(count: 0, firstFrame: total + Int64(index / channels)) }
                     nonFinite?.count += 1
                 }
+                return SampleScan.largestMagnitude(chunk)
             }
             total += Int64(frames)
             guard total < cap else {
                 throw AudioError("holds more than \(limits.maxSeconds) s of audio (the header declared \(format.frames) frames)")
             }
-            buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)])) }
+            buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)]), chunkPeak) }
         }
         return total
     }
@@ -214,11 +222,13 @@ struct LevelMeter {
         runLengths = Array(repeating: 0, count: max(channels, 1))
     }
 
-    mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
+    /// Adds a chunk of interleaved samples; `peak`, when the caller measured it, is the chunk's
+    /// largest |sample| (saves a pass over it).
+    mutating func consume(_ samples: UnsafeBufferPointer<Float>, peak knownPeak: Float? = nil) {
         let frames = samples.count / channels
         guard frames > 0 else { return }
-        // Peak and per-channel sums in one vectorised pass; the rest only where it can matter.
-        let chunkPeak = Self.peak(samples)
+        // Peak and per-channel sums in vectorised passes; the rest only where it can matter.
+        let chunkPeak = knownPeak ?? Self.peak(samples)
         peak = max(peak, chunkPeak)
         if channels == 1 {
             sums[0] += SampleScan.sum(samples)

@@ -36,9 +36,12 @@ struct TruePeakMeter {
         history = Array(repeating: Array(repeating: 0, count: Self.taps - 1), count: max(channels, 1))
     }
 
-    mutating func add(_ samples: UnsafeBufferPointer<Float>) {
+    /// Adds a chunk of interleaved samples; `samplePeak`, when the caller measured it, is the
+    /// chunk's largest |sample| (saves a pass over it).
+    mutating func add(_ samples: UnsafeBufferPointer<Float>, samplePeak: Float? = nil) {
         let frames = samples.count / channels
         guard frames > 0 else { return }
+        peak = max(peak, samplePeak ?? SampleScan.largestMagnitude(samples))
         for channel in 0..<channels {
             line.removeAll(keepingCapacity: true)
             line.append(contentsOf: history[channel])
@@ -68,7 +71,6 @@ struct TruePeakMeter {
         var peak = self.peak
         let exhaustive = self.exhaustive
         line.withUnsafeBufferPointer { x in
-            peak = max(peak, SampleScan.largestMagnitude(UnsafeBufferPointer(rebasing: x[first...])))
             var start = first
             while start < x.count {
                 let end = min(start + block, x.count)
@@ -122,6 +124,34 @@ enum SampleScan {
         var largest: Float = 0
         for lane in 0..<8 { largest = max(largest, top[lane], -bottom[lane]) }
         while i < x.count { largest = max(largest, abs(x[i])); i += 1 }
+        return largest
+    }
+
+    /// The largest |sample|, and whether every sample is finite (a NaN or an infinity makes the
+    /// running `v * 0` NaN, which no comparison in the maximum would notice).
+    static func largestMagnitudeIfFinite(_ x: UnsafeBufferPointer<Float>) -> Float? {
+        var top = SIMD8<Float>(repeating: 0), bottom = SIMD8<Float>(repeating: 0), zero = SIMD8<Float>(repeating: 0)
+        var i = 0
+        if let base = x.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= x.count {
+                let v = raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+                top.replace(with: v, where: v .> top)
+                bottom.replace(with: v, where: v .< bottom)
+                zero += v * 0
+                i += 8
+            }
+        }
+        var largest: Float = 0
+        for lane in 0..<8 {
+            guard zero[lane] == 0 else { return nil }
+            largest = max(largest, top[lane], -bottom[lane])
+        }
+        while i < x.count {
+            guard x[i].isFinite else { return nil }
+            largest = max(largest, abs(x[i]))
+            i += 1
+        }
         return largest
     }
 
