@@ -86,6 +86,28 @@ import SoundpackTestSupport
     }
 
     /// The same pack gives byte-identical archives under another umask, time zone and file mtimes.
+    /// Versions are archived a few at a time on every core, but decided and recorded one by one,
+    /// in the order given: two folders of one pack in one run see each other's outcome.
+    @Test func oneRunDecidesEachVersionInOrder() throws {
+        let folder = try Self.project()
+        try FileManager.default.copyItem(atPath: folder.file("packs/wechat"), toPath: folder.file("packs/wechat-b"))
+        try Self.setVersion(folder.file("packs/wechat"), "1.0.1")
+        // 1.0.1 first, then 1.0.0: the second is not newer than what the first just published.
+        let run = try Self.run(["publish", "packs/wechat", "packs/wechat-b"], folder)
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("published wechat@1.0.1"))
+        #expect(run.stdout.contains("wechat@1.0.0 is not newer than the published 1.0.1"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("dist/wechat/1.0.0")))
+        // The same folder twice: published once, then nothing to do.
+        try Self.setVersion(folder.file("packs/wechat"), "1.0.2")
+        let twice = try Self.run(["publish", "packs/wechat", "packs/wechat"], folder)
+        #expect(twice.status == 0, "\(twice.stdout)\(twice.stderr)")
+        #expect(twice.stdout.contains("published wechat@1.0.2"))
+        #expect(twice.stdout.contains("wechat@1.0.2 is already published with this content; nothing to do"))
+        let listed = try Self.run(["list", "--format", "json"], folder)
+        #expect(listed.stdout.contains("1.0.2"))
+    }
+
     @Test func archivesAreReproducible() throws {
         let a = try Self.project(), b = try Self.project()
         let touch = Process()

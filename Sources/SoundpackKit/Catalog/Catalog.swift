@@ -39,6 +39,9 @@ public protocol Catalog: AnyObject {
     /// Every published version, of one pack or of all, oldest first per pack.
     func publishedVersions(of id: String?, withClips: Bool) throws(CatalogError) -> [PublishedVersion]
 
+    /// Whether `id@version` is published (one row looked up, however many versions the pack has).
+    func isPublished(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> Bool
+
     /// Records a version as published. False (and nothing changed) when it was published meanwhile.
     func recordPublication(_ publication: PublicationRecord) throws(CatalogError) -> Bool
 

@@ -292,6 +292,11 @@ public class SQLCatalog: Catalog {
         return VersionRecord(pack: identity, published: row["published_at"] != .null, clips: clips)
     }
 
+    public func isPublished(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> Bool {
+        try !read("SELECT 1 FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
+                  [.text(id), .text(version.description)]).isEmpty
+    }
+
     public func publishedVersions(of id: String?, withClips: Bool) throws(CatalogError) -> [PublishedVersion] {
         let rows = try read("""
             SELECT v.id, v.pack_id, v.version, v.digest, v.published_at, v.yanked, v.yank_reason, v.manifest_sha256,

@@ -82,9 +82,9 @@ public final class Publisher {
         var candidates: [Int] = []
         for (index, report) in reports.enumerated() {
             guard report.errors == 0, let manifest = report.manifest else { continue }
-            let published: [PublishedVersion]
-            do { published = try catalog.publishedVersions(of: manifest.id, withClips: false) } catch { throw .catalog(error.message) }
-            if !published.contains(where: { $0.version == manifest.version }) { candidates.append(index) }
+            let published: Bool
+            do { published = try catalog.isPublished(manifest.id, manifest.version) } catch { throw .catalog(error.message) }
+            if !published { candidates.append(index) }
         }
         let results = Mutex<[Result<VersionContents, PublishError>?]>(Array(repeating: nil, count: reports.count))
         let (epoch, chosen) = (sourceDateEpoch, candidates)
