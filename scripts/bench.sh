@@ -162,6 +162,7 @@ SH
   row "floor: libsndfile decode only, 1 core" validate-floor200
   echo "ratio: validate takes $(ratio "$(wall validate-200)" "$(wall validate-c200)")x the C validator's wall time (target <= 1.0x)"
   echo "ratio: validate uses $(ratio "$(cpu validate-200)" "$(cpu validate-floor200)")x the decode floor's CPU time ($(cpu validate-200) s vs $(cpu validate-floor200) s; target <= 5x)"
+  echo "       for scale: the C program (momentary loudness only) uses $(ratio "$(cpu validate-c200)" "$(cpu validate-floor200)")x it ($(cpu validate-c200) s)"
   echo
   echo "memory: validate peak RSS by pack count (target: flat, under 64 MB at 1000 clips)"
   row "1 pack, 20 clips" validate-1
