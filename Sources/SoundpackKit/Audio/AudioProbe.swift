@@ -152,9 +152,8 @@ public struct AudioProbe: Sendable {
 
     /// Feeds every decoded chunk to `body`; returns the frame count. Stops at the frame cap even
     /// when the header lied about the length. Samples that are NaN, infinite or beyond the float
-    /// headroom are counted in `nonFinite` and handed on as 0, so no meter sees them.
-    /// Decodes chunk by chunk; `body` gets each chunk (non-finite and out-of-range samples made 0)
-    /// and its largest |sample|.
+    /// headroom are counted in `nonFinite` and handed on as 0, so no meter sees them. `body` gets
+    /// each chunk and its largest |sample|.
     func stream(_ decoder: AudioDecoder, nonFinite: inout NonFiniteSamples?,
                 _ body: (UnsafeBufferPointer<Float>, Float) -> Void) throws(AudioError) -> Int64 {
         let format = decoder.format
@@ -228,7 +227,7 @@ struct LevelMeter {
         let frames = samples.count / channels
         guard frames > 0 else { return }
         // Peak and per-channel sums in vectorised passes; the rest only where it can matter.
-        let chunkPeak = knownPeak ?? Self.peak(samples)
+        let chunkPeak = knownPeak ?? SampleScan.largestMagnitude(samples)
         peak = max(peak, chunkPeak)
         if channels == 1 {
             sums[0] += SampleScan.sum(samples)
@@ -255,11 +254,6 @@ struct LevelMeter {
             for channel in 0..<channels { runLengths[channel] = 0 }
         }
         frameOffset += Int64(frames)
-    }
-
-    /// The largest magnitude in `samples`.
-    static func peak(_ samples: UnsafeBufferPointer<Float>) -> Float {
-        SampleScan.largestMagnitude(samples)
     }
 
     private mutating func sumChannels(_ samples: UnsafeBufferPointer<Float>, frames: Int) {

@@ -109,27 +109,19 @@ struct TruePeakMeter {
 enum SampleScan {
     /// The largest |sample|.
     static func largestMagnitude(_ x: UnsafeBufferPointer<Float>) -> Float {
-        var top = SIMD8<Float>(repeating: 0), bottom = SIMD8<Float>(repeating: 0)
-        var i = 0
-        if let base = x.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while i + 8 <= x.count {
-                let v = raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
-                top.replace(with: v, where: v .> top)
-                bottom.replace(with: v, where: v .< bottom)
-                i += 8
-            }
-        }
-        // Lane reductions written out: SIMD8's max() and min() were calls here.
-        var largest: Float = 0
-        for lane in 0..<8 { largest = max(largest, top[lane], -bottom[lane]) }
-        while i < x.count { largest = max(largest, abs(x[i])); i += 1 }
-        return largest
+        scan(x, refusingNonFinite: false) ?? 0
     }
 
-    /// The largest |sample|, and whether every sample is finite (a NaN or an infinity makes the
-    /// running `v * 0` NaN, which no comparison in the maximum would notice).
+    /// The largest |sample|, or nil when a sample is not finite.
     static func largestMagnitudeIfFinite(_ x: UnsafeBufferPointer<Float>) -> Float? {
+        scan(x, refusingNonFinite: true)
+    }
+
+    /// Both of the above in one loop; the flag is a constant at each call, so the check is only
+    /// compiled into the loop that asks for it. A NaN or an infinity makes the running `v * 0`
+    /// NaN, which no comparison in the maximum would notice.
+    @inline(__always)
+    private static func scan(_ x: UnsafeBufferPointer<Float>, refusingNonFinite: Bool) -> Float? {
         var top = SIMD8<Float>(repeating: 0), bottom = SIMD8<Float>(repeating: 0), zero = SIMD8<Float>(repeating: 0)
         var i = 0
         if let base = x.baseAddress {
@@ -138,17 +130,18 @@ enum SampleScan {
                 let v = raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
                 top.replace(with: v, where: v .> top)
                 bottom.replace(with: v, where: v .< bottom)
-                zero += v * 0
+                if refusingNonFinite { zero += v * 0 }
                 i += 8
             }
         }
+        // Lane reductions written out: SIMD8's max() and min() were calls here.
         var largest: Float = 0
         for lane in 0..<8 {
-            guard zero[lane] == 0 else { return nil }
+            if refusingNonFinite && zero[lane] != 0 { return nil }
             largest = max(largest, top[lane], -bottom[lane])
         }
         while i < x.count {
-            guard x[i].isFinite else { return nil }
+            if refusingNonFinite && !x[i].isFinite { return nil }
             largest = max(largest, abs(x[i]))
             i += 1
         }

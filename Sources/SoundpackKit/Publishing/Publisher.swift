@@ -5,7 +5,6 @@
 
 import Foundation
 import SoundpackCore
-import Synchronization
 
 /// What publishing one pack came to.
 public struct PublishOutcome: Sendable {
@@ -86,14 +85,13 @@ public final class Publisher {
             do { published = try catalog.isPublished(manifest.id, manifest.version) } catch { throw .catalog(error.message) }
             if !published { candidates.append(index) }
         }
-        let results = Mutex<[Result<VersionContents, PublishError>?]>(Array(repeating: nil, count: reports.count))
         let (epoch, chosen) = (sourceDateEpoch, candidates)
-        WorkerPool.run(chosen.count) { (i: Int) throws(Never) in
-            let index = chosen[i]
-            let result = Result { () throws(PublishError) in try VersionContents(reports[index], mtime: epoch) }
-            results.withLock { $0[index] = result }
+        let built = WorkerPool.map(chosen.count) { i in
+            Result { () throws(PublishError) in try VersionContents(reports[chosen[i]], mtime: epoch) }
         }
-        return results.withLock { $0 }
+        var contents: [Result<VersionContents, PublishError>?] = Array(repeating: nil, count: reports.count)
+        for (i, index) in chosen.enumerated() { contents[index] = built[i] }
+        return contents
     }
 
     private func publish(_ report: PackReport, contents: Result<VersionContents, PublishError>? = nil) throws(PublishError) -> PublishOutcome {
@@ -183,7 +181,7 @@ public final class Publisher {
         let (id, version) = (pack.id, pack.version)
         var clips: [String: StoreManifest.Clip] = [:]
         var records: [ClipRecord] = []
-        let bytesByPath = Dictionary(contents.files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        let bytesByPath = contents.bytesByPath
         // Every file of the version, written together at the end so it appears whole.
         var versionFiles: [(name: String, data: Data)] = []
         func put(_ file: String, _ bytes: [UInt8]) {
@@ -233,12 +231,13 @@ public final class Publisher {
 /// A version's files as read for publishing (each clip checked against the hash validation
 /// measured) and its archives: the CPU-heavy part of a publish, free of the catalog and the store.
 struct VersionContents: Sendable {
-    var files: [(path: String, bytes: [UInt8])]
+    /// Each file's bytes by its path in the pack (pack.json and the clips).
+    var bytesByPath: [String: [UInt8]]
     var archives: [(kind: ArchiveKind, bytes: [UInt8], sha256: String)]
 
     init(_ report: PackReport, mtime: Int64) throws(PublishError) {
-        files = try Publisher.packFiles(report)
-        let bytesByPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        let files = try Publisher.packFiles(report)
+        bytesByPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         for clip in report.clips {
             guard let facts = clip.facts else { continue }
             let path = PackPaths.normalized(clip.file)
