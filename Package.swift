@@ -1,6 +1,27 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Linux only: behavioural stand-ins of the Apple frameworks the iOS example uses (UserNotifications,
+// AVFoundation, CryptoKit), so the example's own sources compile and run in our tests. They are in
+// no product, and are not declared on Apple platforms, where the real frameworks are.
+#if os(Linux)
+let standInDependencies: [Target.Dependency] = ["UserNotifications", "AVFoundation", "CryptoKit"]
+let exampleSettings: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+let standIns: [Target] = [
+    .target(name: "UserNotifications", path: "Tests/StandIns/UserNotifications"),
+    .target(name: "AVFoundation", dependencies: ["SoundpackKit", "SoundpackCore"], path: "Tests/StandIns/AVFoundation"),
+    .target(name: "CryptoKit", dependencies: ["SoundpackKit"], path: "Tests/StandIns/CryptoKit"),
+    .testTarget(
+        name: "NotificationServiceExampleTests",
+        dependencies: ["NotificationServiceExample", "SoundpackTestSupport", "SoundpackKit", "SoundpackCore", "soundpack"] + standInDependencies
+    ),
+]
+#else
+let standInDependencies: [Target.Dependency] = []
+let exampleSettings: [SwiftSetting] = []
+let standIns: [Target] = []
+#endif
+
 let package = Package(
     name: "soundpack",
     platforms: [.macOS(.v13), .iOS(.v13)],
@@ -22,19 +43,22 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSyscalls", path: "Sources/CSyscalls"),
 
-        .target(name: "SoundpackCore"),
+        // Its privacy manifest declares the required-reason API it calls (file timestamps, C617.1).
+        .target(name: "SoundpackCore", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(
             name: "SoundpackKit",
             dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CCurl", "COpenSSL", "CSyscalls", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive"]
         ),
         .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
         .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),
-        // The reference iOS extension; its sources compile only for iOS, so on Linux it is empty.
+        // The reference iOS extension and app code. On iOS it builds against Apple's frameworks; on
+        // Linux against the stand-ins below, in Swift 6 mode with warnings as errors.
         .target(
             name: "NotificationServiceExample",
-            dependencies: ["SoundpackCore"],
+            dependencies: ["SoundpackCore"] + standInDependencies,
             path: "Examples/NotificationServiceExtension",
-            exclude: ["README.md"]
+            exclude: ["README.md", "PrivacyInfo.xcprivacy"],
+            swiftSettings: exampleSettings
         ),
 
         // scripts/bench.sh extension: the extension's plan + verify + join, timed (in no product).
@@ -54,5 +78,5 @@ let package = Package(
             dependencies: ["SoundpackCLI", "SoundpackKit", "SoundpackTestSupport", "soundpack"],
             exclude: ["Golden"]  // read by path from the source tree, so re-recording rewrites them in place
         ),
-    ]
+    ] + standIns
 )

@@ -1,30 +1,55 @@
 // A Notification Service Extension that announces a payment with a soundpack voice pack:
-// read the amount and the pinned pack@version from the push, find that version's manifest (on disk,
-// else refreshed from the store within a few seconds, else the newest on disk), plan the clips with
-// SoundpackCore, download the missing ones (verified against the manifest), join them with
-// AVFoundation into the App Group's Library/Sounds, and play that file as the notification sound.
-// Before iOS 15 it schedules one local notification per clip instead. When anything fails or time
-// runs out, the push is delivered as sent, with the default sound.
+// read the amount, the pinned pack@version and the payment's id from the push, find that
+// version's manifest (on disk, else refreshed from the store within a few seconds, else the newest
+// on disk), plan the clips with SoundpackCore, download the missing ones (verified against the
+// manifest), join them with AVFoundation into the App Group's Library/Sounds, and play that file
+// as the notification sound. Before iOS 15 it schedules one local notification per clip instead.
+// When the amount's clips cannot all be had in time it plays the pack's prefix (and suffix) alone,
+// then (opt-in) the written text in the system voice, and only then the default sound.
 
 // Needs SoundpackShared.swift (configuration, transport, CryptoKit checks) in the same target.
 
-#if canImport(UserNotifications) && canImport(AVFoundation) && canImport(CryptoKit) && os(iOS)
+#if canImport(UserNotifications) && canImport(AVFoundation) && canImport(CryptoKit) && (os(iOS) || os(Linux))
 import AVFoundation
 import Foundation
 import SoundpackCore
 import UserNotifications
 
-/// State is touched from the system's callbacks and one Task; `lock` guards the hand-over.
-final class NotificationService: UNNotificationServiceExtension, @unchecked Sendable {
-    /// iOS gives the extension about 30 s: a few for a manifest refresh, then the clips, leaving
-    /// room to join them and deliver.
-    static let refreshBudget: Double = 5
-    static let downloadBudget: TimeInterval = 12
+/// How the announcement is played.
+nonisolated enum AnnouncementStyle: Sendable {
+    /// iOS 15+: one joined file as the push's sound.
+    case joinedSound
+    /// iOS 13–14: one local notification per clip; the push itself is silent.
+    case localSequence
 
+    static var current: AnnouncementStyle {
+        if #available(iOS 15.0, *) { return .joinedSound }
+        return .localSequence
+    }
+}
+
+/// State is touched from the system's callbacks and one Task; `lock` guards the hand-over.
+nonisolated final class NotificationService: UNNotificationServiceExtension, @unchecked Sendable {
+    /// The app's configuration; tests give each simulated phone its own.
+    var configuration = SoundpackConfiguration.app
+    /// Where the extension's own bundled clips are (its `.appex` bundle).
+    var bundle = Bundle.main
+    var style = AnnouncementStyle.current
+
+    private let lock = NSLock()
     private var contentHandler: ((UNNotificationContent) -> Void)?
     private var content: UNMutableNotificationContent?
+    private var expired = false
     private var work: Task<Void, Never>?
-    private let lock = NSLock()
+
+    /// userInfo key of every clip notification a sequence schedules: when that sequence ends
+    /// (seconds since 1970), so the next payment starts after it, not after its last clip starts.
+    static let sequenceEndKey = "soundpackSequenceEnd"
+    /// Seconds between two payments' sequences.
+    static let sequenceGapSeconds = 0.5
+    /// Serializes reading the pending requests and adding a sequence, across every push this
+    /// process handles at once: two payments never take the same start or the same free slots.
+    private static let scheduling = AsyncLock()
 
     override func didReceive(_ request: UNNotificationRequest,
                              withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
@@ -32,117 +57,177 @@ final class NotificationService: UNNotificationServiceExtension, @unchecked Send
             contentHandler(request.content)
             return
         }
+        lock.lock()
         self.contentHandler = contentHandler
         self.content = content
+        lock.unlock()
         if #available(iOS 15.0, *) { content.interruptionLevel = .timeSensitive }
 
-        // The payload `soundpack payload` writes: "amount": "15.40", "pack": "wechat@1.0.1". The
-        // manifest URL in it is not fetched: URLs come from the configured store only.
+        // The payload `soundpack payload` writes: "amount": "15.40", "pack": "wechat@1.0.1",
+        // "paymentId": "…". The manifest URL in it is not fetched: URLs come from the configured store only.
         guard let amount = content.userInfo["amount"] as? String,
               let pin = (content.userInfo["pack"] as? String).flatMap({ PackPin($0) }) else {
             deliver()
             return
         }
-        let payment = request.identifier
+        let payment = (content.userInfo["paymentId"] as? String).flatMap { PaymentID.isValid($0) ? $0 : nil } ?? request.identifier
+        let style = self.style
         work = Task {
-            if #available(iOS 15.0, *) {
-                if let soundName = try? await self.prepareSound(amount: amount, pin: pin) {
-                    self.useSound(named: soundName)
-                }
-            } else {
-                // iOS 13–14: the clips play as a sequence of local notifications; this push stays silent.
-                if (try? await self.scheduleSequence(amount: amount, pin: pin, payment: payment)) != nil {
-                    self.useSound(named: nil)
-                }
-            }
+            await self.announce(amount: amount, pin: pin, payment: payment, style: style)
             self.deliver()
         }
     }
 
     override func serviceExtensionTimeWillExpire() {
-        // Out of time: deliver what we have (the original alert with its default sound).
+        // Out of time: deliver what we have (the original alert with its default sound). Nothing
+        // is changed or scheduled after this: the work checks `isExpired` before each step.
+        lock.lock()
+        expired = true
+        let work = self.work
+        lock.unlock()
         work?.cancel()
         deliver()
     }
 
-    /// Sets the sound (nil: none, when a local-notification sequence speaks instead).
-    private func useSound(named name: String?) {
+    private var isExpired: Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard contentHandler != nil else { return }  // already delivered by serviceExtensionTimeWillExpire
+        return expired
+    }
+
+    private func announce(amount: String, pin: PackPin, payment: String, style: AnnouncementStyle) async {
+        guard let group = try? configuration.group() else { return }
+        // An APNs retry, a duplicated push or the app's foreground handler never speak twice.
+        guard configuration.announcedPayments(in: group).claim(payment) else {
+            useSound(nil)
+            return
+        }
+        guard let planner = try? await planner(pin: pin, group: group) else { return }
+        switch style {
+        case .joinedSound:
+            if let name = await joinedSound(amount: amount, planner: planner, group: group) { useSound(name) }
+        case .localSequence:
+            if (try? await scheduleSequence(amount: amount, planner: planner, group: group, payment: payment)) != nil { useSound(nil) }
+        }
+    }
+
+    /// Sets the sound (`nil`: none, when a local-notification sequence speaks instead). Once the
+    /// content is delivered nothing changes it.
+    private func useSound(_ name: String?) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard contentHandler != nil, !expired else { return }
         content?.sound = name.map { UNNotificationSound(named: UNNotificationSoundName($0)) }
     }
 
-    /// Hands the content to the system exactly once.
+    /// Hands a copy of the content to the system exactly once.
     private func deliver() {
         lock.lock()
         let handler = contentHandler
+        let delivered = content?.copy() as? UNNotificationContent
         contentHandler = nil
         lock.unlock()
-        if let handler, let content { handler(content) }
+        if let handler, let delivered { handler(delivered) }
     }
 
-    /// The plan for the amount with the pack the push pins: that version when its manifest is on
-    /// disk, else refreshed from the store within `refreshBudget`, else the newest on disk, else the
-    /// manifest the app shipped.
-    func plan(amount: String, pin: PackPin, group: URL) async throws -> (ClipPlan, SharedPack) {
-        let shipped = try SharedManifest(data: Data(contentsOf: group.appendingPathComponent(SoundpackConfiguration.manifestFile)))
-        let listed = UserDefaults(suiteName: SoundpackConfiguration.appGroup)?.stringArray(forKey: shipped.key) ?? []
-        let refresher = SoundpackConfiguration.refresher(in: group, transport: .ephemeral(seconds: Self.refreshBudget))
+    /// The planner for the pack the push pins: that version when its manifest is on disk, else
+    /// refreshed from the store within `refreshBudget`, else the newest on disk, else the manifest
+    /// the app shipped.
+    func planner(pin: PackPin, group: URL) async throws -> ClipPlanner {
+        let shipped = try SharedManifest(data: Data(contentsOf: group.appendingPathComponent(configuration.manifestFile)))
+        let listed = configuration.defaults?.stringArray(forKey: shipped.key) ?? []
+        let transport = URLSessionTransport.ephemeral(seconds: configuration.refreshBudget)
+        defer { transport.session.finishTasksAndInvalidate() }
+        let refresher = configuration.refresher(in: group, transport: transport)
         var manifest = shipped, bundled = listed
-        if let resolved = await refresher.resolve(pin, budget: Self.refreshBudget) {
-            let pack = SharedPack(published: resolved.manifest, storeURL: SoundpackConfiguration.storeURL)
+        if let resolved = await refresher.resolve(pin, budget: configuration.refreshBudget) {
+            let pack = SharedPack(published: resolved.manifest, storeURL: configuration.storeURL)
             manifest = shipped.replacing(with: pack)
             bundled = shipped.bundled(listed, stillUsedBy: pack)  // a re-recorded clip is downloaded, not taken from the bundle
         }
-        let planner = try ClipPlanner(manifest: manifest, packID: pin.id, bundledFiles: bundled,
-                                      soundsFolder: SoundpackConfiguration.sounds(in: group), hasher: CryptoKitSHA256())
-        return (try planner.plan(amount: amount), planner.pack)
+        return try ClipPlanner(manifest: manifest, packID: pin.id, bundledFiles: bundled,
+                               soundsFolder: configuration.sounds(in: group), hasher: CryptoKitSHA256())
     }
 
-    /// Builds (or reuses) the joined sound for the amount; returns its file name in Library/Sounds.
-    @available(iOS 15.0, *)
-    func prepareSound(amount: String, pin: PackPin) async throws -> String {
-        let group = try SoundpackConfiguration.group()
-        let sounds = SoundpackConfiguration.sounds(in: group)
+    /// The joined sound for the amount; when its clips cannot all be had in time, the prefix (and
+    /// suffix) alone from the clips on the phone; then, opted in, the written text in the system
+    /// voice; nil when none of them can be made (the default sound plays).
+    private func joinedSound(amount: String, planner: ClipPlanner, group: URL) async -> String? {
+        let sounds = configuration.sounds(in: group)
+        if let plan = try? planner.plan(amount: amount) {
+            if let name = try? await prepareSound(plan, sounds: sounds) { return name }
+        }
+        guard !isExpired else { return nil }
+        if let framing = try? planner.framingPlan(), let name = try? await prepareSound(framing, sounds: sounds) { return name }
+        guard configuration.speaksWrittenTextAsLastResort, !isExpired,
+              let parsed = try? Amount(parsing: amount, maximum: planner.pack.maxAmount) else { return nil }
+        let pack = planner.pack
+        let text = pack.grammar.text(of: pack.announcement.tokens(for: parsed), texts: pack.texts)
+        return try? await SpokenText.write(text, language: pack.grammar.id.speechLanguage, soundName: "soundpack-\(pack.id)-spoken-\(parsed).caf",
+                                          into: JoinedSoundCache(folder: sounds), within: configuration.downloadBudget)
+    }
+
+    /// Builds (or reuses) the joined sound of `plan`; returns its file name in Library/Sounds.
+    private func prepareSound(_ plan: ClipPlan, sounds: URL) async throws -> String {
         try FileManager.default.createDirectory(at: sounds, withIntermediateDirectories: true)
-        let (plan, _) = try await plan(amount: amount, pin: pin, group: group)
         let cache = JoinedSoundCache(folder: sounds)  // 5 MB, least recently used first; removes killed joins
         if cache.sound(named: plan.soundName) != nil { return plan.soundName }
-
-        try await download(plan.downloads, into: sounds, verifier: ClipVerifier(hasher: CryptoKitSHA256()))
-        let temporary = cache.temporaryURL()
-        try join(try clipURLs(plan, sounds: sounds), to: temporary)
-        try cache.store(fileAt: temporary, named: plan.soundName)
+        try await download(plan.downloads, into: sounds)
+        guard !isExpired else { throw CancellationError() }
+        let temporary = cache.temporaryURL()  // ends in .caf: AVAudioFile infers the file type from it
+        do {
+            try join(try clipURLs(plan, sounds: sounds), to: temporary)
+            try cache.store(fileAt: temporary, named: plan.soundName)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
         return plan.soundName
     }
 
     /// iOS 13–14: one local notification per clip, offsets from the clips' real durations, after
-    /// any sequence still pending, so two payments never interleave.
-    func scheduleSequence(amount: String, pin: PackPin, payment: String) async throws {
-        let group = try SoundpackConfiguration.group()
-        let sounds = SoundpackConfiguration.sounds(in: group)
-        let (plan, pack) = try await plan(amount: amount, pin: pin, group: group)
-        try await download(plan.downloads, into: sounds, verifier: ClipVerifier(hasher: CryptoKitSHA256()))
+    /// the end of any sequence still pending. Reading the pending requests and adding ours is one
+    /// step for every push this process handles, so two payments never overlap, and a sequence that
+    /// does not fit in iOS's 64 pending slots is refused whole rather than silently cut (iOS keeps
+    /// the soonest 64 and drops the rest: the 元). After `serviceExtensionTimeWillExpire` nothing is
+    /// added, and what was added for this payment is removed: the push plays its default sound alone.
+    private func scheduleSequence(amount: String, planner: ClipPlanner, group: URL, payment: String) async throws {
+        let plan = try planner.plan(amount: amount)
+        try await download(plan.downloads, into: configuration.sounds(in: group))
         let center = UNUserNotificationCenter.current()
-        let pending: [UNNotificationRequest] = await withCheckedContinuation { continuation in
-            center.getPendingNotificationRequests { continuation.resume(returning: $0) }
+        await Self.scheduling.lock()
+        defer { Self.scheduling.unlock() }
+        guard !isExpired else { throw CancellationError() }
+        let pending: [PendingClip] = await withCheckedContinuation { continuation in
+            // Only Sendable facts cross back: the requests themselves are not Sendable.
+            center.getPendingNotificationRequests { requests in continuation.resume(returning: requests.map(PendingClip.init)) }
         }
-        // Sequences are scheduled back to back: the last pending clip's trigger is when ours may start.
-        let busyUntil = pending.filter { $0.identifier.hasPrefix(LocalNotificationSequence.identifierPrefix) }
-            .compactMap { ($0.trigger as? UNTimeIntervalNotificationTrigger)?.nextTriggerDate()?.timeIntervalSinceNow }.max() ?? 0
-        let sequence = try LocalNotificationSequence.schedule(plan, pack: pack, payment: payment, startSeconds: busyUntil + 1,
+        let now = Date()
+        let busyUntil = pending.compactMap(\.endsAt).max().map { $0.timeIntervalSince(now) + Self.sequenceGapSeconds } ?? 0
+        let sequence = try LocalNotificationSequence.schedule(plan, pack: planner.pack, payment: payment, startSeconds: max(0, busyUntil),
                                                               pending: pending.count)
+        let endsAt = now.addingTimeInterval(sequence.endSeconds).timeIntervalSince1970
+        var added: [String] = []
         for entry in sequence.entries {
+            guard !isExpired else { break }
             let clip = UNMutableNotificationContent()
             clip.sound = UNNotificationSound(named: UNNotificationSoundName(entry.soundName))
-            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: entry.offsetSeconds, repeats: false)
+            clip.userInfo = [Self.sequenceEndKey: endsAt]
+            // A time-interval trigger counts from when it is added, not from `now`: subtract the time
+            // the adds so far took, so the clips stay back to back.
+            let interval = max(LocalNotificationSequence.minimumOffsetSeconds, entry.offsetSeconds - Date().timeIntervalSince(now))
+            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: interval, repeats: false)
             let request = UNNotificationRequest(identifier: entry.identifier, content: clip, trigger: trigger)
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 center.add(request) { error in
                     if let error { continuation.resume(throwing: error) } else { continuation.resume() }
                 }
             }
+            added.append(entry.identifier)
+        }
+        if isExpired || added.count < sequence.entries.count {
+            center.removePendingNotificationRequests(withIdentifiers: added)
+            throw CancellationError()
         }
     }
 
@@ -152,7 +237,7 @@ final class NotificationService: UNNotificationServiceExtension, @unchecked Send
         try plan.clips.map { clip -> URL in
             switch clip.source {
             case .bundled:
-                if let url = Bundle.main.url(forResource: clip.file, withExtension: nil) { return url }
+                if let url = bundle.url(forResource: clip.file, withExtension: nil) { return url }
                 let copy = sounds.appendingPathComponent(clip.file)
                 guard FileManager.default.fileExists(atPath: copy.path) else { throw CocoaError(.fileNoSuchFile) }
                 return copy
@@ -165,10 +250,11 @@ final class NotificationService: UNNotificationServiceExtension, @unchecked Send
     }
 
     /// Downloads the clips in parallel, within the budget; each is verified before it is stored.
-    private func download(_ clips: [PlannedClip], into sounds: URL, verifier: ClipVerifier) async throws {
+    private func download(_ clips: [PlannedClip], into sounds: URL) async throws {
         guard !clips.isEmpty else { return }
-        let transport = URLSessionTransport.ephemeral(seconds: Self.downloadBudget)
+        let transport = URLSessionTransport.ephemeral(seconds: configuration.downloadBudget)
         defer { transport.session.finishTasksAndInvalidate() }
+        let verifier = ClipVerifier(hasher: CryptoKitSHA256())
         try await withThrowingTaskGroup(of: Void.self) { group in
             for clip in clips {
                 guard case .download(let url) = clip.source else { continue }
@@ -183,10 +269,11 @@ final class NotificationService: UNNotificationServiceExtension, @unchecked Send
         }
     }
 
-    /// Joins the clips end to end into one 16-bit little-endian PCM CAF file at `output` (all clips
-    /// share one format; soundpack validate checks that). The cache renames it into place.
+    /// Joins the clips end to end into one 16-bit little-endian PCM file at `output`, whose
+    /// extension names its type (all clips share one format; soundpack validate checks that). The
+    /// file is closed when `file` goes out of scope; the cache then renames it into place.
     private func join(_ urls: [URL], to output: URL) throws {
-        guard let first = urls.first else { return }
+        guard let first = urls.first else { throw CocoaError(.fileReadNoSuchFile) }
         let format = try AVAudioFile(forReading: first).processingFormat
         let settings: [String: Any] = [
             AVFormatIDKey: kAudioFormatLinearPCM,
@@ -205,6 +292,143 @@ final class NotificationService: UNNotificationServiceExtension, @unchecked Send
             try input.read(into: buffer)
             try file.write(from: buffer)
         }
-    }  // `file` is closed when it goes out of scope
+    }
+}
+
+/// What the scheduler needs of a pending request, read inside the center's callback.
+nonisolated struct PendingClip: Sendable {
+    var endsAt: Date?
+
+    init(_ request: UNNotificationRequest) {
+        guard request.identifier.hasPrefix(LocalNotificationSequence.identifierPrefix) else { endsAt = nil; return }
+        if let end = request.content.userInfo[NotificationService.sequenceEndKey] as? Double {
+            endsAt = Date(timeIntervalSince1970: end)
+        } else {
+            endsAt = (request.trigger as? UNTimeIntervalNotificationTrigger)?.nextTriggerDate()
+        }
+    }
+}
+
+/// A lock for async code: `lock()` waits (without blocking a thread) until `unlock()`.
+nonisolated final class AsyncLock: @unchecked Sendable {
+    private let state = NSLock()
+    private var held = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func lock() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            state.lock()
+            if held {
+                waiters.append(continuation)
+                state.unlock()
+            } else {
+                held = true
+                state.unlock()
+                continuation.resume()
+            }
+        }
+    }
+
+    func unlock() {
+        state.lock()
+        if waiters.isEmpty {
+            held = false
+            state.unlock()
+        } else {
+            let next = waiters.removeFirst()
+            state.unlock()
+            next.resume()
+        }
+    }
+}
+
+/// The opt-in last resort: the reading's written text (the tool's own words) spoken by the system
+/// voice and written into a CAF file in Library/Sounds, never played by the extension itself, within
+/// the time budget. `AVSpeechSynthesizer.write(_:toBufferCallback:)` is iOS 13+.
+nonisolated enum SpokenText {
+    static func write(_ text: String, language: String, soundName: String, into cache: JoinedSoundCache, within seconds: TimeInterval) async throws -> String {
+        if cache.sound(named: soundName) != nil { return soundName }
+        try FileManager.default.createDirectory(at: cache.folder, withIntermediateDirectories: true)
+        let temporary = cache.temporaryURL()
+        let writer = BufferWriter(url: temporary)
+        let synthesizer = AVSpeechSynthesizer()
+        let utterance = AVSpeechUtterance(string: text)
+        utterance.voice = AVSpeechSynthesisVoice(language: language)
+        let finished: Bool = await withCheckedContinuation { continuation in
+            let once = Once(continuation)
+            synthesizer.write(utterance) { buffer in
+                // The last buffer is empty: the speech is complete.
+                guard let pcm = buffer as? AVAudioPCMBuffer, pcm.frameLength > 0 else { once.resume(writer.close()); return }
+                writer.append(pcm)
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { once.resume(false) }
+        }
+        _ = synthesizer  // kept alive until the speech is written
+        guard finished else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CancellationError()
+        }
+        try cache.store(fileAt: temporary, named: soundName)
+        return soundName
+    }
+
+    /// Writes the synthesizer's buffers into one file, opened with the first buffer's format.
+    private final class BufferWriter: @unchecked Sendable {
+        private let url: URL
+        private let lock = NSLock()
+        private var file: AVAudioFile?
+        private var failed = false
+        init(url: URL) { self.url = url }
+
+        func append(_ buffer: AVAudioPCMBuffer) {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !failed else { return }
+            do {
+                if file == nil {
+                    let settings: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: buffer.format.sampleRate,
+                                                   AVNumberOfChannelsKey: buffer.format.channelCount, AVLinearPCMBitDepthKey: 16,
+                                                   AVLinearPCMIsFloatKey: false, AVLinearPCMIsBigEndianKey: false]
+                    file = try AVAudioFile(forWriting: url, settings: settings, commonFormat: buffer.format.commonFormat, interleaved: buffer.format.isInterleaved)
+                }
+                try file?.write(from: buffer)
+            } catch {
+                failed = true
+            }
+        }
+
+        /// Closes the file (by releasing it); true when something was written without error.
+        func close() -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            let wrote = file != nil && !failed
+            file = nil
+            return wrote
+        }
+    }
+
+    /// Resumes a continuation once, from whichever comes first.
+    private final class Once: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Bool, Never>?
+        init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
+        func resume(_ value: Bool) {
+            lock.lock()
+            let pending = continuation
+            continuation = nil
+            lock.unlock()
+            pending?.resume(returning: value)
+        }
+    }
+}
+
+nonisolated extension GrammarID {
+    /// The system voice's language for a grammar.
+    var speechLanguage: String {
+        switch self {
+        case .zhHant: return "zh-TW"
+        default: return "zh-CN"
+        }
+    }
 }
 #endif

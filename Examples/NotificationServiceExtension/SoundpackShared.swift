@@ -1,21 +1,28 @@
 // What the app and its Notification Service Extension share: where the packs are published, the
 // key that signs them, the App Group, and SoundpackCore's injected pieces on iOS (URLSession for
 // the network, CryptoKit for SHA-256 and Ed25519). Add this file to both targets.
+//
+// On Linux it compiles against the stand-ins in Tests/StandIns, so our tests run this very code.
+// The types are `nonisolated`: with Xcode 26's default isolation for new targets (MainActor) they
+// would otherwise be main-actor types, which cannot satisfy SoundpackCore's nonisolated protocols.
 
-#if canImport(CryptoKit) && os(iOS)
+#if canImport(CryptoKit) && (os(iOS) || os(Linux))
 import CryptoKit
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import SoundpackCore
 
 /// SHA-256 through CryptoKit, for SoundpackCore's verification of manifests and clips.
-struct CryptoKitSHA256: SHA256Hashing {
+nonisolated struct CryptoKitSHA256: SHA256Hashing {
     func sha256Hex(_ data: Data) -> String {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 }
 
 /// Ed25519 through CryptoKit, for the refresher's check of manifest.json.sig.
-struct CryptoKitEd25519: SignatureVerifying {
+nonisolated struct CryptoKitEd25519: SignatureVerifying {
     func isValidSignature(_ signature: Data, of message: Data, publicKey: Data) -> Bool {
         guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
         return key.isValidSignature(signature, for: message)
@@ -23,7 +30,7 @@ struct CryptoKitEd25519: SignatureVerifying {
 }
 
 /// GETs through URLSession: `data(for:)` where iOS has it (15), a data task bridged to async before.
-struct URLSessionTransport: HTTPTransport {
+nonisolated struct URLSessionTransport: HTTPTransport {
     let session: URLSession
 
     func get(_ url: URL, ifNoneMatch: String?) async throws -> HTTPResponse {
@@ -45,44 +52,80 @@ struct URLSessionTransport: HTTPTransport {
         }
         let (data, response) = result
         let http = response as? HTTPURLResponse
-        return HTTPResponse(status: http?.statusCode ?? 0, body: data, etag: http?.value(forHTTPHeaderField: "ETag"))
+        let etag = http?.allHeaderFields.first { ($0.key as? String)?.lowercased() == "etag" }?.value as? String
+        return HTTPResponse(status: http?.statusCode ?? 0, body: data, etag: etag)
     }
 
     /// An ephemeral session (no URL cache: the refresher keeps its own ETag) that gives up after `seconds`.
     static func ephemeral(seconds: TimeInterval) -> URLSessionTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
+        configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds
+        #if !canImport(FoundationNetworking)  // Linux's URLSession never waits, and the property is read-only there
         configuration.waitsForConnectivity = false
+        #endif
         return URLSessionTransport(session: URLSession(configuration: configuration))
     }
 }
 
-/// Where this app's packs are published and which key signs them; one place for both targets.
-enum SoundpackConfiguration {
+/// Where this app's packs are published, which key signs them, the App Group they share, and the
+/// extension's time budgets: one value for both targets (`.app`), which tests replace with their own.
+nonisolated struct SoundpackConfiguration: Sendable {
     /// The App Group shared with the main app (Signing & Capabilities → App Groups).
-    static let appGroup = "group.com.example.payments"
-    /// Written into the group container by the main app (see MainAppSetup.swift).
-    static let manifestFile = "SoundpackManifest.plist"
+    var appGroup: String
     /// The store as the CDN serves it: what `soundpack export --base-url` was given.
-    static let storeURL = "https://cdn.example.com/voice"
+    var storeURL: String
     /// `soundpack keygen`'s `release.key.pub` (base64). Empty: manifests are checked against the
     /// index's SHA-256 only.
-    static let publicKeys = ["REPLACE-WITH-THE-CONTENTS-OF-release.key.pub"]
+    var publicKeys: [String]
+    /// Written into the group container by the main app (see MainAppSetup.swift).
+    var manifestFile = "SoundpackManifest.plist"
+    /// iOS gives the extension about 30 s: a few for a manifest refresh, then the clips, leaving
+    /// room to join them and deliver.
+    var refreshBudget: Double = 5
+    var downloadBudget: TimeInterval = 12
+    /// Opt-in last resort when not even the prefix is on the phone: the reading's written text
+    /// spoken by the system voice into a CAF file (never played by the extension itself).
+    var speaksWrittenTextAsLastResort = false
 
-    static func group() throws -> URL {
+    /// This app's configuration.
+    static let app = SoundpackConfiguration(appGroup: "group.com.example.payments", storeURL: "https://cdn.example.com/voice",
+                                            publicKeys: ["REPLACE-WITH-THE-CONTENTS-OF-release.key.pub"])
+
+    func group() throws -> URL {
         guard let group = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup) else {
             throw CocoaError(.fileNoSuchFile)  // the App Group is missing from a target or its profile
         }
         return group
     }
 
-    static func sounds(in group: URL) -> URL { group.appendingPathComponent("Library/Sounds", isDirectory: true) }
+    /// The shared UserDefaults, where the app lists the clips it bundles (`kMainAppMp3FileKey`).
+    var defaults: UserDefaults? { UserDefaults(suiteName: appGroup) }
 
-    static func refresher(in group: URL, transport: URLSessionTransport) -> ManifestRefresher {
-        ManifestRefresher(storeURL: storeURL, folder: group.appendingPathComponent("Library/Application Support/Soundpack", isDirectory: true),
+    func sounds(in group: URL) -> URL { group.appendingPathComponent("Library/Sounds", isDirectory: true) }
+    func support(in group: URL) -> URL { group.appendingPathComponent("Library/Application Support/Soundpack", isDirectory: true) }
+    func announcedPayments(in group: URL) -> AnnouncedPayments {
+        AnnouncedPayments(folder: support(in: group).appendingPathComponent("announced", isDirectory: true), hasher: CryptoKitSHA256())
+    }
+
+    func refresher(in group: URL, transport: URLSessionTransport) -> ManifestRefresher {
+        ManifestRefresher(storeURL: storeURL, folder: support(in: group),
                           trustedKeys: publicKeys.compactMap { Data(base64Encoded: $0) }.filter { $0.count == 32 },
                           transport: transport, verifier: CryptoKitEd25519(), hasher: CryptoKitSHA256())
+    }
+
+    /// The group's folders are readable while the phone is locked, once it has been unlocked after
+    /// a restart (`completeUntilFirstUserAuthentication`). A payment app that turns on Complete
+    /// protection for its own files must not apply it here: under `complete` the extension cannot
+    /// read the manifest or the clips while the phone is locked, when most payments arrive, and
+    /// every push falls back to the default sound.
+    func protectFolders(in group: URL) {
+        #if os(iOS)
+        for folder in [sounds(in: group), support(in: group)] {
+            try? FileManager.default.setAttributes([.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: folder.path)
+        }
+        #endif
     }
 }
 #endif

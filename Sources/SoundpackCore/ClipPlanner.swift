@@ -23,7 +23,8 @@ public struct PlannedClip: Sendable, Equatable {
 
 /// The clips of one announcement, in order, and the name to give the joined sound.
 public struct ClipPlan: Sendable, Equatable {
-    public var amount: Amount
+    /// The amount said; nil for the framing alone (`ClipPlanner.framingPlan()`).
+    public var amount: Amount?
     public var clips: [PlannedClip]
     /// A deterministic file name for the joined sound: the same pack, version and amount always
     /// give the same name, and different ones never collide.
@@ -80,6 +81,20 @@ public struct ClipPlanner: Sendable {
         return ClipPlan(amount: amount, clips: clips, soundName: Self.soundName(pack: pack, amount: amount))
     }
 
+    /// The pack's prefix (and suffix, when it has one) without the amount, from clips already on the
+    /// phone: what an extension plays when the amount's clips cannot all be had in time, rather than
+    /// the default chime. Throws `.missingClip` when either would have to be downloaded.
+    public func framingPlan() throws(PlanError) -> ClipPlan {
+        var clips: [PlannedClip] = []
+        for token in pack.announcement.frame([]) {
+            guard let clip = pack.clips[token] else { throw .missingClip(token: token.rawValue, amount: "the framing") }
+            let source = try locate(clip)
+            if case .download = source { throw .missingClip(token: token.rawValue, amount: "the framing (not on the phone)") }
+            clips.append(PlannedClip(token: token, file: clip.file, bytes: clip.bytes, sha256: clip.sha256, source: source))
+        }
+        return ClipPlan(amount: nil, clips: clips, soundName: Self.soundName(pack: pack, spoken: "framing"))
+    }
+
     private func locate(_ clip: SharedPack.Clip) throws(PlanError) -> ClipSource {
         if bundledFiles.contains(clip.file) { return .bundled }
         if let soundsFolder {
@@ -94,12 +109,16 @@ public struct ClipPlanner: Sendable {
 
     /// `soundpack-<pack>-<version>-<amount>.caf`, with only `[A-Za-z0-9._-]`.
     public static func soundName(pack: SharedPack, amount: Amount) -> String {
+        soundName(pack: pack, spoken: amount.description)
+    }
+
+    private static func soundName(pack: SharedPack, spoken: String) -> String {
         func safe(_ text: String) -> String {
             String(text.unicodeScalars.map { s in
                 (s.isASCII && (s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "." || s == "-")) ? Character(s) : "_"
             })
         }
-        return "soundpack-\(safe(pack.id))-\(safe(pack.version))-\(amount).caf"
+        return "soundpack-\(safe(pack.id))-\(safe(pack.version))-\(spoken).caf"
     }
 }
 

@@ -76,6 +76,6 @@ public struct ClipPrefetcher: Sendable {
     /// Writes the verified bytes to a temporary name beside `target`, then renames it into place.
     private func keep(_ data: Data, as target: URL) throws {
         try FileManager.default.createDirectory(at: soundsFolder, withIntermediateDirectories: true)
-        try FileReplacement.write(data, to: target, temporaryName: "\(JoinedSoundCache.temporaryPrefix)\(UUID().uuidString).tmp")
+        try FileReplacement.write(data, to: target, temporaryName: JoinedSoundCache.temporaryName(extension: target.pathExtension))
     }
 }

@@ -19,6 +19,17 @@ public struct JoinedSoundCache: Sendable {
     public static let defaultBudgetBytes = 5_000_000
     static let prefix = "soundpack-"
     static let temporaryPrefix = ".soundpack-"
+    /// Between a temporary's random part and its extension: `.soundpack-<UUID>.partial.caf`.
+    static let temporaryMarker = ".partial."
+
+    /// A hidden temporary name in the folder that keeps `fileExtension`: AVAudioFile picks the file
+    /// type to write from the extension ("infers the file type to create from the file extension"),
+    /// so a join written under a name without an audio extension fails.
+    static func temporaryName(extension fileExtension: String) -> String {
+        "\(temporaryPrefix)\(UUID().uuidString)\(temporaryMarker)\(fileExtension.isEmpty ? "caf" : fileExtension)"
+    }
+
+    static func isTemporary(_ name: String) -> Bool { name.hasPrefix(temporaryPrefix) && name.contains(temporaryMarker) }
 
     public init(folder: URL, budgetBytes: Int = JoinedSoundCache.defaultBudgetBytes, staleTemporarySeconds: TimeInterval = 300) {
         self.folder = folder
@@ -47,9 +58,9 @@ public struct JoinedSoundCache: Sendable {
     }
 
     /// A temporary name for a join in progress (for code that writes the file itself, such as
-    /// AVAudioFile); `store(fileAt:named:)` moves it into place.
+    /// AVAudioFile), ending in `.caf` like the joined sounds; `store(fileAt:named:)` moves it into place.
     public func temporaryURL() -> URL {
-        folder.appendingPathComponent("\(Self.temporaryPrefix)\(UUID().uuidString).tmp")
+        folder.appendingPathComponent(Self.temporaryName(extension: "caf"))
     }
 
     /// Moves a file written at `temporaryURL()` into place as `name`, then evicts.
@@ -72,9 +83,9 @@ public struct JoinedSoundCache: Sendable {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                   attributes[.type] as? FileAttributeType == .typeRegular else { continue }
             let used = attributes[.modificationDate] as? Date ?? .distantPast
-            if name.hasPrefix(Self.temporaryPrefix) && name.hasSuffix(".tmp") {
+            if Self.isTemporary(name) {
                 if now().timeIntervalSince(used) > staleTemporarySeconds { try? FileManager.default.removeItem(atPath: path) }
-            } else if name.hasPrefix(Self.prefix) && name.hasSuffix(".caf") {
+            } else if Self.isJoinedSound(name) {
                 sounds.append((name, (attributes[.size] as? NSNumber)?.intValue ?? 0, used))
             }
         }
@@ -84,10 +95,12 @@ public struct JoinedSoundCache: Sendable {
         }
     }
 
+    static func isJoinedSound(_ name: String) -> Bool { name.hasPrefix(prefix) && name.hasSuffix(".caf") }
+
     /// Bytes the joined sounds take now.
     public var totalBytes: Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasPrefix(Self.prefix) && $0.hasSuffix(".caf") }.reduce(0) { total, name in
+        return names.filter(Self.isJoinedSound).reduce(0) { total, name in
             total + (((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.size] as? NSNumber)?.intValue ?? 0)
         }
     }

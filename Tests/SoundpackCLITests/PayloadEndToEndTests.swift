@@ -25,6 +25,7 @@ import SoundpackTestSupport
         #expect(object["amount"] as? String == "15.40")
         #expect(object["pack"] as? String == "wechat@1.0.0")
         #expect(object["manifest"] as? String == "https://cdn.example.com/voice/wechat/1.0.0/manifest.json")
+        #expect(UUID(uuidString: object["paymentId"] as? String ?? "") != nil, "a fresh UUID by default")
         try Data(payload.stdout.utf8).write(to: URL(fileURLWithPath: folder.file("push.json")))
         let lint = try Executable.run(["payload", "lint", "push.json"], in: folder.path)
         #expect(lint.status == 0, "\(lint.stdout)")
@@ -32,19 +33,24 @@ import SoundpackTestSupport
         #expect(try Executable.run(["payload", "1e3", "--pack", "wechat"], in: folder.path).status == 1)
         #expect(try Executable.run(["payload", "100000000", "--pack", "wechat"], in: folder.path).status == 1)
         #expect(try Executable.run(["payload", "1", "--pack", "alipay"], in: folder.path).status == 1)
+        let bad = try Executable.run(["payload", "1", "--pack", "wechat", "--payment-id", "a b\u{1B}[31m"], in: folder.path)
+        #expect(bad.status == 2 && bad.stdout.isEmpty && !bad.stderr.contains("\u{1B}"), "\(bad.stderr)")
     }
 
     @Test(arguments: [
-        ("payload.no-body", #"{"aps":{"alert":{"title":"t"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@1.0.0"}"#, "error"),
-        ("payload.not-mutable", #"{"aps":{"alert":{"body":"b"},"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@1.0.0"}"#, "error"),
-        ("payload.amount-unreadable", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1,23,4","pack":"wechat@1.0.0"}"#, "error"),
-        ("payload.amount-unreadable", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"100000000","pack":"wechat@1.0.0"}"#, "error"),
-        ("payload.unknown-pack", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@9.9.9"}"#, "error"),
-        ("payload.no-interruption-level", #"{"aps":{"alert":{"body":"b"},"mutable-content":1},"amount":"1","pack":"wechat@1.0.0"}"#, "warning"),
-        ("payload.not-mutable", #"{"aps":{"alert":{"body":"b"},"mutable-content":true,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@1.0.0"}"#, "error"),
-        ("payload.interruption-level", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"urgent"},"amount":"1","pack":"wechat@1.0.0"}"#, "error"),
-        ("payload.critical", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"critical"},"amount":"1","pack":"wechat@1.0.0"}"#, "warning"),
-        ("payload.invalid", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"active"},"amount":"1","amount":"9","pack":"wechat@1.0.0"}"#, "error"),
+        ("payload.no-body", #"{"aps":{"alert":{"title":"t"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@1.0.0","paymentId":"p-1"}"#, "error"),
+        ("payload.not-mutable", #"{"aps":{"alert":{"body":"b"},"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@1.0.0","paymentId":"p-1"}"#, "error"),
+        ("payload.amount-unreadable", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1,23,4","pack":"wechat@1.0.0","paymentId":"p-1"}"#, "error"),
+        ("payload.amount-unreadable", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"100000000","pack":"wechat@1.0.0","paymentId":"p-1"}"#, "error"),
+        ("payload.unknown-pack", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@9.9.9","paymentId":"p-1"}"#, "error"),
+        ("payload.no-interruption-level", #"{"aps":{"alert":{"body":"b"},"mutable-content":1},"amount":"1","pack":"wechat@1.0.0","paymentId":"p-1"}"#, "warning"),
+        ("payload.not-mutable", #"{"aps":{"alert":{"body":"b"},"mutable-content":true,"interruption-level":"time-sensitive"},"amount":"1","pack":"wechat@1.0.0","paymentId":"p-1"}"#, "error"),
+        ("payload.interruption-level", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"urgent"},"amount":"1","pack":"wechat@1.0.0","paymentId":"p-1"}"#, "error"),
+        ("payload.critical", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"critical"},"amount":"1","pack":"wechat@1.0.0","paymentId":"p-1"}"#, "warning"),
+        ("payload.no-payment-id", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"active"},"amount":"1","pack":"wechat@1.0.0"}"#, "warning"),
+        ("payload.payment-id", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"active"},"amount":"1","pack":"wechat@1.0.0","paymentId":"../../etc"}"#, "error"),
+        ("payload.payment-id", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"active"},"amount":"1","pack":"wechat@1.0.0","paymentId":42}"#, "error"),
+        ("payload.invalid", #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"active"},"amount":"1","amount":"9","pack":"wechat@1.0.0","paymentId":"p-1"}"#, "error"),
     ])
     func eachRuleFires(_ rule: String, _ json: String, _ severity: String) throws {
         let folder = try Self.publishedProject()

@@ -73,7 +73,7 @@ import Testing
     @Test func aKilledJoinsTemporaryIsRemovedAndClipsAreLeftAlone() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stale = folder.appendingPathComponent(".soundpack-\(UUID().uuidString).tmp")
+        let stale = folder.appendingPathComponent(".soundpack-\(UUID().uuidString).partial.caf")
         try Data(repeating: 1, count: 10).write(to: stale)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3_600)], ofItemAtPath: stale.path)
         let fresh = JoinedSoundCache(folder: folder).temporaryURL()

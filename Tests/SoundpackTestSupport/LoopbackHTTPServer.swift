@@ -18,6 +18,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Each request's path and the status it got, in order.
     public private(set) var responses: [(path: String, status: Int)] = []
     private let lock = NSLock()
+    private let serve: ServeLoop
 
     public init(serving root: String) throws {
         self.root = root
@@ -36,6 +37,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         port = UInt16(bigEndian: address.sin_port)
         listener = fd
         let serve = ServeLoop(fd: fd, root: root)
+        self.serve = serve
         let finished = self.finished
         thread = Thread { serve.run(); finished.signal() }
         serve.onRequest = { [weak self] path, status in self?.record(path, status) }
@@ -59,6 +61,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// A slow store: every request whose path `matches` waits `seconds` before its answer (the
+    /// server answers one request at a time, so later ones wait behind it).
+    public func slowDown(_ seconds: Double, where matches: @escaping @Sendable (String) -> Bool) {
+        serve.setDelay { matches($0) ? seconds : 0 }
+    }
+
     /// Stops accepting and closes the listening socket, once. The accept loop is waited for before
     /// the descriptor is closed: a number closed twice, or still used by the loop after `close`, could
     /// by then belong to another test's socket.
@@ -80,7 +88,15 @@ private final class ServeLoop: @unchecked Sendable {
     let fd: Int32
     let root: String
     var onRequest: ((String, Int) -> Void)?
+    private let lock = NSLock()
+    private var delay: @Sendable (String) -> Double = { _ in 0 }
     init(fd: Int32, root: String) { self.fd = fd; self.root = root }
+
+    func setDelay(_ delay: @escaping @Sendable (String) -> Double) {
+        lock.lock()
+        self.delay = delay
+        lock.unlock()
+    }
 
     func run() {
         while true {
@@ -106,6 +122,10 @@ private final class ServeLoop: @unchecked Sendable {
         let ifNoneMatch = headers.first { $0.lowercased().hasPrefix("if-none-match:") }
             .map { $0.dropFirst("if-none-match:".count).trimmingCharacters(in: .whitespaces) }
         let decoded = path.removingPercentEncoding ?? path
+        lock.lock()
+        let wait = delay(decoded)
+        lock.unlock()
+        if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
         var response: [UInt8]
         let status: Int
         if parts.first == "GET", !decoded.split(separator: "/").contains(".."),

@@ -7,24 +7,27 @@ import SoundpackKit
 enum PayloadCommand: Command {
     static let spec = CommandSpec(
         name: "payload",
-        synopsis: "payload AMOUNT --pack ID[@VER] [--title TEXT] [--body TEXT] [--base-url URL]  |  payload lint FILE|- [--format text|json]",
+        synopsis: "payload AMOUNT --pack ID[@VER] [--title TEXT] [--body TEXT] [--base-url URL] [--payment-id ID]  |  payload lint FILE|- [--format text|json]",
         summary: "Write an APNs payload for a payment that makes the extension run, or lint one.",
         discussion: """
             The payload has aps.alert with a body (default: the pack's prefix text and the amount), mutable-content 1,
             interruption-level time-sensitive, sound "default" as the fallback, and type "payment", amount (an exact
-            string), pack (id@version, a published version from the catalog) and manifest (--base-url + the store path
-            of the version's manifest.json). A payload is written only when it passes its own lint. `payload lint`
+            string), pack (id@version, a published version from the catalog), manifest (--base-url + the store path
+            of the version's manifest.json) and paymentId (--payment-id, default a fresh UUID), by which the phone
+            announces each payment once. A payload is written only when it passes its own lint. `payload lint`
             reports payload.invalid, payload.no-body, payload.not-mutable (mutable-content must be the number 1),
             payload.too-large (over 4096 bytes), payload.interruption-level (not passive, active, time-sensitive or
             critical), payload.amount-unreadable (also above the pack's maxAmount), and, against the catalog and store,
-            payload.unknown-pack, payload.yanked-pack and payload.missing-clip (errors); payload.no-interruption-level
-            and payload.critical (it needs Apple's entitlement) are warnings. Exit 1 on errors.
+            payload.unknown-pack, payload.yanked-pack and payload.missing-clip, payload.payment-id (not 1–128 characters
+            of [A-Za-z0-9._:-]) (errors); payload.no-interruption-level, payload.critical (it needs Apple's entitlement)
+            and payload.no-payment-id are warnings. Exit 1 on errors.
             """,
         options: [
             .option("--pack", value: "ID[@VER]", help: "a published pack; the newest version when @VER is left out"),
             .option("--title", value: "TEXT", help: "alert title"),
             .option("--body", value: "TEXT", help: "alert body"),
             .option("--base-url", value: "URL", help: "where the store is served (default: paths relative to the store)"),
+            .option("--payment-id", value: "ID", help: "the payment's id, announced once by the phone (default: a fresh UUID)"),
             .option("--format", value: "FORMAT", help: "text (default) or json, for lint"),
         ])
 
@@ -51,10 +54,14 @@ enum PayloadCommand: Command {
         if let base = arguments.value("--base-url") {
             do { try SharedContainerExport.checkBaseURL(base) } catch { throw .usage(error.message) }
         }
-        let base = arguments.value("--base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        if let id = arguments.value("--payment-id"), !PaymentID.isValid(id) {
+            throw .usage("--payment-id '\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
+        }
+                let base = arguments.value("--base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let body = arguments.value("--body") ?? "\(manifest.texts["prefix"] ?? "")\(amount)元"
         let payload = PushPayload.make(amount: amount, packID: version.id, version: version.version.description, title: arguments.value("--title") ?? manifest.name,
-                                       body: body, manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath)
+                                       body: body, manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath,
+                                       paymentID: arguments.value("--payment-id") ?? UUID().uuidString.lowercased())
         // Never emit what the lint would reject: the same checks, with this pack's facts.
         let errors = PushPayload.lint(payload, packs: ["\(version.id)@\(version.version)": PushPayload.PackFacts(manifest, yanked: version.yanked)])
             .filter { $0.severity == .error }

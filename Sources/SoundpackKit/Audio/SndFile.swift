@@ -197,7 +197,9 @@ public enum AudioFileWriter {
     public static func write(_ samples: Samples, sampleRate: Int, channels: Int, container: Container,
                              encoding: Encoding = .pcm16, to path: String) throws(AudioError) {
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let temporary = "\(path[..<slash]).\(path[slash...]).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        // The temporary keeps the target's extension: it is audio, and named as audio.
+        let suffix = path[slash...].lastIndex(of: ".").map { String(path[$0...]) } ?? ""
+        let temporary = "\(path[..<slash]).\(path[slash...]).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).partial\(suffix)"
         do {
             try writeDirectly(samples, sampleRate: sampleRate, channels: channels, container: container, encoding: encoding, to: temporary)
         } catch {

@@ -150,7 +150,7 @@ final class PostgreSQLConnection: SQLConnection {
         try execute("BEGIN")
         do {
             for pack in Set(packs).sorted() {
-                try query("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text("soundpack.pack:" + pack)])
+                _ = try query("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text("soundpack.pack:" + pack)])
             }
             let value = try body()
             try execute("COMMIT")
@@ -163,21 +163,21 @@ final class PostgreSQLConnection: SQLConnection {
 
     func schemaVersion() throws(CatalogError) -> Int64 {
         // First writers of a new database meet here: the advisory lock lets one create the table.
-        try query("SELECT pg_advisory_xact_lock(hashtextextended('soundpack.schema', 0))", [])
+        _ = try query("SELECT pg_advisory_xact_lock(hashtextextended('soundpack.schema', 0))", [])
         try execute("CREATE TABLE IF NOT EXISTS soundpack_schema (version BIGINT NOT NULL)")
         return try query("SELECT version FROM soundpack_schema", []).first?["version"].int ?? 0
     }
 
     func setSchemaVersion(_ version: Int64) throws(CatalogError) {
         try execute("DELETE FROM soundpack_schema")
-        try query("INSERT INTO soundpack_schema (version) VALUES (?)", [.integer(version)])
+        _ = try query("INSERT INTO soundpack_schema (version) VALUES (?)", [.integer(version)])
     }
 
     /// A session-level advisory lock of the store: one writer at a time on every machine, held
     /// across transactions until released, and freed by the server when the connection ends (a
     /// killed publisher never leaves it held).
     func storeLock() throws(CatalogError) -> (any StoreLock)? {
-        try query("SELECT pg_advisory_lock(hashtextextended('soundpack.store', 0))", [])
+        _ = try query("SELECT pg_advisory_lock(hashtextextended('soundpack.store', 0))", [])
         return AdvisoryLock(connection: self)
     }
 

@@ -9,8 +9,10 @@ public enum PushPayload {
 
     /// A payment push: an alert with a body (iOS 15 drops a push without one), mutable-content so
     /// the extension runs, time-sensitive to pass Focus, the default sound as the fallback, and the
-    /// exact amount, pack and manifest URL for the extension.
-    public static func make(amount: Amount, packID: String, version: String, title: String?, body: String, manifestURL: String) -> Data {
+    /// exact amount, pack and manifest URL for the extension, and the payment's id, by which the
+    /// phone announces each payment once (an APNs retry or a duplicated push stays silent).
+    public static func make(amount: Amount, packID: String, version: String, title: String?, body: String, manifestURL: String,
+                            paymentID: String) -> Data {
         var alert: [String: Any] = ["body": body]
         if let title { alert["title"] = title }
         let payload: [String: Any] = [
@@ -19,6 +21,7 @@ public enum PushPayload {
             "amount": amount.description,
             "pack": "\(packID)@\(version)",
             "manifest": manifestURL,
+            "paymentId": paymentID,
         ]
         return ((try? JSONSerialization.data(withJSONObject: payload, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()) + Data("\n".utf8)
     }
@@ -131,6 +134,13 @@ public enum PushPayload {
             } else {
                 add("payload.unknown-pack", "pack '\(pack.quoted())' is not a published id@version in the catalog")
             }
+        }
+        switch root["paymentId"] {
+        case nil:
+            add("payload.no-payment-id", "no \"paymentId\": a push APNs delivers again, or one sent twice, is announced twice", severity: .warning)
+        case let id as String where PaymentID.isValid(id): break
+        default:
+            add("payload.payment-id", "\"paymentId\" must be a string of 1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
         }
         if let text = root["amount"] as? String {
             do {

@@ -1,0 +1,224 @@
+// The example's own NotificationService and SoundpackSetup, run end to end on Linux against the
+// stand-ins of Apple's frameworks and the store on loopback: a payload in, the content handler
+// called once, and the sound it names in the group's Library/Sounds, equal to `soundpack render`.
+
+import Foundation
+import Testing
+import AVFoundation
+import SoundpackCore
+import SoundpackKit
+import SoundpackTestSupport
+import UserNotifications
+@testable import NotificationServiceExample
+
+@Suite struct NotificationServiceTests {
+    @Test func aPaymentIsAnnouncedWithTheSoundRenderMakes() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        let (shown, calls) = await phone.push(try phone.request("1234.56"))
+        #expect(calls.count == 1)
+        #expect(shown.interruptionLevel == .timeSensitive)
+        let name = try #require(shown.soundName, "delivered with the default sound")
+        #expect(name == "soundpack-wechat-1.0.0-1234.56.caf")
+        let joined = try Data(contentsOf: phone.sounds.appendingPathComponent(name))
+        #expect(joined == (try phone.rendered("1234.56")))
+        // Bundled clips (prefix, 元) were never downloaded; nothing half-written is left behind.
+        #expect(!phone.server.requests.contains { $0.hasSuffix("/prefix.caf") || $0.hasSuffix("/yuan.caf") })
+        let left = try FileManager.default.contentsOfDirectory(atPath: phone.sounds.path)
+        #expect(!left.contains { $0.hasPrefix(".") }, "\(left)")
+    }
+
+    @Test func aPushWithoutAnAmountIsDeliveredAsSent() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        let request = try Phone.request(payload: Data(#"{"aps":{"alert":{"body":"hello"},"mutable-content":1,"sound":"default"}}"#.utf8))
+        let (shown, calls) = await phone.push(request)
+        #expect(calls.count == 1)
+        #expect(shown.body == "hello" && shown.sound != nil && shown.soundName == nil)
+    }
+
+    @Test func aSlowStoreDeliversTheOriginalOnceAndChangesNothingAfterwards() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        phone.server.slowDown(2.5) { $0.hasSuffix(".caf") }
+        for style in [AnnouncementStyle.joinedSound, .localSequence] {
+            let host = NotificationServiceHost(timeLimit: 0.5, graceSeconds: 0.5)
+            let (shown, calls) = await phone.push(try phone.request("98765432.1"), style: style, host: host)
+            #expect(calls.count == 1)
+            #expect(shown.sound != nil && shown.soundName == nil, "\(style): not the default sound")
+            // Let the slow downloads finish: the extension must not change or schedule anything now.
+            try await Task.sleep(nanoseconds: 3_500_000_000)
+            #expect(host.handlerCalls.count == 1)
+            #expect(shown.soundName == nil)
+            #expect(phone.center.history.added.isEmpty, "\(style): scheduled after expiry: \(phone.center.history.added.map(\.identifier))")
+        }
+    }
+
+    @Test func onePaymentIsAnnouncedOnce() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        let payload = try phone.run(["payload", "15.40", "--pack", "wechat", "--payment-id", "order-2026-0001"]).stdout
+        #expect(payload.contains(#""paymentId" : "order-2026-0001""#))
+        let first = await phone.push(try Phone.request(payload: Data(payload.utf8)))
+        #expect(first.shown.soundName == "soundpack-wechat-1.0.0-15.40.caf")
+        // APNs delivers it again (another request identifier, the same payment): silent this time.
+        let retry = await phone.push(try Phone.request(payload: Data(payload.utf8)))
+        #expect(retry.calls.count == 1)
+        #expect(retry.shown.sound == nil)
+        #expect(SoundpackSetup.wasAnnounced(paymentID: "order-2026-0001", configuration: phone.configuration))
+        // Another payment of the same amount is spoken.
+        let other = await phone.push(try phone.request("15.40"))
+        #expect(other.shown.soundName == "soundpack-wechat-1.0.0-15.40.caf")
+    }
+
+    @Test func whenTheAmountCannotBeHadThePrefixIsSaid() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        phone.server.slowDown(2) { $0.hasSuffix(".caf") }
+        let (shown, calls) = await phone.push(try phone.request("98765432.1")) { $0.downloadBudget = 0.5 }
+        #expect(calls.count == 1)
+        let name = try #require(shown.soundName)
+        #expect(name == "soundpack-wechat-1.0.0-framing.caf")
+        let expected = phone.project.file("prefix-alone.caf")
+        try ClipJoiner.join([phone.project.file("packs/wechat/clips/prefix.caf")], to: expected)
+        #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(name)) == Data(contentsOf: URL(fileURLWithPath: expected)))
+    }
+
+    @Test func theWrittenTextIsSpokenOnlyWhenTheAppOptsIn() async throws {
+        let phone = try Phone.make(bundled: [])
+        defer { phone.tearDown() }
+        try phone.install()
+        let request = try phone.request("15.40")
+        phone.server.stop()  // the store is unreachable and nothing is on the phone
+        let plain = await phone.push(request)
+        #expect(plain.shown.sound != nil && plain.shown.soundName == nil)
+        let opted = await phone.push(try Phone.request(payload: try JSONSerialization.data(withJSONObject: request.content.userInfo.reduce(into: [String: Any]()) {
+            $0[$1.key as? String ?? ""] = $1.key as? String == "paymentId" ? "another-payment" : $1.value
+        }))) { $0.speaksWrittenTextAsLastResort = true }
+        let name = try #require(opted.shown.soundName)
+        #expect(name == "soundpack-wechat-spoken-15.40.caf")
+        #expect(FileManager.default.fileExists(atPath: phone.sounds.appendingPathComponent(name).path))
+        #expect(SpeechRequests.all.contains { $0.text == "微信到账十五点四元" && $0.language == "zh-CN" })
+    }
+
+    @Test func aYankedPinIsNotPlayed() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        try phone.publishWithNewClip3(as: "1.0.1")
+        let request = try phone.request("3", pack: "wechat@1.0.1")
+        try phone.run(["yank", "wechat@1.0.1", "--reason", "bad clip 3"])
+        let (shown, _) = await phone.push(request)
+        let name = try #require(shown.soundName)
+        #expect(!name.contains("1.0.1"), "\(name)")
+    }
+
+    @Test func aRefreshDuringThePushPlaysThePinnedVersion() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        try phone.publishWithNewClip3(as: "1.0.1")
+        let request = try phone.request("3.33", pack: "wechat@1.0.1")
+        async let refreshed = SoundpackSetup.refreshAndPrefetch(packID: "wechat", seconds: 10, configuration: phone.configuration)
+        let (shown, calls) = await phone.push(request)
+        _ = try await refreshed
+        #expect(calls.count == 1)
+        let name = try #require(shown.soundName)
+        #expect(name == "soundpack-wechat-1.0.1-3.33.caf")
+        #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(name)) == (try phone.rendered("3.33")))
+    }
+}
+
+@Suite struct SoundpackSetupTests {
+    @Test func aClipReRecordedAtTheSameSizeIsReplaced() throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        let copy = phone.sounds.appendingPathComponent("prefix.caf")
+        var stale = try Data(contentsOf: copy)
+        stale[stale.count - 2] ^= 0x01  // the group still holds an older take of the same length
+        try stale.write(to: copy)
+        try phone.install()
+        #expect(try Data(contentsOf: copy) == Data(contentsOf: phone.appBundle.appendingPathComponent("prefix.caf")))
+        #expect(phone.configuration.defaults?.stringArray(forKey: "kMainAppMp3FileKey") == ["prefix.caf", "yuan.caf"])
+    }
+
+    @Test func aBundledClipTheManifestDoesNotVouchForIsNotListed() throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        let bundled = phone.appBundle.appendingPathComponent("yuan.caf")
+        var bytes = try Data(contentsOf: bundled)
+        bytes[bytes.count - 2] ^= 0x01
+        try bytes.write(to: bundled)
+        try phone.install()
+        #expect(phone.configuration.defaults?.stringArray(forKey: "kMainAppMp3FileKey") == ["prefix.caf"])
+        #expect(!FileManager.default.fileExists(atPath: phone.sounds.appendingPathComponent("yuan.caf").path))
+    }
+}
+
+/// iOS 13–14: the sequence of local notifications, on the center's rules (the soonest 64 kept).
+@Suite struct ExampleSequenceTests {
+    /// Each payment's clips as (first fire date, end), from the center's record.
+    static func spans(_ center: UNUserNotificationCenter, durations: [String: Double]) -> [String: (start: Date, end: Date)] {
+        var spans: [String: (start: Date, end: Date)] = [:]
+        for entry in center.history.added where entry.identifier.hasPrefix(LocalNotificationSequence.identifierPrefix) {
+            let payment = String(entry.identifier.dropFirst(LocalNotificationSequence.identifierPrefix.count).split(separator: ".").dropLast().joined(separator: "."))
+            let end = entry.fireDate.addingTimeInterval(durations[entry.soundName ?? ""] ?? 0)
+            let span = spans[payment] ?? (entry.fireDate, end)
+            spans[payment] = (min(span.start, entry.fireDate), max(span.end, end))
+        }
+        return spans
+    }
+
+    static func durations(_ phone: Phone) throws -> [String: Double] {
+        let manifest = try SharedManifest(data: Data(contentsOf: phone.appBundle.appendingPathComponent("SoundpackManifest.plist")))
+        return Dictionary(try #require(manifest.packs["wechat"]).clips.values.map { ($0.file, $0.durationSeconds) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test func offsetsAreCumulativeAndTheNextPaymentStartsAfterTheEnd() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        let first = await phone.push(try phone.request("15.40"), style: .localSequence)
+        #expect(first.calls.count == 1 && first.shown.sound == nil)  // the push is silent; the clips speak
+        let added = phone.center.history.added
+        let durations = try Self.durations(phone)
+        #expect(added.map(\.soundName) == ["prefix.caf", "shi.caf", "5.caf", "dian.caf", "4.caf", "yuan.caf"])
+        for (a, b) in zip(added, added.dropFirst()) {
+            #expect(abs(b.fireDate.timeIntervalSince(a.fireDate) - (durations[a.soundName ?? ""] ?? -1)) < 0.01)
+        }
+        _ = await phone.push(try phone.request("2"), style: .localSequence)
+        let spans = Self.spans(phone.center, durations: durations)
+        let ordered = spans.values.sorted { $0.start < $1.start }
+        #expect(ordered.count == 2)
+        #expect(ordered[1].start >= ordered[0].end, "the second payment starts at \(ordered[1].start), before the first ends at \(ordered[0].end)")
+    }
+
+    @Test func twoPushesAtOnceNeverOverlapNorPass64Pending() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        // The app's own reminders take 50 of the 64 slots; each payment below needs 12.
+        for index in 0..<50 {
+            phone.center.add(UNNotificationRequest(identifier: "app.reminder.\(index)", content: UNMutableNotificationContent(),
+                                                   trigger: UNTimeIntervalNotificationTrigger(timeInterval: 3_600, repeats: false)))
+        }
+        let a = try phone.request("1234.56"), b = try phone.request("6543.21")
+        async let first = phone.push(a, style: .localSequence)
+        async let second = phone.push(b, style: .localSequence)
+        let results = await [first, second]
+        #expect(results.allSatisfy { $0.calls.count == 1 })
+        #expect(phone.center.history.discarded.isEmpty, "iOS dropped \(phone.center.history.discarded)")
+        #expect(phone.center.pendingRequests.count <= 64)
+        let spans = Self.spans(phone.center, durations: try Self.durations(phone)).values.sorted { $0.start < $1.start }
+        for (x, y) in zip(spans, spans.dropFirst()) { #expect(y.start >= x.end, "two sequences overlap") }
+        // One fitted (50 + 12) and spoke; the other did not fit whole and played the default sound.
+        #expect(results.filter { $0.shown.sound == nil }.count == 1)
+        #expect(results.filter { $0.shown.sound != nil && $0.shown.soundName == nil }.count == 1)
+    }
+}

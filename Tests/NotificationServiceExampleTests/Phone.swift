@@ -1,0 +1,121 @@
+// A simulated phone for the example's own code: the store published and served on loopback, an
+// App Group container, the app's bundle (the manifest `export` wrote and the clips the app ships),
+// the extension's bundle, shared UserDefaults and a notification center of its own.
+
+import Foundation
+import Testing
+import AVFoundation
+import SoundpackCore
+import SoundpackKit
+import SoundpackTestSupport
+import UserNotifications
+@testable import NotificationServiceExample
+
+struct Phone {
+    let project: TemporaryFolder
+    let server: LoopbackHTTPServer
+    let group: URL
+    let appBundle: URL
+    let extensionBundle: URL
+    let center = UNUserNotificationCenter()
+    var configuration: SoundpackConfiguration
+
+    /// Published wechat@1.0.0, served; the app bundles `bundled` (file names) and the export.
+    static func make(bundled: [String] = ["prefix.caf", "yuan.caf"]) throws -> Phone {
+        let project = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: project.file("packs"), withIntermediateDirectories: true)
+        _ = try Fixtures.copyDemoPack(into: project, as: "packs/wechat")
+        let server = try LoopbackHTTPServer(serving: project.file("dist"))
+        let phone = Phone(project: project, server: server, group: URL(fileURLWithPath: project.file("AppGroup")),
+                          appBundle: URL(fileURLWithPath: project.file("App.app")), extensionBundle: URL(fileURLWithPath: project.file("Extension.appex")),
+                          configuration: SoundpackConfiguration(appGroup: "group.test.\(UUID().uuidString)", storeURL: server.baseURL, publicKeys: []))
+        try phone.run(["publish"])
+        for folder in [phone.group, phone.appBundle, phone.extensionBundle] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try phone.run(["export", "wechat", "--base-url", server.baseURL, "-o", phone.appBundle.appendingPathComponent("SoundpackManifest.plist").path])
+        for file in bundled {
+            try FileManager.default.copyItem(atPath: project.file("packs/wechat/clips/\(file)"), toPath: phone.appBundle.appendingPathComponent(file).path)
+        }
+        AppGroupContainers.register(phone.configuration.appGroup, at: phone.group)
+        return phone
+    }
+
+    func tearDown() {
+        server.stop()
+        AppGroupContainers.remove(configuration.appGroup)
+        UserDefaults.standard.removePersistentDomain(forName: configuration.appGroup)
+        configuration.defaults?.removePersistentDomain(forName: configuration.appGroup)
+    }
+
+    var sounds: URL { group.appendingPathComponent("Library/Sounds") }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> ExecutionResult {
+        let result = try Executable.run(arguments, in: project.path)
+        #expect(result.status == 0, "\(arguments) → \(result.stdout)\(result.stderr)")
+        return result
+    }
+
+    /// The app's launch: `SoundpackSetup.install()`.
+    func install() throws {
+        try SoundpackSetup.install(configuration: configuration, bundle: try #require(Bundle(path: appBundle.path)))
+    }
+
+    /// What `soundpack payload` prints, as the request iOS hands the extension: userInfo is the whole
+    /// payload, the alert's body and the "default" sound from aps.
+    func request(_ amount: String, pack: String = "wechat", extra: [String] = [], identifier: String = UUID().uuidString) throws -> UNNotificationRequest {
+        let payload = try run(["payload", amount, "--pack", pack, "--base-url", server.baseURL] + extra).stdout
+        return try Self.request(payload: Data(payload.utf8), identifier: identifier)
+    }
+
+    static func request(payload: Data, identifier: String = UUID().uuidString) throws -> UNNotificationRequest {
+        let root = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+        let content = UNMutableNotificationContent()
+        content.userInfo = root
+        let aps = root["aps"] as? [String: Any]
+        content.body = ((aps?["alert"] as? [String: Any])?["body"] as? String) ?? ""
+        if aps?["sound"] as? String == "default" { content.sound = .default }
+        return UNNotificationRequest(identifier: identifier, content: content, trigger: nil)
+    }
+
+    /// iOS runs the extension for `request`: returns what the user is shown and the handler's calls.
+    /// The time limits are iOS's own only where a test is about time: the test command loads both
+    /// cores, and a behaviour test must not turn on how fast a loaded machine downloads a clip.
+    func push(_ request: UNNotificationRequest, style: AnnouncementStyle = .joinedSound, host: NotificationServiceHost = NotificationServiceHost(timeLimit: 120),
+              configure: (inout SoundpackConfiguration) -> Void = { _ in }) async -> (shown: UNNotificationContent, calls: [NotificationServiceHost.Delivery]) {
+        let service = NotificationService()
+        var configuration = self.configuration
+        configuration.refreshBudget = 30
+        configuration.downloadBudget = 60
+        configure(&configuration)
+        service.configuration = configuration
+        service.bundle = Bundle(path: extensionBundle.path) ?? .main
+        service.style = style
+        return await UNUserNotificationCenter.$simulated.withValue(center) {
+            await host.run(service, request: request)
+        }
+    }
+
+    /// `soundpack render` of the pack folder for `amount`, as bytes.
+    func rendered(_ amount: String, pack: String = "packs/wechat") throws -> Data {
+        let name = "rendered-\(UUID().uuidString).caf"
+        try run(["render", "--pack", pack, amount, "-o", name])
+        return try Data(contentsOf: URL(fileURLWithPath: project.file(name)))
+    }
+
+    /// Publishes the pack again as `version`, with clip 3 re-recorded (one sample changed).
+    func publishWithNewClip3(as version: String) throws {
+        let pack = project.file("packs/wechat")
+        var samples = try AudioProbe().decode(path: pack + "/clips/3.caf").samples
+        samples[samples.count / 2] += 0.01
+        try Fixtures.writeClip(samples, to: pack + "/clips/3.caf")
+        try Fixtures.editManifest(pack) { $0["version"] = version }
+        try run(["publish"])
+    }
+}
+
+extension UNNotificationContent {
+    /// The custom sound's file name; nil for the default sound or none.
+    var soundName: String? { sound?.name?.rawValue }
+}

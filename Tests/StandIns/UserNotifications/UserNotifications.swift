@@ -1,0 +1,340 @@
+// A Linux stand-in for the part of Apple's UserNotifications the example extension uses: the
+// service extension class, notification content and sounds, requests with time-interval triggers,
+// and a notification center that keeps pending requests by Apple's rules. Each type quotes the
+// sentence of Apple's documentation it follows. Types are not Sendable (stricter than any SDK
+// that marks them so: code that compiles here compiles there). In no product.
+
+#if os(Linux)
+import Foundation
+
+/// Apple: "An object that modifies the content of a remote notification before it's delivered to
+/// the user." The system's side (calling `didReceive`, then `serviceExtensionTimeWillExpire` when
+/// time runs out) is `NotificationServiceHost`.
+open class UNNotificationServiceExtension: NSObject {
+    public override init() {}
+
+    /// Apple: "Asks you to make any needed changes to the notification and notify the system when
+    /// you're done."
+    open func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+        contentHandler(request.content)
+    }
+
+    /// Apple: "Tells you that the system is terminating your extension." … "the system calls this
+    /// method on a separate thread to give you one last chance to execute the block."
+    open func serviceExtensionTimeWillExpire() {}
+}
+
+/// Apple (iOS 15): "Constants that indicate the importance and delivery timing of a notification."
+public enum UNNotificationInterruptionLevel: UInt, Sendable {
+    case passive, active, timeSensitive, critical
+}
+
+/// Apple: "The uneditable content of a notification."
+open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying {
+    struct Fields {
+        var title = "", body = ""
+        var userInfo: [AnyHashable: Any] = [:]
+        var sound: UNNotificationSound?
+        var interruptionLevel = UNNotificationInterruptionLevel.active
+    }
+    var fields = Fields()
+
+    public override init() {}
+    init(fields: Fields) { self.fields = fields }
+
+    open var title: String { fields.title }
+    open var body: String { fields.body }
+    open var userInfo: [AnyHashable: Any] { fields.userInfo }
+    open var sound: UNNotificationSound? { fields.sound }
+    /// Apple: iOS 15.0+.
+    open var interruptionLevel: UNNotificationInterruptionLevel { fields.interruptionLevel }
+
+    open func copy(with zone: NSZone? = nil) -> Any { UNNotificationContent(fields: fields) }
+    open func mutableCopy(with zone: NSZone? = nil) -> Any { UNMutableNotificationContent(fields: fields) }
+}
+
+/// Apple: "The editable content for a notification."
+open class UNMutableNotificationContent: UNNotificationContent {
+    public override init() { super.init() }
+    override init(fields: Fields) { super.init(fields: fields) }
+
+    open override var title: String { get { fields.title } set { fields.title = newValue } }
+    open override var body: String { get { fields.body } set { fields.body = newValue } }
+    open override var userInfo: [AnyHashable: Any] { get { fields.userInfo } set { fields.userInfo = newValue } }
+    open override var sound: UNNotificationSound? { get { fields.sound } set { fields.sound = newValue } }
+    open override var interruptionLevel: UNNotificationInterruptionLevel { get { fields.interruptionLevel } set { fields.interruptionLevel = newValue } }
+}
+
+/// Apple: "The name of a sound file to play when the system delivers a notification."
+public struct UNNotificationSoundName: RawRepresentable, Hashable, Sendable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+
+/// Apple: "The sound played upon delivery of a notification." `init(named:)`: "The system looks
+/// for a sound file in the following locations, in order: The /Library/Sounds directory of the
+/// app's container directory. The /Library/Sounds directory of one of the app's shared group
+/// container directories. The main bundle of the current executable." (`NotificationServiceHost`
+/// resolves a delivered sound in that order.)
+open class UNNotificationSound: NSObject {
+    /// nil: the default sound.
+    public let name: UNNotificationSoundName?
+
+    private init(name: UNNotificationSoundName?) { self.name = name }
+
+    /// Apple: "Returns an object representing the default sound for notifications."
+    open class var `default`: UNNotificationSound { UNNotificationSound(name: nil) }
+
+    /// Apple: "Creates a sound object that represents a custom sound file."
+    public convenience init(named name: UNNotificationSoundName) { self.init(name: name) }
+}
+
+/// Apple: "The common behavior for subclasses that trigger the delivery of a local or remote notification."
+open class UNNotificationTrigger: NSObject, NSCopying {
+    public let repeats: Bool
+    init(repeats: Bool) { self.repeats = repeats }
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+}
+
+/// Apple: "A trigger condition that causes the system to deliver a notification after the amount
+/// of time you specify elapses."
+open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger {
+    public let timeInterval: TimeInterval
+    /// When the center accepted the request; until then the trigger counts from now.
+    var scheduledAt: Date?
+
+    /// Apple, `timeInterval`: "The time (in seconds) that must elapse from the current time before
+    /// the trigger fires. This value must be greater than zero." and, with `repeats`, "the value in
+    /// the timeInterval parameter must be 60 seconds or greater." Apple raises an Objective-C
+    /// exception otherwise; the stand-in traps the same way.
+    public init(timeInterval: TimeInterval, repeats: Bool) {
+        precondition(timeInterval > 0, "UNTimeIntervalNotificationTrigger: the time interval must be greater than zero")
+        precondition(!repeats || timeInterval >= 60, "UNTimeIntervalNotificationTrigger: a repeating time interval must be at least 60 seconds")
+        self.timeInterval = timeInterval
+        super.init(repeats: repeats)
+    }
+
+    /// Apple: "The next date at which the trigger conditions are met."
+    open func nextTriggerDate() -> Date? { (scheduledAt ?? Date()).addingTimeInterval(timeInterval) }
+
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = UNTimeIntervalNotificationTrigger(timeInterval: timeInterval, repeats: repeats)
+        copy.scheduledAt = scheduledAt
+        return copy
+    }
+}
+
+/// Apple: "A request to schedule a local notification, which includes the content of the
+/// notification and the trigger conditions for delivery."
+open class UNNotificationRequest: NSObject {
+    public let identifier: String
+    public let content: UNNotificationContent
+    public let trigger: UNNotificationTrigger?
+
+    public init(identifier: String, content: UNNotificationContent, trigger: UNNotificationTrigger?) {
+        self.identifier = identifier
+        self.content = content.copy() as? UNNotificationContent ?? content
+        self.trigger = trigger?.copy() as? UNNotificationTrigger ?? trigger
+    }
+}
+
+/// Apple: "The central object for managing notification-related activities for your app or app
+/// extension." Pending requests follow Apple's rules:
+/// - add: "If you provide a unique identifier, the system creates a new notification. If the
+///   identifier belongs to a previously delivered notification, the system alerts the user again,
+///   replaces the old notification with the new one" (a pending one is replaced);
+/// - the limit (Local and Remote Notification Programming Guide, UILocalNotification): "the system
+///   keeps the soonest-firing 64 notifications (with automatically rescheduled notifications
+///   counting as a single notification) and discards the rest." — silently, as on the phone;
+/// - completion handlers run on a background queue ("the block may be executed on a background
+///   thread"), so the code that calls them must hand its results across threads safely.
+/// A request whose trigger date has passed is delivered: it leaves the pending list. The center is
+/// used from any thread, so the stand-in is Sendable, with its state under a lock.
+open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
+    public static let pendingLimit = 64
+
+    /// A scheduled request as the stand-in keeps it, for tests to read.
+    public struct Scheduled: Sendable, Equatable {
+        public var identifier: String
+        public var soundName: String?
+        public var fireDate: Date
+        public var addedAt: Date
+    }
+
+    private let lock = NSLock()
+    private var pending: [(request: UNNotificationRequest, fireDate: Date, addedAt: Date)] = []
+    private var added: [Scheduled] = []
+    private var discarded: [String] = []
+    private let queue = DispatchQueue(label: "UNUserNotificationCenter.stand-in")
+
+    public override init() {}
+
+    /// The center `current()` returns in this task (tests give each phone its own).
+    @TaskLocal public static var simulated: UNUserNotificationCenter?
+    private static let shared = UNUserNotificationCenter()
+
+    /// Apple: "Returns your app's notification center."
+    open class func current() -> UNUserNotificationCenter { simulated ?? shared }
+
+    /// Apple: "Schedules the delivery of a local notification."
+    open func add(_ request: UNNotificationRequest, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        let now = Date()
+        lock.lock()
+        prune(now: now)
+        let trigger = request.trigger as? UNTimeIntervalNotificationTrigger
+        trigger?.scheduledAt = now
+        let fireDate = trigger?.nextTriggerDate() ?? now
+        pending.removeAll { $0.request.identifier == request.identifier }
+        pending.append((request, fireDate, now))
+        added.append(Scheduled(identifier: request.identifier, soundName: request.content.sound?.name?.rawValue, fireDate: fireDate, addedAt: now))
+        pending.sort { $0.fireDate < $1.fireDate }
+        if pending.count > Self.pendingLimit {
+            discarded += pending[Self.pendingLimit...].map(\.request.identifier)
+            pending.removeSubrange(Self.pendingLimit...)
+        }
+        lock.unlock()
+        if let completionHandler { queue.async { completionHandler(nil) } }
+    }
+
+    /// Apple: "Fetches all of your app's local notifications that are pending delivery."
+    open func getPendingNotificationRequests(completionHandler: @escaping @Sendable ([UNNotificationRequest]) -> Void) {
+        lock.lock()
+        prune(now: Date())
+        nonisolated(unsafe) let requests = pending.map(\.request)
+        lock.unlock()
+        queue.async { completionHandler(requests) }
+    }
+
+    /// Apple: "Removes your app's local notifications that are pending and match the specified identifiers."
+    open func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
+        lock.lock()
+        pending.removeAll { identifiers.contains($0.request.identifier) }
+        lock.unlock()
+    }
+
+    /// Stand-in only: the requests pending now, soonest first.
+    public var pendingRequests: [Scheduled] {
+        lock.lock()
+        defer { lock.unlock() }
+        prune(now: Date())
+        return pending.map { Scheduled(identifier: $0.request.identifier, soundName: $0.request.content.sound?.name?.rawValue, fireDate: $0.fireDate, addedAt: $0.addedAt) }
+    }
+
+    /// Stand-in only: every request ever added, in order, and those the 64 limit discarded.
+    public var history: (added: [Scheduled], discarded: [String]) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (added, discarded)
+    }
+
+    private func prune(now: Date) { pending.removeAll { $0.fireDate <= now } }
+}
+
+/// Stand-in only: what iOS does around a service extension, so tests can run one. From Apple's
+/// `UNNotificationServiceExtension` overview: "Your didReceive(_:withContentHandler:) method has a
+/// limited amount of time to perform its task and execute the provided completion block. If your
+/// method doesn't finish in time, the system calls the serviceExtensionTimeWillExpire() method to
+/// give you one last chance to submit your changes. If you don't update the notification content
+/// before time expires, the system displays the original content." Apple documents no grace period
+/// after `serviceExtensionTimeWillExpire`; the host waits `graceSeconds` (default 1 s).
+public final class NotificationServiceHost: @unchecked Sendable {
+    /// One call of the content handler, with the content it was given.
+    public struct Delivery: @unchecked Sendable {
+        public var content: UNNotificationContent
+        public var afterExpiry: Bool
+    }
+
+    public let timeLimit: TimeInterval
+    public let graceSeconds: TimeInterval
+    private let lock = NSLock()
+    private var calls: [Delivery] = []
+    private var expired = false
+    private let delivered = DispatchSemaphore(value: 0)
+
+    public init(timeLimit: TimeInterval = 30, graceSeconds: TimeInterval = 1) {
+        self.timeLimit = timeLimit
+        self.graceSeconds = graceSeconds
+    }
+
+    /// Runs `service` for `request` as iOS would; returns what the user is shown (the original
+    /// content when the handler was not called in time) and every call of the handler.
+    public func run(_ service: UNNotificationServiceExtension, request: UNNotificationRequest) async -> (shown: UNNotificationContent, calls: [Delivery]) {
+        service.didReceive(request) { [self] content in
+            lock.lock()
+            calls.append(Delivery(content: content, afterExpiry: expired))
+            lock.unlock()
+            delivered.signal()
+        }
+        let deliveredInTime = await wait(seconds: timeLimit)
+        if !deliveredInTime {
+            markExpired()
+            nonisolated(unsafe) let service = service
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {  // "on a separate thread"
+                    service.serviceExtensionTimeWillExpire()
+                    continuation.resume()
+                }
+            }
+            _ = await wait(seconds: graceSeconds)
+        }
+        let made = handlerCalls
+        return (made.first?.content ?? request.content, made)
+    }
+
+    private func markExpired() {
+        lock.lock()
+        expired = true
+        lock.unlock()
+    }
+
+    /// Every call of the content handler so far (a test reads it again later, to see none came late).
+    public var handlerCalls: [Delivery] {
+        lock.lock()
+        defer { lock.unlock() }
+        return calls
+    }
+
+    private func wait(seconds: TimeInterval) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [delivered] in
+                continuation.resume(returning: delivered.wait(timeout: .now() + seconds) == .success)
+            }
+        }
+    }
+}
+
+/// Stand-in only: the App Group containers of the simulated phone, by identifier (on iOS the
+/// entitlements and provisioning profile decide them).
+public enum AppGroupContainers {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var folders: [String: URL] = [:]
+
+    public static func register(_ identifier: String, at folder: URL) {
+        lock.lock()
+        folders[identifier] = folder
+        lock.unlock()
+    }
+
+    public static func remove(_ identifier: String) {
+        lock.lock()
+        folders[identifier] = nil
+        lock.unlock()
+    }
+
+    static func folder(_ identifier: String) -> URL? {
+        lock.lock()
+        defer { lock.unlock() }
+        return folders[identifier]
+    }
+}
+
+extension FileManager {
+    /// Foundation on Apple platforms (absent from Linux Foundation): "Returns the container directory
+    /// associated with the specified security application group identifier." It returns nil for a
+    /// group the app's entitlements do not name; here, for one no test registered.
+    public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? {
+        AppGroupContainers.folder(groupIdentifier)
+    }
+}
+#endif
