@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The test command of the README and CI: installs what is missing, starts throw-away PostgreSQL
-# and OpenStack Swift servers (stopped at the end, whatever happens), builds, checks the JSON
+# and OpenStack Swift servers (stopped at the end, whatever happens), checks the iOS availability of
+# the code that ships to phones and its privacy manifests, builds (the iOS example too, against the
+# stand-ins of Apple's frameworks, and once more with default isolation MainActor), checks the JSON
 # schemas and CI formats against real output and their consumers, runs every command of
 # docs/ci.md, runs the publish reliability scripts (kill -9 at 24 points, 4 concurrent
 # publishers; 8 runners on PostgreSQL + S3 with a server restart, kill -9 at 20 points there), runs every fuzz target for 60 s (SOUNDPACK_FUZZ_SECONDS), then runs every test. `swift test` runs last so its closing
@@ -19,7 +21,10 @@ echo "servers: PostgreSQL and Swift (S3) up in $(( $(date +%s) - servers_started
 export SOUNDPACK_REQUIRE_SERVERS=1
 scripts/check/core-graph.sh
 python3 scripts/check/ios-availability.py
+python3 scripts/check/ios-availability-selftest.py
+python3 scripts/check/privacy-manifest.py
 swift build --build-tests
+scripts/check/example-isolation.sh
 python3 scripts/check/schemas.py .build/debug/soundpack
 python3 scripts/check/ci-formats.py .build/debug/soundpack
 scripts/check/docs.sh
