@@ -192,6 +192,9 @@ public struct Checks: Sendable, Equatable {
     /// Largest allowed distance of a clip's momentary-max loudness from the pack median, in LU
     /// (`audio.loudness-outlier`).
     public var maxLoudnessDeviationLU: Double = 2
+    /// A worst-case announcement above this many seconds is a `compose.banner-cut` warning: temporary
+    /// banners are reported to cut a custom sound after about 5–7 s.
+    public var bannerCutSeconds: Double = 5
     /// A worst-case announcement at or above this many seconds is a `compose.too-long` warning.
     public var composeWarnSeconds: Double = 10
     /// A worst-case announcement at or above this many seconds is a `compose.too-long` error (iOS: 30).
@@ -210,6 +213,7 @@ public struct Checks: Sendable, Equatable {
         ("clippingRunSamples", 1...1_000, \.clippingRunSamples),
         ("maxDcOffsetPercent", 0...100, \.maxDcOffsetPercent),
         ("maxLoudnessDeviationLU", 0...60, \.maxLoudnessDeviationLU),
+        ("bannerCutSeconds", 0.1...30, \.bannerCutSeconds),
         ("composeWarnSeconds", 0.1...30, \.composeWarnSeconds),
         ("composeMaxSeconds", 0.1...30, \.composeMaxSeconds),
     ]

@@ -43,7 +43,8 @@ import SoundpackTestSupport
         let row7 = try #require(html.components(separatedBy: "<tr class=\"clip\" data-token=\"7\"").last?.components(separatedBy: "</tr>").first)
         #expect(row7.contains("data-rule=\"audio.dc-offset\""))
         #expect(html.contains("<span class=\"rule\">clips/extra.wav</span>: <span class=\"rule\">[coverage.orphan-file]</span>"))
-        #expect(Self.count("<div class=\"finding ", in: html) == 5)
+        #expect(Self.count("<div class=\"finding ", in: html) == 6)
+        #expect(html.contains("data-rule=\"compose.banner-cut\""))
         // The missing token has its row, the pack's name is shown, and the failing pack says why it has no worst case.
         let missing = try #require(html.components(separatedBy: "<tr class=\"clip missing\" data-token=\"百\"").last?.components(separatedBy: "</tr>").first)
         #expect(missing.contains("data-rule=\"coverage.missing-token\""))

@@ -10,7 +10,7 @@ enum ValidateCommand: Command {
         synopsis: "validate DIR... [--format text|json|junit|github|sarif] [--output FILE|-] [--strict] [--ignore RULE]... [--baseline FILE] [--no-record]",
         summary: "Check that each pack can say every amount up to its maxAmount, in a format iOS plays.",
         discussion: """
-            Runs every rule (manifest.*, coverage.*, file.*, format.*, audio.*, compose.too-long) on each
+            Runs every rule (manifest.*, coverage.*, file.*, format.*, audio.*, compose.banner-cut, compose.too-long) on each
             pack folder independently and records each run in the catalog. Formats: text (compiler style,
             `path: error: [rule] message`), json (schemas/report.schema.json), junit (one testsuite per pack),
             github (workflow annotations), sarif (SARIF 2.1.0). --output writes the rendering to FILE and

@@ -24,6 +24,7 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     case audioClipping = "audio.clipping"
     case audioDCOffset = "audio.dc-offset"
     case audioLoudnessOutlier = "audio.loudness-outlier"
+    case composeBannerCut = "compose.banner-cut"
     case composeTooLong = "compose.too-long"
     case catalogVersionConflict = "catalog.version-conflict"
 
@@ -31,7 +32,7 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     public var defaultSeverity: Severity {
         switch self {
         case .coverageUnknownToken, .coverageOrphanFile, .fileUnsafeName, .audioLeadingSilence, .audioTrailingSilence,
-             .audioClipping, .audioDCOffset, .audioLoudnessOutlier:
+             .audioClipping, .audioDCOffset, .audioLoudnessOutlier, .composeBannerCut:
             return .warning
         default:
             return .error
@@ -58,6 +59,7 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
         case .audioClipping: return "Runs of consecutive full-scale samples: the clip is clipped and crackles."
         case .audioDCOffset: return "A channel's mean is off zero by more than checks.maxDcOffsetPercent; joins click."
         case .audioLoudnessOutlier: return "A clip's momentary-max loudness is more than checks.maxLoudnessDeviationLU from the pack median."
+        case .composeBannerCut: return "The longest announcement up to maxAmount is above checks.bannerCutSeconds; Temporary banners may cut it (public reports, not Apple-documented)."
         case .composeTooLong: return "The longest announcement up to maxAmount reaches checks.composeMaxSeconds (error, iOS limit 30 s) or checks.composeWarnSeconds (warning)."
         case .catalogVersionConflict: return "This id@version is already published with other content; published versions never change."
         }

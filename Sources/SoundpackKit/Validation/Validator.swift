@@ -9,7 +9,7 @@ public struct Validator: Sendable {
         ManifestInvalid(), ManifestUnsafePath(), CoverageMissingToken(), CoverageUnknownToken(), CoverageOrphanFile(),
         FileUnreadable(), FileUnsafeName(), FormatUnsupported(), FormatMismatch(), AudioEmpty(), AudioNonFinite(), AudioTooLong(),
         AudioLeadingSilence(), AudioTrailingSilence(), AudioClipping(), AudioDCOffset(), AudioLoudnessOutlier(),
-        ComposeTooLong(),
+        ComposeBannerCut(), ComposeTooLong(),
     ]
 
     public var inspector: PackInspector
