@@ -202,9 +202,14 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
             // Only Sendable facts cross back: the requests themselves are not Sendable.
             center.getPendingNotificationRequests { requests in continuation.resume(returning: requests.map(PendingClip.init)) }
         }
+        // The last clip leaves the pending list when it fires, while its sound still plays: the end
+        // of the last sequence is also kept in the group container.
+        let record = configuration.support(in: group).appendingPathComponent("sequence-end")
+        let recorded = (try? String(contentsOf: record, encoding: .utf8)).flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
         let now = Date()
-        let busyUntil = pending.compactMap(\.endsAt).max().map { $0.timeIntervalSince(now) + Self.sequenceGapSeconds } ?? 0
-        let sequence = try LocalNotificationSequence.schedule(plan, pack: planner.pack, payment: payment, startSeconds: max(0, busyUntil),
+        let busyUntil = (pending.compactMap(\.endsAt) + [recorded].compactMap { $0 }).max()
+            .map { max(0, $0.timeIntervalSince(now) + Self.sequenceGapSeconds) } ?? 0
+        let sequence = try LocalNotificationSequence.schedule(plan, pack: planner.pack, payment: payment, startSeconds: busyUntil,
                                                               pending: pending.count)
         let endsAt = now.addingTimeInterval(sequence.endSeconds).timeIntervalSince1970
         var added: [String] = []
@@ -229,6 +234,8 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
             center.removePendingNotificationRequests(withIdentifiers: added)
             throw CancellationError()
         }
+        try FileManager.default.createDirectory(at: record.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(String(endsAt).utf8).write(to: record, options: .atomic)
     }
 
     /// Where each planned clip is on the phone: bundled clips in the extension's own bundle or in

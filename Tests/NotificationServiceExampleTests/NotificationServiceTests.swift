@@ -181,22 +181,65 @@ import UserNotifications
     }
 
     @Test func offsetsAreCumulativeAndTheNextPaymentStartsAfterTheEnd() async throws {
-        let phone = try Phone.make()
+        // The last clip (a 1.28 s suffix) is longer than a second: starting the next payment one
+        // second after the last clip *starts* would overlap it.
+        let phone = try Phone.make(suffix: true)
         defer { phone.tearDown() }
         try phone.install()
+        phone.center.addLatency = 0.05  // each add completes a little later, as across processes
         let first = await phone.push(try phone.request("15.40"), style: .localSequence)
         #expect(first.calls.count == 1 && first.shown.sound == nil)  // the push is silent; the clips speak
         let added = phone.center.history.added
         let durations = try Self.durations(phone)
-        #expect(added.map(\.soundName) == ["prefix.caf", "shi.caf", "5.caf", "dian.caf", "4.caf", "yuan.caf"])
+        #expect(added.map(\.soundName) == ["prefix.caf", "shi.caf", "5.caf", "dian.caf", "4.caf", "yuan.caf", "suffix.caf"])
         for (a, b) in zip(added, added.dropFirst()) {
             #expect(abs(b.fireDate.timeIntervalSince(a.fireDate) - (durations[a.soundName ?? ""] ?? -1)) < 0.01)
         }
+        // The next payment arrives while the first one's last clip plays: that clip has fired and left
+        // the pending list, and its 1.28 s are not over.
+        let lastFire = try #require(added.last?.fireDate)
+        let wait = lastFire.timeIntervalSinceNow + 0.2
+        if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
+        #expect(!phone.center.pendingRequests.contains { $0.identifier == added.last?.identifier })
         _ = await phone.push(try phone.request("2"), style: .localSequence)
         let spans = Self.spans(phone.center, durations: durations)
         let ordered = spans.values.sorted { $0.start < $1.start }
         #expect(ordered.count == 2)
         #expect(ordered[1].start >= ordered[0].end, "the second payment starts at \(ordered[1].start), before the first ends at \(ordered[0].end)")
+    }
+
+    @Test func anExpiryWhileSchedulingLeavesNothingOfThePayment() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        phone.center.addLatency = 0.3  // the 12 adds take about 4 s; time runs out after the third
+        _ = await phone.push(try phone.request("1234.56"), style: .localSequence)  // downloads the clips
+        let before = phone.center.history.added.count
+        let host = NotificationServiceHost(timeLimit: 120, graceSeconds: 0.5)
+        let center = phone.center
+        let expiry = Task {
+            while center.history.added.count < before + 3 { try await Task.sleep(nanoseconds: 20_000_000) }
+            host.expireNow()
+        }
+        let (shown, calls) = await phone.push(try phone.request("6543.21"), style: .localSequence, host: host)
+        _ = try await expiry.value
+        #expect(calls.count == 1 && shown.sound != nil && shown.soundName == nil)
+        // The extension's work ends on its own schedule after expiry: wait (up to 20 s) until what
+        // it added for this payment is withdrawn.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !Set(phone.center.history.added.dropFirst(before).map(\.identifier)).isSubset(of: phone.center.removedIdentifiers) {
+            try await Task.sleep(nanoseconds: 200_000_000)
+        }
+        let added = phone.center.history.added.dropFirst(before)
+        #expect(!added.isEmpty && added.count < 12, "time should run out partway: \(added.count) added")
+        // Nothing is added once the extension is told its time is up (one add may be in flight then).
+        let expiredAt = try #require(host.expiredAt)
+        #expect(added.filter { $0.addedAt > expiredAt.addingTimeInterval(0.35) }.isEmpty, "added after expiry")
+        // What was added before expiry is withdrawn: the push plays its default sound alone.
+        let ids = Set(added.map(\.identifier))
+        #expect(ids.isSubset(of: phone.center.removedIdentifiers))
+        #expect(!phone.center.pendingRequests.contains { ids.contains($0.identifier) })
+        #expect(host.handlerCalls.count == 1)
     }
 
     @Test func twoPushesAtOnceNeverOverlapNorPass64Pending() async throws {

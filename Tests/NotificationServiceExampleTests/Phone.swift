@@ -21,10 +21,22 @@ struct Phone {
     var configuration: SoundpackConfiguration
 
     /// Published wechat@1.0.0, served; the app bundles `bundled` (file names) and the export.
-    static func make(bundled: [String] = ["prefix.caf", "yuan.caf"]) throws -> Phone {
+    /// `suffix`: the pack also ends every announcement with a 1.28 s suffix clip (a take of the prefix).
+    static func make(bundled: [String] = ["prefix.caf", "yuan.caf"], suffix: Bool = false) throws -> Phone {
         let project = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: project.file("packs"), withIntermediateDirectories: true)
-        _ = try Fixtures.copyDemoPack(into: project, as: "packs/wechat")
+        let pack = try Fixtures.copyDemoPack(into: project, as: "packs/wechat")
+        if suffix {
+            try FileManager.default.copyItem(atPath: pack + "/clips/prefix.caf", toPath: pack + "/clips/suffix.caf")
+            try Fixtures.editManifest(pack) { object in
+                var clips = object["clips"] as? [String: Any] ?? [:]
+                clips["suffix"] = "clips/suffix.caf"
+                object["clips"] = clips
+                var texts = object["texts"] as? [String: Any] ?? [:]
+                texts["suffix"] = "请查收"
+                object["texts"] = texts
+            }
+        }
         let server = try LoopbackHTTPServer(serving: project.file("dist"))
         let phone = Phone(project: project, server: server, group: URL(fileURLWithPath: project.file("AppGroup")),
                           appBundle: URL(fileURLWithPath: project.file("App.app")), extensionBundle: URL(fileURLWithPath: project.file("Extension.appex")),

@@ -168,6 +168,14 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private var discarded: [String] = []
     private let queue = DispatchQueue(label: "UNUserNotificationCenter.stand-in")
 
+    /// Stand-in only: how long an add takes to complete. Apple documents none; on a phone the
+    /// request crosses to another process, so code must not assume its completion is immediate.
+    public var addLatency: TimeInterval {
+        get { lock.lock(); defer { lock.unlock() }; return latency }
+        set { lock.lock(); latency = newValue; lock.unlock() }
+    }
+    private var latency: TimeInterval = 0
+
     public override init() {}
 
     /// The center `current()` returns in this task (tests give each phone its own).
@@ -193,8 +201,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             discarded += pending[Self.pendingLimit...].map(\.request.identifier)
             pending.removeSubrange(Self.pendingLimit...)
         }
+        let delay = latency
         lock.unlock()
-        if let completionHandler { queue.async { completionHandler(nil) } }
+        if let completionHandler { queue.asyncAfter(deadline: .now() + delay) { completionHandler(nil) } }
     }
 
     /// Apple: "Fetches all of your app's local notifications that are pending delivery."
@@ -210,8 +219,17 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     open func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
         lock.lock()
         pending.removeAll { identifiers.contains($0.request.identifier) }
+        removed += identifiers
         lock.unlock()
     }
+
+    /// Stand-in only: every identifier the app asked to remove, in order.
+    public var removedIdentifiers: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return removed
+    }
+    private var removed: [String] = []
 
     /// Stand-in only: the requests pending now, soonest first.
     public var pendingRequests: [Scheduled] {
@@ -250,7 +268,11 @@ public final class NotificationServiceHost: @unchecked Sendable {
     private let lock = NSLock()
     private var calls: [Delivery] = []
     private var expired = false
-    private let delivered = DispatchSemaphore(value: 0)
+    // One waiter at a time (the host waits for the handler, then for the grace period); a signal
+    // that comes with no waiter is kept for the next wait. No thread is blocked while waiting.
+    private var waiter: (token: Int, continuation: CheckedContinuation<Bool, Never>)?
+    private var pendingSignal = false
+    private var nextToken = 0
 
     public init(timeLimit: TimeInterval = 30, graceSeconds: TimeInterval = 1) {
         self.timeLimit = timeLimit
@@ -264,17 +286,18 @@ public final class NotificationServiceHost: @unchecked Sendable {
             lock.lock()
             calls.append(Delivery(content: content, afterExpiry: expired))
             lock.unlock()
-            delivered.signal()
+            signal()
         }
-        let deliveredInTime = await wait(seconds: timeLimit)
+        let deliveredInTime = await wait(seconds: timeLimit) && !handlerCalls.isEmpty
         if !deliveredInTime {
             markExpired()
             nonisolated(unsafe) let service = service
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {  // "on a separate thread"
+                Thread { [self] in  // "on a separate thread"
+                    markTold()
                     service.serviceExtensionTimeWillExpire()
                     continuation.resume()
-                }
+                }.start()
             }
             _ = await wait(seconds: graceSeconds)
         }
@@ -282,10 +305,29 @@ public final class NotificationServiceHost: @unchecked Sendable {
         return (made.first?.content ?? request.content, made)
     }
 
+    /// Ends the time limit now, as if it had passed (for a test that needs expiry at a given step).
+    public func expireNow() {
+        signal()
+    }
+
     private func markExpired() {
         lock.lock()
         expired = true
         lock.unlock()
+    }
+
+    private func markTold() {
+        lock.lock()
+        expiry = Date()
+        lock.unlock()
+    }
+
+    private var expiry: Date?
+    /// When `serviceExtensionTimeWillExpire` was called, once the time limit passed; nil if it was not.
+    public var expiredAt: Date? {
+        lock.lock()
+        defer { lock.unlock() }
+        return expiry
     }
 
     /// Every call of the content handler so far (a test reads it again later, to see none came late).
@@ -295,10 +337,38 @@ public final class NotificationServiceHost: @unchecked Sendable {
         return calls
     }
 
+    private func signal() {
+        lock.lock()
+        if let waiter {
+            self.waiter = nil
+            lock.unlock()
+            waiter.continuation.resume(returning: true)
+        } else {
+            pendingSignal = true
+            lock.unlock()
+        }
+    }
+
+    /// True when signalled within `seconds`, false when the time passed first.
     private func wait(seconds: TimeInterval) async -> Bool {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [delivered] in
-                continuation.resume(returning: delivered.wait(timeout: .now() + seconds) == .success)
+            lock.lock()
+            if pendingSignal {
+                pendingSignal = false
+                lock.unlock()
+                continuation.resume(returning: true)
+                return
+            }
+            nextToken += 1
+            let token = nextToken
+            waiter = (token, continuation)
+            lock.unlock()
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                lock.lock()
+                guard let current = waiter, current.token == token else { lock.unlock(); return }
+                waiter = nil
+                lock.unlock()
+                current.continuation.resume(returning: false)
             }
         }
     }
