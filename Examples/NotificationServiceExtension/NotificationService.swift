@@ -96,18 +96,22 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     }
 
     private func announce(amount: String, pin: PackPin, payment: String, style: AnnouncementStyle) async {
-        guard let group = try? configuration.group() else { return }
+        let group: URL, planner: ClipPlanner
+        do { group = try configuration.group() } catch { return configuration.report("no App Group container: \(error)") }
         // An APNs retry, a duplicated push or the app's foreground handler never speak twice.
         guard configuration.announcedPayments(in: group).claim(payment) else {
             useSound(nil)
             return
         }
-        guard let planner = try? await planner(pin: pin, group: group) else { return }
+        do { planner = try await self.planner(pin: pin, group: group) } catch { return configuration.report("no plan for \(pin): \(error)") }
         switch style {
         case .joinedSound:
             if let name = await joinedSound(amount: amount, planner: planner, group: group) { useSound(name) }
         case .localSequence:
-            if (try? await scheduleSequence(amount: amount, planner: planner, group: group, payment: payment)) != nil { useSound(nil) }
+            do {
+                try await scheduleSequence(amount: amount, planner: planner, group: group, payment: payment)
+                useSound(nil)
+            } catch { configuration.report("no sequence for \(amount): \(error)") }
         }
     }
 
@@ -154,17 +158,24 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     /// voice; nil when none of them can be made (the default sound plays).
     private func joinedSound(amount: String, planner: ClipPlanner, group: URL) async -> String? {
         let sounds = configuration.sounds(in: group)
-        if let plan = try? planner.plan(amount: amount) {
-            if let name = try? await prepareSound(plan, sounds: sounds) { return name }
+        do { return try await prepareSound(try planner.plan(amount: amount), sounds: sounds) } catch {
+            configuration.report("no joined sound for \(amount): \(error)")
         }
         guard !isExpired else { return nil }
-        if let framing = try? planner.framingPlan(), let name = try? await prepareSound(framing, sounds: sounds) { return name }
+        do { return try await prepareSound(try planner.framingPlan(), sounds: sounds) } catch {
+            configuration.report("no prefix alone: \(error)")
+        }
         guard configuration.speaksWrittenTextAsLastResort, !isExpired,
               let parsed = try? Amount(parsing: amount, maximum: planner.pack.maxAmount) else { return nil }
         let pack = planner.pack
         let text = pack.grammar.text(of: pack.announcement.tokens(for: parsed), texts: pack.texts)
-        return try? await SpokenText.write(text, language: pack.grammar.id.speechLanguage, soundName: "soundpack-\(pack.id)-spoken-\(parsed).caf",
-                                          into: JoinedSoundCache(folder: sounds), within: configuration.downloadBudget)
+        do {
+            return try await SpokenText.write(text, language: pack.grammar.id.speechLanguage, soundName: "soundpack-\(pack.id)-spoken-\(parsed).caf",
+                                              into: JoinedSoundCache(folder: sounds), within: configuration.downloadBudget)
+        } catch {
+            configuration.report("no spoken text: \(error)")
+            return nil
+        }
     }
 
     /// Builds (or reuses) the joined sound of `plan`; returns its file name in Library/Sounds.

@@ -88,6 +88,9 @@ nonisolated struct SoundpackConfiguration: Sendable {
     /// Opt-in last resort when not even the prefix is on the phone: the reading's written text
     /// spoken by the system voice into a CAF file (never played by the extension itself).
     var speaksWrittenTextAsLastResort = false
+    /// Why the extension fell back (a step that failed, and its error): hand it to your logging
+    /// (`os.Logger` on iOS). The push is delivered whatever it says.
+    var report: @Sendable (String) -> Void = { _ in }
 
     /// This app's configuration.
     static let app = SoundpackConfiguration(appGroup: "group.com.example.payments", storeURL: "https://cdn.example.com/voice",

@@ -19,7 +19,7 @@ import UserNotifications
         let (shown, calls) = await phone.push(try phone.request("1234.56"))
         #expect(calls.count == 1)
         #expect(shown.interruptionLevel == .timeSensitive)
-        let name = try #require(shown.soundName, "delivered with the default sound")
+        let name = try #require(shown.soundName, "delivered with \(shown.sound == nil ? "no" : "the default") sound: \(phone.reports) userInfo \(shown.userInfo.keys.map { "\($0)" }.sorted())")
         #expect(name == "soundpack-wechat-1.0.0-1234.56.caf")
         let joined = try Data(contentsOf: phone.sounds.appendingPathComponent(name))
         #expect(joined == (try phone.rendered("1234.56")))
@@ -64,7 +64,7 @@ import UserNotifications
         let payload = try phone.run(["payload", "15.40", "--pack", "wechat", "--payment-id", "order-2026-0001"]).stdout
         #expect(payload.contains(#""paymentId" : "order-2026-0001""#))
         let first = await phone.push(try Phone.request(payload: Data(payload.utf8)))
-        #expect(first.shown.soundName == "soundpack-wechat-1.0.0-15.40.caf")
+        #expect(first.shown.soundName == "soundpack-wechat-1.0.0-15.40.caf", "\(phone.reports)")
         // APNs delivers it again (another request identifier, the same payment): silent this time.
         let retry = await phone.push(try Phone.request(payload: Data(payload.utf8)))
         #expect(retry.calls.count == 1)
@@ -82,7 +82,7 @@ import UserNotifications
         phone.server.slowDown(2) { $0.hasSuffix(".caf") }
         let (shown, calls) = await phone.push(try phone.request("98765432.1")) { $0.downloadBudget = 0.5 }
         #expect(calls.count == 1)
-        let name = try #require(shown.soundName)
+        let name = try #require(shown.soundName, "\(phone.reports)")
         #expect(name == "soundpack-wechat-1.0.0-framing.caf")
         let expected = phone.project.file("prefix-alone.caf")
         try ClipJoiner.join([phone.project.file("packs/wechat/clips/prefix.caf")], to: expected)
@@ -100,7 +100,7 @@ import UserNotifications
         let opted = await phone.push(try Phone.request(payload: try JSONSerialization.data(withJSONObject: request.content.userInfo.reduce(into: [String: Any]()) {
             $0[$1.key as? String ?? ""] = $1.key as? String == "paymentId" ? "another-payment" : $1.value
         }))) { $0.speaksWrittenTextAsLastResort = true }
-        let name = try #require(opted.shown.soundName)
+        let name = try #require(opted.shown.soundName, "\(phone.reports)")
         #expect(name == "soundpack-wechat-spoken-15.40.caf")
         #expect(FileManager.default.fileExists(atPath: phone.sounds.appendingPathComponent(name).path))
         #expect(SpeechRequests.all.contains { $0.text == "微信到账十五点四元" && $0.language == "zh-CN" })
@@ -114,7 +114,7 @@ import UserNotifications
         let request = try phone.request("3", pack: "wechat@1.0.1")
         try phone.run(["yank", "wechat@1.0.1", "--reason", "bad clip 3"])
         let (shown, _) = await phone.push(request)
-        let name = try #require(shown.soundName)
+        let name = try #require(shown.soundName, "\(phone.reports)")
         #expect(!name.contains("1.0.1"), "\(name)")
     }
 
@@ -128,7 +128,7 @@ import UserNotifications
         let (shown, calls) = await phone.push(request)
         _ = try await refreshed
         #expect(calls.count == 1)
-        let name = try #require(shown.soundName)
+        let name = try #require(shown.soundName, "\(phone.reports)")
         #expect(name == "soundpack-wechat-1.0.1-3.33.caf")
         #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(name)) == (try phone.rendered("3.33")))
     }
@@ -188,7 +188,7 @@ import UserNotifications
         try phone.install()
         phone.center.addLatency = 0.05  // each add completes a little later, as across processes
         let first = await phone.push(try phone.request("15.40"), style: .localSequence)
-        #expect(first.calls.count == 1 && first.shown.sound == nil)  // the push is silent; the clips speak
+        #expect(first.calls.count == 1 && first.shown.sound == nil, "\(phone.reports)")  // the push is silent; the clips speak
         let added = phone.center.history.added
         let durations = try Self.durations(phone)
         #expect(added.map(\.soundName) == ["prefix.caf", "shi.caf", "5.caf", "dian.caf", "4.caf", "yuan.caf", "suffix.caf"])
@@ -215,7 +215,7 @@ import UserNotifications
         phone.center.addLatency = 0.3  // the 12 adds take about 4 s; time runs out after the third
         _ = await phone.push(try phone.request("1234.56"), style: .localSequence)  // downloads the clips
         let before = phone.center.history.added.count
-        let host = NotificationServiceHost(timeLimit: 120, graceSeconds: 0.5)
+        let host = NotificationServiceHost(timeLimit: 600, graceSeconds: 0.5)
         let center = phone.center
         let expiry = Task {
             while center.history.added.count < before + 3 { try await Task.sleep(nanoseconds: 20_000_000) }

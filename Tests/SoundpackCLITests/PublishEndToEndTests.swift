@@ -53,7 +53,7 @@ import SoundpackTestSupport
         try Fixtures.writeClip(samples, to: pack + "/clips/3.caf")
         let conflict = try Self.run(["publish"], folder)
         #expect(conflict.status == 1)
-        #expect(conflict.stdout.contains("error: [catalog.version-conflict] wechat@1.0.0 is already published with other content"))
+        #expect(conflict.stdout.contains("error: [catalog.version-conflict] wechat@1.0.0 is already published in the store dist with other content"), "\(conflict.stdout)")
         #expect(Self.fingerprint(folder.file("dist")) == store)
         let shownAfter = try Self.run(["show", "wechat@1.0.0", "--format", "json"], folder).stdout
         func published(_ json: String) throws -> [String] {

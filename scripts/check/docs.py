@@ -54,13 +54,13 @@ open(github_path, "w").close()
 env = {**os.environ, "GITHUB_PATH": github_path, "HOME": os.environ.get("HOME", "/root")}
 
 
-def run(command, cwd, may_fail=False):
+def run(command, cwd, may_fail=False, extra_env=None):
     global ran
     if command.startswith("scripts/bootstrap.sh") or command.startswith("swift build") or "GITHUB_PATH" in command:
         cwd = root  # build steps run in the checkout that has the sources
     extra = [line for line in open(github_path).read().splitlines() if line]
     result = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, capture_output=True, text=True,
-                            env={**env, "PATH": ":".join(extra + [env["PATH"]])}, stdin=subprocess.DEVNULL)
+                            env={**env, **(extra_env or {}), "PATH": ":".join(extra + [env["PATH"]])}, stdin=subprocess.DEVNULL)
     ran += 1
     if result.returncode != 0 and not (may_fail and result.returncode == 1):
         fail(f"'{command}' exited {result.returncode} in {cwd}:\n{result.stdout}{result.stderr}")
@@ -83,15 +83,55 @@ try:
     steps = {job: [step for step in spec["steps"] if "run" in step] for job, spec in workflow["jobs"].items()}
 
     good = project("good")
-    for job in ("gate", "publish"):
-        for step in steps[job]:
-            run(step["run"], good)
-    pushed = subprocess.run(["git", "log", "--oneline", "origin/main", "-1"], cwd=good, capture_output=True, text=True).stdout
-    if "Record published voice packs" not in pushed:
-        fail(f"the publish job did not push the catalog (origin/main: {pushed.strip()})")
+    for step in steps["gate"]:
+        run(step["run"], good)
+
+    # The publish job, release after release: each from a fresh clone of the repository, against a
+    # store that outlives the runners: a bucket on the test command's S3 server, or a shared folder.
+    job_env = workflow["jobs"]["publish"].get("env", {})
+    endpoint = os.environ.get("SOUNDPACK_TEST_S3_ENDPOINT")
+    if endpoint:
+        bucket = "docs-" + os.urandom(6).hex()
+        created = subprocess.run([sys.executable, os.path.join(root, "scripts/check/reliability/check-s3-store.py"), "--create-bucket", endpoint, bucket],
+                                 capture_output=True, text=True)
+        if created.returncode != 0:
+            fail(f"cannot create the test bucket: {created.stdout}{created.stderr}")
+        supplied = {"SOUNDPACK_STORE": f"s3://{bucket}/voice", "AWS_ENDPOINT_URL_S3": endpoint, "AWS_REGION": os.environ.get("AWS_REGION", "us-east-1"),
+                    "AWS_ACCESS_KEY_ID": os.environ.get("AWS_ACCESS_KEY_ID", ""), "AWS_SECRET_ACCESS_KEY": os.environ.get("AWS_SECRET_ACCESS_KEY", "")}
+    else:
+        supplied = {"SOUNDPACK_STORE": os.path.join(work, "shared-store")}
+    unknown = set(job_env) - set(supplied) - {"AWS_ENDPOINT_URL_S3", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"}
+    if unknown or "SOUNDPACK_STORE" not in job_env:
+        fail(f"the publish job's env should name the store (SOUNDPACK_STORE) and its credentials only: {sorted(job_env)}")
+    publish_env = {key: supplied[key] for key in job_env if key in supplied}
+    origin = os.path.join(work, "good.git")
+    for release, version in enumerate(["1.0.0", "1.0.1"]):
+        if version != "1.0.0":
+            manifest = os.path.join(good, "packs/wechat/pack.json")
+            text = open(manifest).read()
+            open(manifest, "w").write(text.replace('"version" : "1.0.0"', f'"version" : "{version}"'))
+            for command in (["git", "commit", "-qam", f"wechat {version}"], ["git", "push", "-q", "origin", "main"]):
+                subprocess.run(command, cwd=good, check=True, capture_output=True)
+        runner = os.path.join(work, f"runner-{release}")
+        subprocess.run(["git", "clone", "-q", "-b", "main", origin, runner], check=True, capture_output=True)
+        for step in steps["publish"]:
+            run(step["run"], runner, extra_env=publish_env)
+        if not os.path.getsize(os.path.join(runner, "SoundpackManifest.plist")):
+            fail("promised SoundpackManifest.plist")
+    # The store holds both releases, and a third fresh runner finds it whole.
+    last = os.path.join(work, "runner-check")
+    subprocess.run(["git", "clone", "-q", "-b", "main", origin, last], check=True, capture_output=True)
+    run("soundpack catalog rebuild --from-store", last, extra_env=publish_env)
+    listed = subprocess.run(["bash", "-c", "soundpack list --format json"], cwd=last, capture_output=True, text=True,
+                            env={**env, **publish_env, "PATH": ":".join([l for l in open(github_path).read().splitlines() if l] + [env["PATH"]])})
+    if '"publishedVersions" : 2' not in listed.stdout:
+        fail(f"after two releases the store should hold two versions:\n{listed.stdout}{listed.stderr}")
+    run("soundpack verify", last, extra_env=publish_env)
+    releases = 2
+
     for line in sh_lines:
         run(line, good, may_fail="--format json --output soundpack-baseline.json" in line)
-    for file in ("soundpack.sarif", "soundpack-junit.xml", "dist/index.json", "SoundpackManifest.plist", "soundpack-baseline.json"):
+    for file in ("soundpack.sarif", "soundpack-junit.xml", "dist/index.json", "soundpack-baseline.json"):
         if not os.path.getsize(os.path.join(good, file)):
             fail(f"promised {file}")
 
@@ -124,5 +164,6 @@ try:
         fail(f"the pre-commit hook refused a good commit:\n{committed.stdout}{committed.stderr}")
 finally:
     shutil.rmtree(work)
-print(f"docs/ci.md: {len(workflows)} workflows valid against the GitHub workflow schema; {ran} commands of the first ran, with passing packs and with a broken clip "
-      "(reports written either way, catalog pushed); the pre-commit hook refused a broken clip and passed a good commit")
+print(f"docs/ci.md: {len(workflows)} workflows valid against the GitHub workflow schema; {ran} commands of the first ran: the gate with passing packs and "
+      f"with a broken clip (reports written either way), {releases} releases from fresh clones into one {'S3 bucket' if endpoint else 'shared folder'} "
+      "then verify; the pre-commit hook refused a broken clip and passed a good commit")

@@ -1,4 +1,5 @@
 // `soundpack catalog migrate --from CATALOG --to CATALOG`: copy a catalog to another backend.
+// `soundpack catalog rebuild --from-store`: record in the catalog what the store holds.
 
 import Foundation
 import SoundpackCore
@@ -7,21 +8,28 @@ import SoundpackKit
 enum CatalogCommand: Command {
     static let spec = CommandSpec(
         name: "catalog",
-        synopsis: "catalog migrate --from FILE|URL --to FILE|URL",
-        summary: "Copy every pack, version, clip and validation run of one catalog into another, empty one.",
+        synopsis: "catalog migrate --from FILE|URL --to FILE|URL  |  catalog rebuild --from-store",
+        summary: "Copy a catalog into another, empty one; or rebuild a lost catalog from the store.",
         discussion: """
-            Each side is a SQLite file or a postgresql:// URL. Both are brought to the current schema first; the copy
-            is one transaction on the target, so it lands whole or not at all, and a target that already holds packs
-            is refused. Then check the store against the new catalog with soundpack verify --catalog URL.
+            migrate: each side is a SQLite file or a postgresql:// URL. Both are brought to the current schema first;
+            the copy is one transaction on the target, so it lands whole or not at all, and a target that already holds
+            packs is refused. Then check the store against the new catalog with soundpack verify --catalog URL.
+            rebuild --from-store: the store is the source of truth for what is published. Every version it holds
+            (listed in index.json, or with an ID/VER/manifest.json) that the catalog (--catalog) lacks is read back,
+            each file checked against its manifest's size and SHA-256 and each clip probed, then recorded, with the
+            yanks index.json lists. A version the catalog has with another digest than the store's is refused
+            (exit 3), and nothing is recorded then. publish and yank do the same for the pack they touch.
             """,
         options: [
-            .option("--from", value: "FILE|URL", help: "the catalog to copy"),
-            .option("--to", value: "FILE|URL", help: "the empty catalog to copy into (created if it is a new SQLite file)"),
+            .option("--from", value: "FILE|URL", help: "migrate: the catalog to copy"),
+            .option("--to", value: "FILE|URL", help: "migrate: the empty catalog to copy into (created if it is a new SQLite file)"),
+            .flag("--from-store", help: "rebuild: read the versions from the store (--store)"),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        if arguments.positionals == ["rebuild"] { return try rebuild(arguments, context) }
         guard arguments.positionals == ["migrate"] else {
-            throw .usage("catalog takes one subcommand: migrate", hint: "soundpack catalog migrate --from .soundpack/catalog.sqlite --to postgresql://user@host/db")
+            throw .usage("catalog takes one subcommand: migrate or rebuild", hint: "soundpack catalog migrate --from .soundpack/catalog.sqlite --to postgresql://user@host/db, or soundpack catalog rebuild --from-store")
         }
         guard let from = arguments.value("--from"), let to = arguments.value("--to") else { throw .usage("catalog migrate needs --from and --to") }
         func open(_ named: String, mustExist: Bool) throws(CLIError) -> SQLCatalog {
@@ -43,6 +51,25 @@ enum CatalogCommand: Command {
         }
         let rows = counts.rows
         context.stdout.write("copied \(source.location.visible) to \(target.location.visible): \(rows["packs"] ?? 0) packs, \(rows["versions"] ?? 0) versions, \(rows["clips"] ?? 0) clips, \(rows["validation_runs"] ?? 0) validation runs, \(rows["findings"] ?? 0) findings\n")
+        return .success
+    }
+
+    static func rebuild(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+        guard arguments.has("--from-store") else { throw .usage("catalog rebuild needs --from-store", hint: "soundpack catalog rebuild --from-store --store s3://bucket/voice") }
+        let catalog = try context.openCatalog(arguments)
+        let store = try context.store(arguments)
+        let lock: any StoreLock
+        do { lock = try catalog.storeLock() ?? store.lock() } catch { throw .environment("cannot lock the store", "\(error)") }
+        defer { lock.release() }
+        let report: StoreRecovery.Report
+        do {
+            report = try StoreRecovery(store: store, catalog: catalog).recover(packID: nil, index: try store.readIndex(), listing: true)
+        } catch let error as PublishError {
+            throw .environment("cannot rebuild the catalog from the store", error.description)
+        } catch { throw .environment("cannot read the store", "\(error)") }
+        for name in report.recorded { context.stdout.write("recorded \(name.visible) from \(store.location.visible)\n") }
+        for name in report.yanked { context.stdout.write("recorded the yank of \(name.visible)\n") }
+        context.stdout.write("catalog \(catalog.location.visible): \(report.recorded.count) version\(report.recorded.count == 1 ? "" : "s") recorded from the store, \(report.yanked.count) yank\(report.yanked.count == 1 ? "" : "s"), \(report.known) already known; every file of each recorded version checked against its manifest\n")
         return .success
     }
 }

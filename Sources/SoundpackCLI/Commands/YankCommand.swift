@@ -34,6 +34,12 @@ enum YankCommand: Command {
         let lock: any StoreLock
         do { lock = try catalog.storeLock() ?? store.lock() } catch { throw .environment("cannot update the store", "\(error)") }
         defer { lock.release() }
+        // The store is the truth: versions of this pack it holds that the catalog lacks are recorded first.
+        do {
+            _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: ref.id, index: try store.readIndex(), listing: false)
+        } catch let error as PublishError {
+            throw .environment("cannot read \(ref.id.visible) from the store", error.description)
+        } catch { throw .environment("cannot read the store", "\(error)") }
         let outcome: YankOutcome
         do {
             outcome = undo ? try catalog.unyank(ref.id, version) : try catalog.yank(ref.id, version, reason: reason, at: context.now())
@@ -49,7 +55,9 @@ enum YankCommand: Command {
         case .notYanked:
             context.stdout.write("\(name) is not yanked; nothing to undo\n")
         case .yanked, .unyanked:
-            do { try store.writeIndex(from: catalog) } catch { throw .environment("cannot update the store", error.description) }
+            do { try store.writeIndex(from: catalog, unyanking: undo ? (ref.id, version) : nil) } catch {
+                throw .environment("cannot update the store", error.description)
+            }
             context.stdout.write(outcome == .yanked ? "yanked \(name): \(reason.visible)\n" : "\(name) is no longer yanked\n")
         }
         return .success

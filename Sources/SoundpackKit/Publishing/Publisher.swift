@@ -2,6 +2,10 @@
 // Order makes a crash harmless: every store file is written (temp, fsync, rename) before the
 // catalog commit, and index.json is rebuilt from the catalog after it, so a version is either
 // in the catalog with all its files, or in neither catalog nor index; a rerun completes it.
+// The store is the source of truth (DESIGN §7): before a version is written, the store itself is
+// consulted. Versions of the pack it holds that the catalog lacks are recorded from it first
+// (StoreRecovery); the same id@version already stored is a no-op with the same digest and refused
+// with another, whether or not the catalog knows it.
 
 import Foundation
 import SoundpackCore
@@ -49,8 +53,9 @@ public final class Publisher {
     public func publish(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(PublishError) -> [PublishOutcome] {
         let reports = Validator().validate(folders: folders, progress: progress)
         if dryRun {
+            let index = try readIndex()
             var outcomes: [PublishOutcome] = []
-            for report in reports { outcomes.append(try publish(report)) }
+            for report in reports { outcomes.append(try publish(report, index: index)) }
             return outcomes
         }
         let lock: any StoreLock
@@ -59,6 +64,7 @@ public final class Publisher {
         } catch { throw .io("\(error)") }
         defer { lock.release() }
         store.backend.removeLeftovers()
+        let index = try readIndex()
         // The gate's runs go into the validation history like any other.
         do { try catalog.recordValidations(reports, strict: false, toolVersion: toolVersion, at: now()) } catch { throw .catalog(error.message) }
         var outcomes: [PublishOutcome] = []
@@ -68,10 +74,17 @@ public final class Publisher {
         for start in stride(from: 0, to: reports.count, by: window) {
             let batch = Array(reports[start..<min(start + window, reports.count)])
             let built = try buildCandidates(batch)
-            for (report, contents) in zip(batch, built) { outcomes.append(try publish(report, contents: contents)) }
+            for (report, contents) in zip(batch, built) { outcomes.append(try publish(report, index: index, contents: contents)) }
         }
         try store.writeIndex(from: catalog)
         return outcomes
+    }
+
+    /// Versions a dry run would publish, by pack id: later folders of the same run see them.
+    private var planned: [String: [PublishedVersion]] = [:]
+
+    private func readIndex() throws(PublishError) -> StoreIndex? {
+        do { return try store.readIndex() } catch { throw .io(error.message) }
     }
 
     /// The contents of each report's version, built in parallel for the reports that look
@@ -94,7 +107,7 @@ public final class Publisher {
         return contents
     }
 
-    private func publish(_ report: PackReport, contents: Result<VersionContents, PublishError>? = nil) throws(PublishError) -> PublishOutcome {
+    private func publish(_ report: PackReport, index: StoreIndex?, contents: Result<VersionContents, PublishError>? = nil) throws(PublishError) -> PublishOutcome {
         var outcome = PublishOutcome(folder: report.folder, id: report.id, version: report.version, status: .refused,
                                      message: "", rule: nil, report: report)
         guard report.errors == 0, let manifest = report.manifest, let facts = VersionFacts(report) else {
@@ -102,13 +115,26 @@ public final class Publisher {
             return outcome
         }
         let (id, version, digest) = (manifest.id, manifest.version, facts.digest)
-        let published: [PublishedVersion]
+        let recovery = StoreRecovery(store: store, catalog: catalog)
+        if !dryRun, index?.packs[id] != nil { _ = try recovery.recover(packID: id, index: index, listing: false) }
+        var published: [PublishedVersion]
         do { published = try catalog.publishedVersions(of: id, withClips: false) } catch { throw .catalog(error.message) }
+        if dryRun {
+            // What a real run would have recorded by now: the store's versions and this run's earlier folders.
+            for (text, listed) in index?.packs[id]?.versions ?? [:] {
+                guard let stored = SemanticVersion(text), !published.contains(where: { $0.version == stored }) else { continue }
+                published.append(PublishedVersion(id: id, version: stored, digest: listed.digest, publishedAt: listed.publishedAt, yanked: listed.yanked,
+                                                  yankReason: listed.yankReason, manifestSha256: listed.manifestSha256, clips: [:]))
+            }
+            published += (planned[id] ?? []).filter { plan in !published.contains { $0.version == plan.version } }
+        }
 
         if let same = published.first(where: { $0.version == version }) {
             if same.digest != digest {
                 outcome.rule = "catalog.version-conflict"
-                outcome.message = "\(id)@\(version) is already published with other content (digest \(same.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
+                outcome.message = same.publishedAt.isEmpty
+                    ? "\(id)@\(version) comes twice in this run with different content (digests \(same.digest.prefix(12)) and \(digest.prefix(12))); only one can be published — bump the version of one"
+                    : "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(same.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
             } else if same.yanked {
                 outcome.message = "\(id)@\(version) was yanked (\(same.yankReason ?? "no reason given")) and can never be published again; bump the version"
             } else {
@@ -117,6 +143,28 @@ public final class Publisher {
             }
             return outcome
         }
+        // Not in the catalog: the store may still hold it (a publish stopped before its catalog
+        // commit, or a catalog that lost it).
+        let stored: StoreManifest?
+        do { stored = try store.hasVersion(id, version) ? try store.manifest(id, version) : nil } catch { throw .io(error.message) }
+        if let stored {
+            guard stored.digest == digest else {
+                outcome.rule = "catalog.version-conflict"
+                outcome.message = "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(stored.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
+                return outcome
+            }
+            outcome.status = .unchanged
+            if dryRun {
+                outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; it would be recorded in the catalog, nothing written"
+                return outcome
+            }
+            let read: StoredVersion
+            do { read = try recovery.read(id, version, listed: index?.packs[id]?.versions[version.description]) } catch { throw .io(error.message) }
+            do { _ = try catalog.recordPublication(read.record) } catch { throw .catalog(error.message) }
+            outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; recorded it in the catalog"
+            return outcome
+        }
+
         if let newest = published.map(\.version).max() {
             guard newest < version else {
                 outcome.message = "\(id)@\(version) is not newer than the published \(newest); a new version must be greater than every published one"
@@ -136,6 +184,8 @@ public final class Publisher {
         }
 
         if dryRun {
+            planned[id, default: []].append(PublishedVersion(id: id, version: version, digest: digest, publishedAt: "", yanked: false, yankReason: nil,
+                                                             manifestSha256: nil, clips: [:]))
             outcome.status = .wouldPublish
             outcome.message = "would publish \(id)@\(version) (\(report.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version)); nothing was written"
             return outcome

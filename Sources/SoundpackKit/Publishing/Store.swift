@@ -112,23 +112,65 @@ public struct Store: Sendable {
         return StoreIndex(packs: packs)
     }
 
+    /// The store's index.json, nil when there is none yet.
+    public func readIndex() throws(StoreError) -> StoreIndex? {
+        guard let data = try backend.read(StoreLayout.index) else { return nil }
+        do { return try ManifestRefresher.decodeIndex(data) } catch {
+            throw StoreError("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
+        }
+    }
+
+    /// Whether the store holds a manifest for `id@version` (a version stored whole).
+    public func hasVersion(_ id: String, _ version: SemanticVersion) throws(StoreError) -> Bool {
+        try backend.read(StoreLayout.manifest(id, version)) != nil
+    }
+
     /// Rewrites index.json from the catalog; call it under the store lock, after the catalog commit.
-    public func writeIndex(from catalog: any Catalog) throws(PublishError) {
+    /// The store is the source of truth: a version the index listed whose manifest is still in the
+    /// store stays listed though the catalog lacks it, and a yank the index records stays, unless
+    /// `unyanking` names that version (`yank --undo`).
+    public func writeIndex(from catalog: any Catalog, unyanking: (id: String, version: SemanticVersion)? = nil) throws(PublishError) {
         let versions: [PublishedVersion]
         do { versions = try catalog.publishedVersions(of: nil, withClips: false) } catch { throw .catalog(error.message) }
+        var index = Self.index(of: versions)
+        let previous: StoreIndex?
+        do { previous = try readIndex() } catch { throw .io(error.message) }
+        for (id, pack) in previous?.packs ?? [:] {
+            for (text, listed) in pack.versions {
+                if var current = index.packs[id]?.versions[text] {
+                    let undone = unyanking.map { $0.id == id && $0.version.description == text } ?? false
+                    if listed.yanked && !current.yanked && !undone {
+                        current.yanked = true
+                        current.yankReason = listed.yankReason
+                        index.packs[id]?.versions[text] = current
+                    }
+                    continue
+                }
+                guard let version = SemanticVersion(text) else { continue }
+                let kept: Bool
+                do { kept = try hasVersion(id, version) } catch { throw .io(error.message) }
+                if kept { index.packs[id, default: StoreIndex.Pack(latest: nil, versions: [:])].versions[text] = listed }
+            }
+        }
+        for (id, pack) in index.packs {
+            index.packs[id]?.latest = pack.versions.filter { !$0.value.yanked }.keys.compactMap(SemanticVersion.init).max()?.description
+        }
         let data: Data
-        do { data = try Self.index(of: versions).encoded() } catch { throw .io(error.message) }
+        do { data = try index.encoded() } catch { throw .io(error.message) }
         do { try backend.write(StoreLayout.index, data) } catch { throw .io(error.message) }
     }
 }
 
 /// A store in a local folder. Single files are written to a temporary name, synced and renamed;
-/// a version is written whole into `.staging/` and renamed into place in one step. The lock is
-/// `flock` on `.soundpack.lock` in the store root.
+/// a version is written whole into a staging folder and renamed into place in one step. The lock
+/// (`flock`) and the staging folder live beside the store, in `.<name>.soundpack/` next to it, so
+/// the store tree holds only `index.json` and `ID/…`, what a CDN sync ships; where the store is on
+/// a file system of its own, versions are staged in its `.staging/` (removed once empty).
 public final class DirectoryStore: StoreBackend {
     public let root: String
     static let lockFile = ".soundpack.lock"
-    /// Where versions are assembled before their rename; nothing else lives there.
+    /// Where versions are assembled before their rename, inside the store: older releases, and a
+    /// store on its own file system.
     static let stagingFolder = ".staging"
 
     /// How messages name the store: the path as the user wrote it.
@@ -142,6 +184,27 @@ public final class DirectoryStore: StoreBackend {
     public var location: String { shown }
 
     private func path(_ key: String) -> String { root + "/" + key }
+
+    private var trimmedRoot: String { root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root }
+
+    /// `.<name>.soundpack` beside the store: its lock and staging folder.
+    var sidecar: String {
+        let trimmed = trimmedRoot
+        return (trimmed as NSString).deletingLastPathComponent + "/." + (trimmed as NSString).lastPathComponent + ".soundpack"
+    }
+
+    /// The sidecar as a key relative to the store root, for messages and removal.
+    private var sidecarKey: String { "../." + (trimmedRoot as NSString).lastPathComponent + ".soundpack" }
+
+    /// Where this store stages versions: the sidecar when it is on the store's file system (a
+    /// rename cannot cross file systems), else the store's own `.staging/`.
+    private func stagingKey() -> String {
+        var store = stat(), parent = stat()
+        guard stat(root, &store) == 0, stat((trimmedRoot as NSString).deletingLastPathComponent, &parent) == 0, store.st_dev == parent.st_dev else {
+            return Self.stagingFolder
+        }
+        return sidecarKey + "/staging"
+    }
 
     public func read(_ key: String) throws(StoreError) -> Data? {
         FileManager.default.contents(atPath: path(key))
@@ -169,7 +232,10 @@ public final class DirectoryStore: StoreBackend {
         }.map(\.path).sorted()
     }
 
-    public func lock() throws(StoreError) -> any StoreLock { try FileLock(store: root) }
+    public func lock() throws(StoreError) -> any StoreLock {
+        do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.localizedDescription)") }
+        return try FileLock(store: sidecar)
+    }
 
     /// `.index.json.PID.N.tmp`: what `AtomicFile` leaves when killed between write and rename.
     static func isTemporary(_ key: String) -> Bool {
@@ -178,7 +244,10 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
-        let staging = "\(Self.stagingFolder)/\(folder.replacingOccurrences(of: "/", with: "@"))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.message)") }
+        let area = stagingKey()
+        defer { if area == Self.stagingFolder { rmdir(path(area)) } }  // inside the store: gone once empty
+        let staging = "\(area)/\(folder.replacingOccurrences(of: "/", with: "@"))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         do { try Folders.create(path(staging)) } catch { throw StoreError("cannot stage \(folder) in \(root): \(error.message)") }
         var committed = false
         defer { if !committed { try? FileManager.default.removeItem(atPath: path(staging)) } }
@@ -204,7 +273,7 @@ public final class DirectoryStore: StoreBackend {
                 throw StoreError("cannot move \(folder) into place: \(String(cString: strerror(errno)))")
             }
             // A whole folder an interrupted publish renamed but never recorded: set it aside, then retry.
-            let aside = path("\(Self.stagingFolder)/replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            let aside = path("\(area)/replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
             guard rename(final, aside) == 0, rename(path(staging), final) == 0 else {
                 throw StoreError("cannot replace the unrecorded \(folder): \(String(cString: strerror(errno)))")
             }
@@ -215,16 +284,21 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func leftovers() throws(StoreError) -> [String] {
-        var found = ((try? FileManager.default.contentsOfDirectory(atPath: path(Self.stagingFolder))) ?? []).sorted()
-            .map { "\(Self.stagingFolder)/\($0)" }
+        var found: [String] = []
+        for area in [sidecarKey + "/staging", Self.stagingFolder] {
+            found += ((try? FileManager.default.contentsOfDirectory(atPath: path(area))) ?? []).sorted().map { "\(area)/\($0)" }
+        }
         found += ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter(Self.isTemporary).sorted()
         return found
     }
 
-    /// Staging folders and temporary files killed writers left. Only called under the lock, when
-    /// no other soundpack process can be writing one; it looks only where they can be.
+    /// Staging folders and temporary files killed writers left, and what older releases kept in
+    /// the store tree (`.staging/`, `.soundpack.lock`). Only called under the lock, when no other
+    /// soundpack process can be writing one; it looks only where they can be.
     public func removeLeftovers() {
         for leftover in (try? leftovers()) ?? [] { try? FileManager.default.removeItem(atPath: path(leftover)) }
+        rmdir(path(Self.stagingFolder))
+        unlink(path(Self.lockFile))
     }
 
     /// An exclusive `flock` on the store's `.soundpack.lock`.
