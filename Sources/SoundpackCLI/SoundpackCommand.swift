@@ -57,6 +57,8 @@ public enum SoundpackCommand {
         let code = dispatch(arguments, context)
         context.stdout.flush()
         if let failure = context.stdout.failure {
+            // The reader went away (`| head -1`): it asked for no more, so end quietly.
+            if failure == EPIPE { return .success }
             context.stderr.write("\(Style.error(context.colours(context.stderr))) cannot write to standard output — \(String(cString: strerror(failure))) (nothing more was written)\n")
             return .environment
         }
@@ -69,14 +71,19 @@ public enum SoundpackCommand {
             return .usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            if arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
-                context.stdout.write(command.spec.help)
-            } else {
+            guard arguments.count > 1 else {
                 context.stdout.write(overview)
+                return .success
             }
+            guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
+                let hint = Suggestions.nearest(arguments[1], among: commands.map { $0.spec.name }).map { "did you mean 'soundpack help \($0)'?" }
+                report(.usage("no command '\(arguments[1].visible)' to help with", hint: hint ?? "run soundpack --help for the list"), context)
+                return .usage
+            }
+            context.stdout.write(command.spec.help)
             return .success
         }
-        if first == "--version" {
+        if first == "--version" || first == "-V" {
             context.stdout.write("soundpack \(version)\n")
             return .success
         }
@@ -146,12 +153,20 @@ extension CLIContext {
         }
     }
 
-    func openCatalog(_ arguments: ParsedArguments) throws(CLIError) -> any Catalog {
+    /// The catalog the command works on. `readOnly` commands (list, show, verify, diff, export,
+    /// payload) never create one: where the SQLite file does not exist they read an empty catalog
+    /// and leave nothing behind.
+    func openCatalog(_ arguments: ParsedArguments, readOnly: Bool = false) throws(CLIError) -> any Catalog {
         // Only the default .soundpack/ is created; a folder someone named must exist.
         let named = arguments.value("--catalog") ?? environment["SOUNDPACK_CATALOG"]
         let path = catalogPath(arguments)
-        do {
+        do throws(CatalogError) {
             if PostgreSQLCatalog.isURL(path) { return try PostgreSQLCatalog(url: path) }
+            if readOnly && !FileManager.default.fileExists(atPath: path) {
+                // The default catalog not made yet reads as empty; a catalog someone named must exist.
+                guard named == nil else { throw CatalogError("there is no catalog at \(named.map { $0.visible } ?? path) (the folder of the catalog does not exist, or the file; check --catalog or SOUNDPACK_CATALOG)") }
+                return try SQLiteCatalog(path: ":memory:", createFolder: false)
+            }
             return try SQLiteCatalog(path: path, createFolder: named == nil)
         } catch {
             throw .environment("cannot use the catalog", error.message)

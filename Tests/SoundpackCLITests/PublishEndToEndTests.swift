@@ -190,6 +190,25 @@ import SoundpackTestSupport
         #expect(verify.stdout.contains("[signature]"))
     }
 
+    @Test func signingCanBeAdoptedAfterUnsignedReleases() throws {
+        let folder = try Self.project()
+        #expect(try Self.run(["publish"], folder).status == 0)  // 1.0.0, unsigned
+        #expect(try Self.run(["keygen", "-o", "release.key"], folder).status == 0)
+        try Self.setVersion(folder.file("packs/wechat"), "1.0.1")
+        #expect(try Self.run(["publish", "--sign-key", "release.key"], folder).status == 0)
+        let strict = try Self.run(["verify", "--public-key", "release.key.pub"], folder)
+        #expect(strict.status == 1 && strict.stdout.contains("wechat@1.0.0 is not signed"), "\(strict.stdout)")
+        let adopted = try Self.run(["verify", "--public-key", "release.key.pub", "--unsigned-before", "wechat@1.0.1"], folder)
+        #expect(adopted.status == 0, "\(adopted.stdout)")
+        #expect(adopted.stdout.contains("note: [signature] wechat@1.0.0 is not signed; accepted"), "\(adopted.stdout)")
+        // The cut-off does not excuse the version it names, nor a later one.
+        try Self.setVersion(folder.file("packs/wechat"), "1.0.2")
+        #expect(try Self.run(["publish"], folder).status == 0)
+        let later = try Self.run(["verify", "--public-key", "release.key.pub", "--unsigned-before", "wechat@1.0.1"], folder)
+        #expect(later.status == 1 && later.stdout.contains("wechat@1.0.2 is not signed"), "\(later.stdout)")
+        #expect(try Self.run(["verify", "--public-key", "release.key.pub", "--unsigned-before", "wechat"], folder).status == 2)
+    }
+
     @Test func importsAPublishedArchive() throws {
         let folder = try Self.project()
         #expect(try Self.run(["publish"], folder).status == 0)

@@ -162,8 +162,21 @@ try:
     committed = subprocess.run(["git", "commit", "-qm", "tune a threshold"], cwd=good, env=hook_env, capture_output=True, text=True)
     if committed.returncode != 0:
         fail(f"the pre-commit hook refused a good commit:\n{committed.stdout}{committed.stderr}")
+    # A pack folder whose name has a space and is not ASCII: still validated.
+    odd = os.path.join(good, "packs/支付 宝")
+    shutil.copytree(os.path.join(root, "packs/wechat"), odd)
+    open(os.path.join(odd, "clips/5.caf"), "w").write("not audio " * 500)
+    subprocess.run(["git", "add", "packs/支付 宝"], cwd=good, check=True)
+    refused = subprocess.run(["git", "commit", "-qm", "odd name, broken clip"], cwd=good, env=hook_env, capture_output=True, text=True)
+    if refused.returncode == 0 or "packs/支付 宝 does not validate" not in refused.stderr:
+        fail(f"the pre-commit hook let a broken clip through in a folder named with a space and CJK:\n{refused.stdout}{refused.stderr}")
+    shutil.copy(os.path.join(root, "packs/wechat/clips/5.caf"), os.path.join(odd, "clips/5.caf"))
+    subprocess.run(["git", "add", "packs/支付 宝"], cwd=good, check=True)
+    accepted = subprocess.run(["git", "commit", "-qm", "odd name, good pack"], cwd=good, env=hook_env, capture_output=True, text=True)
+    if accepted.returncode != 0:
+        fail(f"the pre-commit hook refused a good pack in a folder named with a space and CJK:\n{accepted.stdout}{accepted.stderr}")
 finally:
     shutil.rmtree(work)
 print(f"docs/ci.md: {len(workflows)} workflows valid against the GitHub workflow schema; {ran} commands of the first ran: the gate with passing packs and "
       f"with a broken clip (reports written either way), {releases} releases from fresh clones into one {'S3 bucket' if endpoint else 'shared folder'} "
-      "then verify; the pre-commit hook refused a broken clip and passed a good commit")
+      "then verify; the pre-commit hook refused a broken clip and passed a good commit, in a folder named with a space and CJK too")

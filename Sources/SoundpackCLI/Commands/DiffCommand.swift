@@ -30,7 +30,7 @@ enum DiffCommand: Command {
             }
             let ref = try parseReference(argument, requireVersion: true)
             guard let version = ref.version else { throw .usage("'\(ref.id)' needs a version: ID@VERSION") }
-            if catalog == nil { catalog = try context.openCatalog(arguments) }
+            if catalog == nil { catalog = try context.openCatalog(arguments, readOnly: true) }
             let found: VersionRecord?
             do { found = try catalog?.versionRecord(of: ref.id, version) } catch { throw .environment("cannot read the catalog", error.message) }
             guard let found else {

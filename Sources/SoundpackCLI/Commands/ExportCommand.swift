@@ -41,7 +41,7 @@ enum ExportCommand: Command {
                 continue
             }
             let ref = try parseReference(argument, requireVersion: false)
-            if catalog == nil { catalog = try context.openCatalog(arguments) }
+            if catalog == nil { catalog = try context.openCatalog(arguments, readOnly: true) }
             guard let catalog else { continue }
             let found: (version: PublishedVersion, manifest: StoreManifest)?
             do { found = try store.published(ref.id, ref.version, in: catalog) } catch {

@@ -19,6 +19,9 @@ enum ImportCommand: Command {
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         guard arguments.positionals.count == 2 else { throw .usage("import needs ARCHIVE and DEST", hint: "soundpack import wechat-1.0.0.tar.gz packs/wechat") }
         let (archive, destination) = (arguments.positionals[0], arguments.positionals[1])
+        guard FileManager.default.isReadableFile(atPath: context.absolute(archive)) else {
+            throw .environment("cannot import \(archive.visible)", "there is no readable file there")
+        }
         do {
             let report = try PackImporter.importArchive(context.absolute(archive), into: context.packFolder(destination))
             ValidateCommand.printText([report], strict: false, context)

@@ -14,7 +14,7 @@ enum ListCommand: Command {
         let format = try arguments.choice("--format", ["text", "json"], default: "text")
         guard arguments.positionals.isEmpty else { throw .usage("list takes no arguments") }
         let packs: [CatalogPack]
-        let catalog = try context.openCatalog(arguments)
+        let catalog = try context.openCatalog(arguments, readOnly: true)
         do { packs = try catalog.packs() } catch {
             throw .environment("cannot read the catalog", "\(error)")
         }

@@ -17,7 +17,7 @@ enum PayloadCommand: Command {
             announces each payment once. A payload is written only when it passes its own lint. `payload lint`
             reports payload.invalid, payload.no-body, payload.not-mutable (mutable-content must be the number 1),
             payload.too-large (over 4096 bytes), payload.interruption-level (not passive, active, time-sensitive or
-            critical), payload.amount-unreadable (also above the pack's maxAmount), and, against the catalog and store,
+            critical), payload.amount-unreadable (also above the pack's maxAmount), and, against the store's index.json,
             payload.unknown-pack, payload.yanked-pack and payload.missing-clip, payload.payment-id (not 1–128 characters
             of [A-Za-z0-9._:-]) (errors); payload.no-interruption-level, payload.critical (it needs Apple's entitlement)
             and payload.no-payment-id are warnings. Exit 1 on errors.
@@ -38,7 +38,7 @@ enum PayloadCommand: Command {
         }
         guard let packText = arguments.value("--pack") else { throw .usage("payload needs --pack ID[@VER]") }
         let ref = try parseReference(packText, requireVersion: false)
-        let catalog = try context.openCatalog(arguments)
+        let catalog = try context.openCatalog(arguments, readOnly: true)
         let found: (version: PublishedVersion, manifest: StoreManifest)?
         let store = try context.store(arguments)
         do { found = try store.published(ref.id, ref.version, in: catalog) } catch {
@@ -90,18 +90,21 @@ enum PayloadCommand: Command {
                 throw .failure("cannot read \(source)", error.message)
             }
         }
-        // What the catalog and store say of each published version, so the lint can tell whether
-        // the named pack exists, is not yanked, and can say the amount.
+        // What the store says of each published version (the store is the source of truth: its
+        // index.json and manifests), so the lint can tell whether the named pack exists, is not
+        // yanked, and can say the amount.
         var packs: [String: PushPayload.PackFacts] = [:]
-        let catalog = try context.openCatalog(arguments)
         let store = try context.store(arguments)
-        do {
-            for version in try catalog.publishedVersions() {
-                guard let manifest = try? store.manifest(version.id, version.version) else { continue }
-                packs["\(version.id)@\(version.version)"] = PushPayload.PackFacts(manifest, yanked: version.yanked)
+        let index: StoreIndex?
+        do { index = try store.readIndex() } catch { throw .environment("cannot read the store", error.message) }
+        for (id, pack) in index?.packs ?? [:] {
+            for (text, listed) in pack.versions {
+                guard let version = SemanticVersion(text), let manifest = try? store.manifest(id, version) else { continue }
+                packs["\(id)@\(version)"] = PushPayload.PackFacts(manifest, yanked: listed.yanked)
             }
-        } catch { throw .environment("cannot read the catalog", error.message) }
-        let findings = PushPayload.lint(data, packs: packs)
+        }
+        // Without a store the payload's own shape is still checked; its pack cannot be.
+        let findings = PushPayload.lint(data, packs: index == nil ? nil : packs)
         if format == "json" {
             struct Document: Encodable { var file: String; var passed: Bool; var findings: [PushPayload.Finding] }
             context.stdout.write(try context.json(Document(file: source, passed: !findings.contains { $0.severity == .error }, findings: findings)))
@@ -114,6 +117,14 @@ enum PayloadCommand: Command {
             let errors = findings.filter { $0.severity == .error }.count
             context.stdout.write("\(source.visible): \(errors == 0 ? "passed" : "failed") — \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")\n")
         }
-        return findings.contains { $0.severity == .error } ? .failure : .success
+        if findings.contains(where: { $0.severity == .error }) {
+            if index == nil { context.stderr.write("\(Style.warning(context.colours(context.stderr))) the store \(store.location.visible) has no index.json, so the pack was not checked\n") }
+            return .failure
+        }
+        if index == nil {
+            throw .environment("the store \(store.location.visible) has no index.json: nothing is published there, so the pack was not checked",
+                               hint: "--store (or SOUNDPACK_STORE) names the store soundpack publish wrote; the default is dist/")
+        }
+        return .success
     }
 }

@@ -54,6 +54,11 @@ enum RenderCommand: Command {
         let special = output == "-" || (stat(outputPath, &info) == 0 && ![S_IFREG, S_IFDIR].contains(info.st_mode & S_IFMT))
         let singleContainer = special ? AudioFileWriter.container(forExtension: folderContainer)
             : AudioFileWriter.container(forExtension: (output as NSString).pathExtension)
+        if single, !special, arguments.value("--container") != nil, let named = AudioFileWriter.container(forExtension: folderContainer),
+           let fromName = singleContainer, named != fromName {
+            throw .usage("--container \(folderContainer) conflicts with -o \(output.visible), whose extension asks for \(fromName.rawValue)",
+                         hint: "name the file .\(folderContainer), or leave --container out")
+        }
         if single && singleContainer == nil {
             throw .usage("cannot tell the container of '\(output)'", hint: "end the file name in .caf, .wav or .aiff, or give a folder")
         }
@@ -115,7 +120,7 @@ enum RenderCommand: Command {
             var handle: FileHandle?
             if amountsFile != "-" {
                 handle = FileHandle(forReadingAtPath: context.absolute(amountsFile))
-                guard handle != nil else { throw .failure("cannot read the amounts file \(amountsFile)", "no such file or no permission") }
+                guard handle != nil else { throw .environment("cannot read the amounts file \(amountsFile.visible)", "no such file or no permission") }
             }
             let source = handle.map { LineSource(fileDescriptor: $0.fileDescriptor) } ?? context.stdin
             var number = 0

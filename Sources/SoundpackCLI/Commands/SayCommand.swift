@@ -57,7 +57,8 @@ enum SayCommand: Command {
         for argument in arguments.positionals {
             if argument == "-" {
                 var number = 0
-                while let input = context.stdin.nextLineBytes(maxBytes: Self.maxLineBytes) {
+                // Stops reading once standard output is gone (`| head -1`): nobody reads the rest.
+                while out.failure == nil, let input = context.stdin.nextLineBytes(maxBytes: Self.maxLineBytes) {
                     number += 1
                     switch input {
                     case .bytes(let bytes):

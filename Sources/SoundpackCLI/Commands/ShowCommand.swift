@@ -18,7 +18,7 @@ enum ShowCommand: Command {
             throw .usage("show needs one pack id, optionally with @VERSION", hint: "soundpack show wechat@1.0.0")
         }
         let (id, version) = try parseReference(reference, requireVersion: false)
-        let catalog = try context.openCatalog(arguments)
+        let catalog = try context.openCatalog(arguments, readOnly: true)
         let found: CatalogVersion?
         do { found = try catalog.version(of: id, version) } catch {
             throw .environment("cannot read the catalog", error.message)

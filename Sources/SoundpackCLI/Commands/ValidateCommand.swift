@@ -20,7 +20,7 @@ enum ValidateCommand: Command {
             """,
         options: [
             .option("--format", value: "FORMAT", help: "text (default), json, junit, github or sarif"),
-            .option("--output", value: "FILE", help: "write the rendering to FILE; the text summary goes to the terminal"),
+            .option("-o", "--output", value: "FILE", help: "write the rendering to FILE; the text summary goes to the terminal"),
             .flag("--strict", help: "warnings fail validation too"),
             .option("--ignore", value: "RULE", help: "suppress a rule by id (repeatable)", repeatable: true),
             .option("--baseline", value: "FILE", help: "a previous --format json report; its findings do not count"),
@@ -43,7 +43,7 @@ enum ValidateCommand: Command {
         var baseline: [String: Set<String>] = [:]
         if let file = arguments.value("--baseline") {
             guard let data = FileManager.default.contents(atPath: context.absolute(file)) else {
-                throw .failure("cannot read the baseline \(file)", hint: "write one with soundpack validate DIR --format json --output \(file)")
+                throw .environment("cannot read the baseline \(file.visible)", "no such file or no permission", hint: "write one with soundpack validate DIR --format json --output \(file)")
             }
             do { baseline = try Baseline.load(data) } catch { throw .failure("\(file) is not a usable baseline", error.message) }
         }

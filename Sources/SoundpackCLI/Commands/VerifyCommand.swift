@@ -7,23 +7,29 @@ import SoundpackKit
 enum VerifyCommand: Command {
     static let spec = CommandSpec(
         name: "verify",
-        synopsis: "verify [--store DIR] [--public-key FILE...] [--format text|json]",
+        synopsis: "verify [--store DIR] [--public-key FILE...] [--unsigned-before ID@VERSION...] [--format text|json]",
         summary: "Recompute every hash in the store and compare with manifests and catalog; exit 1 on any drift.",
-        discussion: "Notes (exit 0) what an interrupted publish left: staging folders, temporary files, a version moved into place but never recorded; the next publish cleans them. Reports files missing from the store, files whose bytes changed, files no manifest lists, an index.json that does not match the catalog, and (with --public-key) manifest signatures that do not verify.",
+        discussion: "Notes (exit 0) what an interrupted publish left: staging folders, temporary files, a version moved into place but never recorded; the next publish cleans them. Reports files missing from the store, files whose bytes changed, files no manifest lists, an index.json that does not match the catalog, and (with --public-key) manifest signatures that do not verify, or versions that are not signed: a team that adopts signing after unsigned releases names its first signed version with --unsigned-before ID@VERSION, and the older unsigned versions are notes, not drift.",
         options: [
             .option("--public-key", value: "FILE", help: "an Ed25519 public key (FILE.pub from keygen) to check signatures with", repeatable: true),
+            .option("--unsigned-before", value: "ID@VERSION", help: "versions of ID older than VERSION may be unsigned (signing adopted later)", repeatable: true),
             .option("--format", value: "FORMAT", help: "text (default) or json"),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         let format = try arguments.choice("--format", ["text", "json"], default: "text")
-        var verifier = StoreVerifier(catalog: try context.openCatalog(arguments), store: try context.store(arguments))
+        var verifier = StoreVerifier(catalog: try context.openCatalog(arguments, readOnly: true), store: try context.store(arguments))
         for file in arguments.values("--public-key") {
             guard let data = FileManager.default.contents(atPath: context.absolute(file)),
                   let key = Data(base64Encoded: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 throw .failure("cannot read the public key \(file)")
             }
             verifier.publicKeys[SigningKey.keyID(publicKey: Array(key))] = Array(key)
+        }
+        for text in arguments.values("--unsigned-before") {
+            let ref = try parseReference(text, requireVersion: true)
+            guard let version = ref.version else { throw .usage("--unsigned-before needs ID@VERSION, such as wechat@1.0.2") }
+            verifier.unsignedBefore[ref.id] = version
         }
         let result: StoreVerifier.Result
         do { result = try verifier.verify() } catch { throw .environment("cannot verify the store", error.description) }

@@ -132,7 +132,7 @@ public enum PushPayload {
                 facts = known
                 if known.yanked { add("payload.yanked-pack", "pack '\(pack.quoted())' is yanked; name a version that is not") }
             } else {
-                add("payload.unknown-pack", "pack '\(pack.quoted())' is not a published id@version in the catalog")
+                add("payload.unknown-pack", "pack '\(pack.quoted())' is not a published id@version in the store's index.json")
             }
         }
         switch root["paymentId"] {

@@ -17,6 +17,9 @@ public struct StoreVerifier {
     /// Public keys by key id. When any are given, every published version (yanked ones too) must
     /// carry a valid signature by one of them; unsigned versions and other keys are drift.
     public var publicKeys: [String: [UInt8]] = [:]
+    /// Signing adopted after unsigned releases: versions of a pack older than its version here
+    /// may be unsigned (a notice, not drift); every newer one must be signed.
+    public var unsignedBefore: [String: SemanticVersion] = [:]
 
     public init(catalog: any Catalog, store: Store) {
         self.catalog = catalog
@@ -34,6 +37,7 @@ public struct StoreVerifier {
     /// Every drift and notice found, and how many files were checked.
     public func verify() throws(PublishError) -> Result {
         var drifts: [Drift] = []
+        var unsignedNotices: [Drift] = []
         var expected: Set<String> = [StoreLayout.index]
         var checked = 0
         var readError: StoreError?
@@ -110,7 +114,11 @@ public struct StoreVerifier {
                     drifts.append(Drift(kind: .missing, path: signatureKey, detail: "the manifest is signed by key \(keyID) but the signature is missing or unreadable"))
                 }
             } else if !publicKeys.isEmpty {
-                drifts.append(Drift(kind: .signature, path: manifestKey, detail: "\(id)@\(number) is not signed, and --public-key asks for a signature on every version"))
+                if let cutoff = unsignedBefore[id], number < cutoff {
+                    unsignedNotices.append(Drift(kind: .signature, path: manifestKey, detail: "\(id)@\(number) is not signed; accepted, as it is older than \(id)@\(cutoff) (--unsigned-before)"))
+                } else {
+                    drifts.append(Drift(kind: .signature, path: manifestKey, detail: "\(id)@\(number) is not signed, and --public-key asks for a signature on every version (--unsigned-before \(id)@VERSION accepts older unsigned ones)"))
+                }
             }
         }
 
@@ -126,7 +134,7 @@ public struct StoreVerifier {
         }
 
         let keys: [String]
-        var notices: [Drift] = []
+        var notices: [Drift] = unsignedNotices
         do {
             keys = try store.backend.list()
             for leftover in try store.backend.leftovers() {

@@ -1,0 +1,72 @@
+// What a new team hit on its first day, each fixed and kept fixed: read-only commands that left a
+// catalog behind, a closed pipe that printed errors and kept reading, missing files reported as
+// failed checks, a container that contradicted the file name, and small gaps in the command line.
+
+import Foundation
+import Testing
+import SoundpackTestSupport
+
+@Suite struct NewTeamTests {
+    @Test func readOnlyCommandsLeaveNoCatalogBehind() throws {
+        let folder = TemporaryFolder()
+        try folder.write(#"{"aps":{"alert":{"body":"b"},"mutable-content":1},"amount":"1","pack":"wechat@1.0.0"}"#, to: "push.json")
+        for command in [["list"], ["show", "wechat"], ["verify"], ["diff", "wechat@1.0.0", "wechat@1.0.1"], ["export", "wechat"], ["payload", "lint", "push.json"]] {
+            _ = try Executable.run(command, in: folder.path)
+            #expect(!FileManager.default.fileExists(atPath: folder.file(".soundpack")), "\(command) created .soundpack/")
+        }
+    }
+
+    @Test func payloadLintWithoutAStoreSaysSo() throws {
+        let folder = TemporaryFolder()
+        try folder.write(#"{"aps":{"alert":{"body":"b"},"mutable-content":1},"amount":"1","pack":"wechat@1.0.0","paymentId":"p"}"#, to: "push.json")
+        let lint = try Executable.run(["payload", "lint", "push.json"], in: folder.path)
+        #expect(lint.status == 3 && lint.stderr.contains("the store dist has no index.json: nothing is published there"), "\(lint.stderr)")
+    }
+
+    @Test func aClosedStandardOutputEndsTheCommandQuietlyAndStopsReading() throws {
+        let folder = TemporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        // `yes` never ends: say must stop reading once head has its line.
+        process.arguments = ["-c", "set -o pipefail; yes 15.40 | timeout 20 '\(Executable.path)' say - --grammar zh-Hans 2>\(folder.file("err")) | head -1; echo \"${PIPESTATUS[1]}\" > \(folder.file("status"))"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: Executable.readToEnd(output.fileHandleForReading), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text == "十五点四元\n")
+        #expect(try String(contentsOfFile: folder.file("status"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(try String(contentsOfFile: folder.file("err"), encoding: .utf8).isEmpty)
+    }
+
+    @Test func aMissingFileIsAnIOErrorNotAFailedCheck() throws {
+        let folder = try PublishEndToEndTests.project()
+        let amounts = try Executable.run(["render", "--pack", "packs/wechat", "--amounts", "nosuch.txt", "-o", "out"], in: folder.path)
+        #expect(amounts.status == 3 && amounts.stderr.contains("cannot read the amounts file nosuch.txt"), "\(amounts.stderr)")
+        let baseline = try Executable.run(["validate", "packs/wechat", "--baseline", "nosuch.json", "--no-record"], in: folder.path)
+        #expect(baseline.status == 3 && baseline.stderr.contains("cannot read the baseline nosuch.json"), "\(baseline.stderr)")
+        let archive = try Executable.run(["import", "nosuch.tar.gz", "dest"], in: folder.path)
+        #expect(archive.status == 3 && archive.stderr.contains("cannot import nosuch.tar.gz"), "\(archive.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("dest")))
+    }
+
+    @Test func aContainerThatContradictsTheFileNameIsRefused() throws {
+        let folder = try PublishEndToEndTests.project()
+        let conflict = try Executable.run(["render", "--pack", "packs/wechat", "15", "-o", "a.caf", "--container", "wav"], in: folder.path)
+        #expect(conflict.status == 2 && conflict.stderr.contains("--container wav conflicts with -o a.caf"), "\(conflict.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("a.caf")))
+        #expect(try Executable.run(["render", "--pack", "packs/wechat", "15", "-o", "a.wav", "--container", "wav"], in: folder.path).status == 0)
+    }
+
+    @Test func theCommandLineHasTheUsualShortcuts() throws {
+        let folder = try PublishEndToEndTests.project()
+        let help = try Executable.run(["help", "nosuch"], in: folder.path)
+        #expect(help.status == 2 && help.stderr.contains("no command 'nosuch' to help with"), "\(help.stderr)")
+        let close = try Executable.run(["help", "validat"], in: folder.path)
+        #expect(close.status == 2 && close.stderr.contains("did you mean 'soundpack help validate'?"), "\(close.stderr)")
+        let version = try Executable.run(["-V"], in: folder.path)
+        #expect(version.status == 0 && version.stdout.hasPrefix("soundpack "))
+        let output = try Executable.run(["validate", "packs/wechat", "--format", "json", "-o", "report.json", "--no-record"], in: folder.path)
+        #expect(output.status == 0 && FileManager.default.fileExists(atPath: folder.file("report.json")), "\(output.stderr)")
+    }
+}
