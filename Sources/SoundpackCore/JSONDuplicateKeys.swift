@@ -1,5 +1,7 @@
 // Duplicate keys in a JSON object: JSON parsers keep one of them silently (`"id":"wechat",
-// "id":"evil"` reads as evil), so a file that repeats a key says two things and is refused.
+// "id":"evil"` reads as evil), so a file that repeats a key says two things and is refused. And a
+// trailing comma (`[1, 2,]`), which Foundation's parser accepts though JSON (RFC 8259) does not:
+// every JSON soundpack reads is strict JSON, as other tools will read it.
 // A single forward scan with an explicit stack: no recursion, whatever the nesting depth.
 
 /// A key that appears twice in one JSON object.
@@ -17,6 +19,26 @@ public struct DuplicateJSONKey: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// What makes a JSON text one that parsers may read differently: a repeated key, or a trailing comma.
+public enum StrictJSONProblem: Sendable, Equatable, CustomStringConvertible {
+    case duplicateKey(DuplicateJSONKey)
+    /// A `,` right before `}` or `]`, at this 1-based line and column (UTF-16 code units).
+    case trailingComma(line: Int, column: Int)
+
+    public var description: String {
+        switch self {
+        case .duplicateKey(let duplicate): return duplicate.description
+        case .trailingComma(let line, let column): return "a trailing comma at line \(line), column \(column); JSON allows none: remove it"
+        }
+    }
+
+    /// The dotted path of the key at fault, when there is one.
+    public var field: String? {
+        guard case .duplicateKey(let duplicate) = self else { return nil }
+        return duplicate.path.isEmpty ? duplicate.key : "\(duplicate.path).\(duplicate.key)"
+    }
+}
+
 /// Where a key is written in a JSON text: 1-based line, and 1-based column in UTF-16 code units
 /// (SARIF's default column kind; the same as characters for the ASCII indentation before a key).
 public struct JSONKeyLocation: Sendable, Equatable {
@@ -27,19 +49,19 @@ public struct JSONKeyLocation: Sendable, Equatable {
 public enum JSONDuplicateKeys {
     private struct Container { var isObject: Bool; var keys: [String: Int]; var name: String; var expectingKey: Bool }
 
-    /// The first duplicate key in `bytes`, or nil when there is none (or the text is not JSON, which
-    /// the parser then reports).
-    public static func first(in bytes: some Collection<UInt8>) -> DuplicateJSONKey? {
-        scan(Array(bytes)).duplicate
+    /// The first duplicate key or trailing comma in `bytes`, or nil when there is none (or the text
+    /// is not JSON, which the parser then reports).
+    public static func first(in bytes: some Collection<UInt8>) -> StrictJSONProblem? {
+        scan(Array(bytes)).problem
     }
 
     /// Where each key is written, by its dotted path (`clips.十`, `grammarOptions.two`); the first
     /// occurrence when a key repeats.
     public static func locations(in bytes: some Collection<UInt8>) -> [String: JSONKeyLocation] {
-        scan(Array(bytes), stopAtDuplicate: false).locations
+        scan(Array(bytes), stopAtProblem: false).locations
     }
 
-    private static func scan(_ bytes: [UInt8], stopAtDuplicate: Bool = true) -> (duplicate: DuplicateJSONKey?, locations: [String: JSONKeyLocation]) {
+    private static func scan(_ bytes: [UInt8], stopAtProblem: Bool = true) -> (problem: StrictJSONProblem?, locations: [String: JSONKeyLocation]) {
         var locations: [String: JSONKeyLocation] = [:]
         var lineStart = 0
         var stack: [Container] = []
@@ -48,9 +70,16 @@ public enum JSONDuplicateKeys {
         var pendingKey: (String, Int)?  // the last string read in key position, until its ':'
 
         func path() -> String { stack.map(\.name).filter { !$0.isEmpty }.joined(separator: ".") }
+        var lastComma: (line: Int, column: Int)?  // a ',' with nothing but white space after it so far
 
         while index < bytes.count {
             let byte = bytes[index]
+            if byte != UInt8(ascii: ","), byte != UInt8(ascii: " "), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\t"), byte != UInt8(ascii: "\r") {
+                if let comma = lastComma, byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]"), stopAtProblem {
+                    return (.trailingComma(line: comma.line, column: comma.column), locations)
+                }
+                lastComma = nil
+            }
             switch byte {
             case UInt8(ascii: "\n"):
                 line += 1
@@ -66,6 +95,7 @@ public enum JSONDuplicateKeys {
                 stack.removeLast()
                 index += 1
             case UInt8(ascii: ","):
+                lastComma = (line, String(decoding: bytes[lineStart..<index], as: UTF8.self).utf16.count + 1)
                 if !stack.isEmpty, stack[stack.count - 1].isObject { stack[stack.count - 1].expectingKey = true }
                 pendingKey = nil
                 index += 1
@@ -80,8 +110,8 @@ public enum JSONDuplicateKeys {
                 if let top = stack.last, top.isObject, top.expectingKey {
                     let keyPath = path().isEmpty ? text : path() + "." + text
                     if locations[keyPath] == nil { locations[keyPath] = JSONKeyLocation(line: startLine, column: column) }
-                    if let first = top.keys[text], stopAtDuplicate {
-                        return (DuplicateJSONKey(key: text, path: path(), firstLine: first, secondLine: startLine), locations)
+                    if let first = top.keys[text], stopAtProblem {
+                        return (.duplicateKey(DuplicateJSONKey(key: text, path: path(), firstLine: first, secondLine: startLine)), locations)
                     }
                     stack[stack.count - 1].keys[text] = startLine
                     pendingKey = (text, startLine)

@@ -70,8 +70,8 @@ public struct PackManifest: Sendable, Equatable {
             throw ManifestError(field: nil, message: "the top level must be a JSON object")
         }
         // A parser keeps one of two equal keys silently: the file would say two things.
-        if let duplicate = JSONDuplicateKeys.first(in: data) {
-            throw ManifestError(field: duplicate.path.isEmpty ? duplicate.key : "\(duplicate.path).\(duplicate.key)", message: duplicate.description)
+        if let problem = JSONDuplicateKeys.first(in: data) {
+            throw ManifestError(field: problem.field, message: problem.description)
         }
         if let unknown = root.keys.filter({ !Self.knownFields.contains($0) }).sorted().first {
             throw ManifestError(field: unknown, message: "unknown field (known: \(Self.knownFields.subtracting(["$schema"]).sorted().joined(separator: ", ")))")
@@ -221,6 +221,10 @@ public struct Checks: Sendable, Equatable {
     /// The names and values of every threshold, for reports.
     public var values: [(name: String, value: Double)] { Self.fields.map { ($0.name, self[keyPath: $0.path]) } }
 
+    /// Whether a number JSONSerialization read was `true` or `false` (Foundation's booleans are
+    /// NSNumbers of C type `char`; JSON's numbers never are).
+    static func isBoolean(_ number: NSNumber) -> Bool { String(cString: number.objCType) == "c" }
+
     mutating func apply(_ map: [String: Any]) throws(ManifestError) {
         for (key, value) in map {
             if key == "ignore" {
@@ -233,7 +237,8 @@ public struct Checks: Sendable, Equatable {
             guard let field = Self.fields.first(where: { $0.name == key }) else {
                 throw ManifestError(field: "checks.\(key)", message: "unknown check (known: \((Self.fields.map(\.name) + ["ignore"]).joined(separator: ", ")))")
             }
-            guard let number = value as? NSNumber, field.range.contains(number.doubleValue) else {
+            // `true` is not a number, though Foundation bridges it to one.
+            guard let number = value as? NSNumber, !Self.isBoolean(number), field.range.contains(number.doubleValue) else {
                 throw ManifestError(field: "checks.\(key)", message: "must be a number in \(field.range.lowerBound)...\(field.range.upperBound)")
             }
             self[keyPath: field.path] = number.doubleValue

@@ -48,6 +48,26 @@ import Testing
         }
     }
 
+    /// Strict JSON, as every other tool reads it: Foundation's parser takes a trailing comma and
+    /// bridges `true` to the number 1; soundpack takes neither.
+    @Test func onlyStrictJSONIsRead() throws {
+        let trailing = "{\"id\":\"a\",\"version\":\"1.0.0\",\n \"grammar\":\"zh-Hans\",\"maxAmount\":\"1\",\"clips\":{\"0\":\"clips/0.caf\",},\n}"
+        #expect(throws: ManifestError(field: nil, message: "a trailing comma at line 2, column 64; JSON allows none: remove it")) {
+            try PackManifest(json: Data(trailing.utf8))
+        }
+        #expect(JSONDuplicateKeys.first(in: Data("[1, 2 ,\n ]".utf8)) == .trailingComma(line: 1, column: 7))
+        #expect(JSONDuplicateKeys.first(in: Data(#"{"a":[1,2],"b":{"c":1}}"#.utf8)) == nil)
+        #expect(JSONDuplicateKeys.first(in: Data(#"{"a":"x,}"}"#.utf8)) == nil, "a comma inside a string is text")
+        #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeIndex(Data(#"{"packs":{},"schemaVersion":1,}"#.utf8)) }
+        let boolean = #"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"checks":{"clippingRunSamples":true}}"#
+        do {
+            _ = try PackManifest(json: Data(boolean.utf8))
+            Issue.record("true read as a number")
+        } catch { #expect(error.field == "checks.clippingRunSamples") }
+        let one = #"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"checks":{"clippingRunSamples":1}}"#
+        #expect(try PackManifest(json: Data(one.utf8)).checks.clippingRunSamples == 1)
+    }
+
     @Test func semanticVersionsOrderBySemver() throws {
         let ordered = ["0.9.0", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0", "1.0.1", "1.10.0", "2.0.0"]
         let versions = ordered.compactMap(SemanticVersion.init)
