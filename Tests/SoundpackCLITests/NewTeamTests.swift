@@ -58,6 +58,16 @@ import SoundpackTestSupport
         #expect(try Executable.run(["render", "--pack", "packs/wechat", "15", "-o", "a.wav", "--container", "wav"], in: folder.path).status == 0)
     }
 
+    @Test func aYankedNewestVersionIsNeverShownAsPlainlyCurrent() throws {
+        let folder = try PublishEndToEndTests.project()
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        #expect(try Executable.run(["yank", "wechat@1.0.0", "--reason", "clip 3"], in: folder.path).status == 0)
+        let list = try Executable.run(["list"], in: folder.path)
+        #expect(list.stdout.contains("wechat  1.0.0 (yanked)"), "\(list.stdout)")
+        let export = try Executable.run(["export", "wechat@1.0.0", "--format", "json"], in: folder.path)
+        #expect(export.status == 0 && export.stderr.contains("warning: wechat@1.0.0 is yanked (clip 3)"), "\(export.stderr)")
+    }
+
     @Test func theCommandLineHasTheUsualShortcuts() throws {
         let folder = try PublishEndToEndTests.project()
         let help = try Executable.run(["help", "nosuch"], in: folder.path)

@@ -50,6 +50,10 @@ enum ExportCommand: Command {
             guard let found else {
                 throw .failure("\(argument) is neither a pack folder nor a published version", hint: "soundpack list shows published packs")
             }
+            if found.version.yanked {
+                // Exported all the same (an app may need to ship what it has), but never silently.
+                context.stderr.write("\(Style.warning(context.colours(context.stderr))) \(found.version.id.visible)@\(found.version.version) is yanked (\((found.version.yankReason ?? "no reason given").visible)); phones refuse to plan with it — export a version that is not yanked (soundpack export \(found.version.id.visible))\n")
+            }
             packs.append(ExportedPack(manifest: found.manifest, yanked: found.version.yanked))
         }
         let data: Data

@@ -215,10 +215,13 @@ public class SQLCatalog: Catalog {
         for row in rows {
             guard let id = row["id"].string else { throw corrupt("a pack without an id") }
             // The newest published version; a pack only validated so far shows its newest validated one.
-            let versions = try read("SELECT version, CASE WHEN published_at IS NOT NULL THEN 1 ELSE 0 END AS published FROM versions WHERE pack_id = ?", [.text(id)])
-            let published = versions.filter { $0["published"].int == 1 }.compactMap { $0["version"].string.flatMap(SemanticVersion.init) }.max()
+            let versions = try read("SELECT version, CASE WHEN published_at IS NOT NULL THEN 1 ELSE 0 END AS published, yanked FROM versions WHERE pack_id = ?", [.text(id)])
+            let publishedRows = versions.filter { $0["published"].int == 1 }
+            let published = publishedRows.compactMap { $0["version"].string.flatMap(SemanticVersion.init) }.max()
             let validated = versions.compactMap { $0["version"].string.flatMap(SemanticVersion.init) }.max()
-            let latest = published?.description ?? validated.map { "\($0) (unpublished)" }
+            // A yanked newest version says so: it is not what phones are served.
+            let newestYanked = published.map { newest in publishedRows.contains { $0["version"].string == newest.description && $0["yanked"].int == 1 } } ?? false
+            let latest = published.map { newestYanked ? "\($0) (yanked)" : $0.description } ?? validated.map { "\($0) (unpublished)" }
             packs.append(CatalogPack(id: id, name: row["name"].string, grammar: row["grammar"].string ?? "", latestVersion: latest,
                                      publishedVersions: Int(row["published_count"].int ?? 0), lastValidated: row["last_validated"].string,
                                      lastResult: row["last_result"].string))
