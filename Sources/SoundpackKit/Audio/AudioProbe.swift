@@ -42,11 +42,14 @@ public struct DecodedAudio: Sendable {
     public var format: AudioFormat
     public var frames: Int
     public var samples: [Float]
+    /// Samples that were NaN, infinite or beyond the float headroom (handed on as 0); nil when none.
+    public var nonFinite: NonFiniteSamples?
 
-    public init(format: AudioFormat, frames: Int, samples: [Float]) {
+    public init(format: AudioFormat, frames: Int, samples: [Float], nonFinite: NonFiniteSamples? = nil) {
         self.format = format
         self.frames = frames
         self.samples = samples
+        self.nonFinite = nonFinite
     }
 
     public var sampleRate: Int { format.sampleRate }
@@ -118,7 +121,7 @@ public struct AudioProbe: Sendable {
         samples.reserveCapacity(Int(clamping: decoder.format.frames) * decoder.format.channels)
         var nonFinite: NonFiniteSamples?
         let frames = try stream(decoder, nonFinite: &nonFinite) { chunk, _ in samples.append(contentsOf: chunk) }
-        return DecodedAudio(format: decoder.format, frames: Int(frames), samples: samples)
+        return DecodedAudio(format: decoder.format, frames: Int(frames), samples: samples, nonFinite: nonFinite)
     }
 
     /// Levels and times are reported to 0.01 dB or ms; more digits only add noise to reports.

@@ -68,6 +68,10 @@ public final class PackRenderer: Sendable {
             do { audio = try probe.decode(path: root.appendingPathComponent(path).path) } catch {
                 throw RenderError("cannot read clip '\(path)' for '\(token.rawValue)': \(error.message)")
             }
+            // What validate calls an error is not joined: such a clip is not audio to trust.
+            if audio.nonFinite != nil {
+                throw RenderError("clip '\(path)' for '\(token.rawValue)' holds NaN, infinite or absurd samples [audio.non-finite]; fix the clip (soundpack validate \(directory) shows where)")
+            }
             if let format, format.rate != audio.sampleRate || format.channels != audio.channels {
                 throw RenderError("clip '\(path)' is \(audio.sampleRate) Hz with \(audio.channels) channel(s) but '\(manifest.clips[format.token.rawValue] ?? "")' is \(format.rate) Hz with \(format.channels); clips must share one format to be joined (soundpack convert)")
             }
