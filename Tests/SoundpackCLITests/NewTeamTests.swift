@@ -68,6 +68,24 @@ import SoundpackTestSupport
         #expect(export.status == 0 && export.stderr.contains("warning: wechat@1.0.0 is yanked (clip 3)"), "\(export.stderr)")
     }
 
+    @Test func diffSaysWhatChangedAndComparesOnePack() throws {
+        let folder = try PublishEndToEndTests.project()
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        try PublishEndToEndTests.setVersion(folder.file("packs/wechat"), "1.0.1")
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        let version = try Executable.run(["diff", "wechat@1.0.0", "wechat@1.0.1"], in: folder.path)
+        #expect(version.stdout.contains("only the version changed") && version.stdout.contains("required bump: no"), "\(version.stdout)")
+        try Fixtures.editManifest(folder.file("packs/wechat")) { object in
+            object["texts"] = ["prefix": "支付宝到账"]
+        }
+        let text = try Executable.run(["diff", "wechat@1.0.1", "packs/wechat"], in: folder.path)
+        #expect(text.stdout.contains("texts changed: prefix: 微信到账 → 支付宝到账 (needs patch)"), "\(text.stdout)")
+        try Fixtures.copyDemoPack(into: folder, as: "packs/other")
+        try Fixtures.editManifest(folder.file("packs/other")) { $0["id"] = "other" }
+        let other = try Executable.run(["diff", "wechat@1.0.1", "packs/other"], in: folder.path)
+        #expect(other.status == 2 && other.stderr.contains("wechat and other are different packs"), "\(other.stderr)")
+    }
+
     @Test func theCommandLineHasTheUsualShortcuts() throws {
         let folder = try PublishEndToEndTests.project()
         let help = try Executable.run(["help", "nosuch"], in: folder.path)

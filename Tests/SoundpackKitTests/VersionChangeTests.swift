@@ -15,7 +15,9 @@ import SoundpackTestSupport
         try catalog.recordValidations([report], strict: false, toolVersion: "test", at: Date())
         let record = try #require(try catalog.versionRecord(of: "wechat", SemanticVersion("1.0.0")!))
         let fromReport = try #require(VersionFacts(report))
-        #expect(VersionFacts(record) == fromReport)
+        var expected = fromReport
+        expected.texts = nil  // the catalog does not keep pack.json's texts (diff reads them from the store)
+        #expect(VersionFacts(record) == expected)
         #expect(VersionChange(from: VersionFacts(record), to: fromReport).items.isEmpty)
     }
 

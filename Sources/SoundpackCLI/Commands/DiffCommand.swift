@@ -36,9 +36,16 @@ enum DiffCommand: Command {
             guard let found else {
                 throw .failure("\(argument) is neither a pack folder nor a version in the catalog", hint: "soundpack list shows what it holds")
             }
-            return (ref.id, VersionFacts(found))
+            var recorded = VersionFacts(found)
+            // The texts are in the store's manifest of the version, not in the catalog.
+            if let store = try? context.store(arguments), let manifest = try? store.manifest(ref.id, version) { recorded.texts = manifest.texts }
+            return (ref.id, recorded)
         }
         let a = try facts(arguments.positionals[0]), b = try facts(arguments.positionals[1])
+        guard a.name == b.name else {
+            throw .usage("diff compares two versions of one pack; \(a.name.visible) and \(b.name.visible) are different packs",
+                         hint: "soundpack diff \(a.name.visible)@\(a.facts.version) packs/\(a.name.visible)")
+        }
         let change = VersionChange(from: a.facts, to: b.facts)
         if format == "json" {
             context.stdout.write(try context.json(change))
@@ -46,7 +53,7 @@ enum DiffCommand: Command {
         }
         let out = context.stdout
         out.write("\(a.name.visible) \(change.from.visible) → \(change.to.visible)\n")
-        if change.items.isEmpty { out.write("  no changes\n") }
+        if change.items.isEmpty { out.write(change.from == change.to ? "  no changes\n" : "  only the version changed\n") }
         for item in change.items { out.write("  \(item.kind): \(item.detail.visible) (needs \(item.needs.name))\n") }
         out.write("required bump: \(change.required.name)\n")
         return .success

@@ -34,14 +34,21 @@ public struct VersionFacts: Sendable, Equatable {
     public var maxAmount: Amount
     /// Clip key → hash and format.
     public var clips: [String: Clip]
+    /// pack.json's texts (`prefix` → 微信到账), when known.
+    public var texts: [String: String]?
+    /// Clip key → its path in the pack, when known.
+    public var paths: [String: String]?
 
     /// The one constructor; both sides of a comparison are built from typed facts through it.
-    public init(version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount, clips: [String: Clip]) {
+    public init(version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount, clips: [String: Clip],
+                texts: [String: String]? = nil, paths: [String: String]? = nil) {
         self.version = version
         self.digest = digest
         self.grammar = grammar
         self.maxAmount = maxAmount
         self.clips = clips
+        self.texts = texts
+        self.paths = paths
     }
 
     /// The most common clip format: the pack's format.
@@ -58,7 +65,8 @@ extension VersionFacts {
         guard let manifest = report.manifest, let digest = report.digest else { return nil }
         var clips: [String: Clip] = [:]
         for clip in report.clips { if let facts = clip.facts { clips[clip.key] = Clip(sha256: facts.sha256, format: facts.format) } }
-        self.init(version: manifest.version, digest: digest, grammar: manifest.grammar, maxAmount: manifest.maxAmount, clips: clips)
+        self.init(version: manifest.version, digest: digest, grammar: manifest.grammar, maxAmount: manifest.maxAmount, clips: clips,
+                  texts: manifest.texts, paths: manifest.clips)
     }
 
     /// The facts of a version the catalog recorded.
@@ -66,7 +74,8 @@ extension VersionFacts {
         var clips: [String: Clip] = [:]
         for clip in record.clips { if let sha256 = clip.sha256 { clips[clip.key] = Clip(sha256: sha256, format: clip.format) } }
         self.init(version: record.pack.version, digest: record.pack.digest, grammar: record.pack.grammar,
-                  maxAmount: record.pack.maxAmount, clips: clips)
+                  maxAmount: record.pack.maxAmount, clips: clips,
+                  paths: Dictionary(record.clips.map { ($0.key, $0.file) }, uniquingKeysWith: { a, _ in a }))
     }
 }
 
@@ -116,8 +125,19 @@ public struct VersionChange: Sendable, Codable, Equatable {
         if !audioChanged.isEmpty {
             items.append(Item(kind: "audio changed", detail: audioChanged.joined(separator: " "), needs: .patch))
         }
-        if items.isEmpty && old.digest != new.digest {
-            items.append(Item(kind: "pack changed", detail: "texts or paths differ", needs: .patch))
+        if let a = old.texts, let b = new.texts, a != b {
+            let keys = Set(a.keys).union(b.keys).filter { a[$0] != b[$0] }.sorted(by: Token.precedes)
+            items.append(Item(kind: "texts changed", detail: keys.map { "\($0): \(a[$0] ?? "(none)") → \(b[$0] ?? "(none)")" }.joined(separator: "; "), needs: .patch))
+        }
+        if let a = old.paths, let b = new.paths {
+            let moved = Set(a.keys).intersection(b.keys).filter { a[$0] != b[$0] }.sorted(by: Token.precedes)
+            if !moved.isEmpty {
+                items.append(Item(kind: "paths changed", detail: moved.map { "\($0): \(a[$0] ?? "") → \(b[$0] ?? "")" }.joined(separator: "; "), needs: .patch))
+            }
+        }
+        // What differs when nothing listed does: the texts, when one side cannot say them.
+        if items.isEmpty && old.digest != new.digest && (old.texts == nil || new.texts == nil) {
+            items.append(Item(kind: "pack changed", detail: "texts differ (the catalog does not keep them; compare the pack folders)", needs: .patch))
         }
         self.items = items
     }
