@@ -13,12 +13,18 @@ final class Progress: @unchecked Sendable {
     private var lastDrawn = Date.distantPast
     private(set) var done = 0
 
+    /// Longest line drawn, for clearing it with spaces on a terminal that takes no escapes.
+    private var drawnWidth = 0
+    /// `TERM=dumb`: a carriage return, but no escape sequence.
+    private let plain: Bool
+
     /// Draws on `sink` when it is a terminal; otherwise every call does nothing.
-    init(_ label: String, total: Int?, sink: OutputSink) {
+    init(_ label: String, total: Int?, sink: OutputSink, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.sink = sink
         self.label = label
         self.total = total
         enabled = sink.isTerminal
+        plain = environment["TERM"] == "dumb"
     }
 
     func advance(by count: Int = 1) {
@@ -45,7 +51,7 @@ final class Progress: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard enabled, lastDrawn != .distantPast else { return }
-        sink.write("\r\u{1B}[2K")
+        sink.write(plain ? "\r" + String(repeating: " ", count: drawnWidth) + "\r" : "\r\u{1B}[2K")
         sink.flush()
     }
 
@@ -61,6 +67,7 @@ final class Progress: @unchecked Sendable {
             line += "\(done)"
         }
         line += String(format: "  %.0f/s ", rate)
+        drawnWidth = max(drawnWidth, line.count)
         sink.write(line)
         sink.flush()
     }

@@ -60,7 +60,7 @@ enum PublishCommand: Command {
         publisher.dryRun = dryRun
         publisher.toolVersion = SoundpackCommand.version
         let outcomes: [PublishOutcome]
-        let progress = Progress("checking clips", total: nil, sink: context.stderr)
+        let progress = Progress("checking clips", total: nil, sink: context.stderr, environment: context.environment)
         do {
             outcomes = try publisher.publish(folders: directories.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         } catch {

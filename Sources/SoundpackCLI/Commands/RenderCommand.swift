@@ -157,7 +157,7 @@ enum RenderCommand: Command {
                 context.stderr.write("\(errorLabel) \(input.line.map { "line \($0): " } ?? "")\(error.description)\n")
             }
         }
-        let progress = Progress("rendering", total: amounts.count, sink: context.stderr)
+        let progress = Progress("rendering", total: amounts.count, sink: context.stderr, environment: context.environment)
         do { try renderer.write(amounts, into: outputPath, fileExtension: folderContainer, container: container) { progress.advance() } } catch {
             progress.finish()
             throw .environment("cannot write \(error.path)", error.error.message)

@@ -24,7 +24,7 @@ enum ReportCommand: Command {
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw .usage("report needs at least one pack folder", hint: "soundpack report packs/wechat -o report.html") }
         guard let output = arguments.value("--output") else { throw .usage("report needs -o FILE") }
-        let progress = Progress("measuring clips", total: nil, sink: context.stderr)
+        let progress = Progress("measuring clips", total: nil, sink: context.stderr, environment: context.environment)
         let reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
         // Amounts are checked like say's: a bad one is an error, never silently dropped.

@@ -48,7 +48,7 @@ enum ValidateCommand: Command {
             do { baseline = try Baseline.load(data) } catch { throw .failure("\(file) is not a usable baseline", error.message) }
         }
 
-        let progress = Progress("validating clips", total: nil, sink: context.stderr)
+        let progress = Progress("validating clips", total: nil, sink: context.stderr, environment: context.environment)
         let started = ContinuousClock.now
         var reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
