@@ -4,7 +4,7 @@
 // instead of leaving PostgreSQL untested.
 
 import Foundation
-@testable import SoundpackKit
+import SoundpackKit
 
 public enum CatalogBackend: String, Sendable, CaseIterable, CustomStringConvertible {
     case sqlite, postgresql
@@ -39,7 +39,15 @@ public enum CatalogBackend: String, Sendable, CaseIterable, CustomStringConverti
             throw CatalogError("no PostgreSQL test server: run the tests through scripts/test.sh, or eval \"$(scripts/servers/postgres.sh start)\" first")
         }
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        try PostgreSQLConnection(url: base).execute("CREATE DATABASE \(name)")
+        // Through psql (installed with the server), so this target needs nothing internal of
+        // SoundpackKit and builds in release too.
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        psql.arguments = ["psql", base, "-qc", "CREATE DATABASE \(name)"]
+        psql.standardOutput = FileHandle.nullDevice
+        try psql.run()
+        psql.waitUntilExit()
+        guard psql.terminationStatus == 0 else { throw CatalogError("psql could not create the test database \(name)") }
         components.path = "/\(name)"
         guard let url = components.string else { throw CatalogError("cannot build a URL for \(name)") }
         return url
