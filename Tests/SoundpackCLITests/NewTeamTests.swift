@@ -86,6 +86,16 @@ import SoundpackTestSupport
         #expect(other.status == 2 && other.stderr.contains("wechat and other are different packs"), "\(other.stderr)")
     }
 
+    @Test func showKeepsTheHistoryOfEachContentApart() throws {
+        let folder = try PublishEndToEndTests.project()
+        #expect(try Executable.run(["validate", "packs/wechat"], in: folder.path).status == 0)
+        try Fixtures.editManifest(folder.file("packs/wechat")) { $0["texts"] = ["prefix": "云闪付到账"] }
+        #expect(try Executable.run(["validate", "packs/wechat"], in: folder.path).status == 0)
+        #expect(try Executable.run(["validate", "packs/wechat"], in: folder.path).status == 0)
+        let show = try Executable.run(["show", "wechat@1.0.0"], in: folder.path)
+        #expect(show.stdout.contains("(2 runs; 1 of other content under this version)"), "\(show.stdout)")
+    }
+
     @Test func theCommandLineHasTheUsualShortcuts() throws {
         let folder = try PublishEndToEndTests.project()
         let help = try Executable.run(["help", "nosuch"], in: folder.path)

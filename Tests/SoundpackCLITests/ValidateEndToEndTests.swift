@@ -282,7 +282,7 @@ enum Breakage: String, CaseIterable, Sendable {
         let show = try Executable.run(["show", "wechat@1.0.0", "--catalog", catalog], in: folder.path)
         #expect(show.status == 0)
         #expect(show.stdout.contains("clips/shi.caf"))
-        #expect(show.stdout.contains("validation history (1 runs)"))
+        #expect(show.stdout.contains("validation history of digest 4366c76de5a2 (1 run)"), "\(show.stdout)")
         let json = try Executable.run(["show", "wechat", "--format", "json", "--catalog", catalog], in: folder.path)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect((object["clips"] as? [Any])?.count == 18)

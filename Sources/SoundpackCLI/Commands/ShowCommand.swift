@@ -46,9 +46,13 @@ enum ShowCommand: Command {
                          clip.sha256.map { String($0.prefix(16)) } ?? "-"])
         }
         out.write(Table.render(rows))
-        out.write("\nvalidation history (\(found.runs.count) runs):\n")
+        // The runs of this content; runs of other content recorded under the same version number
+        // (edits before it was published) are counted, not mixed in.
+        let same = found.runs.filter { $0.digest == found.digest }
+        let other = found.runs.count - same.count
+        out.write("\nvalidation history of digest \(found.digest.prefix(12)) (\(same.count) run\(same.count == 1 ? "" : "s")\(other > 0 ? "; \(other) of other content under this version" : "")):\n")
         var history = [["RAN AT", "RESULT", "ERRORS", "WARNINGS", "LONGEST", "PATH"]]
-        for run in found.runs.suffix(10) {
+        for run in same.suffix(10) {
             history.append([run.ranAt, run.passed ? "passed" : "failed", String(run.errors), String(run.warnings),
                             run.worstSeconds.map { String(format: "%.2f s", $0) + " (\(run.worstAmount ?? "?"))" } ?? "-", run.path])
         }
