@@ -222,16 +222,22 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
             .map { max(0, $0.timeIntervalSince(now) + Self.sequenceGapSeconds) } ?? 0
         let sequence = try LocalNotificationSequence.schedule(plan, pack: planner.pack, payment: payment, startSeconds: busyUntil,
                                                               pending: pending.count)
-        let endsAt = now.addingTimeInterval(sequence.endSeconds).timeIntervalSince1970
+        // Offsets count from `anchor`. A time-interval trigger counts from when it is added, so each
+        // interval is the offset less the time the adds so far took; when the adds fell so far behind
+        // that an interval would drop below iOS's minimum, the whole rest of the sequence moves later
+        // together, so the clips stay back to back.
+        var anchor = now
         var added: [String] = []
         for entry in sequence.entries {
             guard !isExpired else { break }
+            var interval = entry.offsetSeconds - Date().timeIntervalSince(anchor)
+            if interval < LocalNotificationSequence.minimumOffsetSeconds {
+                anchor = anchor.addingTimeInterval(LocalNotificationSequence.minimumOffsetSeconds - interval)
+                interval = LocalNotificationSequence.minimumOffsetSeconds
+            }
             let clip = UNMutableNotificationContent()
             clip.sound = UNNotificationSound(named: UNNotificationSoundName(entry.soundName))
-            clip.userInfo = [Self.sequenceEndKey: endsAt]
-            // A time-interval trigger counts from when it is added, not from `now`: subtract the time
-            // the adds so far took, so the clips stay back to back.
-            let interval = max(LocalNotificationSequence.minimumOffsetSeconds, entry.offsetSeconds - Date().timeIntervalSince(now))
+            clip.userInfo = [Self.sequenceEndKey: anchor.addingTimeInterval(sequence.endSeconds).timeIntervalSince1970]
             let trigger = UNTimeIntervalNotificationTrigger(timeInterval: interval, repeats: false)
             let request = UNNotificationRequest(identifier: entry.identifier, content: clip, trigger: trigger)
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -246,7 +252,7 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
             throw CancellationError()
         }
         try FileManager.default.createDirectory(at: record.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(String(endsAt).utf8).write(to: record, options: .atomic)
+        try Data(String(anchor.addingTimeInterval(sequence.endSeconds).timeIntervalSince1970).utf8).write(to: record, options: .atomic)
     }
 
     /// Where each planned clip is on the phone: bundled clips in the extension's own bundle or in

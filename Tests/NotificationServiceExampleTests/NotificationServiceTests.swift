@@ -186,14 +186,15 @@ import UserNotifications
         let phone = try Phone.make(suffix: true)
         defer { phone.tearDown() }
         try phone.install()
-        phone.center.addLatency = 0.05  // each add completes a little later, as across processes
+        phone.center.addLatency = 0.1  // each add completes a little later, as across processes
         let first = await phone.push(try phone.request("15.40"), style: .localSequence)
         #expect(first.calls.count == 1 && first.shown.sound == nil, "\(phone.reports)")  // the push is silent; the clips speak
         let added = phone.center.history.added
         let durations = try Self.durations(phone)
         #expect(added.map(\.soundName) == ["prefix.caf", "shi.caf", "5.caf", "dian.caf", "4.caf", "yuan.caf", "suffix.caf"])
         for (a, b) in zip(added, added.dropFirst()) {
-            #expect(abs(b.fireDate.timeIntervalSince(a.fireDate) - (durations[a.soundName ?? ""] ?? -1)) < 0.01)
+            // Within 30 ms: a loaded machine may pause the extension between computing a trigger and adding it.
+            #expect(abs(b.fireDate.timeIntervalSince(a.fireDate) - (durations[a.soundName ?? ""] ?? -1)) < 0.03)
         }
         // The next payment arrives while the first one's last clip plays: that clip has fired and left
         // the pending list, and its 1.28 s are not over.
