@@ -146,7 +146,7 @@ public final class Publisher {
         // Not in the catalog: the store may still hold it (a publish stopped before its catalog
         // commit, or a catalog that lost it).
         let stored: StoreManifest?
-        do { stored = try store.hasVersion(id, version) ? try store.manifest(id, version) : nil } catch { throw .io(error.message) }
+        do { stored = try store.storedManifest(id, version) } catch { throw .io(error.message) }
         if let stored {
             guard stored.digest == digest else {
                 outcome.rule = "catalog.version-conflict"

@@ -74,10 +74,16 @@ public struct Store: Sendable {
 
     /// The manifest of a published version, read and decoded.
     public func manifest(_ id: String, _ version: SemanticVersion) throws(StoreError) -> StoreManifest {
-        let key = StoreLayout.manifest(id, version)
-        guard let data = try backend.read(key) else {
-            throw StoreError("\(location)/\(key) is missing (soundpack verify checks the store)")
+        guard let manifest = try storedManifest(id, version) else {
+            throw StoreError("\(location)/\(StoreLayout.manifest(id, version)) is missing (soundpack verify checks the store)")
         }
+        return manifest
+    }
+
+    /// The manifest of `id@version` when the store holds one (one read), nil when it does not.
+    public func storedManifest(_ id: String, _ version: SemanticVersion) throws(StoreError) -> StoreManifest? {
+        let key = StoreLayout.manifest(id, version)
+        guard let data = try backend.read(key) else { return nil }
         if let duplicate = JSONDuplicateKeys.first(in: data) {
             throw StoreError("\(location)/\(key) is not a soundpack manifest: \(duplicate.description)")
         }
