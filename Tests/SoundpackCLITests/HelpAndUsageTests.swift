@@ -81,6 +81,59 @@ import SoundpackTestSupport
         }
     }
 
+    /// Runs `script` with `shell` (`-c`); nil when the shell is not installed.
+    static func shell(_ shell: String, _ script: String) throws -> (status: Int32, output: String)? {
+        let path = "/usr/bin/\(shell)"
+        guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = shell == "zsh" ? ["-f", "-c", script] : ["-c", script]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: Executable.readToEnd(output.fileHandleForReading), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// Every option that takes a value from a list (`--format`, `--codec`, `--color`, …) completes to
+    /// that list in bash and fish, as the shells themselves answer, and zsh reads the script.
+    @Test func completionsOfferTheValuesOfEveryChoiceOption() throws {
+        let folder = TemporaryFolder()
+        for shell in ["bash", "zsh", "fish"] {
+            try folder.write(try Executable.run(["completions", shell], in: "/").stdout, to: "soundpack.\(shell)")
+        }
+        let formats = SoundpackCommand.commands.filter { command in command.spec.options.contains { $0.names.contains("--format") } }
+        #expect(formats.count >= 10)
+        for command in formats {
+            let option = try #require(command.spec.options.first { $0.names.contains("--format") })
+            #expect(option.choices.count >= 2, "\(command.spec.name) --format lists its values")
+        }
+        var checked = 0
+        for command in SoundpackCommand.commands {
+            for option in command.spec.options + CommandSpec.globalOptions where !option.choices.isEmpty {
+                let name = try #require(option.names.last)
+                let words = "soundpack \(command.spec.name) x \(name)"
+                if let bash = try Self.shell("bash", """
+                    source \(folder.file("soundpack.bash")); COMP_WORDS=(\(words) ''); COMP_CWORD=4; _soundpack; printf '%s\\n' "${COMPREPLY[@]}"
+                    """) {
+                    #expect(bash.status == 0 && bash.output.split(separator: "\n").map(String.init).sorted() == option.choices.sorted(),
+                            "bash: \(words): \(bash.output)")
+                }
+                if let fish = try Self.shell("fish", "source \(folder.file("soundpack.fish")); complete -C'\(words) '") {
+                    let offered = fish.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }.sorted()
+                    #expect(fish.status == 0 && offered == option.choices.sorted(), "fish: \(words): \(fish.output)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 30)
+        if let zsh = try Self.shell("zsh", "zsh -n \(folder.file("soundpack.zsh"))") { #expect(zsh.status == 0, "\(zsh.output)") }
+        let values = try Executable.run(["validate", Fixtures.demoPack, "--format", "sarfi"], in: "/")
+        #expect(values.status == 2 && values.stderr.contains("use one of: text, json, junit, github, sarif"), "\(values.stderr)")
+    }
+
     @Test func theManPageNamesEveryCommandAndOptionAndRenders() throws {
         let page = try Executable.run(["man"], in: "/").stdout
         for (command, options) in Self.everything {

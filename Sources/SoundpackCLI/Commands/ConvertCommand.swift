@@ -19,27 +19,27 @@ enum ConvertCommand: Command {
             """,
         options: [
             .option("--rate", value: "HZ", help: "target sample rate (8000-48000)"),
-            .option("--codec", value: "CODEC", help: "pcm16 (default), ulaw or alaw"),
-            .option("--container", value: "C", help: "caf (default), wav or aiff"),
+            .choice("--codec", value: "CODEC", [AudioFileWriter.Encoding.pcm16, .ulaw, .alaw], default: .pcm16),
+            .choice("--container", value: "C", [Container.caf, .wav, .aiff], default: .caf),
             .option("--loudness", value: "LUFS", help: "momentary-max loudness target, e.g. -18"),
             .flag("--trim-silence", help: "cut leading and trailing silence, keeping 10 ms"),
             .flag("--mono", help: "mix every clip to one channel"),
             .flag("--force", help: "replace an existing DEST"),
-            .option("--format", value: "FORMAT", help: "text (default) or json"),
+            .choice("--format", value: "FORMAT", default: OutputFormat.text),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         guard arguments.positionals.count == 2 else {
             throw .usage("convert needs SRC and DEST folders", hint: "soundpack convert raw/wechat packs/wechat --rate 22050 --loudness -18")
         }
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format: OutputFormat = try arguments.choice("--format")
         var options = ConvertOptions()
         if let rate = arguments.value("--rate") {
             guard let hz = Int(rate) else { throw .usage("--rate must be a whole number of Hz") }
             options.sampleRate = hz
         }
-        options.encoding = AudioFileWriter.Encoding(rawValue: try arguments.choice("--codec", ["pcm16", "ulaw", "alaw"], default: "pcm16")) ?? .pcm16
-        options.container = AudioFileWriter.container(forExtension: try arguments.choice("--container", ["caf", "wav", "aiff"], default: "caf")) ?? .caf
+        options.encoding = try arguments.choice("--codec")
+        options.container = try arguments.choice("--container")
         if let loudness = arguments.value("--loudness") {
             guard let lufs = Double(loudness), (-70.0...0).contains(lufs) else { throw .usage("--loudness must be LUFS between -70 and 0, e.g. -18") }
             options.loudness = lufs
@@ -57,7 +57,7 @@ enum ConvertCommand: Command {
             throw error.kind == .input ? .failure(what, error.message) : .environment(what, error.message)
         }
         let report = summary.report
-        if format == "json" {
+        if format == .json {
             context.stdout.write(try context.json(report))
             return .success
         }

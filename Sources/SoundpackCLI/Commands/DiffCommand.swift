@@ -13,10 +13,10 @@ enum DiffCommand: Command {
             Each side is a version the catalog recorded (ID@VERSION) or a pack folder, which is validated (not
             recorded) to compare a working copy with what is published: soundpack diff wechat@1.0.0 packs/wechat.
             """,
-        options: [.option("--format", value: "FORMAT", help: "text (default) or json")])
+        options: [.choice("--format", value: "FORMAT", default: OutputFormat.text)])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format: OutputFormat = try arguments.choice("--format")
         guard arguments.positionals.count == 2 else { throw .usage("diff needs two versions", hint: "soundpack diff wechat@1.0.0 wechat@1.1.0") }
         var catalog: (any Catalog)?
         func facts(_ argument: String) throws(CLIError) -> (name: String, facts: VersionFacts) {
@@ -47,7 +47,7 @@ enum DiffCommand: Command {
                          hint: "soundpack diff \(a.name.visible)@\(a.facts.version) packs/\(a.name.visible)")
         }
         let change = VersionChange(from: a.facts, to: b.facts)
-        if format == "json" {
+        if format == .json {
             context.stdout.write(try context.json(change))
             return .success
         }

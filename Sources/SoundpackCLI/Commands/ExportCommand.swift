@@ -16,7 +16,7 @@ enum ExportCommand: Command {
             File names must be unique across the exported packs; --namespace prefixes them with the pack id.
             """,
         options: [
-            .option("--format", value: "FORMAT", help: "plist (default, XML property list) or json"),
+            .choice("--format", value: "FORMAT", default: SharedManifest.Encoding.plist, help: "the manifest's encoding (plist: an XML property list)"),
             .option("--key", value: "NAME", help: "UserDefaults key for the bundled clip list (default kMainAppMp3FileKey)"),
             .option("--base-url", value: "URL", help: "where the store is served, for download URLs"),
             .flag("--namespace", help: "prefix file names with the pack id"),
@@ -24,7 +24,7 @@ enum ExportCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let format = try arguments.choice("--format", SharedManifest.Encoding.allCases.map(\.rawValue), default: SharedManifest.Encoding.plist.rawValue)
+        let format: SharedManifest.Encoding = try arguments.choice("--format")
         guard !arguments.positionals.isEmpty else { throw .usage("export needs ID[@VER] or a pack folder", hint: "soundpack export wechat --base-url https://cdn.example.com/packs") }
         let store = try context.store(arguments)
         var packs: [ExportedPack] = []
@@ -60,7 +60,7 @@ enum ExportCommand: Command {
         do {
             let manifest = try SharedContainerExport.manifest(packs, key: arguments.value("--key") ?? SharedManifest.defaultKey,
                                                               baseURL: arguments.value("--base-url"), namespace: arguments.has("--namespace"))
-            data = try SharedContainerExport.encode(manifest, as: SharedManifest.Encoding(rawValue: format) ?? .plist)
+            data = try SharedContainerExport.encode(manifest, as: format)
         } catch { throw .failure("cannot export", error.message) }
         if let output = arguments.value("--output") {
             try context.writeOutput(data, to: output)

@@ -12,8 +12,8 @@ enum InitCommand: Command {
         discussion: "Clip paths are clips/<token>.caf with ASCII names (十 → clips/shi.caf). An existing pack.json is never overwritten.",
         options: [
             .option("--id", value: "ID", help: "pack id: 1-63 of a-z 0-9 -"),
-            .option("--grammar", value: "G", help: "zh-Hans (default) or zh-Hant"),
-            .option("--two", value: "STYLE", help: "er (default) or liang"),
+            .choice("--grammar", value: "G", default: GrammarID.zhHans),
+            .choice("--two", value: "STYLE", default: TwoStyle.default, help: "how 2 is said"),
             .option("--max-amount", value: "AMOUNT", help: "largest amount the pack must say (default 99999999.99)"),
             .option("--prefix", value: "TEXT", help: "the words of the prefix clip, e.g. 微信到账"),
         ])
@@ -26,19 +26,19 @@ enum InitCommand: Command {
         guard PackManifest.isValidID(id) else {
             throw .usage("'\(id)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
         }
-        let grammarName = try arguments.choice("--grammar", GrammarID.allCases.map(\.rawValue), default: "zh-Hans")
-        let two = try arguments.choice("--two", TwoStyle.allCases.map(\.rawValue), default: TwoStyle.default.rawValue)
+        let grammarID: GrammarID = try arguments.choice("--grammar")
+        let two: TwoStyle = try arguments.choice("--two")
         let maxText = arguments.value("--max-amount") ?? "99999999.99"
         let maximum: Amount
         do { maximum = try Amount(parsing: maxText) } catch { throw .usage("--max-amount: \(error.description)") }
-        let grammar = Grammar(GrammarID(rawValue: grammarName) ?? .zhHans, two: TwoStyle(rawValue: two) ?? .default)
+        let grammar = Grammar(grammarID, two: two)
 
         // A new pack has no suffix clip; one can be added later under "suffix".
         let tokens = Announcement(grammar: grammar, hasSuffix: false).requiredTokens(upTo: maximum)
         var clips: [String: String] = [:]
         for token in tokens { clips[token.rawValue] = "clips/\(token.fileStem).caf" }
         var document: [String: Any] = [
-            "id": id, "name": id, "version": "0.1.0", "grammar": grammarName, "grammarOptions": ["two": two],
+            "id": id, "name": id, "version": "0.1.0", "grammar": grammarID.rawValue, "grammarOptions": ["two": two.rawValue],
             "maxAmount": maximum.description, "profile": Profile.default.rawValue, "clips": clips,
         ]
         if let prefix = arguments.value("--prefix") { document["texts"] = ["prefix": prefix] }

@@ -8,17 +8,17 @@ enum ListCommand: Command {
         name: "list",
         synopsis: "list [--format text|json]",
         summary: "List the packs in the catalog with their newest version and last validation.",
-        options: [.option("--format", value: "FORMAT", help: "text (default) or json")])
+        options: [.choice("--format", value: "FORMAT", default: OutputFormat.text)])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format: OutputFormat = try arguments.choice("--format")
         guard arguments.positionals.isEmpty else { throw .usage("list takes no arguments") }
         let packs: [CatalogPack]
         let catalog = try context.openCatalog(arguments, readOnly: true)
         do { packs = try catalog.packs() } catch {
             throw .environment("cannot read the catalog", "\(error)")
         }
-        if format == "json" {
+        if format == .json {
             context.stdout.write(try context.json(["packs": packs]))
             return .success
         }

@@ -28,7 +28,7 @@ enum PayloadCommand: Command {
             .option("--body", value: "TEXT", help: "alert body"),
             .option("--base-url", value: "URL", help: "where the store is served (default: paths relative to the store)"),
             .option("--payment-id", value: "ID", help: "the payment's id, announced once by the phone (default: a fresh UUID)"),
-            .option("--format", value: "FORMAT", help: "text (default) or json, for lint"),
+            .choice("--format", value: "FORMAT", default: OutputFormat.text, help: "lint's output"),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
@@ -74,7 +74,7 @@ enum PayloadCommand: Command {
     }
 
     static func lint(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format: OutputFormat = try arguments.choice("--format")
         guard arguments.positionals.count == 2 else { throw .usage("payload lint needs one FILE, or - for standard input") }
         let source = arguments.positionals[1]
         // A payload APNs accepts is 4 KiB; more than 1 MiB is not read at all.
@@ -105,7 +105,7 @@ enum PayloadCommand: Command {
         }
         // Without a store the payload's own shape is still checked; its pack cannot be.
         let findings = PushPayload.lint(data, packs: index == nil ? nil : packs)
-        if format == "json" {
+        if format == .json {
             struct Document: Encodable { var file: String; var passed: Bool; var findings: [PushPayload.Finding] }
             context.stdout.write(try context.json(Document(file: source, passed: !findings.contains { $0.severity == .error }, findings: findings)))
         } else {

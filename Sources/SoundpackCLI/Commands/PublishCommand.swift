@@ -21,12 +21,12 @@ enum PublishCommand: Command {
             """,
         options: [
             .option("--sign-key", value: "FILE", help: "Ed25519 secret key written by soundpack keygen"),
-            .option("--format", value: "FORMAT", help: "text (default) or json"),
+            .choice("--format", value: "FORMAT", default: OutputFormat.text),
             .flag("--dry-run", help: "check everything (validation, conflicts, the version bump) and say what would be published; write nothing"),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format: OutputFormat = try arguments.choice("--format")
         var directories = arguments.positionals
         if directories.isEmpty {
             let packs = context.absolute("packs")
@@ -68,7 +68,7 @@ enum PublishCommand: Command {
             throw .environment("cannot publish", error.description)
         }
         progress.finish()
-        if format == "json" {
+        if format == .json {
             context.stdout.write(try context.json(["packs": outcomes.map(Summary.init)]))
         } else {
             let colour = context.colours(context.stdout)

@@ -22,8 +22,8 @@ enum RenderCommand: Command {
             .option("--pack", value: "DIR", help: "the pack folder"),
             .option("-o", "--output", value: "PATH", help: "output file (one amount) or folder"),
             .option("--amounts", value: "FILE", help: "read amounts from FILE, one per line (- for stdin)"),
-            .option("--container", value: "C", help: "caf (default), wav or aiff, for files written into a folder"),
-            .option("--codec", value: "CODEC", help: "pcm16 (default), ulaw or alaw"),
+            .choice("--container", value: "C", [Container.caf, .wav, .aiff], default: .caf, help: "the container of files written into a folder or to stdout"),
+            .choice("--codec", value: "CODEC", [AudioFileWriter.Encoding.pcm16, .ulaw, .alaw], default: .pcm16),
             .option("--gap-ms", value: "MS", help: "silence between clips (default 0)"),
             .flag("--trim-silence", help: "cut each clip's leading and trailing silence before joining"),
             .flag("--allow-long", help: "write announcements at or above the pack's composeMaxSeconds (iOS plays the default sound instead)"),
@@ -32,8 +32,8 @@ enum RenderCommand: Command {
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         guard let packPath = arguments.value("--pack") else { throw .usage("render needs --pack DIR") }
         guard let output = arguments.value("--output") else { throw .usage("render needs -o FILE or -o DIR") }
-        let codec = try arguments.choice("--codec", ["pcm16", "ulaw", "alaw"], default: "pcm16")
-        var options = RenderOptions(trimSilence: arguments.has("--trim-silence"), encoding: AudioFileWriter.Encoding(rawValue: codec) ?? .pcm16)
+        let codec: AudioFileWriter.Encoding = try arguments.choice("--codec")
+        var options = RenderOptions(trimSilence: arguments.has("--trim-silence"), encoding: codec)
         if let gap = arguments.value("--gap-ms") {
             guard let ms = Double(gap), ms >= 0, ms <= 5_000 else { throw .usage("--gap-ms must be a number of milliseconds from 0 to 5000") }
             options.gapMs = ms
@@ -47,17 +47,16 @@ enum RenderCommand: Command {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: outputPath, isDirectory: &isFolder)
         let single = amountsFile == nil && arguments.positionals.count == 1 && !(exists && isFolder.boolValue)
-        let folderContainer = try arguments.choice("--container", ["caf", "wav", "aiff"], default: "caf")
+        let folderContainer: Container = try arguments.choice("--container")
         // `-o -` (standard output) and an existing device or FIFO get the bytes of a file rendered
         // aside; they are written into, never replaced. Their container comes from --container.
         var info = stat()
         let special = output == "-" || (stat(outputPath, &info) == 0 && ![S_IFREG, S_IFDIR].contains(info.st_mode & S_IFMT))
-        let singleContainer = special ? AudioFileWriter.container(forExtension: folderContainer)
+        let singleContainer = special ? folderContainer
             : AudioFileWriter.container(forExtension: (output as NSString).pathExtension)
-        if single, !special, arguments.value("--container") != nil, let named = AudioFileWriter.container(forExtension: folderContainer),
-           let fromName = singleContainer, named != fromName {
-            throw .usage("--container \(folderContainer) conflicts with -o \(output.visible), whose extension asks for \(fromName.rawValue)",
-                         hint: "name the file .\(folderContainer), or leave --container out")
+        if single, !special, arguments.value("--container") != nil, let fromName = singleContainer, folderContainer != fromName {
+            throw .usage("--container \(folderContainer.rawValue) conflicts with -o \(output.visible), whose extension asks for \(fromName.rawValue)",
+                         hint: "name the file .\(folderContainer.rawValue), or leave --container out")
         }
         if single && singleContainer == nil {
             throw .usage("cannot tell the container of '\(output)'", hint: "end the file name in .caf, .wav or .aiff, or give a folder")
@@ -88,7 +87,7 @@ enum RenderCommand: Command {
             do { amount = try Amount(parsing: amountText, maximum: renderer.manifest.maxAmount) } catch { throw .failure(error.description) }
             if let refusal = tooLong(amount) { throw .failure("\(output) not written", refusal) }
             if special {
-                let aside = FileManager.default.temporaryDirectory.appendingPathComponent("soundpack-render-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(folderContainer)").path
+                let aside = FileManager.default.temporaryDirectory.appendingPathComponent("soundpack-render-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(folderContainer.rawValue)").path
                 defer { unlink(aside) }
                 do { try renderer.write(amount, to: aside, container: container) } catch {
                     throw .environment("cannot render \(amount)", error.message)
@@ -114,7 +113,7 @@ enum RenderCommand: Command {
         do { try Folders.create(outputPath) } catch {
             throw .environment("cannot create the output folder \(output)", error.message)
         }
-        let container = AudioFileWriter.container(forExtension: folderContainer) ?? .caf
+        let container = folderContainer
         var inputs: [(text: LineSource.Line, line: Int?)] = arguments.positionals.map { (.text($0), nil) }
         if let amountsFile {
             var handle: FileHandle?
@@ -158,13 +157,13 @@ enum RenderCommand: Command {
             }
         }
         let progress = Progress("rendering", total: amounts.count, sink: context.stderr, environment: context.environment)
-        do { try renderer.write(amounts, into: outputPath, fileExtension: folderContainer, container: container) { progress.advance() } } catch {
+        do { try renderer.write(amounts, into: outputPath, fileExtension: folderContainer.rawValue, container: container) { progress.advance() } } catch {
             progress.finish()
             throw .environment("cannot write \(error.path)", error.error.message)
         }
         progress.finish()
         let written = amounts
-        context.stdout.write("\(output.visible): \(written.count) file\(written.count == 1 ? "" : "s") written (\(folderContainer), \(renderer.sampleRate) Hz, \(renderer.channels == 1 ? "mono" : "\(renderer.channels) channels"), \(codec))\n")
+        context.stdout.write("\(output.visible): \(written.count) file\(written.count == 1 ? "" : "s") written (\(folderContainer.rawValue), \(renderer.sampleRate) Hz, \(renderer.channels == 1 ? "mono" : "\(renderer.channels) channels"), \(codec.rawValue))\n")
         return failed ? .failure : .success
     }
 }

@@ -19,17 +19,16 @@ enum SayCommand: Command {
             """,
         options: [
             .option("--pack", value: "DIR", help: "read with this pack's grammar, prefix, suffix and maxAmount"),
-            .option("--grammar", value: "G", help: "zh-Hans or zh-Hant, without a pack"),
-            .option("--two", value: "STYLE", help: "er (default) or liang, with --grammar"),
-            .option("--format", value: "FORMAT", help: "text (default), tokens, files or json"),
+            .choice("--grammar", value: "G", default: nil as GrammarID?, help: "the reading, without a pack"),
+            .choice("--two", value: "STYLE", default: TwoStyle.default, help: "how 2 is said, with --grammar"),
+            .choice("--format", value: "FORMAT", default: AnnouncementWriter.Format.text),
         ])
 
     /// An amount is at most 17 characters with commas; a longer line is refused unread.
     static let maxLineBytes = 1_024
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let formatName = try arguments.choice("--format", AnnouncementWriter.Format.allCases.map(\.rawValue), default: AnnouncementWriter.Format.text.rawValue)
-        let (writer, maximum) = try makeWriter(arguments, format: AnnouncementWriter.Format(rawValue: formatName) ?? .text, context)
+        let (writer, maximum) = try makeWriter(arguments, format: try arguments.choice("--format"), context)
         guard !arguments.positionals.isEmpty else {
             throw .usage("say needs at least one amount, or - to read amounts from standard input", hint: "soundpack say 15.40 --grammar zh-Hans")
         }
@@ -99,18 +98,16 @@ enum SayCommand: Command {
             return (AnnouncementWriter(announcement: manifest.announcement, format: format, texts: manifest.texts, files: manifest.clips),
                     manifest.maxAmount)
         }
-        guard let name = arguments.value("--grammar") else {
+        guard arguments.value("--grammar") != nil else {
             throw .usage("say needs --pack DIR or --grammar G", hint: "soundpack say 15.40 --grammar zh-Hans")
         }
-        guard let id = GrammarID(rawValue: name) else {
-            throw .usage("'\(name)' is not a known grammar", hint: "use one of: \(GrammarID.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        let two = try arguments.choice("--two", TwoStyle.allCases.map(\.rawValue), default: TwoStyle.default.rawValue)
+        let id: GrammarID = try arguments.choice("--grammar")
+        let two: TwoStyle = try arguments.choice("--two")
         guard format != .files else {
             throw .usage("--format files needs --pack", hint: "a grammar alone has no clip files")
         }
         let maximum = Amount(minorUnits: Amount.grammarLimit.minorUnits - 1)
-        let grammar = Grammar(id, two: TwoStyle(rawValue: two) ?? .default)
+        let grammar = Grammar(id, two: two)
         return (AnnouncementWriter(announcement: .readingOnly(grammar), format: format), maximum)
     }
 }

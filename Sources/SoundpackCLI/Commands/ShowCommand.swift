@@ -10,10 +10,10 @@ enum ShowCommand: Command {
         synopsis: "show ID[@VERSION] [--format text|json]",
         summary: "Show a pack version from the catalog: clips, sizes, hashes, durations, digest, validation history.",
         discussion: "Without @VERSION the newest version is shown.",
-        options: [.option("--format", value: "FORMAT", help: "text (default) or json")])
+        options: [.choice("--format", value: "FORMAT", default: OutputFormat.text)])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format: OutputFormat = try arguments.choice("--format")
         guard arguments.positionals.count == 1, let reference = arguments.positionals.first else {
             throw .usage("show needs one pack id, optionally with @VERSION", hint: "soundpack show wechat@1.0.0")
         }
@@ -27,7 +27,7 @@ enum ShowCommand: Command {
             throw .failure("no \(reference) in the catalog at \(catalog.location.visible)",
                            hint: "soundpack list shows what it holds; soundpack validate DIR records a pack")
         }
-        if format == "json" {
+        if format == .json {
             context.stdout.write(try context.json(found))
             return .success
         }

@@ -4,6 +4,9 @@ import Foundation
 import SoundpackCore
 import SoundpackKit
 
+/// `validate --format`: the report's rendering.
+enum ReportFormat: String, ArgumentChoice { case text, json, junit, github, sarif }
+
 enum ValidateCommand: Command {
     static let spec = CommandSpec(
         name: "validate",
@@ -19,7 +22,7 @@ enum ValidateCommand: Command {
             are still reported, marked as such. Exit 1 when any pack has an error (or, with --strict, a warning).
             """,
         options: [
-            .option("--format", value: "FORMAT", help: "text (default), json, junit, github or sarif"),
+            .choice("--format", value: "FORMAT", default: ReportFormat.text),
             .option("-o", "--output", value: "FILE", help: "write the rendering to FILE; the text summary goes to the terminal"),
             .flag("--strict", help: "warnings fail validation too"),
             .option("--ignore", value: "RULE", help: "suppress a rule by id (repeatable)", repeatable: true),
@@ -28,7 +31,7 @@ enum ValidateCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "junit", "github", "sarif"], default: "text")
+        let format: ReportFormat = try arguments.choice("--format")
         guard !arguments.positionals.isEmpty else {
             throw .usage("validate needs at least one pack folder", hint: "soundpack validate packs/wechat")
         }
@@ -61,10 +64,10 @@ enum ValidateCommand: Command {
 
         let rendering: String
         switch format {
-        case "json":
+        case .json:
             do { rendering = try FindingRenderer.json(run) } catch { throw .environment("cannot write the report", error.message) }
-        case "junit": rendering = FindingRenderer.junit(run)
-        case "github":
+        case .junit: rendering = FindingRenderer.junit(run)
+        case .github:
             rendering = FindingRenderer.github(run)
             if let summary = context.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
                 // The job summary page: appended, as every step of the job writes to the same file.
@@ -77,8 +80,8 @@ enum ValidateCommand: Command {
                     try handle.write(contentsOf: Data(FindingRenderer.markdownSummary(run).utf8))
                 } catch { throw .environment("cannot append to GITHUB_STEP_SUMMARY (\(summary))", error.localizedDescription) }
             }
-        case "sarif": rendering = FindingRenderer.sarif(run)
-        default: rendering = FindingRenderer.text(run, colour: context.colours(context.stdout))
+        case .sarif: rendering = FindingRenderer.sarif(run)
+        case .text: rendering = FindingRenderer.text(run, colour: context.colours(context.stdout))
         }
         if let output = arguments.value("--output") {
             try context.writeOutput(Data(rendering.utf8), to: output)

@@ -13,11 +13,11 @@ enum VerifyCommand: Command {
         options: [
             .option("--public-key", value: "FILE", help: "an Ed25519 public key (FILE.pub from keygen) to check signatures with", repeatable: true),
             .option("--unsigned-before", value: "ID@VERSION", help: "versions of ID older than VERSION may be unsigned (signing adopted later)", repeatable: true),
-            .option("--format", value: "FORMAT", help: "text (default) or json"),
+            .choice("--format", value: "FORMAT", default: OutputFormat.text),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format: OutputFormat = try arguments.choice("--format")
         var verifier = StoreVerifier(catalog: try context.openCatalog(arguments, readOnly: true), store: try context.store(arguments))
         for file in arguments.values("--public-key") {
             guard let data = FileManager.default.contents(atPath: context.absolute(file)),
@@ -33,7 +33,7 @@ enum VerifyCommand: Command {
         }
         let result: StoreVerifier.Result
         do { result = try verifier.verify() } catch { throw .environment("cannot verify the store", error.description) }
-        if format == "json" {
+        if format == .json {
             struct Document: Encodable { var store: String, filesChecked: Int, drift: [Drift], notices: [Drift] }
             context.stdout.write(try context.json(Document(store: verifier.store.location, filesChecked: result.filesChecked, drift: result.drifts,
                                                            notices: result.notices)))
