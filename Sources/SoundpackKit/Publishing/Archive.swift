@@ -15,6 +15,20 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// Runs `body` with a UTF-8 LC_CTYPE on this thread only. libarchive converts entry names through the
+/// C library's current locale, and in the "C" locale a non-ASCII name has no multibyte form: the pax
+/// and zip writers then pass NULL to strlen (libarchive/libarchive#2233), and the reader cannot name
+/// a pax `path=` entry. The process locale is left alone.
+private func withUTF8Names<T>(_ body: () throws(ArchiveError) -> T) throws(ArchiveError) -> T {
+    guard let utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) else {
+        throw ArchiveError("the C.UTF-8 locale is not available, so libarchive cannot handle non-ASCII file names")
+    }
+    defer { freelocale(utf8) }
+    let previous = uselocale(utf8)
+    defer { uselocale(previous) }
+    return try body()
+}
+
 public enum ArchiveKind: String, Sendable, CaseIterable {
     case tarGzip = "tar.gz"
     case zip
@@ -29,6 +43,11 @@ public enum ReproducibleArchive {
     /// `deflateZip` deflates zip entries (publish stores them; tests make deflated zips to import).
     public static func make(_ files: [(path: String, bytes: [UInt8])], under root: String, kind: ArchiveKind, mtime: Int64,
                             deflateZip: Bool = false) throws(ArchiveError) -> [UInt8] {
+        try withUTF8Names { () throws(ArchiveError) in try write(files, under: root, kind: kind, mtime: mtime, deflateZip: deflateZip) }
+    }
+
+    private static func write(_ files: [(path: String, bytes: [UInt8])], under root: String, kind: ArchiveKind, mtime: Int64,
+                              deflateZip: Bool) throws(ArchiveError) -> [UInt8] {
         guard let archive = archive_write_new() else { throw ArchiveError("libarchive could not allocate a writer") }
         defer { archive_write_free(archive) }
         func check(_ status: Int32, _ what: String) throws(ArchiveError) {
@@ -39,6 +58,12 @@ public enum ReproducibleArchive {
         switch kind {
         case .tarGzip:
             try check(archive_write_set_format_pax_restricted(archive), "cannot select the tar format")
+            // pax `path=` records carry the name's bytes unconverted (hdrcharset=BINARY), not a
+            // normalized copy. Only when a name needs it: with ASCII names the archive has no pax
+            // header at all, byte for byte what earlier releases wrote.
+            if !files.allSatisfy({ $0.path.utf8.allSatisfy { $0 < 0x80 } }) {
+                try check(archive_write_set_format_option(archive, "pax", "hdrcharset", "BINARY"), "cannot keep names as bytes")
+            }
             try check(archive_write_add_filter_gzip(archive), "cannot add gzip")
             try check(archive_write_set_filter_option(archive, "gzip", "timestamp", nil), "cannot drop the gzip timestamp")
         case .zip:
@@ -77,7 +102,11 @@ public enum ReproducibleArchive {
         for entry in entries {
             guard let header = archive_entry_new() else { throw ArchiveError("libarchive could not allocate an entry") }
             defer { archive_entry_free(header) }
-            archive_entry_set_pathname_utf8(header, entry.path)
+            // The name's bytes as they are: libarchive's UTF-8 conversions normalize to NFC, which
+            // would give `é` (U+00E9) and `e` + U+0301, two files, one name in the archive.
+            archive_entry_copy_pathname(header, entry.path)
+            // Without a multibyte form of the name the tar and zip writers dereference NULL.
+            guard archive_entry_pathname(header) != nil else { throw ArchiveError("cannot add \(entry.path.quoted(limit: 80)): its name has no form libarchive can write") }
             archive_entry_set_uid(header, 0)
             archive_entry_set_gid(header, 0)
             if kind == .tarGzip { archive_entry_set_mtime(header, time_t(mtime), 0) }
@@ -120,6 +149,10 @@ public enum SafeExtractor {
     /// Extracts `archivePath` into `folder` (which must exist and be empty). Returns the paths of
     /// the extracted files. On error, files already written stay in `folder` for the caller to remove.
     public static func extract(_ archivePath: String, into folder: String, limits: ExtractionLimits = ExtractionLimits()) throws(ArchiveError) -> [String] {
+        try withUTF8Names { () throws(ArchiveError) in try read(archivePath, into: folder, limits: limits) }
+    }
+
+    private static func read(_ archivePath: String, into folder: String, limits: ExtractionLimits) throws(ArchiveError) -> [String] {
         let attributes = try? FileManager.default.attributesOfItem(atPath: archivePath)
         guard let size = (attributes?[.size] as? NSNumber)?.intValue else { throw ArchiveError("cannot read \(archivePath)") }
         guard attributes?[.type] as? FileAttributeType == .typeRegular else { throw ArchiveError("\(archivePath) is not a regular file") }
@@ -152,7 +185,7 @@ public enum SafeExtractor {
             close(previous)
         }
 
-        var seen = Set<String>()
+        var seen = Set<[UInt8]>()  // by bytes: NFC and NFD names are two files
         var extracted: [String] = []
         var total: Int64 = 0
         var entry: OpaquePointer?
@@ -183,7 +216,7 @@ public enum SafeExtractor {
                 throw ArchiveError("entry '\(name.quoted(limit: 80))' refused: only regular files and folders are allowed (symlinks, devices and FIFOs are not)")
             }
             let key = path.hasSuffix("/") ? String(path.dropLast()) : path
-            guard seen.insert(key).inserted else { throw ArchiveError("entry '\(name.quoted(limit: 80))' appears twice") }
+            guard seen.insert(key.pathKey).inserted else { throw ArchiveError("entry '\(name.quoted(limit: 80))' appears twice") }
             if archive_entry_size_is_set(entry) != 0, archive_entry_size(entry) > limits.maxEntryBytes {
                 throw ArchiveError("entry '\(name.quoted(limit: 80))' declares \(archive_entry_size(entry)) bytes, above the \(limits.maxEntryBytes / 1_048_576) MiB cap")
             }
