@@ -2,7 +2,9 @@
 // "id":"evil"` reads as evil), so a file that repeats a key says two things and is refused. And a
 // trailing comma (`[1, 2,]`), which Foundation's parser accepts though JSON (RFC 8259) does not:
 // every JSON soundpack reads is strict JSON, as other tools will read it.
-// A single forward scan with an explicit stack: no recursion, whatever the nesting depth.
+// A single forward scan with an explicit stack: no recursion, whatever the nesting depth, and
+// linear in the input: columns are counted incrementally and paths are built only for the few
+// levels whose key locations are kept, so a 1 MB one-line or deeply nested text costs one pass.
 
 /// A key that appears twice in one JSON object.
 public struct DuplicateJSONKey: Sendable, Equatable, CustomStringConvertible {
@@ -49,6 +51,9 @@ public struct JSONKeyLocation: Sendable, Equatable {
 public enum JSONDuplicateKeys {
     private struct Container { var isObject: Bool; var keys: [String: Int]; var name: String; var expectingKey: Bool }
 
+    /// Key locations are kept for keys this deep at most (pack.json's are at depth 1 and 2).
+    static let locatedDepth = 6
+
     /// The first duplicate key or trailing comma in `bytes`, or nil when there is none (or the text
     /// is not JSON, which the parser then reports).
     public static func first(in bytes: some Collection<UInt8>) -> StrictJSONProblem? {
@@ -56,14 +61,34 @@ public enum JSONDuplicateKeys {
     }
 
     /// Where each key is written, by its dotted path (`clips.十`, `grammarOptions.two`); the first
-    /// occurrence when a key repeats.
+    /// occurrence when a key repeats. Keys nested deeper than `locatedDepth` are not located.
     public static func locations(in bytes: some Collection<UInt8>) -> [String: JSONKeyLocation] {
         scan(Array(bytes), stopAtProblem: false).locations
     }
 
+    /// The 1-based column, in UTF-16 code units, of a byte on the current line, counted on from
+    /// the last byte asked about (callers ask in increasing order), so a long line is counted once.
+    private struct ColumnCounter {
+        var lineStart = 0
+        var counted = 0
+        var units = 0
+
+        mutating func newLine(at index: Int) { (lineStart, counted, units) = (index, index, 0) }
+
+        mutating func column(of index: Int, in bytes: [UInt8]) -> Int {
+            while counted < index {
+                let byte = bytes[counted]
+                // A UTF-8 lead or ASCII byte starts one code unit; a 4-byte sequence is two (a surrogate pair).
+                if byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+                counted += 1
+            }
+            return units + 1
+        }
+    }
+
     private static func scan(_ bytes: [UInt8], stopAtProblem: Bool = true) -> (problem: StrictJSONProblem?, locations: [String: JSONKeyLocation]) {
         var locations: [String: JSONKeyLocation] = [:]
-        var lineStart = 0
+        var columns = ColumnCounter()
         var stack: [Container] = []
         var line = 1
         var index = 0
@@ -84,7 +109,7 @@ public enum JSONDuplicateKeys {
             case UInt8(ascii: "\n"):
                 line += 1
                 index += 1
-                lineStart = index
+                columns.newLine(at: index)
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let name = pendingKey?.0 ?? (stack.last.map { $0.isObject ? "" : "[]" } ?? "")
                 pendingKey = nil
@@ -95,7 +120,7 @@ public enum JSONDuplicateKeys {
                 stack.removeLast()
                 index += 1
             case UInt8(ascii: ","):
-                lastComma = (line, String(decoding: bytes[lineStart..<index], as: UTF8.self).utf16.count + 1)
+                lastComma = (line, columns.column(of: index, in: bytes))
                 if !stack.isEmpty, stack[stack.count - 1].isObject { stack[stack.count - 1].expectingKey = true }
                 pendingKey = nil
                 index += 1
@@ -104,13 +129,22 @@ public enum JSONDuplicateKeys {
                 index += 1
             case UInt8(ascii: "\""):
                 let startLine = line
-                let column = String(decoding: bytes[lineStart..<index], as: UTF8.self).utf16.count + 1
-                guard let (text, end) = readString(bytes, from: index + 1, line: &line) else { return (nil, locations) }
+                let isKey = stack.last.map { $0.isObject && $0.expectingKey } ?? false
+                let column = isKey && !stopAtProblem && stack.count <= locatedDepth ? columns.column(of: index, in: bytes) : 0
+                guard let (text, end) = readString(bytes, from: index + 1, line: &line, decode: isKey) else { return (nil, locations) }
+                if line != startLine {
+                    // A raw newline inside a string (not JSON, but scanned on): the line restarts after it.
+                    var lastNewline = end - 1
+                    while bytes[lastNewline] != UInt8(ascii: "\n") { lastNewline -= 1 }
+                    columns.newLine(at: lastNewline + 1)
+                }
                 index = end
-                if let top = stack.last, top.isObject, top.expectingKey {
-                    let keyPath = path().isEmpty ? text : path() + "." + text
-                    if locations[keyPath] == nil { locations[keyPath] = JSONKeyLocation(line: startLine, column: column) }
-                    if let first = top.keys[text], stopAtProblem {
+                if isKey {
+                    if !stopAtProblem && stack.count <= locatedDepth {
+                        let keyPath = path().isEmpty ? text : path() + "." + text
+                        if locations[keyPath] == nil { locations[keyPath] = JSONKeyLocation(line: startLine, column: column) }
+                    }
+                    if let first = stack[stack.count - 1].keys[text], stopAtProblem {
                         return (.duplicateKey(DuplicateJSONKey(key: text, path: path(), firstLine: first, secondLine: startLine)), locations)
                     }
                     stack[stack.count - 1].keys[text] = startLine
@@ -123,53 +157,65 @@ public enum JSONDuplicateKeys {
         return (nil, locations)
     }
 
-    /// Decodes the string whose body starts at `start`; returns it and the index after its quote.
-    private static func readString(_ bytes: [UInt8], from start: Int, line: inout Int) -> (String, Int)? {
-        var scalars = String.UnicodeScalarView()
-        var raw: [UInt8] = []
+    /// Decodes the string whose body starts at `start` (only when `decode`: a value's text is not
+    /// needed, only where it ends); returns it and the index after its quote. The text is built as
+    /// UTF-8 bytes and made a String once, so a long string costs one pass.
+    private static func readString(_ bytes: [UInt8], from start: Int, line: inout Int, decode: Bool = true) -> (String, Int)? {
+        var out: [UInt8] = []
         var index = start
-        func flush() {
-            scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
-            raw.removeAll(keepingCapacity: true)
+        func append(_ scalar: Unicode.Scalar) {
+            guard decode else { return }
+            out.append(contentsOf: UTF8.encode(scalar)!)
+        }
+        func hex(at position: Int) -> UInt16? {
+            guard position + 4 <= bytes.count else { return nil }
+            var value: UInt16 = 0
+            for byte in bytes[position..<(position + 4)] {
+                let digit: UInt16
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt16(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt16(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt16(byte - UInt8(ascii: "A") + 10)
+                default: return nil
+                }
+                value = value << 4 | digit
+            }
+            return value
         }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                flush()
-                return (String(scalars), index + 1)
+                return (decode ? String(decoding: out, as: UTF8.self) : "", index + 1)
             }
             if byte == UInt8(ascii: "\n") { line += 1 }
             if byte == UInt8(ascii: "\\") {
                 guard index + 1 < bytes.count else { return nil }
-                flush()
                 let escape = bytes[index + 1]
                 switch escape {
                 case UInt8(ascii: "u"):
-                    guard index + 6 <= bytes.count, let unit = UInt16(String(decoding: bytes[(index + 2)..<(index + 6)], as: UTF8.self), radix: 16) else {
-                        return nil
-                    }
+                    guard let unit = hex(at: index + 2) else { return nil }
                     index += 6
                     // A surrogate pair is two escapes; anything unpaired becomes U+FFFD, as parsers do.
                     if (0xD800...0xDBFF).contains(unit), index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-                       let low = UInt16(String(decoding: bytes[(index + 2)..<(index + 6)], as: UTF8.self), radix: 16), (0xDC00...0xDFFF).contains(low) {
+                       let low = hex(at: index + 2), (0xDC00...0xDFFF).contains(low) {
                         let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-                        scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+                        append(Unicode.Scalar(value) ?? "\u{FFFD}")
                         index += 6
                     } else {
-                        scalars.append(Unicode.Scalar(UInt32(unit)) ?? "\u{FFFD}")
+                        append(Unicode.Scalar(UInt32(unit)) ?? "\u{FFFD}")
                     }
                     continue
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                default: scalars.append(Unicode.Scalar(escape))
+                case UInt8(ascii: "n"): append("\n")
+                case UInt8(ascii: "t"): append("\t")
+                case UInt8(ascii: "r"): append("\r")
+                case UInt8(ascii: "b"): append("\u{08}")
+                case UInt8(ascii: "f"): append("\u{0C}")
+                default: append(Unicode.Scalar(escape))
                 }
                 index += 2
                 continue
             }
-            raw.append(byte)
+            if decode { out.append(byte) }
             index += 1
         }
         return nil

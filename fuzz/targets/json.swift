@@ -1,0 +1,27 @@
+// Fuzz target: every JSON reader soundpack and the phone have, on one input, for their cost as much
+// as their safety. Each reader is capped and the strict-JSON scan is linear, so libFuzzer's
+// -timeout (10 s under ASan and coverage instrumentation in scripts/fuzz.sh, with 1 MiB inputs; a release build scans one in under 0.1 s, scripts/bench.sh json) reports any input that is slow.
+// fuzz.sh adds 1 MiB seeds that were minutes each before the scan was linear: a one-line object
+// of many keys, deep nesting, long strings of escapes.
+import Foundation
+import SoundpackCore
+import SoundpackKit
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Data(bytes: data, count: size)
+    let problem = JSONDuplicateKeys.first(in: bytes)
+    let locations = JSONDuplicateKeys.locations(in: bytes)
+    for (path, location) in locations {
+        precondition(location.line >= 1 && location.column >= 1, "a key location is 1-based: \(path.visible)")
+    }
+    if case .duplicateKey(let duplicate)? = problem { precondition(duplicate.firstLine <= duplicate.secondLine, "the first occurrence comes first") }
+    _ = try? PackManifest(json: bytes)
+    _ = try? SharedManifest(data: bytes)
+    _ = try? ManifestRefresher.decodeIndex(bytes)
+    _ = try? ManifestRefresher.decodeManifest(bytes)
+    _ = try? Baseline.load(bytes)
+    let findings = PushPayload.lint(bytes, packs: [:])
+    if size > PushPayload.maxBytes { precondition(findings.contains { $0.rule == "payload.too-large" }, "an oversized payload is always reported") }
+    return 0
+}
