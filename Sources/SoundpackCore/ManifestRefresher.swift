@@ -295,6 +295,7 @@ public struct ManifestRefresher: Sendable {
 
     /// The store's index, refused when a key repeats (two readers could disagree on its value).
     public static func decodeIndex(_ data: Data) throws(ManifestDecodingError) -> StoreIndex {
+        guard data.count <= StoreLimits.indexBytes else { throw ManifestDecodingError("\(data.count) bytes, above the \(StoreLimits.indexBytes >> 20) MiB an index may hold") }
         if let duplicate = JSONDuplicateKeys.first(in: data) { throw ManifestDecodingError(duplicate.description) }
         let index: StoreIndex
         do { index = try JSONDecoder().decode(StoreIndex.self, from: data) } catch { throw ManifestDecodingError("\(error)") }
@@ -304,6 +305,7 @@ public struct ManifestRefresher: Sendable {
 
     /// A version's manifest.json, refused when a key repeats or a clip path could leave its folder.
     public static func decodeManifest(_ data: Data) throws(ManifestDecodingError) -> StoreManifest {
+        guard data.count <= StoreLimits.manifestBytes else { throw ManifestDecodingError("\(data.count) bytes, above the \(StoreLimits.manifestBytes >> 20) MiB a manifest may hold") }
         if let duplicate = JSONDuplicateKeys.first(in: data) { throw ManifestDecodingError(duplicate.description) }
         let manifest: StoreManifest
         do { manifest = try JSONDecoder().decode(StoreManifest.self, from: data) } catch { throw ManifestDecodingError("\(error)") }

@@ -59,7 +59,13 @@ public struct PackManifest: Sendable, Equatable {
     }
 
     /// Parses pack.json bytes; the error names the field that is wrong and what it should be.
+    /// The most pack.json may hold (a pack names a few dozen clips in a few KiB).
+    public static let maxBytes = 1 << 20
+
     public init(json data: Data) throws(ManifestError) {
+        guard data.count <= Self.maxBytes else {
+            throw ManifestError(field: nil, message: "pack.json is \(data.count) bytes, above the \(Self.maxBytes >> 10) KiB cap")
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [])
@@ -145,6 +151,9 @@ public struct PackManifest: Sendable, Equatable {
         func refuseControls(_ text: String, field: String) throws(ManifestError) {
             if text.containsControlCharacter() {
                 throw ManifestError(field: field, message: "'\(text.quoted())' holds a control character; use printable text")
+            }
+            if let scalar = text.xmlForbiddenScalar {
+                throw ManifestError(field: field, message: "'\(text.quoted())' holds U+\(String(scalar.value, radix: 16, uppercase: true)), a noncharacter that the exported property list (XML) cannot carry")
             }
         }
         if let name = root["name"] as? String { try refuseControls(name, field: "name") }

@@ -125,6 +125,9 @@ public struct SharedManifest: Sendable, Equatable, Codable {
 
     /// Reads an exported manifest, XML property list or JSON.
     public init(data: Data) throws(PlanError) {
+        guard data.count <= StoreLimits.sharedManifestBytes else {
+            throw .unreadableManifest("\(data.count) bytes, above the \(StoreLimits.sharedManifestBytes >> 20) MiB an export may hold")
+        }
         do {
             if data.first(where: { !$0.isWhitespaceByte }) == UInt8(ascii: "{") {
                 if let duplicate = JSONDuplicateKeys.first(in: data) { throw PlanError.unreadableManifest(duplicate.description) }
@@ -143,13 +146,36 @@ public struct SharedManifest: Sendable, Equatable, Codable {
         }
     }
 
+    /// Why `key` cannot be the UserDefaults key of the bundled clip list, or nil: it shares the
+    /// document with the `soundpack` dictionary, and XML (the property list) must be able to hold it.
+    public static func keyProblem(_ key: String) -> String? {
+        if key.isEmpty { return "the key is empty" }
+        if key == "soundpack" { return "'soundpack' is the key of the packs' dictionary in the same document" }
+        if key.utf8.count > 256 { return "the key is \(key.utf8.count) bytes; use at most 256" }
+        if key.containsControlCharacter() { return "'\(key.quoted())' holds a control character" }
+        if let scalar = key.xmlForbiddenScalar { return "'\(key.quoted())' holds U+\(String(scalar.value, radix: 16, uppercase: true)), which XML cannot carry" }
+        return nil
+    }
+
+    /// An export that cannot be written as asked.
+    public struct EncodingError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
     /// The bytes `export` writes: an XML property list, or JSON with sorted keys and a final newline.
     public func encoded(as encoding: Encoding) throws -> Data {
+        if let problem = Self.keyProblem(key) { throw EncodingError(description: problem) }
         switch encoding {
         case .plist:
             let encoder = PropertyListEncoder()
             encoder.outputFormat = .xml
-            return try encoder.encode(self)
+            let data = try encoder.encode(self)
+            // Foundation writes a text's characters as they are, so one XML 1.0 forbids (a control
+            // character, U+FFFE) would make a file no XML reader accepts: refused, never written.
+            if let scalar = String(decoding: data, as: UTF8.self).xmlForbiddenScalar {
+                throw EncodingError(description: "a text holds U+\(String(format: "%04X", scalar.value)), which an XML property list cannot carry")
+            }
+            return data
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

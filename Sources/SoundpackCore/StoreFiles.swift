@@ -22,6 +22,15 @@ public enum Codec: String, Sendable, Codable, CaseIterable {
     case mp3, flac, vorbis, opus, other
 }
 
+/// The most a JSON file soundpack reads may hold before the reader refuses it unread (every reader,
+/// the phone's included, has its cap): a manifest names a few dozen clips (a few KiB), the index
+/// one entry per version, an export one entry per clip of a few packs.
+public enum StoreLimits {
+    public static let manifestBytes = 1 << 20
+    public static let indexBytes = 16 << 20
+    public static let sharedManifestBytes = 4 << 20
+}
+
 /// `ID/VER/manifest.json`: what a published version holds, enough to verify every byte of it.
 public struct StoreManifest: Codable, Equatable, Sendable {
     public struct Clip: Codable, Equatable, Sendable {

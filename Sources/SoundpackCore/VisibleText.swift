@@ -5,7 +5,8 @@
 extension String {
     /// `self` with every control character written as a visible escape (`\u{1B}`): C0 (tab and
     /// newline included), DEL, C1 (U+0080–U+009F), the line and paragraph separators, and the
-    /// bidirectional overrides and isolates that reorder what a terminal shows. When anything is
+    /// bidirectional overrides and isolates that reorder what a terminal shows, and the noncharacters
+    /// U+FFFE and U+FFFF. When anything is
     /// escaped (or the text already holds `\u{`), backslashes are doubled, so no escape can be forged.
     public var visible: String {
         guard unicodeScalars.contains(where: Self.needsEscape) || contains("\\u{") else { return self }
@@ -39,9 +40,21 @@ extension String {
         }
     }
 
+    /// The first scalar of `self` that XML 1.0 cannot carry (§2.2 Char: tab, LF, CR, U+0020–U+D7FF,
+    /// U+E000–U+FFFD and U+10000 up are allowed; surrogates cannot occur in a String), or nil.
+    /// A property list is XML: such a text makes the file one that plistlib and the app refuse.
+    public var xmlForbiddenScalar: Unicode.Scalar? {
+        unicodeScalars.first { scalar in
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...: return false
+            default: return true
+            }
+        }
+    }
+
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C, 0xFFFE, 0xFFFF: return true
         default: return false
         }
     }
@@ -53,6 +66,11 @@ extension String {
     public var slashSeparated: [String] {
         utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
     }
+
+    /// The bytes of a path, as a dictionary or set key. Swift compares strings by canonical
+    /// equivalence, so `"é"` (U+00E9) and `"e\u{301}"` are one String key, but on Linux (and in
+    /// object keys) they are two different files: paths are told apart by their bytes.
+    public var pathKey: [UInt8] { Array(utf8) }
 
     /// Whether the bytes of `self` start with those of `prefix`: a path test that a combining mark
     /// after a slash cannot defeat (`"out/\u{065E}x".hasPrefix("out/")` is false, this is true).

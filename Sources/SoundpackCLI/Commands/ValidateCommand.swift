@@ -45,8 +45,9 @@ enum ValidateCommand: Command {
         }
         var baseline: [String: Set<String>] = [:]
         if let file = arguments.value("--baseline") {
-            guard let data = FileManager.default.contents(atPath: context.absolute(file)) else {
-                throw .environment("cannot read the baseline \(file.visible)", "no such file or no permission", hint: "write one with soundpack validate DIR --format json --output \(file)")
+            let data: Data
+            do { data = Data(try CappedFile.read(context.absolute(file), cap: Baseline.maxBytes, what: "a baseline")) } catch {
+                throw .environment("cannot read the baseline \(file.visible)", error.message, hint: "write one with soundpack validate DIR --format json --output \(file)")
             }
             do { baseline = try Baseline.load(data) } catch { throw .failure("\(file) is not a usable baseline", error.message) }
         }
@@ -71,14 +72,9 @@ enum ValidateCommand: Command {
             rendering = FindingRenderer.github(run)
             if let summary = context.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
                 // The job summary page: appended, as every step of the job writes to the same file.
-                guard let handle = FileHandle(forWritingAtPath: context.absolute(summary)) else {
-                    throw .environment("cannot append to GITHUB_STEP_SUMMARY (\(summary))", "the file does not exist or is not writable")
+                do { try OutputFile.append(Data(FindingRenderer.markdownSummary(run).utf8), to: context.absolute(summary)) } catch {
+                    throw .environment("cannot append to GITHUB_STEP_SUMMARY (\(summary.visible))", error.message)
                 }
-                defer { try? handle.close() }
-                do {
-                    try handle.seekToEnd()
-                    try handle.write(contentsOf: Data(FindingRenderer.markdownSummary(run).utf8))
-                } catch { throw .environment("cannot append to GITHUB_STEP_SUMMARY (\(summary))", error.localizedDescription) }
             }
         case .sarif: rendering = FindingRenderer.sarif(run)
         case .text: rendering = FindingRenderer.text(run, colour: context.colours(context.stdout))

@@ -5,7 +5,7 @@ import SoundpackCore
 
 public enum ManifestLoader {
     /// pack.json files above this size are refused unread; a real one is a few kilobytes.
-    public static let maxBytes = 1 << 20
+    public static let maxBytes = PackManifest.maxBytes
 
     /// The parsed pack.json of the pack folder `directory`.
     public static func load(directory: String) throws(ManifestError) -> PackManifest {

@@ -90,6 +90,8 @@ public enum PushPayload {
         var findings: [Finding] = []
         func add(_ rule: String, _ message: String, severity: Severity = .error) { findings.append(Finding(rule: rule, severity: severity, message: message)) }
         if data.count > maxBytes { add("payload.too-large", "\(data.count) bytes; APNs refuses payloads above \(maxBytes)") }
+        // Far past what APNs takes, the rest is not worth parsing.
+        guard data.count <= 1 << 20 else { return findings }
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             add("payload.invalid", "not a JSON object")
             return findings
