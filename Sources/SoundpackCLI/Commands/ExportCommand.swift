@@ -26,6 +26,12 @@ enum ExportCommand: Command {
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
         let format: SharedManifest.Encoding = try arguments.choice("--format")
         guard !arguments.positionals.isEmpty else { throw .usage("export needs ID[@VER] or a pack folder", hint: "soundpack export wechat --base-url https://cdn.example.com/packs") }
+        if let key = arguments.value("--key"), let problem = SharedManifest.keyProblem(key) {
+            throw .usage("--key: \(problem)", hint: "the default is \(SharedManifest.defaultKey); the app must read the same key")
+        }
+        if let base = arguments.value("--base-url") {
+            do { try SharedContainerExport.checkBaseURL(base) } catch { throw .usage(error.message) }
+        }
         let store = try context.store(arguments)
         var packs: [ExportedPack] = []
         var catalog: (any Catalog)?

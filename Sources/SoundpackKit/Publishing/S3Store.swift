@@ -121,13 +121,14 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
 
     /// One signed request, retried on a transport failure or a 5xx other than 501 Not Implemented
     /// (three tries in all).
+    /// `streaming` makes a fresh hash for each try; the body goes into it instead of the response.
     func send(_ method: String, key: String?, query: [(String, String)] = [], body: Data? = nil,
-              headers: [String: String] = [:]) throws(StoreError) -> S3Response {
+              headers: [String: String] = [:], streaming: (() -> Digest.Stream)? = nil, cap: Int = 1 << 30) throws(StoreError) -> S3Response {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                let response = try perform(method, key: key, query: query, body: body, headers: headers)
+                let response = try perform(method, key: key, query: query, body: body, headers: headers, stream: streaming?(), cap: cap)
                 if response.status >= 500 && response.status != 501 && attempt < 3 { Thread.sleep(forTimeInterval: 0.2 * Double(attempt)); continue }
                 return response
             } catch {
@@ -138,7 +139,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     }
 
     private func perform(_ method: String, key: String?, query: [(String, String)], body: Data?,
-                         headers: [String: String]) throws(StoreError) -> S3Response {
+                         headers: [String: String], stream: Digest.Stream? = nil, cap: Int = 1 << 30) throws(StoreError) -> S3Response {
         requestLock.lock()
         defer { requestLock.unlock() }
         soundpack_curl_easy_reset(handle)
@@ -156,6 +157,8 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
         defer { soundpack_curl_slist_free_all(list) }
 
         let sink = ResponseSink()
+        sink.stream = stream
+        sink.cap = cap
         let context = Unmanaged.passUnretained(sink).toOpaque()
         var ok = true
         func set(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
@@ -170,7 +173,17 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
         set(soundpack_curl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
         set(soundpack_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, { pointer, size, count, context in
             guard let pointer, let context else { return 0 }
-            Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue().body.append(UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: size * count)
+            let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
+            let chunk = UnsafeRawBufferPointer(start: pointer, count: size * count)
+            if let stream = sink.stream {
+                stream.update(chunk)
+                // An error's XML is short; only its start is kept, to name the error.
+                if sink.body.count < 1_024 { sink.body.append(contentsOf: chunk.prefix(1_024 - sink.body.count)) }
+            } else {
+                // Past the cap the transfer stops (libcurl ends it when fewer bytes are taken).
+                guard sink.body.count + chunk.count <= sink.cap else { sink.overCap = true; return 0 }
+                sink.body.append(contentsOf: chunk)
+            }
             return size * count
         }))
         set(soundpack_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
@@ -199,6 +212,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
             guard ok else { return CURLE_BAD_FUNCTION_ARGUMENT }
             return soundpack_curl_easy_perform(handle)
         }
+        if sink.overCap { throw StoreError("\(location)/\(key ?? "") holds more than \(cap) bytes, more than soundpack reads from such a file") }
         guard code == CURLE_OK else {
             throw StoreError("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: soundpack_curl_easy_strerror(code)))")
         }
@@ -215,11 +229,20 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
 
     // MARK: StoreBackend
 
-    public func read(_ key: String) throws(StoreError) -> Data? {
-        let response = try send("GET", key: key)
+    public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+        let response = try send("GET", key: key, cap: cap)
         if response.status == 404 { return nil }
         guard response.status == 200 else { throw failure(response, "read \(key.visible)") }
         return response.body
+    }
+
+    /// A GET whose body is hashed as it arrives and not kept (but for an error's first KiB).
+    public func digest(_ key: String) throws(StoreError) -> StoredDigest? {
+        var hash = Digest.Stream()
+        let response = try send("GET", key: key, streaming: { hash = Digest.Stream(); return hash })
+        if response.status == 404 { return nil }
+        guard response.status == 200 else { throw failure(response, "read \(key.visible)") }
+        return StoredDigest(bytes: hash.count, sha256: hash.finish())
     }
 
     /// Content-Type and Cache-Control for a key: version files are immutable; index.json is not.
@@ -337,5 +360,10 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
 /// Where libcurl's callbacks put a response.
 private final class ResponseSink {
     var body = Data()
+    /// Where a streamed body goes (`digest`), instead of `body`.
+    var stream: Digest.Stream?
+    /// The most `body` may hold; `overCap` when a response had more.
+    var cap = Int.max
+    var overCap = false
     var headers: [String: String] = [:]
 }

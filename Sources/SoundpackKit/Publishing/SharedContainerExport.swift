@@ -61,10 +61,12 @@ public enum SharedContainerExport {
         var seen: [String: String] = [:]
         var shared: [String: SharedPack] = [:]
         if let baseURL { try checkBaseURL(baseURL) }
+        if let problem = SharedManifest.keyProblem(key) { throw ExportError("--key: \(problem)") }
         for pack in packs {
             // The app reads this file as a property list: XML cannot hold control characters, and
             // a manifest published before they were refused at validation could still carry some.
-            for text in [pack.id] + pack.texts.keys + pack.texts.values + pack.clips.map(\.storePath) where text.containsControlCharacter() {
+            for text in [pack.id] + pack.texts.keys + pack.texts.values + pack.clips.map(\.storePath)
+            where text.containsControlCharacter() || text.xmlForbiddenScalar != nil {
                 throw ExportError("\(pack.id.visible)@\(pack.version) holds a control character in '\(text.quoted())'; publish a fixed version and export that")
             }
             var clips: [Token: SharedPack.Clip] = [:]
@@ -94,18 +96,41 @@ public enum SharedContainerExport {
 
     /// Where the store is served: phones download from URLs built on it, so only an absolute
     /// http(s) URL with a host will do (`cdn.example.com` alone would make every URL unusable).
+    /// A user name or password would be copied into every clip URL on every phone, and a backslash
+    /// or a port out of range makes a URL that browsers and URLSession read differently.
     public static func checkBaseURL(_ baseURL: String) throws(ExportError) {
+        let example = "use an absolute http(s) URL such as https://cdn.example.com/packs"
+        // Messages show the URL with any user name and password cut out: they go to CI logs.
+        var shown = baseURL
+        if let scheme = shown.range(of: "://") {
+            let authorityEnd = shown[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? shown.endIndex
+            if let at = shown[scheme.upperBound..<authorityEnd].lastIndex(of: "@") { shown.replaceSubrange(scheme.upperBound...at, with: "…@") }
+        }
+        let quotedURL = shown.quoted(limit: 80)
+        guard !baseURL.unicodeScalars.contains(where: { $0 == "\\" || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw ExportError("--base-url '\(quotedURL)' holds a backslash, a space or a control character; \(example)")
+        }
         let parsed = URLComponents(string: baseURL)
         guard let parsed, let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
-            throw ExportError("--base-url '\(baseURL.quoted(limit: 80))' is not an absolute http(s) URL such as https://cdn.example.com/packs")
+            throw ExportError("--base-url '\(quotedURL)' is not an absolute http(s) URL; \(example)")
+        }
+        guard parsed.user == nil, parsed.password == nil, !(baseURL.split(separator: "/").dropFirst().first?.contains("@") ?? false) else {
+            throw ExportError("--base-url '\(quotedURL)' holds a user name or password, which every phone would receive; serve the store without credentials")
+        }
+        if let port = parsed.port, !(1...65_535).contains(port) {
+            throw ExportError("--base-url '\(quotedURL)' has port \(port), outside 1–65535")
+        }
+        let authority = baseURL.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).first ?? ""
+        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"), parsed.port == nil || authority[authority.index(after: colon)...].isEmpty {
+            throw ExportError("--base-url '\(quotedURL)' has an empty or unreadable port; \(example)")
         }
     }
 
     /// The bytes of the export: an XML property list or JSON.
     public static func encode(_ manifest: SharedManifest, as encoding: SharedManifest.Encoding) throws(ExportError) -> Data {
         do { return try manifest.encoded(as: encoding) } catch {
-            throw ExportError("cannot write the \(encoding.rawValue): \(error.localizedDescription)")
+            throw ExportError("cannot write the \(encoding.rawValue): \((error as? SharedManifest.EncodingError)?.description ?? error.localizedDescription)")
         }
     }
 }

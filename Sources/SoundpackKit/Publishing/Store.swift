@@ -34,8 +34,12 @@ extension StoreLayout {
 public protocol StoreBackend: AnyObject, Sendable {
     /// Where the store is, for messages.
     var location: String { get }
-    /// The bytes at `key`, or nil when there is none.
-    func read(_ key: String) throws(StoreError) -> Data?
+    /// The bytes at `key`, or nil when there is none; an error when there are more than `cap`
+    /// (found before they are all read: a hostile store cannot make a reader load gigabytes).
+    func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data?
+    /// The size and SHA-256 of `key`, read as a stream (a file of any size costs a bounded buffer),
+    /// or nil when there is none.
+    func digest(_ key: String) throws(StoreError) -> StoredDigest?
     /// Writes `key` whole (a reader sees the old bytes or the new, never part), replacing it.
     func write(_ key: String, _ data: Data) throws(StoreError)
     /// Writes `key` only when it does not exist yet; false when it did.
@@ -55,6 +59,17 @@ public protocol StoreBackend: AnyObject, Sendable {
     func removeLeftovers()
 }
 
+
+extension StoreBackend {
+    /// The bytes at `key`, at most 1 GiB (`read(_:atMost:)`).
+    public func read(_ key: String) throws(StoreError) -> Data? { try read(key, atMost: 1 << 30) }
+}
+
+/// A stored file's size and SHA-256.
+public struct StoredDigest: Sendable, Equatable {
+    public var bytes: Int64
+    public var sha256: String
+}
 
 /// A store: a backend and the layout, with the lookups every command shares.
 public struct Store: Sendable {
@@ -83,7 +98,7 @@ public struct Store: Sendable {
     /// The manifest of `id@version` when the store holds one (one read), nil when it does not.
     public func storedManifest(_ id: String, _ version: SemanticVersion) throws(StoreError) -> StoreManifest? {
         let key = StoreLayout.manifest(id, version)
-        guard let data = try backend.read(key) else { return nil }
+        guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else { return nil }
         if let duplicate = JSONDuplicateKeys.first(in: data) {
             throw StoreError("\(location)/\(key) is not a soundpack manifest: \(duplicate.description)")
         }
@@ -99,7 +114,29 @@ public struct Store: Sendable {
         do { versions = try catalog.publishedVersions(of: id) } catch { throw .catalog(error.message) }
         let chosen = if let version { versions.first { $0.version == version } } else { versions.filter { !$0.yanked }.max { $0.version < $1.version } }
         guard let chosen else { return nil }
-        do { return (chosen, try manifest(chosen.id, chosen.version)) } catch { throw .io(error.message) }
+        do { return (chosen, try checkedManifest(chosen)) } catch { throw .io(error.message) }
+    }
+
+    /// The manifest of a published version, as export and payload hand it to phones: its bytes
+    /// must hash to what the catalog recorded at publish time, and it must pass the phone's own
+    /// decoding (ManifestRefresher: clip paths inside the version folder, known tokens), so a
+    /// store changed behind the catalog's back is refused here, not on a million phones.
+    public func checkedManifest(_ version: PublishedVersion) throws(StoreError) -> StoreManifest {
+        let key = StoreLayout.manifest(version.id, version.version)
+        guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else {
+            throw StoreError("\(location)/\(key) is missing (soundpack verify checks the store)")
+        }
+        if let recorded = version.manifestSha256, Digest.sha256Hex(data) != recorded {
+            throw StoreError("\(location)/\(key) is not the manifest that was published: its SHA-256 differs from the catalog's (soundpack verify shows what changed)")
+        }
+        let manifest: StoreManifest
+        do { manifest = try ManifestRefresher.decodeManifest(data) } catch {
+            throw StoreError("\(location)/\(key) would be refused by phones: \(error.description)")
+        }
+        guard manifest.id == version.id, manifest.version == version.version else {
+            throw StoreError("\(location)/\(key) describes \(manifest.id.visible)@\(manifest.version), not \(version.id)@\(version.version)")
+        }
+        return manifest
     }
 
     /// The index the catalog's published versions describe.
@@ -120,7 +157,7 @@ public struct Store: Sendable {
 
     /// The store's index.json, nil when there is none yet.
     public func readIndex() throws(StoreError) -> StoreIndex? {
-        guard let data = try backend.read(StoreLayout.index) else { return nil }
+        guard let data = try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes) else { return nil }
         do { return try ManifestRefresher.decodeIndex(data) } catch {
             throw StoreError("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
         }
@@ -212,8 +249,31 @@ public final class DirectoryStore: StoreBackend {
         return sidecarKey + "/staging"
     }
 
-    public func read(_ key: String) throws(StoreError) -> Data? {
-        FileManager.default.contents(atPath: path(key))
+    public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+        var info = stat()
+        if stat(path(key), &info) != 0 && (errno == ENOENT || errno == ENOTDIR) { return nil }
+        do { return Data(try CappedFile.read(path(key), cap: cap, what: (key as NSString).lastPathComponent)) } catch {
+            throw StoreError("cannot read \(path(key)): \(error.message)")
+        }
+    }
+
+    public func digest(_ key: String) throws(StoreError) -> StoredDigest? {
+        let fd = open(path(key), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        let hash = Digest.Stream()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        return StoredDigest(bytes: hash.count, sha256: hash.finish())
     }
 
     public func write(_ key: String, _ data: Data) throws(StoreError) {
@@ -253,7 +313,11 @@ public final class DirectoryStore: StoreBackend {
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.message)") }
         let area = stagingKey()
         defer { if area == Self.stagingFolder { rmdir(path(area)) } }  // inside the store: gone once empty
-        let staging = "\(area)/\(folder.replacingOccurrences(of: "/", with: "@"))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // Named by the folder when it is short; a long version number (a name of up to 255 bytes
+        // is valid) would make the staging name too long, so it is cut and a hash of it added.
+        var label = folder.replacingOccurrences(of: "/", with: "@")
+        if label.utf8.count > 100 { label = String(decoding: label.utf8.prefix(64), as: UTF8.self) + "~" + Digest.sha256Hex(Array(folder.utf8)).prefix(16) }
+        let staging = "\(area)/\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         do { try Folders.create(path(staging)) } catch { throw StoreError("cannot stage \(folder) in \(root): \(error.message)") }
         var committed = false
         defer { if !committed { try? FileManager.default.removeItem(atPath: path(staging)) } }

@@ -104,7 +104,7 @@ public struct StoreRecovery {
     /// probed for the facts the catalog keeps.
     func read(_ id: String, _ version: SemanticVersion, listed: StoreIndex.Version?) throws(StoreError) -> StoredVersion {
         let manifestKey = StoreLayout.manifest(id, version)
-        guard let manifestData = try store.backend.read(manifestKey) else {
+        guard let manifestData = try store.backend.read(manifestKey, atMost: StoreLimits.manifestBytes) else {
             throw StoreError("\(store.location)/\(manifestKey) is missing, though index.json lists \(id)@\(version) (soundpack verify checks the store)")
         }
         let manifest = try store.manifest(id, version)

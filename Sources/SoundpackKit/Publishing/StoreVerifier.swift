@@ -38,26 +38,41 @@ public struct StoreVerifier {
     public func verify() throws(PublishError) -> Result {
         var drifts: [Drift] = []
         var unsignedNotices: [Drift] = []
-        var expected: Set<String> = [StoreLayout.index]
+        var expected: Set<[UInt8]> = [StoreLayout.index.pathKey]  // by bytes: NFC and NFD keys are two files
         var checked = 0
         var readError: StoreError?
-        func file(_ key: String) -> [UInt8]? {
-            do { return try store.backend.read(key).map(Array.init) } catch {
+        func digest(_ key: String) -> StoredDigest? {
+            do { return try store.backend.digest(key) } catch {
                 readError = readError ?? error
                 return nil
             }
         }
-        func check(_ key: String, sha256: String?, against source: String) {
-            expected.insert(key)
-            guard let bytes = file(key) else {
+        /// The bytes of a JSON file of the store, read whole only when `digest` says it is within
+        /// `cap`; an oversized one is drift, never loaded.
+        func json(_ key: String, cap: Int, digest: StoredDigest?) -> [UInt8]? {
+            guard let digest else { return nil }
+            guard digest.bytes <= Int64(cap) else {
+                drifts.append(Drift(kind: .changed, path: key, detail: "\(digest.bytes) bytes, above the \(cap >> 20) MiB a soundpack \((key as NSString).lastPathComponent) may hold"))
+                return nil
+            }
+            do { return try store.backend.read(key, atMost: cap).map(Array.init) } catch {
+                readError = readError ?? error
+                return nil
+            }
+        }
+        /// Checks `key` against `sha256` (streamed: a file of any size is hashed, never loaded).
+        @discardableResult
+        func check(_ key: String, sha256: String?, against source: String) -> StoredDigest? {
+            expected.insert(key.pathKey)
+            guard let found = digest(key) else {
                 drifts.append(Drift(kind: .missing, path: key, detail: "listed in the \(source) but not in the store"))
-                return
+                return nil
             }
             checked += 1
-            let actual = Digest.sha256Hex(bytes)
-            if let sha256, actual != sha256 {
-                drifts.append(Drift(kind: .changed, path: key, detail: "SHA-256 is \(actual.prefix(16))…, the \(source) says \(sha256.prefix(16))…"))
+            if let sha256, found.sha256 != sha256 {
+                drifts.append(Drift(kind: .changed, path: key, detail: "SHA-256 is \(found.sha256.prefix(16))…, the \(source) says \(sha256.prefix(16))…"))
             }
+            return found
         }
 
         let versions: [PublishedVersion]
@@ -65,8 +80,8 @@ public struct StoreVerifier {
         for version in versions {
             let (id, number) = (version.id, version.version)
             let manifestKey = StoreLayout.manifest(id, number)
-            check(manifestKey, sha256: version.manifestSha256, against: "catalog")
-            guard let bytes = file(manifestKey) else { continue }
+            let found = check(manifestKey, sha256: version.manifestSha256, against: "catalog")
+            guard let bytes = json(manifestKey, cap: StoreLimits.manifestBytes, digest: found) else { continue }
             if let duplicate = JSONDuplicateKeys.first(in: bytes) {
                 drifts.append(Drift(kind: .changed, path: manifestKey, detail: "not a manifest soundpack wrote: \(duplicate.description)"))
                 continue
@@ -99,8 +114,8 @@ public struct StoreVerifier {
             }
             let signatureKey = StoreLayout.signature(id, number)
             if let keyID = manifest.signingKey {
-                expected.insert(signatureKey)
-                let text = file(signatureKey).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+                expected.insert(signatureKey.pathKey)
+                let text = json(signatureKey, cap: 4_096, digest: digest(signatureKey)).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
                 if let text, let signature = Data(base64Encoded: text) {
                     if let publicKey = publicKeys[keyID] {
                         if !SigningKey.verify(Array(signature), of: bytes, publicKey: publicKey) {
@@ -123,13 +138,16 @@ public struct StoreVerifier {
         }
 
         let index = Store.index(of: versions)
-        if let bytes = file(StoreLayout.index) {
+        let indexDigest = digest(StoreLayout.index)
+        if let bytes = json(StoreLayout.index, cap: StoreLimits.indexBytes, digest: indexDigest) {
             checked += 1
-            let stored = try? JSONDecoder().decode(StoreIndex.self, from: Data(bytes))
-            if stored != index {
+            if let duplicate = JSONDuplicateKeys.first(in: bytes) {
+                // Two readers could take different values from it; like every other reader, refused.
+                drifts.append(Drift(kind: .index, path: StoreLayout.index, detail: "not an index soundpack wrote: \(duplicate.description)"))
+            } else if (try? JSONDecoder().decode(StoreIndex.self, from: Data(bytes))) != index {
                 drifts.append(Drift(kind: .index, path: StoreLayout.index, detail: "does not match the catalog (soundpack publish rewrites it)"))
             }
-        } else if !index.packs.isEmpty {
+        } else if indexDigest == nil && !index.packs.isEmpty {
             drifts.append(Drift(kind: .missing, path: StoreLayout.index, detail: "the store has no index"))
         }
 
@@ -146,7 +164,7 @@ public struct StoreVerifier {
         let known = Set(versions.map { StoreLayout.versionFolder($0.id, $0.version) })
         let storedKeys = Set(keys)
         var unrecorded = Set<String>()
-        for key in keys where !expected.contains(key) {
+        for key in keys where !expected.contains(key.pathKey) {
             let parts = key.slashSeparated
             if parts.count >= 3, let version = SemanticVersion(String(parts[1])) {
                 let folder = StoreLayout.versionFolder(String(parts[0]), version)
