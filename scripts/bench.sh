@@ -13,13 +13,15 @@
 #   publish  soundpack publish of 50 packs vs tar czf + sha256sum of the same files  target <= 1.5x
 #            publish #500 (store of 499 versions) vs publish #1 (empty store)       target <= 1.2x
 #   verify   soundpack verify of the 50-pack store vs sha256sum of every file in it  target <= 1.0x
+#   json     soundpack validate of a pack whose pack.json is 0.9 MiB on one line vs the same pack
+#            with its ordinary pack.json, and vs python3 json.load      target: adds < 1 s
 #   say      soundpack say of 1,000,000 amounts (text)                               target >= 1.5 M/s
 #   extension the extension's plan + verify + join of packs/wechat's worst-case amount (from
 #            validate), every clip in Library/Sounds and hash-checked, 50 runs in one process
 #            vs  the phone's budget                                    target <= 50 ms, <= 8 MiB added
 #
 # Sub-second figures are hyperfine medians of 10 runs; the rest single /usr/bin/time runs.
-# Usage: scripts/bench.sh [render|validate|publish|say|extension|all]   (env BENCH_RENDER_N, BENCH_WORK=folder to keep)
+# Usage: scripts/bench.sh [render|validate|publish|json|say|extension|all]   (env BENCH_RENDER_N, BENCH_WORK=folder to keep)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -225,6 +227,27 @@ SH
   row "soundpack verify (the 50-version store)" verify-50
   row "floor: sha256sum of every file in the store" verify-floor
   echo "ratio: verify takes $(ratio "$(wall verify-50)" "$(wall verify-floor)")x sha256sum (target <= 1.0x: on its floor)"
+  echo
+fi
+
+if [ "$what" = all ] || [ "$what" = json ]; then
+  # A pack.json near the 1 MiB cap on one line (33,000 texts): the strict-JSON scan and the reader
+  # must stay linear. Baselines: the same pack with its ordinary pack.json, and python3's json.load.
+  rm -rf "$work/bigjson" "$work/plainjson" && cp -r packs/wechat "$work/bigjson" && cp -r packs/wechat "$work/plainjson"
+  python3 - "$work/bigjson/pack.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for i in range(33000): d["texts"]["k%d" % i] = "微信到账%d" % i
+open(sys.argv[1], "w").write(json.dumps(d, ensure_ascii=False, separators=(",", ":")))
+PY
+  precise json-big "$bin" validate "$work/bigjson" --no-record
+  precise json-plain "$bin" validate "$work/plainjson" --no-record
+  precise json-python python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/bigjson/pack.json"
+  echo "json: validate with a $(wc -c <"$work/bigjson/pack.json")-byte one-line pack.json"
+  row "  soundpack validate, big pack.json" json-big
+  row "  soundpack validate, ordinary pack.json" json-plain
+  row "  python3 json.load of the big pack.json" json-python
+  echo "  the big manifest adds $(awk -v a="$(wall json-big)" -v b="$(wall json-plain)" 'BEGIN { printf "%.3f", a - b }') s (target < 1 s); $(ratio "$(wall json-big)" "$(wall json-python)" 2)x python3's json.load"
   echo
 fi
 

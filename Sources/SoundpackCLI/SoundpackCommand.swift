@@ -96,6 +96,10 @@ public enum SoundpackCommand {
         do {
             let parsed = try command.spec.parse(Array(arguments.dropFirst()))
             context.colour = try parsed.choice("--color")
+            // Settings checked before any command touches the disk: an empty SOUNDPACK_STORE must
+            // not let a catalog be created first.
+            _ = try context.setting(parsed, "--store", "SOUNDPACK_STORE")
+            _ = try context.setting(parsed, "--catalog", "SOUNDPACK_CATALOG")
             if parsed.has("--help") {
                 context.stdout.write(command.spec.help)
                 return .success
@@ -135,15 +139,29 @@ enum Style {
 extension CLIContext {
     /// `--catalog`, else `SOUNDPACK_CATALOG`, else `.soundpack/catalog.sqlite` under the working
     /// folder: a file path made absolute, or a `postgresql://` URL as given.
-    func catalogPath(_ arguments: ParsedArguments) -> String {
-        let named = arguments.value("--catalog") ?? environment["SOUNDPACK_CATALOG"] ?? ".soundpack/catalog.sqlite"
+    func catalogPath(_ arguments: ParsedArguments) throws(CLIError) -> String {
+        let named = try setting(arguments, "--catalog", "SOUNDPACK_CATALOG") ?? ".soundpack/catalog.sqlite"
         return PostgreSQLCatalog.isURL(named) ? named : absolute(named)
+    }
+
+    /// The value of `option`, else of the environment variable `variable`. An empty one is refused:
+    /// `SOUNDPACK_STORE=` (a CI secret that is not set) would otherwise name the working folder.
+    func setting(_ arguments: ParsedArguments, _ option: String, _ variable: String) throws(CLIError) -> String? {
+        if let given = arguments.value(option) {
+            guard !given.isEmpty else { throw .usage("\(option) is empty", hint: "name a \(option.dropFirst(2)), or leave the option out") }
+            return given
+        }
+        if let given = environment[variable] {
+            guard !given.isEmpty else { throw .usage("\(variable) is set but empty", hint: "unset it (the default is used), or set it to the \(option.dropFirst(2)) to use") }
+            return given
+        }
+        return nil
     }
 
     /// The store `--store`, `SOUNDPACK_STORE` or `dist/` (under the working folder) names: a folder,
     /// or `s3://bucket/prefix` with the endpoint and credentials from `--s3-endpoint` and `AWS_*`.
     func store(_ arguments: ParsedArguments) throws(CLIError) -> Store {
-        let named = arguments.value("--store") ?? environment["SOUNDPACK_STORE"] ?? "dist"
+        let named = try setting(arguments, "--store", "SOUNDPACK_STORE") ?? "dist"
         guard named.hasBytePrefix("s3://") else { return Store.directory(absolute(named), shown: named) }
         do {
             return Store(backend: try S3Store(S3Location(url: named, endpoint: arguments.value("--s3-endpoint"), environment: environment)))
@@ -157,8 +175,8 @@ extension CLIContext {
     /// and leave nothing behind.
     func openCatalog(_ arguments: ParsedArguments, readOnly: Bool = false) throws(CLIError) -> any Catalog {
         // Only the default .soundpack/ is created; a folder someone named must exist.
-        let named = arguments.value("--catalog") ?? environment["SOUNDPACK_CATALOG"]
-        let path = catalogPath(arguments)
+        let named = try setting(arguments, "--catalog", "SOUNDPACK_CATALOG")
+        let path = try catalogPath(arguments)
         do throws(CatalogError) {
             if PostgreSQLCatalog.isURL(path) { return try PostgreSQLCatalog(url: path) }
             if readOnly && !FileManager.default.fileExists(atPath: path) {

@@ -49,14 +49,21 @@ public struct SemanticVersion: Hashable, Comparable, Sendable, CustomStringConve
         case (false, false): break
         }
         for (a, b) in zip(lhs.prerelease, rhs.prerelease) where a != b {
-            switch (Int(a), Int(b)) {
-            case let (x?, y?): return x < y
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return a < b
+            // Numeric identifiers compare as numbers at any length (no leading zeros: the longer
+            // is the larger, then digit by digit); `Int(a)` would fail past Int.max.
+            switch (isNumeric(a), isNumeric(b)) {
+            case (true, true): return a.utf8.count != b.utf8.count ? a.utf8.count < b.utf8.count : Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+            case (true, false): return true
+            case (false, true): return false
+            case (false, false): return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
             }
         }
         return lhs.prerelease.count < rhs.prerelease.count
+    }
+
+    /// Whether `self` is a pre-release of `release`'s version (`1.0.0-rc.1` of `1.0.0` or `1.0.0-rc.2`).
+    public func isPrerelease(ofSameCoreAs other: SemanticVersion) -> Bool {
+        !prerelease.isEmpty && (major, minor, patch) == (other.major, other.minor, other.patch)
     }
 
     /// Orders version strings by semver precedence; strings that are not versions come first.

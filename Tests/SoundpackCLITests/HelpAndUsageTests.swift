@@ -83,18 +83,7 @@ import SoundpackTestSupport
 
     /// Runs `script` with `shell` (`-c`); nil when the shell is not installed.
     static func shell(_ shell: String, _ script: String) throws -> (status: Int32, output: String)? {
-        let path = "/usr/bin/\(shell)"
-        guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = shell == "zsh" ? ["-f", "-c", script] : ["-c", script]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: Executable.readToEnd(output.fileHandleForReading), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try Tool.run("/usr/bin/\(shell)", shell == "zsh" ? ["-f", "-c", script] : ["-c", script]).map { ($0.status, $0.stdout + $0.stderr) }
     }
 
     /// Every option that takes a value from a list (`--format`, `--codec`, `--color`, …) completes to

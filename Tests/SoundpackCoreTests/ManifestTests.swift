@@ -84,3 +84,62 @@ import Testing
         #expect(PackManifest.isValidID(id) == valid)
     }
 }
+
+/// The second hostile-input round's Core classes: version precedence at any length, the strict-JSON
+/// scan's positions on long lines, what XML cannot carry, and paths told apart by their bytes.
+@Suite struct HostileInputCoreTests {
+    @Test func numericPreReleaseIdentifiersCompareAsNumbersAtAnyLength() throws {
+        let order = ["1.0.0-rc.9", "1.0.0-rc.10", "1.0.0-rc.9223372036854775807", "1.0.0-rc.9223372036854775808",
+                     "1.0.0-rc.99999999999999999999999999", "1.0.0-rc.a", "1.0.0"]
+        let versions = try order.map { try #require(SemanticVersion($0)) }
+        for (a, b) in zip(versions, versions.dropFirst()) {
+            #expect(a < b && !(b < a), "\(a) < \(b)")
+        }
+        #expect(try #require(SemanticVersion("1.0.0-rc.1")).isPrerelease(ofSameCoreAs: try #require(SemanticVersion("1.0.0"))))
+        #expect(!(try #require(SemanticVersion("1.0.0")).isPrerelease(ofSameCoreAs: try #require(SemanticVersion("1.0.1")))))
+    }
+
+    /// Columns are counted on from the last position asked about: right after multibyte text, on
+    /// a line of 100,000 keys, and after a string that spans lines.
+    @Test func strictJSONPositionsStayRightOnLongLines() {
+        var line = "{"
+        for index in 0..<100_000 { line += "\"k\(index)\":1," }
+        line += "\"微\":1,\"last\":[1,]}"
+        let column = line.utf16.count - 2  // the comma before "]}", 1-based
+        #expect(JSONDuplicateKeys.first(in: Data(line.utf8)) == .trailingComma(line: 1, column: column))
+        let text = "{\"a\":\"x\ny\",\n  \"微微\": 1, \"b\": 2}"
+        let locations = JSONDuplicateKeys.locations(in: Data(text.utf8))
+        #expect(locations["微微"] == JSONKeyLocation(line: 3, column: 3))
+        #expect(locations["b"] == JSONKeyLocation(line: 3, column: 12))
+        let emoji = "{\"😀\": 1, \"z\": 2}"
+        #expect(JSONDuplicateKeys.locations(in: Data(emoji.utf8))["z"] == JSONKeyLocation(line: 1, column: 11))
+    }
+
+    @Test func xmlForbiddenCharactersAreFound() {
+        #expect("微信到账 \t\n".xmlForbiddenScalar == nil)
+        #expect("a\u{FFFE}".xmlForbiddenScalar == "\u{FFFE}")
+        #expect("a\u{FFFF}".xmlForbiddenScalar == "\u{FFFF}")
+        #expect("a\u{01}".xmlForbiddenScalar == "\u{01}")
+        #expect("😀\u{10FFFF}".xmlForbiddenScalar == nil)
+        #expect(SharedManifest.keyProblem("soundpack") != nil && SharedManifest.keyProblem("") != nil)
+        #expect(SharedManifest.keyProblem("kMainAppMp3FileKey") == nil)
+        #expect(throws: SharedManifest.EncodingError.self) {
+            try SharedManifest(key: "k", bundledFiles: ["a\u{FFFF}.caf"], packs: [:]).encoded(as: .plist)
+        }
+    }
+
+    @Test func pathKeysTellNormalizationsApart() {
+        let composed = "clips/\u{E9}.caf", decomposed = "clips/e\u{301}.caf"
+        #expect(composed == decomposed, "Swift compares by canonical equivalence")
+        #expect(composed.pathKey != decomposed.pathKey)
+        #expect(Set([composed.pathKey, decomposed.pathKey]).count == 2)
+    }
+
+    @Test func everyJSONReaderHasACap() {
+        let big = Data(repeating: UInt8(ascii: " "), count: StoreLimits.indexBytes + 1)
+        #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeIndex(big) }
+        #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeManifest(Data(count: StoreLimits.manifestBytes + 1)) }
+        #expect(throws: PlanError.self) { try SharedManifest(data: Data(count: StoreLimits.sharedManifestBytes + 1)) }
+        #expect(throws: ManifestError.self) { try PackManifest(json: Data(count: PackManifest.maxBytes + 1)) }
+    }
+}

@@ -64,3 +64,28 @@ public enum Executable {
         }
     }
 }
+
+/// Runs another program (a consumer of what soundpack writes: bsdtar, a shell, python3), by its full path.
+public enum Tool {
+    /// nil when `path` is not installed.
+    public static func run(_ path: String, _ arguments: [String], in directory: String = "/") throws -> ExecutionResult? {
+        guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        DispatchQueue.global().async(group: group) { outData = Executable.readToEnd(out.fileHandleForReading) }
+        DispatchQueue.global().async(group: group) { errData = Executable.readToEnd(err.fileHandleForReading) }
+        group.wait()
+        process.waitUntilExit()
+        return ExecutionResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+                               status: process.terminationStatus)
+    }
+}

@@ -48,8 +48,17 @@ enum InitCommand: Command {
         guard !FileManager.default.fileExists(atPath: target.path) else {
             throw .failure("\(directory)/pack.json already exists", hint: "init never overwrites a pack; edit it or choose another folder")
         }
+        let data: Data
+        do { data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) } catch {
+            throw .usage("cannot write these values as JSON: \(error.localizedDescription)")
+        }
+        // What init writes goes through the reader validate uses: a value it would refuse (a
+        // control character in --prefix, a --max-amount beyond the grammar) is refused here.
+        do { _ = try PackManifest(json: data) } catch {
+            let option = ["maxAmount": "--max-amount", "texts.prefix": "--prefix", "texts": "--prefix", "id": "--id", "name": "--id"][error.field ?? ""] ?? "a value"
+            throw .usage("\(option): \(error.message)", hint: "init writes only a pack.json that validate accepts")
+        }
         do {
-            let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             try Folders.create(folder + "/clips")
             try AtomicFile.write(data + Data("\n".utf8), to: target.path)
         } catch {

@@ -20,9 +20,8 @@ enum KeygenCommand: Command {
         }
         let key = SigningKey.generate()
         do {
-            try AtomicFile.write(Data((Data(key.secretKeyBytes).base64EncodedString() + "\n").utf8), to: path)
-            chmod(path, 0o600)
-            try AtomicFile.write(Data((Data(key.publicKey).base64EncodedString() + "\n").utf8), to: path + ".pub")
+            try AtomicFile.write(Data((Data(key.secretKeyBytes).base64EncodedString() + "\n").utf8), to: path, mode: 0o600, replacing: false)
+            try AtomicFile.write(Data((Data(key.publicKey).base64EncodedString() + "\n").utf8), to: path + ".pub", replacing: false)
         } catch {
             throw .environment("cannot write the key", error.localizedDescription)
         }

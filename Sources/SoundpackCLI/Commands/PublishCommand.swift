@@ -48,7 +48,7 @@ enum PublishCommand: Command {
         // so not even the catalog file is created.
         let dryRun = arguments.has("--dry-run")
         let catalog: any Catalog
-        let catalogPath = context.catalogPath(arguments)
+        let catalogPath = try context.catalogPath(arguments)
         if dryRun && !PostgreSQLCatalog.isURL(catalogPath) && !FileManager.default.fileExists(atPath: catalogPath) {
             do { catalog = try SQLiteCatalog(path: ":memory:", createFolder: false) } catch { throw .environment("cannot use the catalog", error.message) }
         } else {

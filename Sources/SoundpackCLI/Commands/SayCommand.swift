@@ -15,7 +15,7 @@ enum SayCommand: Command {
             is reported on stderr with its line number, the others are still answered, and the exit
             code is 1. With --grammar alone there is no prefix and --format files is not available.
             Formats: text (微信到账十五点四元), tokens (space-separated token ids), files (clip paths as
-            written in pack.json), json (one object per line).
+            written in pack.json, single-quoted for the shell when they hold spaces or quotes), json (one object per line).
             """,
         options: [
             .option("--pack", value: "DIR", help: "read with this pack's grammar, prefix, suffix and maxAmount"),

@@ -26,8 +26,10 @@ enum YankCommand: Command {
         let reason = arguments.value("--reason") ?? ""
         if undo {
             guard arguments.value("--reason") == nil else { throw .usage("--undo takes no --reason") }
-        } else if reason.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw .usage("yank needs --reason TEXT", hint: "soundpack yank \(ref.id)@\(version) --reason \"clip 5 is clipped\"")
+        } else if reason.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.generalCategory == .format }) {
+            throw .usage("yank needs --reason TEXT\(reason.isEmpty ? "" : " (this one is only white space)")", hint: "soundpack yank \(ref.id)@\(version) --reason \"clip 5 is clipped\"")
+        } else if reason.containsControlCharacter() || reason.utf8.count > 1_000 {
+            throw .usage("the --reason is shown in every listing: one line of printable text, at most 1000 bytes")
         }
         let catalog = try context.openCatalog(arguments)
         let store = try context.store(arguments)
@@ -50,14 +52,20 @@ enum YankCommand: Command {
         switch outcome {
         case .notPublished:
             throw .failure("\(name) is not published", hint: "soundpack list shows what is")
+        case .alreadyYanked, .notYanked, .yanked, .unyanked:
+            // Written whatever the outcome: a yank whose index write failed is recorded in the
+            // catalog, and its retry (already yanked) must still bring index.json up to date.
+            do { try store.writeIndex(from: catalog, unyanking: undo ? (ref.id, version) : nil) } catch {
+                throw .environment("cannot update the store", error.description, hint: "the catalog has the \(undo ? "undo" : "yank"); run the same command again to update index.json")
+            }
+        }
+        switch outcome {
+        case .notPublished: break
         case .alreadyYanked(let earlier):
             context.stdout.write("\(name) is already yanked\(earlier.map { ": \($0.visible)" } ?? ""); the first reason stays\n")
         case .notYanked:
             context.stdout.write("\(name) is not yanked; nothing to undo\n")
         case .yanked, .unyanked:
-            do { try store.writeIndex(from: catalog, unyanking: undo ? (ref.id, version) : nil) } catch {
-                throw .environment("cannot update the store", error.description)
-            }
             context.stdout.write(outcome == .yanked ? "yanked \(name): \(reason.visible)\n" : "\(name) is no longer yanked\n")
         }
         return .success

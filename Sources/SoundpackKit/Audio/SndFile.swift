@@ -192,6 +192,32 @@ public enum AudioFileWriter {
         try write(.float(samples), sampleRate: sampleRate, channels: channels, container: container, encoding: encoding, to: path)
     }
 
+    /// The process that writes the temporary `name` (`.NAME.PID.RANDOM.partial.EXT`, as `write`
+    /// names them), or nil when `name` is not one.
+    static func temporaryOwner(_ name: String) -> pid_t? {
+        guard name.hasPrefix(".") else { return nil }
+        var parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.last != "partial" { parts.removeLast() }
+        guard parts.count >= 5, parts.removeLast() == "partial", UInt32(parts.removeLast()) != nil,
+              let owner = Int32(parts.removeLast()), owner > 0 else { return nil }
+        return owner
+    }
+
+    /// Removes the temporaries in `folder` that a killed `write` left (their process is gone):
+    /// `render -o DIR` runs this first, so an interrupted render leaves nothing for the next one.
+    public static func removeAbandonedTemporaries(in folder: String) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        for name in names {
+            guard let owner = temporaryOwner(name), owner != getpid(), kill(owner, 0) != 0, errno == ESRCH else { continue }
+            unlink("\(folder)/\(name)")
+        }
+    }
+
     /// Writes `samples` (interleaved) to `path` through a temporary file in the same folder that
     /// is renamed into place, so `path` never holds half a file.
     public static func write(_ samples: Samples, sampleRate: Int, channels: Int, container: Container,

@@ -108,7 +108,12 @@ final class PostgreSQLConnection: SQLConnection {
             case .real(let v):
                 types.append(701)
                 texts.append(v.isFinite ? String(v) : (v.isNaN ? "NaN" : (v > 0 ? "Infinity" : "-Infinity")))
-            case .text(let v): types.append(25); texts.append(v)
+            case .text(let v):
+                // PostgreSQL's text cannot hold NUL, and a C string would end at it: refused, never cut.
+                guard !v.utf8.contains(0) else {
+                    throw CatalogError("a text holds a NUL character, which PostgreSQL cannot store; \(location) was not changed by it")
+                }
+                types.append(25); texts.append(v)
             }
         }
         let statement = Self.numbered(sql)

@@ -42,6 +42,10 @@ public class SQLCatalog: Catalog {
     private func migrate() throws(CatalogError) {
         try write(locking: []) {
             let current = try db.schemaVersion()
+            // user_version is whatever a file says: a negative one would index the migrations below zero.
+            if current < 0 {
+                throw CatalogError("the catalog at \(db.location) has schema version \(current), which no soundpack writes; the file is damaged or not a soundpack catalog (soundpack catalog rebuild --from-store recovers one)")
+            }
             if current > Self.schemaVersion {
                 throw CatalogError("the catalog at \(db.location) has schema version \(current), newer than this soundpack understands (\(Self.schemaVersion)); upgrade soundpack")
             }

@@ -107,7 +107,8 @@ public final class SQLiteDatabase {
             case .null: status = sqlite3_bind_null(statement, i)
             case .integer(let v): status = sqlite3_bind_int64(statement, i, v)
             case .real(let v): status = sqlite3_bind_double(statement, i, v)
-            case .text(let v): status = sqlite3_bind_text(statement, i, v, -1, SQLITE_TRANSIENT)
+            // With its byte length, not -1: a NUL inside the text is stored, not where it stops.
+            case .text(let v): status = v.withCString { sqlite3_bind_text(statement, i, $0, Int32(clamping: v.utf8.count), SQLITE_TRANSIENT) }
             }
             try check(status, "while binding parameter \(i) of \(sql.prefix(80))")
         }
@@ -121,14 +122,25 @@ public final class SQLiteDatabase {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { break }
             try check(status, "while executing \(sql.prefix(80))")
-            rows.append(SQLRow(names: names, values: (0..<count).map { column in
+            var values: [SQLValue] = []
+            values.reserveCapacity(Int(count))
+            for column in 0..<count {
                 switch sqlite3_column_type(statement, column) {
-                case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
-                case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
-                case SQLITE_NULL: return .null
-                default: return .text(String(cString: sqlite3_column_text(statement, column)))
+                case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(statement, column)))
+                case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(statement, column)))
+                case SQLITE_NULL: values.append(.null)
+                default:
+                    // Every byte, then checked: a text that is not UTF-8 (or a blob) would be
+                    // repaired or cut at a NUL by a C-string read, changing what the catalog says.
+                    let length = Int(sqlite3_column_bytes(statement, column))
+                    let bytes = sqlite3_column_blob(statement, column).map { UnsafeRawBufferPointer(start: $0, count: length) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+                    guard sqlite3_column_type(statement, column) == SQLITE_TEXT, let text = String(validating: bytes, as: UTF8.self) else {
+                        throw SQLiteError(code: SQLITE_MISMATCH, message: "column \(column) of a row holds bytes that are not UTF-8 text; the file was not written by soundpack", context: "while reading \(path)")
+                    }
+                    values.append(.text(text))
                 }
-            }))
+            }
+            rows.append(SQLRow(names: names, values: values))
         }
         return rows
     }

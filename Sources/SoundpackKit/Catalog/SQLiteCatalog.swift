@@ -17,6 +17,12 @@ public final class SQLiteCatalog: SQLCatalog {
     /// when `createFolder` says so (the default `.soundpack/`): a typo in a folder someone named
     /// is an error, not a new folder.
     public init(path: String, createFolder: Bool = true) throws(CatalogError) {
+        // SQLite writes `PATH-journal` beside the file: a device, FIFO or folder named as the
+        // catalog (`/dev/null`) would put a journal file where nobody asked.
+        var info = stat()
+        if path != ":memory:", stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw CatalogError("\(path.visible) is not a regular file (a device, FIFO or folder); a catalog is a SQLite file: pass --catalog FILE")
+        }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if createFolder {
             do {

@@ -172,8 +172,13 @@ public final class Publisher {
             }
             let old: VersionRecord?
             do { old = try catalog.versionRecord(of: id, newest) } catch { throw .catalog(error.message) }
-            if let old {
-                let change = VersionChange(from: VersionFacts(old), to: facts)
+            // A pre-release is a candidate of its version: the release after it (1.0.0 after
+            // 1.0.0-rc.1) and the next candidate may change anything the candidate had.
+            if let old, !newest.isPrerelease(ofSameCoreAs: version) {
+                var oldFacts = VersionFacts(old)
+                // The texts are in the store's manifest of the version, not in the catalog.
+                if let stored = try? store.storedManifest(id, newest) { oldFacts.texts = stored.texts }
+                let change = VersionChange(from: oldFacts, to: facts)
                 let bump = Bump.between(newest, version)
                 if bump < change.required {
                     let reasons = change.items.filter { $0.needs > bump }.map { "\($0.kind) (\($0.detail)) needs a \($0.needs.name) bump" }
@@ -208,14 +213,14 @@ public final class Publisher {
     /// The pack's files as they go into archives: pack.json and each clip at its pack path.
     static func packFiles(_ report: PackReport) throws(PublishError) -> [(path: String, bytes: [UInt8])] {
         var files: [(String, [UInt8])] = []
-        var seen = Set<String>()
+        var seen = Set<[UInt8]>()  // by bytes: NFC and NFD names are two files
         let root = URL(fileURLWithPath: report.folder.path, isDirectory: true)
         let manifestPath = root.appendingPathComponent(StoreLayout.packJSONFile).path
         guard let pack = FileManager.default.contents(atPath: manifestPath) else { throw .io("cannot read \(manifestPath)") }
         files.append((StoreLayout.packJSONFile, Array(pack)))
         for clip in report.clips {
             let path = PackPaths.normalized(clip.file)
-            guard seen.insert(path).inserted else { continue }
+            guard seen.insert(path.pathKey).inserted else { continue }
             guard let bytes = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
                 throw .io("cannot read \(root.path)/\(path)")
             }
@@ -236,13 +241,13 @@ public final class Publisher {
         var versionFiles: [(name: String, data: Data)] = []
         func put(_ file: String, _ bytes: [UInt8]) {
             // Two tokens may share one clip file; it is stored once.
-            if !versionFiles.contains(where: { $0.name == file }) { versionFiles.append((file, Data(bytes))) }
+            if !versionFiles.contains(where: { $0.name.utf8.elementsEqual(file.utf8) }) { versionFiles.append((file, Data(bytes))) }
         }
         for clip in report.clips {
             guard let facts = clip.facts else { continue }
             let path = PackPaths.normalized(clip.file)
             let target = StoreLayout.clipFile(packPath: path)
-            guard let bytes = bytesByPath[path] else { throw .io("cannot read \(report.folder.path)/\(path)") }
+            guard let bytes = bytesByPath[path.pathKey] else { throw .io("cannot read \(report.folder.path)/\(path)") }
             put(target, bytes)
             clips[clip.key] = StoreManifest.Clip(
                 file: target, bytes: bytes.count, sha256: facts.sha256, frames: facts.frames, durationSeconds: facts.durationSeconds,
@@ -255,7 +260,7 @@ public final class Publisher {
             put(name, archive.bytes)
             archives[archive.kind.rawValue] = StoreManifest.FileRecord(file: name, bytes: archive.bytes.count, sha256: archive.sha256)
         }
-        let packJSON = bytesByPath[StoreLayout.packJSONFile] ?? []
+        let packJSON = bytesByPath[StoreLayout.packJSONFile.pathKey] ?? []
         let manifest = StoreManifest(
             id: id, name: pack.name, version: version, grammar: pack.grammar.id, two: pack.grammar.two,
             maxAmount: pack.maxAmount, profile: pack.profile, texts: pack.texts, digest: digest, clips: clips,
@@ -281,17 +286,18 @@ public final class Publisher {
 /// A version's files as read for publishing (each clip checked against the hash validation
 /// measured) and its archives: the CPU-heavy part of a publish, free of the catalog and the store.
 struct VersionContents: Sendable {
-    /// Each file's bytes by its path in the pack (pack.json and the clips).
-    var bytesByPath: [String: [UInt8]]
+    /// Each file's bytes by its path's bytes in the pack (pack.json and the clips): NFC and NFD
+    /// spellings of one name are two files.
+    var bytesByPath: [[UInt8]: [UInt8]]
     var archives: [(kind: ArchiveKind, bytes: [UInt8], sha256: String)]
 
     init(_ report: PackReport, mtime: Int64) throws(PublishError) {
         let files = try Publisher.packFiles(report)
-        bytesByPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        bytesByPath = Dictionary(files.map { ($0.path.pathKey, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         for clip in report.clips {
             guard let facts = clip.facts else { continue }
             let path = PackPaths.normalized(clip.file)
-            guard let bytes = bytesByPath[path], Digest.sha256Hex(bytes) == facts.sha256 else {
+            guard let bytes = bytesByPath[path.pathKey], Digest.sha256Hex(bytes) == facts.sha256 else {
                 throw .io("\(path) changed while it was being published; publish again")
             }
         }

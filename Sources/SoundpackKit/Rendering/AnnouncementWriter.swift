@@ -11,7 +11,9 @@ public struct AnnouncementWriter: Sendable {
         case text
         /// `prefix 十 5 点 4 元`
         case tokens
-        /// The clip paths as pack.json writes them.
+        /// The clip paths as pack.json writes them, separated by spaces; a path that holds a space
+        /// or another character a shell reads specially is in single quotes (`'my clips/5.caf'`),
+        /// so every line splits back into its paths (`xargs`, `eval set --`).
         case files
         /// `{"amount":"15.40","text":"…","tokens":[…],"files":[…]}`
         case json
@@ -51,9 +53,18 @@ public struct AnnouncementWriter: Sendable {
             tokenTextJSON.add(Self.jsonEscaped(text))
             tokenID.add(token.rawValue)
             tokenJSON.add("\"\(Self.jsonEscaped(token.rawValue))\"")
-            fileText.add(file)
+            fileText.add(Self.shellQuoted(file))
             fileJSON.add("\"\(Self.jsonEscaped(file))\"")
         }
+    }
+
+    /// `path` as one word of a POSIX shell: as it is when it needs no quoting, else in single quotes
+    /// (a `'` inside written `'\''`).
+    public static func shellQuoted(_ path: String) -> String {
+        let plain = !path.isEmpty && path.unicodeScalars.allSatisfy { s in
+            (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || "._/-+,:@%=".unicodeScalars.contains(s) || s.value >= 0x80 && !s.properties.isWhitespace
+        }
+        return plain ? path : "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
     /// Appends the answer for `amount` and a newline to `line`; `buffer` is scratch space.

@@ -61,8 +61,11 @@ public struct PackConverter: Sendable {
 
         let sourceURL = URL(fileURLWithPath: sourceFolder.path, isDirectory: true).standardizedFileURL
         let destinationURL = URL(fileURLWithPath: destinationFolder.path, isDirectory: true).standardizedFileURL
-        guard destinationURL.path != sourceURL.path, !destinationURL.path.hasBytePrefix(sourceURL.path + "/"),
-              !sourceURL.path.hasBytePrefix(destinationURL.path + "/") else {
+        // Compared as real paths: DEST may be SRC, or lie inside it, through a symlink, and --force
+        // must never move or fill SRC.
+        let (realSource, realDestination) = (Folders.realPath(sourceURL.path), Folders.realPath(destinationURL.path))
+        guard realDestination != realSource, !realDestination.hasBytePrefix(realSource + "/"),
+              !realSource.hasBytePrefix(realDestination + "/") else {
             throw input("the destination \(destination) overlaps the source \(source); choose another folder")
         }
         let manifest: PackManifest

@@ -111,6 +111,7 @@ public final class PackRenderer: Sendable {
     /// that cannot be written and names it.
     public func write(_ amounts: [Amount], into folder: String, fileExtension: String, container: Container,
                       progress: (@Sendable () -> Void)? = nil) throws(RenderFailure) {
+        AudioFileWriter.removeAbandonedTemporaries(in: folder)
         try WorkerPool.run(amounts.count) { (index: Int) throws(RenderFailure) in
             let path = "\(folder)/\(amounts[index]).\(fileExtension)"
             do throws(AudioError) { try write(amounts[index], to: path, container: container) } catch {

@@ -7,12 +7,14 @@ import Foundation
 
 public enum AtomicFile {
     /// Writes `data` to a temporary name in the same folder, fsyncs it, renames it over `path`,
-    /// then fsyncs the folder.
-    public static func write(_ data: Data, to path: String) throws {
+    /// then fsyncs the folder. The file has `mode` from its creation, before its first byte (a
+    /// secret key is never readable by others, not even for a moment); with `replacing` false an
+    /// existing `path` is an error (EEXIST), even one that appears while writing.
+    public static func write(_ data: Data, to path: String, mode: mode_t = 0o644, replacing: Bool = true) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = "\(folder)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw POSIXFailure("cannot create \(temporary)") }
         var ok = false
         defer {
@@ -23,7 +25,13 @@ public enum AtomicFile {
             try FileBytes.writeAll(data, to: fd, path: temporary)
             guard fsync(fd) == 0 else { throw POSIXFailure("cannot fsync \(temporary)") }
         }
-        guard rename(temporary, path) == 0 else { throw POSIXFailure("cannot rename \(temporary) to \(path)") }
+        if replacing {
+            guard rename(temporary, path) == 0 else { throw POSIXFailure("cannot rename \(temporary) to \(path)") }
+        } else {
+            // link(2) never replaces: it fails with EEXIST where rename would overwrite.
+            guard link(temporary, path) == 0 else { throw POSIXFailure("cannot create \(path)") }
+            unlink(temporary)
+        }
         ok = true
         let dir = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir >= 0 {

@@ -43,6 +43,26 @@ extension Folders {
     /// Paths are joined component by component, never cut by character counts: a name that starts
     /// with a combining mark stays a name of its own. `skipHidden` leaves out names starting with
     /// `.` and everything under them.
+    /// The path with every symlink resolved (realpath(3)), for a path that may not exist yet: its
+    /// deepest existing ancestor resolved, the missing rest appended. Two paths name the same file
+    /// only when these agree; comparing the paths as written misses a link.
+    public static func realPath(_ path: String) -> String {
+        var missing: [String] = []
+        var current = URL(fileURLWithPath: path).standardizedFileURL.path
+        while true {
+            if let resolved = realpath(current, nil) {
+                defer { free(resolved) }
+                var result = String(cString: resolved)
+                for part in missing.reversed() { result += (result.hasSuffix("/") ? "" : "/") + part }
+                return result
+            }
+            let parent = (current as NSString).deletingLastPathComponent
+            guard parent != current, !parent.isEmpty else { return path }
+            missing.append((current as NSString).lastPathComponent)
+            current = parent
+        }
+    }
+
     public static func walk(_ root: String, skipHidden: Bool = false) -> [Entry] {
         var entries: [Entry] = []
         var pending: [String] = [""]

@@ -100,8 +100,18 @@ public struct Finding: Sendable, Equatable, Codable {
     public var isAboutManifest: Bool { file == nil || file == PackFolder.manifestFile }
 
     /// What identifies "the same finding" across runs for a baseline: not the message, whose
-    /// figures may move.
-    public var fingerprint: String { [rule.rawValue, token ?? "", file ?? ""].joined(separator: "\u{1F}") }
+    /// figures may move, but the severity: a warning accepted in the baseline that has become an
+    /// error is a new finding.
+    public var fingerprint: String { fingerprint(as: severity) }
+
+    func fingerprint(as severity: Severity) -> String {
+        [rule.rawValue, severity.rawValue, token ?? "", file ?? ""].joined(separator: "\u{1F}")
+    }
+
+    /// Whether `baseline` (fingerprints) holds this finding at its severity or a graver one.
+    public func isCovered(by baseline: Set<String>) -> Bool {
+        baseline.contains(fingerprint) || (severity == .warning && baseline.contains(fingerprint(as: .error)))
+    }
 }
 
 /// A check of DESIGN §6, run over a pack whose facts have already been gathered.

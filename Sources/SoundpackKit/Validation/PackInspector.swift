@@ -28,11 +28,11 @@ public struct PackInspector: Sendable {
             let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
                                    clippingRunSamples: Int(manifest.checks.clippingRunSamples))
             let root = URL(fileURLWithPath: pack.folder.path, isDirectory: true)
-            var jobOfPath: [String: Int] = [:]
+            var jobOfPath: [[UInt8]: Int] = [:]  // by bytes: NFC and NFD names are two files
             var budget = limits.maxPackBytes
             for (c, clip) in pack.clips.enumerated() where clip.unsafePath == nil {
                 let relative = PackPaths.normalized(clip.path)
-                if let job = jobOfPath[relative] {
+                if let job = jobOfPath[relative.pathKey] {
                     jobs[job].clips.append(c)
                     continue
                 }
@@ -44,7 +44,7 @@ public struct PackInspector: Sendable {
                     continue
                 }
                 budget -= size
-                jobOfPath[relative] = jobs.count
+                jobOfPath[relative.pathKey] = jobs.count
                 jobs.append(Job(pack: p, clips: [c], path: path, probe: probe))
             }
         }

@@ -103,8 +103,8 @@ public struct PackReport: Sendable, Encodable, Equatable {
     public private(set) var suppressed = 0
     /// Time spent reading and measuring the pack's files (each file once).
     public var seconds: Double {
-        var byFile: [String: Double] = [:]
-        for clip in clips { byFile[PackPaths.normalized(clip.file)] = clip.seconds }
+        var byFile: [[UInt8]: Double] = [:]
+        for clip in clips { byFile[PackPaths.normalized(clip.file).pathKey] = clip.seconds }
         return byFile.values.reduce(0, +)
     }
 
@@ -145,7 +145,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
         for index in findings.indices where findings[index].suppressed == nil {
             if rules.contains(findings[index].rule) {
                 findings[index].suppressed = "ignored by --ignore \(findings[index].rule.rawValue)"
-            } else if baseline.contains(findings[index].fingerprint) {
+            } else if findings[index].isCovered(by: baseline) {
                 findings[index].suppressed = "in the baseline"
             }
         }

@@ -5,8 +5,8 @@ struct CoverageOrphanFile: ValidationRule {
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard pack.manifest != nil else { return [] }
-        let used = Set(pack.clips.map { PackPaths.normalized($0.path) })
-        return pack.audioFiles.filter { !used.contains($0) }.map {
+        let used = Set(pack.clips.map { PackPaths.normalized($0.path).pathKey })  // by bytes: NFC and NFD are two files
+        return pack.audioFiles.filter { !used.contains($0.pathKey) }.map {
             Finding(Self.id, .warning, file: $0, "audio file is not used by any clip in pack.json")
         }
     }

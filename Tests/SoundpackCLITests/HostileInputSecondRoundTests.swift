@@ -1,0 +1,416 @@
+// The second hostile-input round, through the built binary: one test per class of defect, each
+// checked with the tool that consumes the output (bsdtar, plistlib, the shell) where there is one.
+
+import Foundation
+import Testing
+import SoundpackKit
+import SoundpackTestSupport
+
+@Suite struct HostileInputSecondRoundTests {
+    /// A folder with the demo pack at `wechat/`, and the arguments that name its own catalog and store.
+    static func project() throws -> (folder: TemporaryFolder, pack: String, places: [String]) {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        return (folder, pack, ["--catalog", folder.file("catalog.sqlite"), "--store", folder.file("dist")])
+    }
+
+    static func publish(_ pack: String, _ places: [String], in folder: TemporaryFolder) throws {
+        let result = try Executable.run(["publish", pack] + places, in: folder.path)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
+    static func files(under root: String) -> [String: Data] {
+        var out: [String: Data] = [:]
+        for entry in Folders.walk(root) where entry.kind == .file {
+            out[entry.path] = FileManager.default.contents(atPath: root + "/" + entry.path)
+        }
+        return out
+    }
+
+    // MARK: crashes
+
+    /// libarchive's pax and zip writers dereferenced NULL for a name with no form in the "C"
+    /// locale (SIGSEGV on 五.caf); the archives must now carry the name as bsdtar reads it.
+    @Test func aClipWhoseNameIsNotASCIIIsPublishedAndArchived() throws {
+        let (folder, pack, places) = try Self.project()
+        try FileManager.default.moveItem(atPath: pack + "/clips/5.caf", toPath: pack + "/clips/五.caf")
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["5"] = "clips/五.caf"
+            object["clips"] = clips
+        }
+        try Self.publish(pack, places, in: folder)
+        let version = folder.file("dist/wechat/1.0.0")
+        for archive in ["wechat-1.0.0.tar.gz", "wechat-1.0.0.zip"] {
+            guard let listing = try Tool.run("/usr/bin/bsdtar", ["-tf", version + "/" + archive]) else { continue }
+            #expect(listing.status == 0, "\(listing.stderr)")
+            #expect(listing.stdout.split(separator: "\n").contains("wechat-1.0.0/clips/五.caf"), "\(archive): \(listing.stdout)")
+        }
+        let imported = try Executable.run(["import", version + "/wechat-1.0.0.tar.gz", "back"], in: folder.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(FileManager.default.contents(atPath: folder.file("back/clips/五.caf")) == FileManager.default.contents(atPath: pack + "/clips/五.caf"))
+    }
+
+    /// `--key soundpack` made the encoder write two values under one key (a trap); the key must be
+    /// one an XML property list can hold, and the output is read back with plistlib.
+    @Test(arguments: ["soundpack", "", "a\u{01}b", "tab\tkey", "\u{FFFE}"])
+    func anExportKeyThatCannotBeWrittenIsAUsageError(_ key: String) throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        let result = try Executable.run(["export", "wechat", "--key", key, "-o", "out.plist"] + places, in: folder.path)
+        #expect(result.status == 2, "\(key.debugDescription): \(result.stderr)")
+        #expect(result.stderr.contains("--key"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.plist")))
+    }
+
+    @Test func anExportWithAnOrdinaryKeyReadsBackInPlistlib() throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        let result = try Executable.run(["export", "wechat", "--key", "clips & <sounds>", "-o", "out.plist"] + places, in: folder.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        guard let read = try Tool.run("/usr/bin/python3", ["-c", "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(sorted(d))", folder.file("out.plist")]) else { return }
+        #expect(read.status == 0 && read.stdout.contains("'clips & <sounds>'"), "\(read.stdout)\(read.stderr)")
+    }
+
+    /// A negative user_version indexed the migrations below zero (a trap).
+    @Test(arguments: [-1, Int64(Int32.min)])
+    func aCatalogWithANegativeSchemaVersionIsRefused(_ version: Int64) throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        try SQLiteDatabase(path: folder.file("catalog.sqlite")).execute("PRAGMA user_version = \(version)")
+        let result = try Executable.run(["list"] + places, in: folder.path)
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("schema version \(version)"), "\(result.stderr)")
+    }
+
+    // MARK: writing where nobody asked
+
+    /// DEST a symlink to SRC, or a folder inside SRC reached through one: SRC is never written.
+    @Test(arguments: ["link", "link/inner", "inside"])
+    func convertNeverWritesIntoTheSourceThroughASymlink(_ destination: String) throws {
+        let (folder, pack, _) = try Self.project()
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link"), withDestinationPath: pack)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("inside"), withDestinationPath: pack + "/clips")
+        let before = Self.files(under: pack)
+        let result = try Executable.run(["convert", "wechat", destination, "--force", "--rate", "16000"], in: folder.path)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("overlaps the source"), "\(result.stderr)")
+        #expect(Self.files(under: pack) == before, "the source changed")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.file("link")) == pack)
+    }
+
+    @Test(arguments: [("SOUNDPACK_STORE", ["publish", "wechat"]), ("SOUNDPACK_CATALOG", ["list"]), ("SOUNDPACK_CATALOG", ["publish", "wechat"])])
+    func anEmptyStoreOrCatalogVariableIsRefusedNotTheWorkingFolder(_ variable: String, _ arguments: [String]) throws {
+        let (folder, _, _) = try Self.project()
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let result = try Executable.run(arguments, in: folder.path, environment: [variable: ""])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("\(variable) is set but empty"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+        let flag = try Executable.run(arguments + ["--store", ""], in: folder.path)
+        #expect(flag.status == 2 && flag.stderr.contains("--store is empty"), "\(flag.stderr)")
+    }
+
+    /// SQLite writes PATH-journal beside the catalog: a device or FIFO is refused before that.
+    @Test func aCatalogThatIsADeviceOrFIFOIsRefused() throws {
+        let (folder, pack, _) = try Self.project()
+        #expect(mkfifo(folder.file("fifo"), 0o600) == 0)
+        let hadJournal = FileManager.default.fileExists(atPath: "/dev/null-journal")
+        for catalog in ["/dev/null", folder.file("fifo")] {
+            let result = try Executable.run(["publish", pack, "--catalog", catalog, "--store", folder.file("dist")], in: folder.path)
+            #expect(result.status == 3, "\(catalog): \(result.stderr)")
+            #expect(result.stderr.contains("not a regular file"), "\(result.stderr)")
+        }
+        #expect(hadJournal || !FileManager.default.fileExists(atPath: "/dev/null-journal"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("fifo-journal")))
+    }
+
+    /// A render killed mid-write leaves `.NAME.PID.N.partial.caf`; the next render into the folder removes it.
+    @Test func aRenderIntoAFolderRemovesWhatAKilledRenderLeft() throws {
+        let (folder, pack, _) = try Self.project()
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: true)
+        let leftover = folder.file("out/.5.caf.\(gone.processIdentifier).12345.partial.caf")
+        let someoneElses = folder.file("out/.6.caf.\(getpid()).12345.partial.caf")
+        for file in [leftover, someoneElses] { FileManager.default.createFile(atPath: file, contents: Data([1, 2, 3])) }
+        let result = try Executable.run(["render", "--pack", pack, "5", "6", "-o", "out"], in: folder.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: leftover), "the dead process's temporary is removed")
+        #expect(FileManager.default.fileExists(atPath: someoneElses), "a live process's temporary is left alone")
+    }
+
+    // MARK: secrets
+
+    /// The secret key is created 0600: a poller never sees it (or its temporary) readable by others.
+    @Test func keygenNeverLetsOthersReadTheSecretKey() throws {
+        let folder = TemporaryFolder()
+        let done = ManagedFlag()
+        nonisolated(unsafe) var exposed: [String] = []
+        let watcher = Thread {
+            while !done.isSet {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !name.contains(".pub") {
+                    var info = stat()
+                    if stat(folder.file(name), &info) == 0, info.st_mode & 0o077 != 0 { exposed.append(name) }
+                }
+            }
+        }
+        watcher.start()
+        for index in 0..<20 {
+            let result = try Executable.run(["keygen", "-o", "key\(index)"], in: folder.path)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        done.set()
+        while !watcher.isFinished { usleep(1_000) }
+        #expect(exposed.isEmpty, "readable by others: \(Set(exposed).sorted())")
+        let again = try Executable.run(["keygen", "-o", "key0"], in: folder.path)
+        #expect(again.status == 1, "keygen never overwrites")
+    }
+
+    @Test(arguments: ["https://user:secret@cdn.example.com/p", "https://@cdn.example.com/p", "https://cdn.example.com:99999/p",
+                      "https://cdn.example.com:/p", "https://cdn.example.com\\evil.com/p", "https://cdn.example.com/a b"])
+    func aBaseURLWithCredentialsABadPortOrABackslashIsRefused(_ url: String) throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        let export = try Executable.run(["export", "wechat", "--base-url", url, "-o", "out.plist"] + places, in: folder.path)
+        #expect(export.status == 2, "\(url): \(export.stderr)")
+        #expect(!export.stderr.contains("secret"), "the password is never echoed")
+        let payload = try Executable.run(["payload", "15.40", "--pack", "wechat@1.0.0", "--base-url", url] + places, in: folder.path)
+        #expect(payload.status == 2, "\(url): \(payload.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.plist")))
+    }
+
+    // MARK: cost
+
+    /// A store file of more than 2 GiB (sparse) is hashed as a stream: reported as changed, not missing.
+    @Test func verifyHashesAHugeStoreFileAsAStream() throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        let clip = folder.file("dist/wechat/1.0.0/clips/5.caf")
+        #expect(truncate(clip, (2 << 30) + 7) == 0)
+        let result = try Executable.run(["verify"] + places, in: folder.path)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("clips/5.caf: error: [changed]"), "\(result.stdout)")
+        #expect(!result.stdout.contains("[missing]"), "\(result.stdout)")
+    }
+
+    /// GITHUB_STEP_SUMMARY (or -o) naming a FIFO nobody reads ends with an error, not a hang.
+    @Test func aFIFONobodyReadsDoesNotHoldTheCommand() throws {
+        let (folder, pack, _) = try Self.project()
+        #expect(mkfifo(folder.file("summary"), 0o600) == 0)
+        let summary = try Executable.run(["validate", pack, "--no-record", "--format", "github"], in: folder.path,
+                                         environment: ["GITHUB_STEP_SUMMARY": folder.file("summary")])
+        #expect(summary.status == 3, "\(summary.stderr)")
+        #expect(summary.stderr.contains("nobody reads"), "\(summary.stderr)")
+        let output = try Executable.run(["validate", pack, "--no-record", "--format", "json", "-o", "summary"], in: folder.path)
+        #expect(output.status == 3, "\(output.stderr)")
+    }
+
+    // MARK: forged or wrong output
+
+    @Test(arguments: ["\u{FFFE}", "\u{FFFF}"])
+    func aTextXMLCannotCarryIsAManifestError(_ character: String) throws {
+        let (folder, pack, _) = try Self.project()
+        try Fixtures.editManifest(pack) { $0["texts"] = ["prefix": "微信\(character)到账"] }
+        let result = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("[manifest.invalid]") && result.stdout.contains("XML"), "\(result.stdout)")
+        let export = try Executable.run(["export", pack, "-o", "out.plist"], in: folder.path)
+        #expect(export.status == 1, "\(export.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.plist")))
+    }
+
+    /// `clips/é.caf` written precomposed and decomposed are two files on Linux and in object keys:
+    /// each clip has its own facts, and both are published.
+    @Test func namesThatDifferOnlyInNormalizationAreTwoFiles() throws {
+        let (folder, pack, places) = try Self.project()
+        let composed = "clips/\u{E9}.caf", decomposed = "clips/e\u{301}.caf"
+        try FileManager.default.moveItem(atPath: pack + "/clips/5.caf", toPath: pack + "/" + composed)
+        try FileManager.default.moveItem(atPath: pack + "/clips/6.caf", toPath: pack + "/" + decomposed)
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["5"] = composed
+            clips["6"] = decomposed
+            object["clips"] = clips
+        }
+        let result = try Executable.run(["validate", pack, "--no-record", "--format", "json"], in: folder.path)
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let clips = ((report?["packs"] as? [[String: Any]])?.first?["clips"] as? [[String: Any]]) ?? []
+        let hashes = Dictionary(clips.compactMap { clip in (clip["token"] as? String).map { ($0, (clip["facts"] as? [String: Any])?["sha256"] as? String ?? "") } }, uniquingKeysWith: { a, _ in a })
+        let expected5 = Digest.sha256Hex(Array(try Data(contentsOf: URL(fileURLWithPath: pack + "/" + composed))))
+        let expected6 = Digest.sha256Hex(Array(try Data(contentsOf: URL(fileURLWithPath: pack + "/" + decomposed))))
+        #expect(expected5 != expected6)
+        #expect(hashes["5"] == expected5 && hashes["6"] == expected6, "\(hashes)")
+        try Self.publish(pack, places, in: folder)
+        #expect(FileManager.default.contents(atPath: folder.file("dist/wechat/1.0.0/" + decomposed)) == FileManager.default.contents(atPath: pack + "/" + decomposed))
+        #expect(FileManager.default.contents(atPath: folder.file("dist/wechat/1.0.0/" + composed)) == FileManager.default.contents(atPath: pack + "/" + composed))
+        // Both spellings in both archives (libarchive would write NFC for both), as bsdtar lists
+        // the tar.gz and Python's zipfile the zip (libarchive's zip reader normalizes names).
+        let lister = "import sys, zipfile; sys.stdout.buffer.write(b'\\n'.join(i.filename.encode() for i in zipfile.ZipFile(sys.argv[1]).infolist()))"
+        for archive in ["wechat-1.0.0.tar.gz", "wechat-1.0.0.zip"] {
+            let path = folder.file("dist/wechat/1.0.0/" + archive)
+            let run = archive.hasSuffix(".zip") ? try Tool.run("/usr/bin/python3", ["-c", lister, path]) : try Tool.run("/usr/bin/bsdtar", ["-tf", path])
+            guard let listing = run else { continue }
+            let names = listing.stdout.split(separator: "\n").map { Array($0.utf8) }
+            #expect(names.contains(Array("wechat-1.0.0/\(composed)".utf8)) && names.contains(Array("wechat-1.0.0/\(decomposed)".utf8)), "\(archive)")
+        }
+    }
+
+    @Test func verifyRefusesAnIndexWithADuplicateKey() throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        let path = folder.file("dist/index.json")
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let brace = try #require(text.firstIndex(of: "{"))
+        text.insert(contentsOf: #""schemaVersion" : 1, "#, at: text.index(after: brace))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try Executable.run(["verify"] + places, in: folder.path)
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("[index]") && result.stdout.contains("appears twice"), "\(result.stdout)")
+    }
+
+    /// A manifest changed in the store behind the catalog's back never reaches an app or a push.
+    @Test func exportAndPayloadRefuseAStoreManifestTheCatalogDidNotRecord() throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        let path = folder.file("dist/wechat/1.0.0/manifest.json")
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"clips/5.caf\"", with: "\"clips/../../../5.caf\"")
+        #expect(text.contains("clips/../../../5.caf"))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let export = try Executable.run(["export", "wechat@1.0.0", "-o", "out.plist"] + places, in: folder.path)
+        #expect(export.status == 3, "\(export.stderr)")
+        #expect(export.stderr.contains("not the manifest that was published"), "\(export.stderr)")
+        let payload = try Executable.run(["payload", "15.40", "--pack", "wechat@1.0.0"] + places, in: folder.path)
+        #expect(payload.status == 3, "\(payload.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.plist")))
+    }
+
+    /// Paths with spaces or quotes come out single-quoted, so the shell splits a line back into them.
+    @Test func sayFilesOutputSplitsBackIntoThePaths() throws {
+        let (folder, pack, _) = try Self.project()
+        try FileManager.default.createDirectory(atPath: pack + "/my clips", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: pack + "/clips/5.caf", toPath: pack + "/my clips/it's 5.caf")
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["5"] = "my clips/it's 5.caf"
+            object["clips"] = clips
+        }
+        let result = try Executable.run(["say", "--pack", pack, "--format", "files", "15.40"], in: folder.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        guard let split = try Tool.run("/bin/bash", ["-c", "eval \"set -- $1\"; printf '%s\\n' \"$@\"", "_", result.stdout.trimmingCharacters(in: .newlines)]) else { return }
+        #expect(split.stdout.split(separator: "\n").map(String.init) == ["clips/prefix.caf", "clips/shi.caf", "my clips/it's 5.caf", "clips/dian.caf", "clips/4.caf", "clips/yuan.caf"], "\(split.stdout)")
+    }
+
+    // MARK: consistency
+
+    /// The index write of a yank fails (index.json is a folder); the catalog has the yank, and
+    /// running the same yank again brings index.json up to date.
+    @Test func aYankWhoseIndexWriteFailedIsRepairedByItsRetry() throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        let index = folder.file("dist/index.json")
+        try FileManager.default.removeItem(atPath: index)
+        try FileManager.default.createDirectory(atPath: index, withIntermediateDirectories: false)
+        let failed = try Executable.run(["yank", "wechat@1.0.0", "--reason", "clip 5 is clipped"] + places, in: folder.path)
+        #expect(failed.status == 3, "\(failed.stderr)")
+        try FileManager.default.removeItem(atPath: index)
+        let retry = try Executable.run(["yank", "wechat@1.0.0", "--reason", "clip 5 is clipped"] + places, in: folder.path)
+        #expect(retry.status == 0, "\(retry.stderr)")
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: index))) as? [String: Any]
+        let version = ((written?["packs"] as? [String: Any])?["wechat"] as? [String: Any]).flatMap { ($0["versions"] as? [String: Any])?["1.0.0"] as? [String: Any] }
+        #expect(version?["yanked"] as? Bool == true, "\(String(describing: written))")
+        let verify = try Executable.run(["verify"] + places, in: folder.path)
+        #expect(verify.status == 0, "\(verify.stdout)")
+    }
+
+    /// A NUL inside a text is copied exactly; text that is not UTF-8 is refused, the target left empty.
+    @Test func catalogMigrateCopiesBytesExactlyOrRefuses() throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        let source = try SQLiteDatabase(path: folder.file("catalog.sqlite"))
+        try source.query("UPDATE versions SET yank_reason = ?", [.text("before\u{0}after")])
+        let copied = try Executable.run(["catalog", "migrate", "--from", "catalog.sqlite", "--to", "copy.sqlite"], in: folder.path)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let reason = try SQLiteDatabase(path: folder.file("copy.sqlite")).query("SELECT yank_reason AS r FROM versions").first?["r"]
+        #expect(reason == .text("before\u{0}after"), "\(String(describing: reason))")
+
+        try source.execute("UPDATE packs SET name = CAST(X'77FF6563' AS TEXT)")
+        let refused = try Executable.run(["catalog", "migrate", "--from", "catalog.sqlite", "--to", "other.sqlite"], in: folder.path)
+        #expect(refused.status != 0, "\(refused.stdout)")
+        #expect(refused.stderr.contains("not UTF-8"), "\(refused.stderr)")
+        let left = try SQLiteDatabase(path: folder.file("other.sqlite")).query("SELECT COUNT(*) AS n FROM packs").first?["n"]
+        #expect(left == .integer(0))
+    }
+
+    /// A baseline accepts a finding at the severity it had; the same finding as an error counts.
+    @Test func aBaselineNeverHidesAFindingThatBecameAnError() throws {
+        let (folder, pack, _) = try Self.project()
+        try FileManager.default.removeItem(atPath: pack + "/clips/5.caf")
+        let report = try Executable.run(["validate", pack, "--no-record", "--format", "json"], in: folder.path)
+        #expect(report.status == 1)
+        let asWarnings = report.stdout.replacingOccurrences(of: "\"severity\" : \"error\"", with: "\"severity\" : \"warning\"")
+        #expect(asWarnings != report.stdout)
+        try folder.write(asWarnings, to: "baseline.json")
+        try folder.write(report.stdout, to: "same.json")
+        let became = try Executable.run(["validate", pack, "--no-record", "--baseline", "baseline.json"], in: folder.path)
+        #expect(became.status == 1, "an error is not hidden by the same finding accepted as a warning: \(became.stdout)")
+        let same = try Executable.run(["validate", pack, "--no-record", "--baseline", "same.json"], in: folder.path)
+        #expect(same.status == 0, "\(same.stdout)")
+    }
+
+    /// A version whose archive name takes the full 255 bytes validates, and publish stages it.
+    @Test func theLongestVersionValidateAcceptsIsOnePublishCanStage() throws {
+        let (folder, pack, places) = try Self.project()
+        let version = "2.0.0-" + String(repeating: "a", count: 255 - "wechat-".count - ".tar.gz".count - "2.0.0-".count)
+        try Fixtures.editManifest(pack) { $0["version"] = version }
+        let validate = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(validate.status == 0, "\(validate.stdout)")
+        try Self.publish(pack, places, in: folder)
+        #expect(FileManager.default.fileExists(atPath: folder.file("dist/wechat/\(version)/wechat-\(version).tar.gz")))
+        try Fixtures.editManifest(pack) { $0["version"] = version + "a" }
+        let longer = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(longer.status == 1 && longer.stdout.contains("too long"), "\(longer.stdout)")
+    }
+
+    @Test(arguments: [["--prefix", "微信\u{1B}[2J"], ["--prefix", "a\u{FFFF}"], ["--max-amount", "1000000000000"]])
+    func initRefusesWhatValidateWouldRefuse(_ options: [String]) throws {
+        let folder = TemporaryFolder()
+        let result = try Executable.run(["init", "new", "--id", "new"] + options, in: folder.path)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("new")))
+    }
+
+    // MARK: versions
+
+    @Test func aReleaseAfterItsCandidatesIsPublishedWithTheSameClips() throws {
+        let (folder, pack, places) = try Self.project()
+        for version in ["1.0.0-rc.9", "1.0.0-rc.10", "1.0.0"] {
+            try Fixtures.editManifest(pack) { $0["version"] = version }
+            let result = try Executable.run(["publish", pack] + places, in: folder.path)
+            #expect(result.status == 0, "\(version): \(result.stdout)\(result.stderr)")
+        }
+        try Fixtures.editManifest(pack) { $0["version"] = "1.0.0-rc.11" }
+        let older = try Executable.run(["publish", pack] + places, in: folder.path)
+        #expect(older.status == 1 && (older.stdout + older.stderr).contains("not newer"), "\(older.stdout)\(older.stderr)")
+    }
+
+    @Test(arguments: [" ", "\n", " \t\n ", "\u{200B}"])
+    func aYankReasonOfOnlyWhiteSpaceIsRefused(_ reason: String) throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        let result = try Executable.run(["yank", "wechat@1.0.0", "--reason", reason] + places, in: folder.path)
+        #expect(result.status == 2, "\(reason.debugDescription): \(result.stdout)\(result.stderr)")
+        let list = try Executable.run(["list"] + places, in: folder.path)
+        #expect(!list.stdout.contains("yanked"))
+    }
+}
+
+/// A flag one thread sets and another reads.
+final class ManagedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
+}
