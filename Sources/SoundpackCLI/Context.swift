@@ -65,7 +65,7 @@ public final class OutputSink: @unchecked Sendable {
         var offset = 0
         buffer.withUnsafeBytes { raw in
             while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = SystemCall.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else {
                     // A full disk, a closed pipe: the output is lost, and the exit code says so.
@@ -163,7 +163,7 @@ public final class LineSource: @unchecked Sendable {
             position = 0
             let count = pending.count
             pending.append(contentsOf: repeatElement(0, count: 1 << 16))
-            let n = pending.withUnsafeMutableBytes { Glibc.read(fd ?? 0, $0.baseAddress! + count, 1 << 16) }
+            let n = pending.withUnsafeMutableBytes { SystemCall.read(fd ?? 0, $0.baseAddress! + count, 1 << 16) }
             pending.removeSubrange((count + max(n, 0))...)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { finished = true }
@@ -175,7 +175,7 @@ public final class LineSource: @unchecked Sendable {
         while !finished {
             guard pending.count - position <= maxBytes else { return nil }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd ?? 0, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { SystemCall.read(fd ?? 0, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { finished = true } else { pending.append(contentsOf: chunk[0..<n]) }
         }

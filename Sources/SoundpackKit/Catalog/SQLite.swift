@@ -12,7 +12,6 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public let context: String
 
-    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
     public var description: String { "\(context): SQLite error \(code): \(message)" }
 }
 
@@ -157,8 +156,6 @@ public final class SQLiteDatabase {
             throw error
         }
     }
-
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 }
 
 extension SQLValue {

@@ -267,7 +267,7 @@ public final class DirectoryStore: StoreBackend {
         let hash = Digest.Stream()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
             if n == 0 { break }

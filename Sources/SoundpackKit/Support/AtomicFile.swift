@@ -75,7 +75,7 @@ public enum FileBytes {
         let failure: POSIXFailure? = data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = SystemCall.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { return POSIXFailure("cannot write \(path)") }
                 offset += n
@@ -83,14 +83,6 @@ public enum FileBytes {
             return nil
         }
         if let failure { throw failure }
-    }
-
-    /// fsync of a file written earlier: its bytes are on disk when this returns.
-    public static func syncFile(_ path: String) throws(POSIXFailure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw POSIXFailure("cannot open \(path)") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw POSIXFailure("cannot fsync \(path)") }
     }
 
     /// Makes `files` and the entries of `folders` durable as one batch. On Linux: one syncfs(2) of

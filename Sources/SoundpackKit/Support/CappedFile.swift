@@ -13,7 +13,7 @@ public enum CappedFile {
     /// bytes (`what` names it in that message: "a clip", "pack.json").
     public static func read(_ path: String, cap: Int, what: String) throws(CappedFileError) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO planted where a file should be must not wait for a writer.
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = SystemCall.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw CappedFileError(message: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
@@ -26,7 +26,7 @@ public enum CappedFile {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
         while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            let n = bytes.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 if n == 0 { break }

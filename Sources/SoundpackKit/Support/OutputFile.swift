@@ -78,7 +78,7 @@ public enum OutputFile {
         let failure: POSIXFailure? = data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = SystemCall.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n > 0 { offset += n; continue }
                 if n < 0 && errno == EINTR { continue }
                 guard n < 0 && errno == EAGAIN else { return POSIXFailure("cannot write \(path)") }
