@@ -66,7 +66,7 @@ enum ConvertCommand: Command {
         for clip in limited {
             context.stdout.write("\(destination.visible)/\(clip.destination.visible): note: the loudness target was not reached without passing -1 dBFS peak (gain \(String(format: "%+.1f", clip.gainDb)) dB)\n")
         }
-        ValidateCommand.printText([report], strict: false, context)
+        context.printReports([report])
         return .success
     }
 }

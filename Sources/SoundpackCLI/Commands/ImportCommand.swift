@@ -24,10 +24,10 @@ enum ImportCommand: Command {
         }
         do {
             let report = try PackImporter.importArchive(context.absolute(archive), into: context.packFolder(destination))
-            ValidateCommand.printText([report], strict: false, context)
+            context.printReports([report])
             return .success
         } catch {
-            if let report = error.report { ValidateCommand.printText([report], strict: false, context) }
+            if let report = error.report { context.printReports([report]) }
             throw error.kind == .refused ? .failure("cannot import \(archive)", error.message) : .environment("cannot import \(archive)", error.message)
         }
     }

@@ -28,15 +28,4 @@ enum KeygenCommand: Command {
         context.stdout.write("wrote \(output.visible) (secret) and \(output.visible).pub; key id \(key.keyID)\n")
         return .success
     }
-
-    static func load(_ file: String, _ context: CLIContext) throws(CLIError) -> SigningKey {
-        guard let data = FileManager.default.contents(atPath: context.absolute(file)) else {
-            throw .failure("cannot read the signing key \(file)", hint: "create one with soundpack keygen -o \(file)")
-        }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let bytes = Data(base64Encoded: text), let key = SigningKey(secretKey: Array(bytes)) else {
-            throw .failure("\(file) is not an Ed25519 secret key written by soundpack keygen")
-        }
-        return key
-    }
 }

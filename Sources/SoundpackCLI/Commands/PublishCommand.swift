@@ -39,7 +39,7 @@ enum PublishCommand: Command {
             }
         }
         var key: SigningKey?
-        if let keyFile = arguments.value("--sign-key") { key = try KeygenCommand.load(keyFile, context) }
+        if let keyFile = arguments.value("--sign-key") { key = try KeyFiles.secretKey(keyFile, context) }
         let epochText = context.environment["SOURCE_DATE_EPOCH"] ?? "0"
         guard let epoch = Int64(epochText), epoch >= 0 else {
             throw .usage("SOURCE_DATE_EPOCH must be a non-negative integer, not '\(epochText)'")
@@ -77,7 +77,7 @@ enum PublishCommand: Command {
                 case .published, .unchanged, .wouldPublish:
                     context.stdout.write("\(outcome.folder.shown.visible): \(outcome.message.visible)\n")
                 case .refused:
-                    if outcome.report.errors > 0 { ValidateCommand.printText([outcome.report], strict: false, context) }
+                    if outcome.report.errors > 0 { context.printReports([outcome.report]) }
                     let rule = outcome.rule.map { "[\($0)] " } ?? ""
                     context.stdout.write("\(outcome.folder.shown(PackFolder.manifestFile).visible): \(Style.error(colour)) \(rule)\(outcome.message.visible)\n")
                 }

@@ -98,10 +98,4 @@ enum ValidateCommand: Command {
         }
         return run.passed ? .success : .failure
     }
-
-    /// The text rendering, for commands that end by validating (convert, import, publish).
-    static func printText(_ reports: [PackReport], strict: Bool, _ context: CLIContext) {
-        context.stdout.write(FindingRenderer.text(ValidationRun(reports: reports, strict: strict, toolVersion: SoundpackCommand.version),
-                                                  colour: context.colours(context.stdout)))
-    }
 }

@@ -20,11 +20,8 @@ enum VerifyCommand: Command {
         let format: OutputFormat = try arguments.choice("--format")
         var verifier = StoreVerifier(catalog: try context.openCatalog(arguments, readOnly: true), store: try context.store(arguments))
         for file in arguments.values("--public-key") {
-            guard let data = FileManager.default.contents(atPath: context.absolute(file)),
-                  let key = Data(base64Encoded: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                throw .failure("cannot read the public key \(file)")
-            }
-            verifier.publicKeys[SigningKey.keyID(publicKey: Array(key))] = Array(key)
+            let key = try KeyFiles.publicKey(file, context)
+            verifier.publicKeys[SigningKey.keyID(publicKey: key)] = key
         }
         for text in arguments.values("--unsigned-before") {
             let ref = try parseReference(text, requireVersion: true)
