@@ -27,11 +27,13 @@ struct OptionSpec: Sendable {
     /// An option whose value is one of `choices` (by default every case), `fallback` when it is not given
     /// (nil: absent); `help` says what it chooses, and the list of values is added to it.
     static func choice<Value: ArgumentChoice>(_ names: String..., value: String, _ choices: [Value] = Array(Value.allCases),
-                                              default fallback: Value?, help: String = "") -> OptionSpec {
+                                              default fallback: Value?, help: String = "", repeatable: Bool = false) -> OptionSpec {
         let raw = choices.map(\.rawValue)
         let listed = raw.map { $0 == fallback?.rawValue ? "\($0) (default)" : $0 }
         let list = listed.count > 1 ? listed.dropLast().joined(separator: ", ") + " or " + listed[listed.count - 1] : listed.joined()
-        return OptionSpec(names: names, value: value, help: help.isEmpty ? list : "\(help): \(list)",
+        // A long list (every rule id) is left to completions and the parse error.
+        let shown = raw.count > 8 ? help : (help.isEmpty ? list : "\(help): \(list)")
+        return OptionSpec(names: names, value: value, help: shown, repeatable: repeatable,
                           choices: raw, defaultChoice: fallback?.rawValue)
     }
 }
@@ -46,6 +48,7 @@ extension SharedManifest.Encoding: ArgumentChoice {}
 extension AnnouncementWriter.Format: ArgumentChoice {}
 extension AudioFileWriter.Encoding: ArgumentChoice {}
 extension Container: ArgumentChoice {}
+extension RuleID: ArgumentChoice {}
 
 /// A command's name, synopsis, description and options; enough to parse and to print `--help`.
 struct CommandSpec: Sendable {
@@ -145,6 +148,11 @@ struct ParsedArguments: Sendable {
     func value(_ name: String) -> String? { options[name]?.last }
     func values(_ name: String) -> [String] { options[name] ?? [] }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// Every value of a repeatable choice option, in the order given, already checked by `parse`.
+    func choices<Value: ArgumentChoice>(_ name: String, as type: Value.Type = Value.self) -> [Value] {
+        values(name).compactMap(Value.init(rawValue:))
+    }
 
     /// The value of a choice option (`OptionSpec.choice`), given or default, already checked by `parse`.
     func choice<Value: ArgumentChoice>(_ name: String, as type: Value.Type = Value.self) throws(CLIError) -> Value {

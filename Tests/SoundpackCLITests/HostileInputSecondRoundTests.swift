@@ -135,7 +135,7 @@ import SoundpackTestSupport
         try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: true)
         let leftover = folder.file("out/.5.caf.\(gone.processIdentifier).12345.partial.caf")
         let someoneElses = folder.file("out/.6.caf.\(getpid()).12345.partial.caf")
-        for file in [leftover, someoneElses] { FileManager.default.createFile(atPath: file, contents: Data([1, 2, 3])) }
+        for file in [leftover, someoneElses] { #expect(FileManager.default.createFile(atPath: file, contents: Data([1, 2, 3]))) }
         let result = try Executable.run(["render", "--pack", pack, "5", "6", "-o", "out"], in: folder.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: leftover), "the dead process's temporary is removed")

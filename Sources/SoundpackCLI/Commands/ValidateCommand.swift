@@ -25,7 +25,7 @@ enum ValidateCommand: Command {
             .choice("--format", value: "FORMAT", default: ReportFormat.text),
             .option("-o", "--output", value: "FILE", help: "write the rendering to FILE; the text summary goes to the terminal"),
             .flag("--strict", help: "warnings fail validation too"),
-            .option("--ignore", value: "RULE", help: "suppress a rule by id (repeatable)", repeatable: true),
+            .choice("--ignore", value: "RULE", default: nil as RuleID?, help: "suppress a rule by id (repeatable)", repeatable: true),
             .option("--baseline", value: "FILE", help: "a previous --format json report; its findings do not count"),
             .flag("--no-record", help: "do not record the run in the catalog"),
         ])
@@ -36,13 +36,7 @@ enum ValidateCommand: Command {
             throw .usage("validate needs at least one pack folder", hint: "soundpack validate packs/wechat")
         }
         let strict = arguments.has("--strict")
-        var ignored = Set<RuleID>()
-        for id in arguments.values("--ignore") {
-            guard let rule = RuleID(rawValue: id) else {
-                throw .usage("'\(id)' is not a rule id", hint: "rules: \(RuleID.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            ignored.insert(rule)
-        }
+        let ignored = Set(arguments.choices("--ignore", as: RuleID.self))
         var baseline: [String: Set<String>] = [:]
         if let file = arguments.value("--baseline") {
             let data: Data
