@@ -138,10 +138,10 @@ enum Style {
 
 extension CLIContext {
     /// `--catalog`, else `SOUNDPACK_CATALOG`, else `.soundpack/catalog.sqlite` under the working
-    /// folder: a file path made absolute, or a `postgresql://` URL as given.
-    func catalogPath(_ arguments: ParsedArguments) throws(CLIError) -> String {
-        let named = try setting(arguments, "--catalog", "SOUNDPACK_CATALOG") ?? ".soundpack/catalog.sqlite"
-        return PostgreSQLCatalog.isURL(named) ? named : absolute(named)
+    /// folder; `named` says whether someone named it (only the default's folder is ever created).
+    func catalogLocation(_ arguments: ParsedArguments) throws(CLIError) -> (location: CatalogLocation, named: Bool) {
+        let named = try setting(arguments, "--catalog", "SOUNDPACK_CATALOG")
+        return (CatalogLocation(named ?? ".soundpack/catalog.sqlite", workingDirectory: workingDirectory), named != nil)
     }
 
     /// The value of `option`, else of the environment variable `variable`. An empty one is refused:
@@ -171,20 +171,17 @@ extension CLIContext {
     }
 
     /// The catalog the command works on. `readOnly` commands (list, show, verify, diff, export,
-    /// payload) never create one: where the SQLite file does not exist they read an empty catalog
-    /// and leave nothing behind.
-    func openCatalog(_ arguments: ParsedArguments, readOnly: Bool = false) throws(CLIError) -> any Catalog {
-        // Only the default .soundpack/ is created; a folder someone named must exist.
-        let named = try setting(arguments, "--catalog", "SOUNDPACK_CATALOG")
-        let path = try catalogPath(arguments)
+    /// payload) never create one: where the default SQLite file does not exist they read an empty
+    /// catalog and leave nothing behind; a catalog someone named must exist. `emptyWhenMissing`
+    /// (publish --dry-run) reads an empty one where even a named file is missing.
+    func openCatalog(_ arguments: ParsedArguments, readOnly: Bool = false, emptyWhenMissing: Bool = false) throws(CLIError) -> any Catalog {
+        var (location, named) = try catalogLocation(arguments)
+        if !location.exists && (emptyWhenMissing || readOnly && !named) { location = .inMemory }
         do throws(CatalogError) {
-            if PostgreSQLCatalog.isURL(path) { return try PostgreSQLCatalog(url: path) }
-            if readOnly && !FileManager.default.fileExists(atPath: path) {
-                // The default catalog not made yet reads as empty; a catalog someone named must exist.
-                guard named == nil else { throw CatalogError("there is no catalog at \(named.map { $0.visible } ?? path) (the folder of the catalog does not exist, or the file; check --catalog or SOUNDPACK_CATALOG)") }
-                return try SQLiteCatalog(path: ":memory:", createFolder: false)
+            if readOnly && !location.exists && location != .inMemory {
+                throw CatalogError("there is no catalog at \(location.description.visible) (the folder of the catalog does not exist, or the file; check --catalog or SOUNDPACK_CATALOG)")
             }
-            return try SQLiteCatalog(path: path, createFolder: named == nil)
+            return try location.open(createFolder: !named)
         } catch {
             throw .environment("cannot use the catalog", error.message)
         }

@@ -34,12 +34,9 @@ enum CatalogCommand: Command {
         guard let from = arguments.value("--from"), let to = arguments.value("--to") else { throw .usage("catalog migrate needs --from and --to") }
         func open(_ named: String, mustExist: Bool) throws(CLIError) -> SQLCatalog {
             do throws(CatalogError) {
-                if PostgreSQLCatalog.isURL(named) { return try PostgreSQLCatalog(url: named) }
-                let path = context.absolute(named)
-                guard !mustExist || FileManager.default.fileExists(atPath: path) else {
-                    throw CatalogError("there is no catalog at \(named.visible)")
-                }
-                return try SQLiteCatalog(path: path, createFolder: false)
+                let location = CatalogLocation(named, workingDirectory: context.workingDirectory)
+                guard !mustExist || location.exists else { throw CatalogError("there is no catalog at \(named.visible)") }
+                return try location.open()
             } catch {
                 throw .environment("cannot use the catalog", error.message)
             }

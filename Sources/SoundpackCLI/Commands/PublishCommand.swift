@@ -47,13 +47,7 @@ enum PublishCommand: Command {
         // A dry run against a project with no catalog yet compares with an empty one in memory,
         // so not even the catalog file is created.
         let dryRun = arguments.has("--dry-run")
-        let catalog: any Catalog
-        let catalogPath = try context.catalogPath(arguments)
-        if dryRun && !PostgreSQLCatalog.isURL(catalogPath) && !FileManager.default.fileExists(atPath: catalogPath) {
-            do { catalog = try SQLiteCatalog(path: ":memory:", createFolder: false) } catch { throw .environment("cannot use the catalog", error.message) }
-        } else {
-            catalog = try context.openCatalog(arguments)
-        }
+        let catalog = try context.openCatalog(arguments, emptyWhenMissing: dryRun)
         let publisher = Publisher(catalog: catalog, store: try context.store(arguments),
                                   signingKey: key, sourceDateEpoch: epoch)
         publisher.now = context.now
