@@ -20,16 +20,18 @@ enum DiffCommand: Command {
         guard arguments.positionals.count == 2 else { throw .usage("diff needs two versions", hint: "soundpack diff wechat@1.0.0 wechat@1.1.0") }
         var catalog: (any Catalog)?
         func facts(_ argument: String) throws(CLIError) -> (name: String, facts: VersionFacts) {
-            let folder = context.packFolder(argument)
-            if FileManager.default.fileExists(atPath: folder.path + "/" + PackFolder.manifestFile) {
+            let ref: (id: String, version: SemanticVersion)
+            switch try context.packSource(argument, requireVersion: true) {
+            case .folder(let folder):
                 let report = Validator().validate(folder: folder)
                 guard let facts = VersionFacts(report) else {
                     throw .failure("\(argument)/pack.json cannot be read", report.findings.first?.message, hint: "soundpack validate \(argument)")
                 }
                 return (report.manifest?.id ?? argument, facts)
+            case .published(let id, let version?): ref = (id, version)
+            case .published: throw .usage("'\(argument.visible)' needs a version: ID@VERSION")
             }
-            let ref = try parseReference(argument, requireVersion: true)
-            guard let version = ref.version else { throw .usage("'\(ref.id)' needs a version: ID@VERSION") }
+            let version = ref.version
             if catalog == nil { catalog = try context.openCatalog(arguments, readOnly: true) }
             let found: VersionRecord?
             do { found = try catalog?.versionRecord(of: ref.id, version) } catch { throw .environment("cannot read the catalog", error.message) }

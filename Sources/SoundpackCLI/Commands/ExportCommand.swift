@@ -36,17 +36,17 @@ enum ExportCommand: Command {
         var packs: [ExportedPack] = []
         var catalog: (any Catalog)?
         for argument in arguments.positionals {
-            let folder = context.packFolder(argument)
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder.path + "/pack.json", isDirectory: &isFolder), !isFolder.boolValue {
+            let ref: (id: String, version: SemanticVersion?)
+            switch try context.packSource(argument) {
+            case .folder(let folder):
                 let report = Validator().validate(folder: folder)
                 guard report.errors == 0, let pack = ExportedPack(report: report) else {
                     throw .failure("\(argument) does not validate (\(report.errors) errors)", hint: "soundpack validate \(argument)")
                 }
                 packs.append(pack)
                 continue
+            case .published(let id, let version): ref = (id, version)
             }
-            let ref = try parseReference(argument, requireVersion: false)
             if catalog == nil { catalog = try context.openCatalog(arguments, readOnly: true) }
             guard let catalog else { continue }
             let found: (version: PublishedVersion, manifest: StoreManifest)?

@@ -1,6 +1,7 @@
 // `ID@VERSION` references to recorded versions, as diff, yank, show, export and payload take them.
 
 import SoundpackCore
+import SoundpackKit
 
 /// `ID@VERSION` split in two; the version, when given, must be a semantic version.
 func parseReference(_ text: String, requireVersion: Bool) throws(CLIError) -> (id: String, version: SemanticVersion?) {
@@ -12,4 +13,17 @@ func parseReference(_ text: String, requireVersion: Bool) throws(CLIError) -> (i
         throw .usage("'\(parts[1])' in '\(text)' is not a semantic version", hint: "write ID@1.2.0")
     }
     return (id, version)
+}
+
+extension CLIContext {
+    /// What a pack argument names (`PackSource`): a folder with a pack.json, or ID[@VERSION].
+    /// `requireVersion`: a published version must name its version.
+    func packSource(_ argument: String, requireVersion: Bool = false) throws(CLIError) -> PackSource {
+        let source: PackSource
+        do { source = try PackSource.resolve(argument, workingDirectory: workingDirectory) } catch { throw .usage(error.description) }
+        if requireVersion, case .published(let id, nil) = source {
+            throw .usage("'\(id.visible)' needs a version: ID@VERSION", hint: "or name a pack folder")
+        }
+        return source
+    }
 }
