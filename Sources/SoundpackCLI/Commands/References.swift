@@ -20,7 +20,10 @@ extension CLIContext {
     /// `requireVersion`: a published version must name its version.
     func packSource(_ argument: String, requireVersion: Bool = false) throws(CLIError) -> PackSource {
         let source: PackSource
-        do { source = try PackSource.resolve(argument, workingDirectory: workingDirectory) } catch { throw .usage(error.description) }
+        do { source = try PackSource.resolve(argument, workingDirectory: workingDirectory) } catch {
+            // A malformed version is a usage error; a name that is no pack, a request refused.
+            throw error.badVersion ? .usage(error.description) : .failure(error.description, hint: "soundpack list shows the published packs")
+        }
         if requireVersion, case .published(let id, nil) = source {
             throw .usage("'\(id.visible)' needs a version: ID@VERSION", hint: "or name a pack folder")
         }

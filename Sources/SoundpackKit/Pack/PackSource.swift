@@ -12,6 +12,8 @@ public enum PackSource: Sendable, Hashable {
     /// Why an argument names neither.
     public struct Unreadable: Error, Sendable, CustomStringConvertible {
         public let description: String
+        /// The version part is not a semantic version (a malformed request), rather than no such pack.
+        public var badVersion = false
     }
 
     /// `argument` is a folder when it holds a pack.json that is a regular file, else it must be
@@ -28,7 +30,7 @@ public enum PackSource: Sendable, Hashable {
         }
         guard parts.count > 1 else { return .published(id: id, version: nil) }
         guard let version = SemanticVersion(parts[1]) else {
-            throw Unreadable(description: "'\(parts[1].quoted(limit: 80))' in '\(argument.quoted(limit: 80))' is not a semantic version; write ID@1.2.0")
+            throw Unreadable(description: "'\(parts[1].quoted(limit: 80))' in '\(argument.quoted(limit: 80))' is not a semantic version; write ID@1.2.0", badVersion: true)
         }
         return .published(id: id, version: version)
     }
