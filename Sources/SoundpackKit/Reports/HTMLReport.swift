@@ -67,13 +67,16 @@ public enum HTMLReport {
             html += "<h3>Findings for the pack</h3>\n<div class=\"findings\">" + packFindings.map { findingLine($0, showFile: true) }.joined() + "</div>\n"
         }
 
-        // The worst case against the 30 s limit.
+        // The worst case against the limits compose.too-long judges it by (the pack's checks; iOS's 30 s by default).
         let renderer = try? PackRenderer(directory: folder)
         if let worst = report.worstCase {
-            let share = min(worst.seconds / 30, 1)
-            let tone = worst.seconds >= 30 ? "over" : (worst.seconds >= 10 ? "warn" : "ok")
-            html += "<h3>Longest announcement</h3>\n<p>\(esc(worst.amount)) — \(esc(worst.text)) — <strong>\(String(format: "%.2f", worst.seconds)) s</strong> of iOS's 30 s limit</p>\n"
-            html += "<div class=\"limit\" role=\"img\" aria-label=\"\(String(format: "%.1f", worst.seconds)) of 30 seconds\"><div class=\"\(tone)\" style=\"width:\(String(format: "%.1f", share * 100))%\"></div></div>\n"
+            let checks = report.manifest?.checks ?? Checks()
+            let (limit, warn) = (checks.composeMaxSeconds, checks.composeWarnSeconds)
+            let share = min(worst.seconds / limit, 1)
+            let tone = worst.seconds >= limit ? "over" : (worst.seconds >= warn ? "warn" : "ok")
+            let limitText = limit == Checks().composeMaxSeconds ? "iOS's \(String(format: "%g", limit)) s limit" : "the pack's \(String(format: "%g", limit)) s limit"
+            html += "<h3>Longest announcement</h3>\n<p>\(esc(worst.amount)) — \(esc(worst.text)) — <strong>\(String(format: "%.2f", worst.seconds)) s</strong> of \(limitText)</p>\n"
+            html += "<div class=\"limit\" role=\"img\" aria-label=\"\(String(format: "%.1f", worst.seconds)) of \(String(format: "%g", limit)) seconds\"><div class=\"\(tone)\" style=\"width:\(String(format: "%.1f", share * 100))%\"></div></div>\n"
         } else {
             let why = report.manifest == nil ? "pack.json cannot be read" : "a clip some amount needs is missing or unreadable (see the findings)"
             html += "<h3>Longest announcement</h3>\n<p class=\"muted\">No figure: \(esc(why)), so no announcement can be timed.</p>\n"
