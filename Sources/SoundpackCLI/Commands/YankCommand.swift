@@ -31,36 +31,17 @@ enum YankCommand: Command {
         } else if reason.containsControlCharacter() || reason.utf8.count > 1_000 {
             throw .usage("the --reason is shown in every listing: one line of printable text, at most 1000 bytes")
         }
-        let catalog = try context.openCatalog(arguments)
-        let store = try context.store(arguments)
-        let lock: any StoreLock
-        do { lock = try catalog.storeLock() ?? store.lock() } catch { throw .environment("cannot update the store", "\(error)") }
-        defer { lock.release() }
-        // The store is the truth: versions of this pack it holds that the catalog lacks are recorded first.
-        do {
-            _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: ref.id, index: try store.readIndex(), listing: false)
-        } catch let error as PublishError {
-            throw .environment("cannot read \(ref.id.visible) from the store", error.description)
-        } catch { throw .environment("cannot read the store", "\(error)") }
+        let publisher = Publisher(catalog: try context.openCatalog(arguments), store: try context.store(arguments))
+        publisher.now = context.now
         let outcome: YankOutcome
-        do {
-            outcome = undo ? try catalog.unyank(ref.id, version) : try catalog.yank(ref.id, version, reason: reason, at: context.now())
-        } catch {
-            throw .environment("cannot record the yank", error.message)
+        do { outcome = try publisher.yank(ref.id, version, reason: reason, undo: undo) } catch {
+            throw .environment("cannot \(undo ? "undo the yank" : "yank") \(ref.id.visible)@\(version)", error.description,
+                               hint: "the catalog may already have it; run the same command again to bring index.json up to date")
         }
         let name = "\(ref.id.visible)@\(version)"
         switch outcome {
         case .notPublished:
             throw .failure("\(name) is not published", hint: "soundpack list shows what is")
-        case .alreadyYanked, .notYanked, .yanked, .unyanked:
-            // Written whatever the outcome: a yank whose index write failed is recorded in the
-            // catalog, and its retry (already yanked) must still bring index.json up to date.
-            do { try store.writeIndex(from: catalog, unyanking: undo ? (ref.id, version) : nil) } catch {
-                throw .environment("cannot update the store", error.description, hint: "the catalog has the \(undo ? "undo" : "yank"); run the same command again to update index.json")
-            }
-        }
-        switch outcome {
-        case .notPublished: break
         case .alreadyYanked(let earlier):
             context.stdout.write("\(name) is already yanked\(earlier.map { ": \($0.visible)" } ?? ""); the first reason stays\n")
         case .notYanked:

@@ -58,10 +58,7 @@ public final class Publisher {
             for report in reports { outcomes.append(try publish(report, index: index)) }
             return outcomes
         }
-        let lock: any StoreLock
-        do { lock = try catalog.storeLock() ?? store.lock() } catch let error as CatalogError { throw .catalog(error.message) } catch let error as StoreError {
-            throw .io(error.message)
-        } catch { throw .io("\(error)") }
+        let lock = try storeLock()
         defer { lock.release() }
         store.backend.removeLeftovers()
         let index = try readIndex()
@@ -105,6 +102,29 @@ public final class Publisher {
         var contents: [Result<VersionContents, PublishError>?] = Array(repeating: nil, count: reports.count)
         for (i, index) in chosen.enumerated() { contents[index] = built[i] }
         return contents
+    }
+
+    /// The store's lock, as publish and yank both take it: the catalog's (PostgreSQL) or the store's own.
+    private func storeLock() throws(PublishError) -> any StoreLock {
+        do { return try catalog.storeLock() ?? store.lock() } catch let error as CatalogError { throw .catalog(error.message) } catch let error as StoreError {
+            throw .io(error.message)
+        } catch { throw .io("\(error)") }
+    }
+
+    /// Yanks `id@version` (or, with `undo`, takes a yank back) under the store lock publish takes:
+    /// the versions of the pack the store holds and the catalog lacks are recorded first (the store
+    /// is the truth), and index.json is rewritten whatever the outcome, so a yank whose index write
+    /// failed is completed by running it again.
+    public func yank(_ id: String, _ version: SemanticVersion, reason: String, undo: Bool = false) throws(PublishError) -> YankOutcome {
+        let lock = try storeLock()
+        defer { lock.release() }
+        _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: id, index: try readIndex(), listing: false)
+        let outcome: YankOutcome
+        do { outcome = undo ? try catalog.unyank(id, version) : try catalog.yank(id, version, reason: reason, at: now()) } catch {
+            throw .catalog(error.message)
+        }
+        if outcome != .notPublished { try store.writeIndex(from: catalog, unyanking: undo ? (id, version) : nil) }
+        return outcome
     }
 
     private func publish(_ report: PackReport, index: StoreIndex?, contents: Result<VersionContents, PublishError>? = nil) throws(PublishError) -> PublishOutcome {
