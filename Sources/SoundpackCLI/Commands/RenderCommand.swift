@@ -76,10 +76,8 @@ enum RenderCommand: Command {
         // iOS plays the default sound instead of a file of 30 s or more: such a file is refused.
         let allowLong = arguments.has("--allow-long")
         func tooLong(_ amount: Amount) -> String? {
-            let seconds = Double(renderer.timing.frames(of: renderer.tokens(for: amount))) / Double(renderer.sampleRate)
-            let limit = renderer.manifest.checks.composeMaxSeconds
-            guard !allowLong, seconds >= limit else { return nil }
-            return "[compose.too-long] the announcement of \(amount) lasts \(String(format: "%.2f", seconds)) s, at or above \(Format.number(limit)) s; iOS would play the default sound (shorten the clips, or pass --allow-long)"
+            guard !allowLong, let finding = renderer.tooLong(amount) else { return nil }
+            return "[\(finding.rule.rawValue)] \(finding.message) (shorten the clips, or pass --allow-long)"
         }
 
         if single, let amountText = arguments.positionals.first, let container = singleContainer {

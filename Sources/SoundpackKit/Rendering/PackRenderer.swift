@@ -107,6 +107,15 @@ public final class PackRenderer: Sendable {
                                   encoding: options.encoding, to: path)
     }
 
+    /// The `compose.too-long` refusal of `amount`'s announcement, or nil when iOS would play it:
+    /// judged by the pack's checks as validate judges the longest one.
+    public func tooLong(_ amount: Amount) -> Finding? {
+        let seconds = Double(timing.frames(of: tokens(for: amount))) / Double(sampleRate)
+        let checks = manifest.checks
+        guard ComposeTooLong.isTooLong(seconds: seconds, checks: checks) else { return nil }
+        return Finding(.composeTooLong, .error, "the announcement of \(amount) lasts \(String(format: "%.2f", seconds)) s, at or above \(Format.number(checks.composeMaxSeconds)) s; iOS would play the default sound")
+    }
+
     /// Renders every amount into `folder` as `AMOUNT.EXT`, on every core; stops at the first file
     /// that cannot be written and names it.
     public func write(_ amounts: [Amount], into folder: String, fileExtension: String, container: Container,
