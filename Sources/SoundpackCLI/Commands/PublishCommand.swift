@@ -72,7 +72,7 @@ enum PublishCommand: Command {
                     context.stdout.write("\(outcome.folder.shown.visible): \(outcome.message.visible)\n")
                 case .refused:
                     if outcome.report.errors > 0 { context.printReports([outcome.report]) }
-                    let rule = outcome.rule.map { "[\($0)] " } ?? ""
+                    let rule = outcome.rule.map { "[\($0.rawValue)] " } ?? ""
                     context.stdout.write("\(outcome.folder.shown(PackFolder.manifestFile).visible): \(Style.error(colour)) \(rule)\(outcome.message.visible)\n")
                 }
             }
@@ -83,7 +83,7 @@ enum PublishCommand: Command {
     struct Summary: Encodable {
         var directory: String, id: String?, version: String?, status: String, message: String, rule: String?
         init(_ outcome: PublishOutcome) {
-            (directory, id, version, status, message, rule) = (outcome.folder.shown, outcome.id, outcome.version?.description, outcome.status.rawValue, outcome.message, outcome.rule)
+            (directory, id, version, status, message, rule) = (outcome.folder.shown, outcome.id, outcome.version?.description, outcome.status.rawValue, outcome.message, outcome.rule?.rawValue)
         }
     }
 }

@@ -235,14 +235,45 @@ public enum YankOutcome: Sendable, Equatable {
 }
 
 /// A pack as `list` shows it.
-public struct CatalogPack: Sendable, Codable, Equatable {
+public struct CatalogPack: Sendable, Encodable, Equatable {
     public var id: String
     public var name: String?
     public var grammar: String
-    public var latestVersion: String?
+    /// The newest published version, and whether it is yanked (then phones are not served it).
+    public var newestPublished: SemanticVersion?
+    public var newestPublishedIsYanked = false
+    /// The newest version validated, for a pack never published.
+    public var newestValidated: SemanticVersion?
     public var publishedVersions: Int
     public var lastValidated: String?
     public var lastResult: String?
+
+    /// What `list` prints in its VERSION column (and `latestVersion` in its JSON): `1.2.0`,
+    /// `1.2.0 (yanked)`, or `0.1.0 (unpublished)` for a pack only validated so far.
+    public var latestVersion: String? {
+        newestPublished.map { newestPublishedIsYanked ? "\($0) (yanked)" : $0.description } ?? newestValidated.map { "\($0) (unpublished)" }
+    }
+
+    public init(id: String, name: String?, grammar: String, newestPublished: SemanticVersion?, newestPublishedIsYanked: Bool,
+                newestValidated: SemanticVersion?, publishedVersions: Int, lastValidated: String?, lastResult: String?) {
+        (self.id, self.name, self.grammar) = (id, name, grammar)
+        (self.newestPublished, self.newestPublishedIsYanked, self.newestValidated) = (newestPublished, newestPublishedIsYanked, newestValidated)
+        (self.publishedVersions, self.lastValidated, self.lastResult) = (publishedVersions, lastValidated, lastResult)
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, name, grammar, latestVersion, publishedVersions, lastValidated, lastResult }
+
+    /// `list --format json` keeps its one `latestVersion` text.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encode(grammar, forKey: .grammar)
+        try container.encodeIfPresent(latestVersion, forKey: .latestVersion)
+        try container.encode(publishedVersions, forKey: .publishedVersions)
+        try container.encodeIfPresent(lastValidated, forKey: .lastValidated)
+        try container.encodeIfPresent(lastResult, forKey: .lastResult)
+    }
 }
 
 /// One recorded version with its clips and validation history, as `show` prints it.

@@ -225,8 +225,8 @@ public class SQLCatalog: Catalog {
             let validated = versions.compactMap { $0["version"].string.flatMap(SemanticVersion.init) }.max()
             // A yanked newest version says so: it is not what phones are served.
             let newestYanked = published.map { newest in publishedRows.contains { $0["version"].string == newest.description && $0["yanked"].int == 1 } } ?? false
-            let latest = published.map { newestYanked ? "\($0) (yanked)" : $0.description } ?? validated.map { "\($0) (unpublished)" }
-            packs.append(CatalogPack(id: id, name: row["name"].string, grammar: row["grammar"].string ?? "", latestVersion: latest,
+            packs.append(CatalogPack(id: id, name: row["name"].string, grammar: row["grammar"].string ?? "", newestPublished: published,
+                                     newestPublishedIsYanked: newestYanked, newestValidated: published == nil ? validated : nil,
                                      publishedVersions: Int(row["published_count"].int ?? 0), lastValidated: row["last_validated"].string,
                                      lastResult: row["last_result"].string))
         }

@@ -24,7 +24,7 @@ public struct PublishOutcome: Sendable {
     /// Said to the user: why refused, or what was written.
     public var message: String
     /// The rule a refusal falls under (`catalog.version-conflict`), when one applies.
-    public var rule: String?
+    public var rule: RuleID?
     public var report: PackReport
 }
 
@@ -151,7 +151,7 @@ public final class Publisher {
 
         if let same = published.first(where: { $0.version == version }) {
             if same.digest != digest {
-                outcome.rule = "catalog.version-conflict"
+                outcome.rule = .catalogVersionConflict
                 outcome.message = same.publishedAt.isEmpty
                     ? "\(id)@\(version) comes twice in this run with different content (digests \(same.digest.prefix(12)) and \(digest.prefix(12))); only one can be published — bump the version of one"
                     : "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(same.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
@@ -169,7 +169,7 @@ public final class Publisher {
         do { stored = try store.storedManifest(id, version) } catch { throw .io(error.message) }
         if let stored {
             guard stored.digest == digest else {
-                outcome.rule = "catalog.version-conflict"
+                outcome.rule = .catalogVersionConflict
                 outcome.message = "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(stored.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
                 return outcome
             }
