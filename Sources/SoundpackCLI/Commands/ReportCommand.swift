@@ -28,10 +28,11 @@ enum ReportCommand: Command {
         let reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
         // Amounts are checked like say's: a bad one is an error, never silently dropped.
+        var amounts: [Amount] = []
         for text in arguments.values("--amount") {
-            do { _ = try Amount(parsing: text) } catch { throw .failure("--amount: \(error.description)") }
+            do { amounts.append(try Amount(parsing: text)) } catch { throw .failure("--amount: \(error.description)") }
         }
-        let amounts = arguments.values("--amount").isEmpty ? HTMLReport.defaultAmounts : arguments.values("--amount")
+        if amounts.isEmpty { amounts = HTMLReport.defaultAmounts }
         let html = HTMLReport.render(reports, amounts: amounts, toolVersion: SoundpackCommand.version)
         try context.writeOutput(Data(html.utf8), to: output)
         // The report is written either way; like validate, a pack with errors makes the exit code 1.

@@ -8,9 +8,9 @@ import SoundpackCore
 
 public enum HTMLReport {
     /// Amounts rendered as players, besides the worst case.
-    public static let defaultAmounts = ["0.05", "15.40", "1234.56", "20000"]
+    public static let defaultAmounts: [Amount] = [Amount(minorUnits: 5), Amount(minorUnits: 1_540), Amount(minorUnits: 123_456), Amount(minorUnits: 2_000_000)]
 
-    public static func render(_ reports: [PackReport], amounts: [String] = defaultAmounts, toolVersion: String) -> String {
+    public static func render(_ reports: [PackReport], amounts: [Amount] = defaultAmounts, toolVersion: String) -> String {
         var body = ""
         for report in reports { body += section(report, amounts: amounts) }
         let failed = reports.filter { !$0.passed(strict: false) }.count
@@ -51,7 +51,7 @@ public enum HTMLReport {
         table.coverage td{display:block;border:0;padding:2px 0}audio{width:100%}.rule{word-break:break-all}}
         """
 
-    static func section(_ report: PackReport, amounts: [String]) -> String {
+    static func section(_ report: PackReport, amounts: [Amount]) -> String {
         let passed = report.passed(strict: false)
         let folder = report.folder.path
         var html = "<section class=\"pack\" id=\"pack-\(esc(report.id ?? report.folder.shown))\">\n"
@@ -75,7 +75,7 @@ public enum HTMLReport {
             let share = min(worst.seconds / limit, 1)
             let tone = worst.seconds >= limit ? "over" : (worst.seconds >= warn ? "warn" : "ok")
             let limitText = limit == Checks().composeMaxSeconds ? "iOS's \(String(format: "%g", limit)) s limit" : "the pack's \(String(format: "%g", limit)) s limit"
-            html += "<h3>Longest announcement</h3>\n<p>\(esc(worst.amount)) — \(esc(worst.text)) — <strong>\(String(format: "%.2f", worst.seconds)) s</strong> of \(limitText)</p>\n"
+            html += "<h3>Longest announcement</h3>\n<p>\(esc(worst.amount.description)) — \(esc(worst.text)) — <strong>\(String(format: "%.2f", worst.seconds)) s</strong> of \(limitText)</p>\n"
             html += "<div class=\"limit\" role=\"img\" aria-label=\"\(String(format: "%.1f", worst.seconds)) of \(String(format: "%g", limit)) seconds\"><div class=\"\(tone)\" style=\"width:\(String(format: "%.1f", share * 100))%\"></div></div>\n"
         } else {
             let why = report.manifest == nil ? "pack.json cannot be read" : "a clip some amount needs is missing or unreadable (see the findings)"
@@ -87,8 +87,9 @@ public enum HTMLReport {
             var figures = ""
             let chosen = amounts + (report.worstCase.map { [$0.amount] } ?? [])
             var seen = Set<Amount>()
-            for text in chosen {
-                guard let amount = try? Amount(parsing: text, maximum: renderer.manifest.maxAmount), seen.insert(amount).inserted else { continue }
+            // Amounts above the pack's maxAmount are not its announcements: left out.
+            for amount in chosen where amount <= renderer.manifest.maxAmount {
+                guard seen.insert(amount).inserted else { continue }
                 let samples = renderer.render(amount)
                 let seconds = Double(samples.count / renderer.channels) / Double(renderer.sampleRate)
                 let words = renderer.manifest.grammar.text(of: renderer.tokens(for: amount), texts: renderer.manifest.texts)

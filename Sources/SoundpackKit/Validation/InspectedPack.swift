@@ -54,8 +54,9 @@ public struct InspectedPack: Sendable {
 
 /// The longest announcement any amount up to `maxAmount` makes with this pack's clips.
 public struct WorstCase: Sendable, Equatable, Codable {
-    public var amount: String
-    public var tokens: [String]
+    /// Encoded as its decimal text and the tokens' clip keys, as before they were typed.
+    public var amount: Amount
+    public var tokens: [Token]
     public var text: String
     public var frames: Int64
     public var sampleRate: Int
@@ -73,7 +74,7 @@ public struct WorstCase: Sendable, Equatable, Codable {
         })
         guard let longest = timing.longest(manifest.announcement, upTo: manifest.maxAmount) else { return nil }
         return WorstCase(
-            amount: longest.amount.description, tokens: longest.tokens.map(\.rawValue),
+            amount: longest.amount, tokens: longest.tokens,
             text: manifest.grammar.text(of: longest.tokens, texts: manifest.texts), frames: longest.frames,
             sampleRate: rate, seconds: Double(longest.frames) / Double(rate))
     }
