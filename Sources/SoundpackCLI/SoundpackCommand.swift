@@ -7,7 +7,14 @@ import SoundpackKit
 /// A subcommand: its spec (for parsing and `--help`) and its body.
 protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
+    /// Whether the command reads or writes the catalog or the store (their settings are checked
+    /// before it runs).
+    static var usesCatalogOrStore: Bool { get }
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode
+}
+
+extension Command {
+    static var usesCatalogOrStore: Bool { false }
 }
 
 public enum SoundpackCommand {
@@ -96,10 +103,13 @@ public enum SoundpackCommand {
         do {
             let parsed = try command.spec.parse(Array(arguments.dropFirst()))
             context.colour = try parsed.choice("--color")
-            // Settings checked before any command touches the disk: an empty SOUNDPACK_STORE must
-            // not let a catalog be created first.
-            _ = try context.setting(parsed, "--store", "SOUNDPACK_STORE")
-            _ = try context.setting(parsed, "--catalog", "SOUNDPACK_CATALOG")
+            // Settings checked before a command that uses them touches the disk: an empty
+            // SOUNDPACK_STORE must not let a catalog be created first. Commands that use neither
+            // (say, render, convert…) are not refused for them.
+            if command.usesCatalogOrStore {
+                _ = try context.setting(parsed, "--store", "SOUNDPACK_STORE")
+                _ = try context.setting(parsed, "--catalog", "SOUNDPACK_CATALOG")
+            }
             if parsed.has("--help") {
                 context.stdout.write(command.spec.help)
                 return .success

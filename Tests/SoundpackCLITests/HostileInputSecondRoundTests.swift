@@ -109,6 +109,9 @@ import SoundpackTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
         let flag = try Executable.run(arguments + ["--store", ""], in: folder.path)
         #expect(flag.status == 2 && flag.stderr.contains("--store is empty"), "\(flag.stderr)")
+        // A command that uses neither is not refused for it.
+        let say = try Executable.run(["say", "15.40", "--grammar", "zh-Hans"], in: folder.path, environment: [variable: ""])
+        #expect(say.status == 0, "\(say.stderr)")
     }
 
     /// SQLite writes PATH-journal beside the catalog: a device or FIFO is refused before that.

@@ -6,6 +6,7 @@ import SoundpackCore
 import SoundpackKit
 
 enum CatalogCommand: Command {
+    static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "catalog",
         synopsis: "catalog migrate --from FILE|URL --to FILE|URL  |  catalog rebuild --from-store",

@@ -5,6 +5,7 @@ import SoundpackCore
 import SoundpackKit
 
 enum DiffCommand: Command {
+    static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "diff",
         synopsis: "diff ID@A|DIR ID@B|DIR [--format text|json]",

@@ -5,6 +5,7 @@ import SoundpackCore
 import SoundpackKit
 
 enum ExportCommand: Command {
+    static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "export",
         synopsis: "export ID[@VER]|DIR... [--format plist|json] [--key NAME] [--base-url URL] [--namespace] [-o FILE]",

@@ -4,6 +4,7 @@ import SoundpackCore
 import SoundpackKit
 
 enum ListCommand: Command {
+    static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "list",
         synopsis: "list [--format text|json]",

@@ -5,6 +5,7 @@ import SoundpackCore
 import SoundpackKit
 
 enum PayloadCommand: Command {
+    static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "payload",
         synopsis: "payload AMOUNT --pack ID[@VER] [--title TEXT] [--body TEXT] [--base-url URL] [--payment-id ID]  |  payload lint FILE|- [--format text|json]",

@@ -5,6 +5,7 @@ import SoundpackCore
 import SoundpackKit
 
 enum PublishCommand: Command {
+    static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "publish",
         synopsis: "publish [DIR...] [--sign-key FILE] [--dry-run] [--format text|json]",

@@ -5,6 +5,7 @@ import SoundpackCore
 import SoundpackKit
 
 enum ShowCommand: Command {
+    static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "show",
         synopsis: "show ID[@VERSION] [--format text|json]",

@@ -8,6 +8,7 @@ import SoundpackKit
 enum ReportFormat: String, ArgumentChoice { case text, json, junit, github, sarif }
 
 enum ValidateCommand: Command {
+    static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "validate",
         synopsis: "validate DIR... [--format text|json|junit|github|sarif] [--output FILE|-] [--strict] [--ignore RULE]... [--baseline FILE] [--no-record]",

@@ -5,6 +5,7 @@ import SoundpackCore
 import SoundpackKit
 
 enum VerifyCommand: Command {
+    static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "verify",
         synopsis: "verify [--store DIR] [--public-key FILE...] [--unsigned-before ID@VERSION...] [--format text|json]",

@@ -5,6 +5,7 @@ import SoundpackCore
 import SoundpackKit
 
 enum YankCommand: Command {
+    static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "yank",
         synopsis: "yank ID@VERSION --reason TEXT | yank ID@VERSION --undo",
