@@ -61,7 +61,7 @@ public struct SemanticVersion: Hashable, Comparable, Sendable, CustomStringConve
         return lhs.prerelease.count < rhs.prerelease.count
     }
 
-    /// Whether `self` is a pre-release of `release`'s version (`1.0.0-rc.1` of `1.0.0` or `1.0.0-rc.2`).
+    /// Whether `self` is a pre-release of `other`'s version (`1.0.0-rc.1` of `1.0.0` or of `1.0.0-rc.2`).
     public func isPrerelease(ofSameCoreAs other: SemanticVersion) -> Bool {
         !prerelease.isEmpty && (major, minor, patch) == (other.major, other.minor, other.patch)
     }

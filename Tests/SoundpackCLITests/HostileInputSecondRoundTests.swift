@@ -199,6 +199,18 @@ import SoundpackTestSupport
         #expect(!result.stdout.contains("[missing]"), "\(result.stdout)")
     }
 
+    /// A FIFO planted in the store where a clip was is refused by verify at once, never waited on.
+    @Test func verifyRefusesAFIFOInTheStore() throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        let clip = folder.file("dist/wechat/1.0.0/clips/5.caf")
+        try FileManager.default.removeItem(atPath: clip)
+        #expect(mkfifo(clip, 0o644) == 0)
+        let result = try Executable.run(["verify"] + places, in: folder.path)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("not a regular file"), "\(result.stderr)")
+    }
+
     /// GITHUB_STEP_SUMMARY (or -o) naming a FIFO nobody reads ends with an error, not a hang.
     @Test func aFIFONobodyReadsDoesNotHoldTheCommand() throws {
         let (folder, pack, _) = try Self.project()

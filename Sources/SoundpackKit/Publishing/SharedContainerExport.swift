@@ -100,12 +100,13 @@ public enum SharedContainerExport {
     /// or a port out of range makes a URL that browsers and URLSession read differently.
     public static func checkBaseURL(_ baseURL: String) throws(ExportError) {
         let example = "use an absolute http(s) URL such as https://cdn.example.com/packs"
+        // The authority (`user:pass@host:port`), as written: between `://` and the path.
+        let afterScheme = baseURL.range(of: "://")?.upperBound ?? baseURL.startIndex
+        let authorityEnd = baseURL[afterScheme...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? baseURL.endIndex
+        let authority = baseURL[afterScheme..<authorityEnd]
         // Messages show the URL with any user name and password cut out: they go to CI logs.
         var shown = baseURL
-        if let scheme = shown.range(of: "://") {
-            let authorityEnd = shown[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? shown.endIndex
-            if let at = shown[scheme.upperBound..<authorityEnd].lastIndex(of: "@") { shown.replaceSubrange(scheme.upperBound...at, with: "…@") }
-        }
+        if let at = authority.lastIndex(of: "@") { shown.replaceSubrange(afterScheme...at, with: "…@") }
         let quotedURL = shown.quoted(limit: 80)
         guard !baseURL.unicodeScalars.contains(where: { $0 == "\\" || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
             throw ExportError("--base-url '\(quotedURL)' holds a backslash, a space or a control character; \(example)")
@@ -115,13 +116,13 @@ public enum SharedContainerExport {
               let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
             throw ExportError("--base-url '\(quotedURL)' is not an absolute http(s) URL; \(example)")
         }
-        guard parsed.user == nil, parsed.password == nil, !(baseURL.split(separator: "/").dropFirst().first?.contains("@") ?? false) else {
+        guard !authority.contains("@") else {
             throw ExportError("--base-url '\(quotedURL)' holds a user name or password, which every phone would receive; serve the store without credentials")
         }
         if let port = parsed.port, !(1...65_535).contains(port) {
             throw ExportError("--base-url '\(quotedURL)' has port \(port), outside 1–65535")
         }
-        let authority = baseURL.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).first ?? ""
+        // A colon after the host (not inside an IPv6 `[…]`) must be followed by the port.
         if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"), parsed.port == nil || authority[authority.index(after: colon)...].isEmpty {
             throw ExportError("--base-url '\(quotedURL)' has an empty or unreadable port; \(example)")
         }

@@ -258,12 +258,17 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func digest(_ key: String) throws(StoreError) -> StoredDigest? {
-        let fd = open(path(key), O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO planted in the store must not hold verify waiting for a writer.
+        let fd = SystemCall.open(path(key), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw StoreError("\(path(key)) is not a regular file; a store holds only files soundpack wrote")
+        }
         let hash = Digest.Stream()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {

@@ -47,32 +47,37 @@ public struct StoreVerifier {
                 return nil
             }
         }
-        /// The bytes of a JSON file of the store, read whole only when `digest` says it is within
-        /// `cap`; an oversized one is drift, never loaded.
-        func json(_ key: String, cap: Int, digest: StoredDigest?) -> [UInt8]? {
-            guard let digest else { return nil }
-            guard digest.bytes <= Int64(cap) else {
-                drifts.append(Drift(kind: .changed, path: key, detail: "\(digest.bytes) bytes, above the \(cap >> 20) MiB a soundpack \((key as NSString).lastPathComponent) may hold"))
-                return nil
-            }
-            do { return try store.backend.read(key, atMost: cap).map(Array.init) } catch {
-                readError = readError ?? error
-                return nil
+        /// A JSON or signature file of the store, read once within `cap`. `exists` is false when
+        /// there is none; `bytes` is nil when it could not be read, or is larger than `cap` (drift,
+        /// its size found by a streamed digest: it is never loaded).
+        func small(_ key: String, cap: Int) -> (exists: Bool, bytes: [UInt8]?) {
+            do {
+                guard let data = try store.backend.read(key, atMost: cap) else { return (false, nil) }
+                return (true, Array(data))
+            } catch {
+                if let found = digest(key), found.bytes > Int64(cap) {
+                    drifts.append(Drift(kind: .changed, path: key, detail: "\(found.bytes) bytes, above the \(cap >> 10) KiB a soundpack \((key as NSString).lastPathComponent) may hold"))
+                } else {
+                    readError = readError ?? error
+                }
+                return (true, nil)
             }
         }
-        /// Checks `key` against `sha256` (streamed: a file of any size is hashed, never loaded).
-        @discardableResult
-        func check(_ key: String, sha256: String?, against source: String) -> StoredDigest? {
+        /// Records `key` as expected and compares what was found with `sha256`.
+        func compare(_ key: String, found: String?, sha256: String?, against source: String) {
             expected.insert(key.pathKey)
-            guard let found = digest(key) else {
+            guard let found else {
                 drifts.append(Drift(kind: .missing, path: key, detail: "listed in the \(source) but not in the store"))
-                return nil
+                return
             }
             checked += 1
-            if let sha256, found.sha256 != sha256 {
-                drifts.append(Drift(kind: .changed, path: key, detail: "SHA-256 is \(found.sha256.prefix(16))…, the \(source) says \(sha256.prefix(16))…"))
+            if let sha256, found != sha256 {
+                drifts.append(Drift(kind: .changed, path: key, detail: "SHA-256 is \(found.prefix(16))…, the \(source) says \(sha256.prefix(16))…"))
             }
-            return found
+        }
+        /// Checks `key` against `sha256`, streamed: a file of any size is hashed, never loaded.
+        func check(_ key: String, sha256: String?, against source: String) {
+            compare(key, found: digest(key)?.sha256, sha256: sha256, against: source)
         }
 
         let versions: [PublishedVersion]
@@ -80,8 +85,14 @@ public struct StoreVerifier {
         for version in versions {
             let (id, number) = (version.id, version.version)
             let manifestKey = StoreLayout.manifest(id, number)
-            let found = check(manifestKey, sha256: version.manifestSha256, against: "catalog")
-            guard let bytes = json(manifestKey, cap: StoreLimits.manifestBytes, digest: found) else { continue }
+            // Read once: its hash, its decoding and its signature all come from these bytes.
+            let manifestFile = small(manifestKey, cap: StoreLimits.manifestBytes)
+            guard let bytes = manifestFile.bytes else {
+                // Missing is drift; too large or unreadable, `small` has reported already.
+                if manifestFile.exists { expected.insert(manifestKey.pathKey) } else { compare(manifestKey, found: nil, sha256: nil, against: "catalog") }
+                continue
+            }
+            compare(manifestKey, found: Digest.sha256Hex(bytes), sha256: version.manifestSha256, against: "catalog")
             if let duplicate = JSONDuplicateKeys.first(in: bytes) {
                 drifts.append(Drift(kind: .changed, path: manifestKey, detail: "not a manifest soundpack wrote: \(duplicate.description)"))
                 continue
@@ -115,7 +126,7 @@ public struct StoreVerifier {
             let signatureKey = StoreLayout.signature(id, number)
             if let keyID = manifest.signingKey {
                 expected.insert(signatureKey.pathKey)
-                let text = json(signatureKey, cap: 4_096, digest: digest(signatureKey)).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+                let text = small(signatureKey, cap: 4_096).bytes.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
                 if let text, let signature = Data(base64Encoded: text) {
                     if let publicKey = publicKeys[keyID] {
                         if !SigningKey.verify(Array(signature), of: bytes, publicKey: publicKey) {
@@ -138,8 +149,8 @@ public struct StoreVerifier {
         }
 
         let index = Store.index(of: versions)
-        let indexDigest = digest(StoreLayout.index)
-        if let bytes = json(StoreLayout.index, cap: StoreLimits.indexBytes, digest: indexDigest) {
+        let indexFile = small(StoreLayout.index, cap: StoreLimits.indexBytes)
+        if let bytes = indexFile.bytes {
             checked += 1
             if let duplicate = JSONDuplicateKeys.first(in: bytes) {
                 // Two readers could take different values from it; like every other reader, refused.
@@ -147,7 +158,7 @@ public struct StoreVerifier {
             } else if (try? JSONDecoder().decode(StoreIndex.self, from: Data(bytes))) != index {
                 drifts.append(Drift(kind: .index, path: StoreLayout.index, detail: "does not match the catalog (soundpack publish rewrites it)"))
             }
-        } else if indexDigest == nil && !index.packs.isEmpty {
+        } else if !indexFile.exists && !index.packs.isEmpty {
             drifts.append(Drift(kind: .missing, path: StoreLayout.index, detail: "the store has no index"))
         }
 

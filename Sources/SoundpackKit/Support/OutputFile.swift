@@ -14,7 +14,7 @@ public enum OutputFile {
             switch info.st_mode & S_IFMT {
             case S_IFREG: break
             case S_IFIFO, S_IFCHR, S_IFSOCK:
-                try writeInto(data, path)
+                try writeInto(data, path, isFIFO: info.st_mode & S_IFMT == S_IFIFO)
                 return
             case S_IFDIR:
                 throw POSIXFailure(path + " is a folder", code: EISDIR)
@@ -43,7 +43,7 @@ public enum OutputFile {
             guard fd >= 0 else { throw POSIXFailure("cannot append to \(path)") }
             defer { close(fd) }
             try FileBytes.writeAll(data, to: fd, path: path)
-        case S_IFIFO, S_IFCHR: try writeInto(data, path)
+        case S_IFIFO, S_IFCHR: try writeInto(data, path, isFIFO: info.st_mode & S_IFMT == S_IFIFO)
         default: throw POSIXFailure(path + " is not a file soundpack can append to", code: EPERM)
         }
     }
@@ -52,9 +52,7 @@ public enum OutputFile {
     /// write gives up: a FIFO nobody reads must not hold a CI job forever.
     public static let fifoPatience: Duration = .seconds(10)
 
-    private static func writeInto(_ data: Data, _ path: String) throws(POSIXFailure) {
-        var info = stat()
-        let isFIFO = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+    private static func writeInto(_ data: Data, _ path: String, isFIFO: Bool) throws(POSIXFailure) {
         guard isFIFO else {
             let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
             guard fd >= 0 else { throw POSIXFailure("cannot open \(path)") }
