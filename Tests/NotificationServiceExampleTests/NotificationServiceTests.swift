@@ -252,6 +252,10 @@ import UserNotifications
             phone.center.add(UNNotificationRequest(identifier: "app.reminder.\(index)", content: UNMutableNotificationContent(),
                                                    trigger: UNTimeIntervalNotificationTrigger(timeInterval: 3_600, repeats: false)))
         }
+        // The first sequence lasts a few seconds; on a loaded machine it could be delivered before
+        // the second push looks at the pending list, and then both fit. Hold deliveries so the
+        // second always finds the first's 12 pending.
+        phone.center.holdsDeliveries = true
         let a = try phone.request("1234.56"), b = try phone.request("6543.21")
         async let first = phone.push(a, style: .localSequence)
         async let second = phone.push(b, style: .localSequence)

@@ -176,6 +176,15 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
     private var latency: TimeInterval = 0
 
+    /// Stand-in only: while true, requests whose trigger date has passed stay pending, as if the
+    /// phone's clock stood still. A test that needs the pending list fixed while the extension
+    /// works (under load a short sequence can be delivered before a second push looks) sets it.
+    public var holdsDeliveries: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return holding }
+        set { lock.lock(); holding = newValue; lock.unlock() }
+    }
+    private var holding = false
+
     public override init() {}
 
     /// The center `current()` returns in this task (tests give each phone its own).
@@ -246,7 +255,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         return (added, discarded)
     }
 
-    private func prune(now: Date) { pending.removeAll { $0.fireDate <= now } }
+    private func prune(now: Date) {
+        if !holding { pending.removeAll { $0.fireDate <= now } }
+    }
 }
 
 /// Stand-in only: what iOS does around a service extension, so tests can run one. From Apple's
