@@ -171,19 +171,21 @@ public enum SafeExtractor {
         archive_read_support_format_zip(reader)
         archive_read_support_filter_gzip(reader)
         archive_read_support_filter_none(reader)
-        archive_write_disk_set_options(writer, ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS
-                                       | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS | ARCHIVE_EXTRACT_NO_OVERWRITE)
+        archive_write_disk_set_options(writer, ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_NO_OVERWRITE)
         guard archive_read_open_filename(reader, archivePath, 64 * 1024) == ARCHIVE_OK else {
             throw ArchiveError("not a tar, tar.gz or zip archive: \(message(reader))")
         }
 
-        // libarchive's disk writer resolves paths against the working folder: work inside `folder`.
-        let previous = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard previous >= 0, chdir(folder) == 0 else { throw ArchiveError("cannot enter \(folder)") }
-        defer {
-            fchdir(previous)
-            close(previous)
+        // libarchive's disk writer resolves a relative name against the process's working folder,
+        // which a library must not change (another thread may be using it). Each entry is written
+        // at its absolute path under the folder's real path (no symlink on the way for
+        // SECURE_SYMLINKS to refuse); its name is checked as a relative one first (`unsafeReason`),
+        // so the absolute path never leaves the folder.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ArchiveError("cannot extract into \(folder): not a folder")
         }
+        let root = Folders.realPath(folder)
 
         var seen = Set<[UInt8]>()  // by bytes: NFC and NFD names are two files
         var extracted: [String] = []
@@ -220,7 +222,7 @@ public enum SafeExtractor {
             if archive_entry_size_is_set(entry) != 0, archive_entry_size(entry) > limits.maxEntryBytes {
                 throw ArchiveError("entry '\(name.quoted(limit: 80))' declares \(archive_entry_size(entry)) bytes, above the \(limits.maxEntryBytes / 1_048_576) MiB cap")
             }
-            archive_entry_set_pathname(entry, path)
+            archive_entry_set_pathname(entry, root + (root.hasSuffix("/") ? "" : "/") + path)
             archive_entry_set_perm(entry, isFolder ? 0o755 : 0o644)
             archive_entry_set_uid(entry, la_int64_t(getuid()))
             archive_entry_set_gid(entry, la_int64_t(getgid()))
