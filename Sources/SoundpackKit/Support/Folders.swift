@@ -38,31 +38,37 @@ extension Folders {
         public var kind: Kind
     }
 
+    /// The path with every symlink resolved (realpath(3)), for a path that may not exist yet: its
+    /// deepest existing ancestor resolved, the missing rest appended. Two paths name the same file
+    /// only when these agree; comparing the paths as written misses a link.
+    public static func realPath(_ path: String) -> String {
+        let parts = URL(fileURLWithPath: path).standardizedFileURL.path.utf8
+            .split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        // realpath(3) takes at most PATH_MAX bytes, so the search starts at the longest prefix that
+        // fits and walks up from there: a path 30,000 levels deep costs a few thousand short calls,
+        // not 30,000 calls on the whole path.
+        var count = 0, length = 0
+        while count < parts.count, length + 1 + parts[count].utf8.count < Int(PATH_MAX) {
+            length += 1 + parts[count].utf8.count
+            count += 1
+        }
+        while true {
+            if let resolved = realpath("/" + parts[0..<count].joined(separator: "/"), nil) {
+                defer { free(resolved) }
+                var result = String(cString: resolved)
+                for part in parts[count...] { result += (result.hasSuffix("/") ? "" : "/") + part }
+                return result
+            }
+            guard count > 0 else { return path }
+            count -= 1
+        }
+    }
+
     /// Every file and folder under `root`, walked with readdir (no stat for entries whose type the
     /// directory reports), without following symlinks, with an explicit stack (any depth).
     /// Paths are joined component by component, never cut by character counts: a name that starts
     /// with a combining mark stays a name of its own. `skipHidden` leaves out names starting with
     /// `.` and everything under them.
-    /// The path with every symlink resolved (realpath(3)), for a path that may not exist yet: its
-    /// deepest existing ancestor resolved, the missing rest appended. Two paths name the same file
-    /// only when these agree; comparing the paths as written misses a link.
-    public static func realPath(_ path: String) -> String {
-        var missing: [String] = []
-        var current = URL(fileURLWithPath: path).standardizedFileURL.path
-        while true {
-            if let resolved = realpath(current, nil) {
-                defer { free(resolved) }
-                var result = String(cString: resolved)
-                for part in missing.reversed() { result += (result.hasSuffix("/") ? "" : "/") + part }
-                return result
-            }
-            let parent = (current as NSString).deletingLastPathComponent
-            guard parent != current, !parent.isEmpty else { return path }
-            missing.append((current as NSString).lastPathComponent)
-            current = parent
-        }
-    }
-
     public static func walk(_ root: String, skipHidden: Bool = false) -> [Entry] {
         var entries: [Entry] = []
         var pending: [String] = [""]
