@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(name: "soundpack-bench-extension", dependencies: ["SoundpackKit", "SoundpackCore"], path: "Benchmarks/ExtensionJoin"),
 
         // Shared by the test targets only (fixture packs and audio); in no product.
-        .target(name: "SoundpackTestSupport", dependencies: ["SoundpackKit", "SoundpackCore"], path: "Tests/SoundpackTestSupport"),
+        .target(name: "SoundpackTestSupport", dependencies: ["SoundpackCLI", "SoundpackKit", "SoundpackCore"], path: "Tests/SoundpackTestSupport"),
 
         .testTarget(name: "SoundpackCoreTests", dependencies: ["SoundpackCore"]),
         .testTarget(

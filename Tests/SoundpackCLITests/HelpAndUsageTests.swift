@@ -11,14 +11,15 @@ import SoundpackTestSupport
         ["list", "--bogus"], ["show"], ["init", "x"], [],
     ])
     func usageErrorsExitTwo(_ arguments: [String]) throws {
-        let result = try Executable.run(arguments, in: "/")
+        // The built binary: the exit status is the process's, not only the value `run` returns.
+        let result = try Executable.spawn(arguments, in: "/")
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
         #expect(!result.stderr.isEmpty)
     }
 
     @Test(arguments: SoundpackCommand.commands.map { $0.spec.name })
     func everyCommandHasHelp(_ command: String) throws {
-        let result = try Executable.run([command, "--help"], in: "/")
+        let result = try Executable.spawn([command, "--help"], in: "/")
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("USAGE: soundpack \(command)"))
         #expect(result.stdout.contains("--catalog"))

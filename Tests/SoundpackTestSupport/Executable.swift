@@ -1,6 +1,9 @@
-// Runs the built soundpack binary the way a user or CI does, capturing its output and exit status.
+// Runs soundpack commands the way a user or CI does, capturing output and exit status: in this
+// process through `SoundpackCommand.run` (the default, fast), or as the built binary where the
+// process itself is under test (signals, pipes, the exit status of a real process).
 
 import Foundation
+import SoundpackCLI
 
 public struct ExecutionResult: Sendable {
     public var stdout: String
@@ -9,29 +12,54 @@ public struct ExecutionResult: Sendable {
 }
 
 public enum Executable {
-    /// The `soundpack` binary built next to the test bundle.
+    /// The `soundpack` binary built next to the test bundle: the `.xctest` bundle's folder (macOS
+    /// runs the bundle inside Xcode's `xctest`), else the running test binary's (Linux).
     public static var path: String {
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var folder = exe.deletingLastPathComponent()
-        // The test bundle may sit inside a `.xctest` folder on some platforms.
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("soundpack").path), folder.path != "/" {
-            folder.deleteLastPathComponent()
+        let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
+        let running = URL(fileURLWithPath: CommandLine.arguments.first ?? "/", relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        for start in [bundle, running.standardizedFileURL.resolvingSymlinksInPath()].compactMap({ $0 }) {
+            var folder = start.deletingLastPathComponent()
+            while folder.path != "/" {
+                let candidate = folder.appendingPathComponent("soundpack").path
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), !isFolder.boolValue { return candidate }
+                folder.deleteLastPathComponent()
+            }
         }
-        return folder.appendingPathComponent("soundpack").path
+        return "soundpack"
     }
 
-    /// Runs `soundpack arguments…` in `directory` with `input` on stdin (nothing when nil).
+    /// The environment a command sees: this process's, without a catalog setting, without colour,
+    /// and with `overrides`.
+    static func environment(_ overrides: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["SOUNDPACK_CATALOG"] = nil
+        env["NO_COLOR"] = "1"
+        for (key, value) in overrides { env[key] = value }
+        return env
+    }
+
+    /// Runs `soundpack arguments…` in this process, as if in `directory` with `input` on stdin
+    /// (empty when nil): the command gets its streams, environment and working folder from a
+    /// `CLIContext`, never from the process.
     public static func run(_ arguments: [String], in directory: String, input: String? = nil,
                            environment: [String: String] = [:]) throws -> ExecutionResult {
+        let out = OutputSink(capturingAsTerminal: false), err = OutputSink(capturingAsTerminal: false)
+        let context = CLIContext(stdout: out, stderr: err, stdin: LineSource(text: input ?? ""),
+                                 environment: Self.environment(environment), workingDirectory: directory)
+        let code = SoundpackCommand.run(arguments, context)
+        return ExecutionResult(stdout: out.text, stderr: err.text, status: code.rawValue)
+    }
+
+    /// Runs the built binary `soundpack arguments…` in `directory` with `input` on stdin (nothing
+    /// when nil): for tests of the process itself.
+    public static func spawn(_ arguments: [String], in directory: String, input: String? = nil,
+                             environment: [String: String] = [:]) throws -> ExecutionResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var env = ProcessInfo.processInfo.environment
-        env["SOUNDPACK_CATALOG"] = nil
-        env["NO_COLOR"] = "1"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        process.environment = Self.environment(environment)
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out
         process.standardError = err
