@@ -81,7 +81,7 @@ struct CommandSpec: Sendable {
     }
 
     /// Parses `arguments` (after the command name).
-    func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
+    func parse(_ arguments: [String]) throws(SoundpackError) -> ParsedArguments {
         let all = options + Self.globalOptions
         var parsed = ParsedArguments()
         var index = 0
@@ -155,7 +155,7 @@ struct ParsedArguments: Sendable {
     }
 
     /// The value of a choice option (`OptionSpec.choice`), given or default, already checked by `parse`.
-    func choice<Value: ArgumentChoice>(_ name: String, as type: Value.Type = Value.self) throws(CLIError) -> Value {
+    func choice<Value: ArgumentChoice>(_ name: String, as type: Value.Type = Value.self) throws(SoundpackError) -> Value {
         guard let raw = value(name) ?? defaults[name], let chosen = Value(rawValue: raw) else {
             throw .usage("'\((value(name) ?? "").visible)' is not a valid \(name)",
                          hint: "use one of: \(Value.allCases.map(\.rawValue).joined(separator: ", "))")

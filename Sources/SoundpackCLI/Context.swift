@@ -232,7 +232,7 @@ public struct CLIContext: Sendable {
 
     /// Writes a command's output where `-o`/`--output` points: `-` is standard output; an existing
     /// device or FIFO is written into, never replaced; anything else is replaced whole.
-    func writeOutput(_ data: Data, to argument: String) throws(CLIError) {
+    func writeOutput(_ data: Data, to argument: String) throws(SoundpackError) {
         if argument == "-" {
             stdout.write(bytes: Array(data))
             return

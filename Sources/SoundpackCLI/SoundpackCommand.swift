@@ -10,7 +10,7 @@ protocol Command: SendableMetatype {
     /// Whether the command reads or writes the catalog or the store (their settings are checked
     /// before it runs).
     static var usesCatalogOrStore: Bool { get }
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode
 }
 
 extension Command {
@@ -121,7 +121,7 @@ public enum SoundpackCommand {
         }
     }
 
-    static func report(_ error: CLIError, _ context: CLIContext) {
+    static func report(_ error: SoundpackError, _ context: CLIContext) {
         context.stdout.flush()
         context.stderr.write("\(Style.error(context.colours(context.stderr))) \(abbreviated(error.description.visible))\n")
     }
@@ -149,14 +149,14 @@ enum Style {
 extension CLIContext {
     /// `--catalog`, else `SOUNDPACK_CATALOG`, else `.soundpack/catalog.sqlite` under the working
     /// folder; `named` says whether someone named it (only the default's folder is ever created).
-    func catalogLocation(_ arguments: ParsedArguments) throws(CLIError) -> (location: CatalogLocation, named: Bool) {
+    func catalogLocation(_ arguments: ParsedArguments) throws(SoundpackError) -> (location: CatalogLocation, named: Bool) {
         let named = try setting(arguments, "--catalog", "SOUNDPACK_CATALOG")
         return (CatalogLocation(named ?? ".soundpack/catalog.sqlite", workingDirectory: workingDirectory), named != nil)
     }
 
     /// The value of `option`, else of the environment variable `variable`. An empty one is refused:
     /// `SOUNDPACK_STORE=` (a CI secret that is not set) would otherwise name the working folder.
-    func setting(_ arguments: ParsedArguments, _ option: String, _ variable: String) throws(CLIError) -> String? {
+    func setting(_ arguments: ParsedArguments, _ option: String, _ variable: String) throws(SoundpackError) -> String? {
         if let given = arguments.value(option) {
             guard !given.isEmpty else { throw .usage("\(option) is empty", hint: "name a \(option.dropFirst(2)), or leave the option out") }
             return given
@@ -170,13 +170,13 @@ extension CLIContext {
 
     /// The store `--store`, `SOUNDPACK_STORE` or `dist/` (under the working folder) names: a folder,
     /// or `s3://bucket/prefix` with the endpoint and credentials from `--s3-endpoint` and `AWS_*`.
-    func store(_ arguments: ParsedArguments) throws(CLIError) -> Store {
+    func store(_ arguments: ParsedArguments) throws(SoundpackError) -> Store {
         let named = try setting(arguments, "--store", "SOUNDPACK_STORE") ?? "dist"
         guard named.hasBytePrefix("s3://") else { return Store.directory(absolute(named), shown: named) }
         do {
             return Store(backend: try S3Store(S3Location(url: named, endpoint: arguments.value("--s3-endpoint"), environment: environment)))
         } catch {
-            throw .environment("cannot use the store", error.message)
+            throw error.context("cannot use the store")
         }
     }
 
@@ -184,7 +184,7 @@ extension CLIContext {
     /// payload) never create one: where the default SQLite file does not exist they read an empty
     /// catalog and leave nothing behind; a catalog someone named must exist. `emptyWhenMissing`
     /// (publish --dry-run) reads an empty one where even a named file is missing.
-    func openCatalog(_ arguments: ParsedArguments, readOnly: Bool = false, emptyWhenMissing: Bool = false) throws(CLIError) -> any Catalog {
+    func openCatalog(_ arguments: ParsedArguments, readOnly: Bool = false, emptyWhenMissing: Bool = false) throws(SoundpackError) -> any Catalog {
         var (location, named) = try catalogLocation(arguments)
         if !location.exists && (emptyWhenMissing || readOnly && !named) { location = .inMemory }
         do throws(CatalogError) {
@@ -193,7 +193,7 @@ extension CLIContext {
             }
             return try location.open(createFolder: !named)
         } catch {
-            throw .environment("cannot use the catalog", error.message)
+            throw error.context("cannot use the catalog")
         }
     }
 
@@ -204,9 +204,9 @@ extension CLIContext {
 
     /// JSON text for machine-readable output: sorted keys, pretty, stable.
     /// A value that is not JSON (a NaN figure) is exit 3, never an empty document.
-    func json<T: Encodable>(_ value: T) throws(CLIError) -> String {
+    func json<T: Encodable>(_ value: T) throws(SoundpackError) -> String {
         do { return String(decoding: try StoreJSON.encode(value), as: UTF8.self) } catch {
-            throw .environment("cannot write the JSON output", error.message)
+            throw error.context("cannot write the JSON output")
         }
     }
 }

@@ -27,32 +27,32 @@ enum CatalogCommand: Command {
             .flag("--from-store", help: "rebuild: read the versions from the store (--store)"),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         if arguments.positionals == ["rebuild"] { return try rebuild(arguments, context) }
         guard arguments.positionals == ["migrate"] else {
             throw .usage("catalog takes one subcommand: migrate or rebuild", hint: "soundpack catalog migrate --from .soundpack/catalog.sqlite --to postgresql://user@host/db, or soundpack catalog rebuild --from-store")
         }
         guard let from = arguments.value("--from"), let to = arguments.value("--to") else { throw .usage("catalog migrate needs --from and --to") }
-        func open(_ named: String, mustExist: Bool) throws(CLIError) -> SQLCatalog {
+        func open(_ named: String, mustExist: Bool) throws(SoundpackError) -> SQLCatalog {
             do throws(CatalogError) {
                 let location = CatalogLocation(named, workingDirectory: context.workingDirectory)
                 guard !mustExist || location.exists else { throw CatalogError("there is no catalog at \(named.visible)") }
                 return try location.open()
             } catch {
-                throw .environment("cannot use the catalog", error.message)
+                throw error.context("cannot use the catalog")
             }
         }
         let source = try open(from, mustExist: true), target = try open(to, mustExist: false)
         let counts: CatalogCopy.Counts
         do { counts = try CatalogCopy.copy(from: source, to: target) } catch {
-            throw .failure(error.message, hint: "nothing was written to \(target.location.visible)")
+            throw .refused(error.message, hint: "nothing was written to \(target.location.visible)")
         }
         let rows = counts.rows
         context.stdout.write("copied \(source.location.visible) to \(target.location.visible): \(rows["packs"] ?? 0) packs, \(rows["versions"] ?? 0) versions, \(rows["clips"] ?? 0) clips, \(rows["validation_runs"] ?? 0) validation runs, \(rows["findings"] ?? 0) findings\n")
         return .success
     }
 
-    static func rebuild(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func rebuild(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard arguments.has("--from-store") else { throw .usage("catalog rebuild needs --from-store", hint: "soundpack catalog rebuild --from-store --store s3://bucket/voice") }
         let catalog = try context.openCatalog(arguments)
         let store = try context.store(arguments)
@@ -60,11 +60,11 @@ enum CatalogCommand: Command {
         do { lock = try catalog.storeLock() ?? store.lock() } catch { throw .environment("cannot lock the store", "\(error)") }
         defer { lock.release() }
         let report: StoreRecovery.Report
-        do {
-            report = try StoreRecovery(store: store, catalog: catalog).recover(packID: nil, index: try store.readIndex(), listing: true)
-        } catch let error as PublishError {
-            throw .environment("cannot rebuild the catalog from the store", error.description)
-        } catch { throw .environment("cannot read the store", "\(error)") }
+        let index: StoreIndex?
+        do { index = try store.readIndex() } catch { throw error.context("cannot read the store") }
+        do { report = try StoreRecovery(store: store, catalog: catalog).recover(packID: nil, index: index, listing: true) } catch {
+            throw error.context("cannot rebuild the catalog from the store")
+        }
         for name in report.recorded { context.stdout.write("recorded \(name.visible) from \(store.location.visible)\n") }
         for name in report.yanked { context.stdout.write("recorded the yank of \(name.visible)\n") }
         context.stdout.write("catalog \(catalog.location.visible): \(report.recorded.count) version\(report.recorded.count == 1 ? "" : "s") recorded from the store, \(report.yanked.count) yank\(report.yanked.count == 1 ? "" : "s"), \(report.known) already known; every file of each recorded version checked against its manifest\n")

@@ -2,6 +2,7 @@
 // as `--help`, so a new command, option or choice value reaches them without another edit.
 
 import Foundation
+import SoundpackKit
 
 enum CompletionsCommand: Command {
     static let spec = CommandSpec(
@@ -14,7 +15,7 @@ enum CompletionsCommand: Command {
             """,
         options: [])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard arguments.positionals.count == 1, let shell = arguments.positionals.first else {
             throw .usage("completions needs a shell: bash, zsh or fish", hint: "soundpack completions bash > /etc/bash_completion.d/soundpack")
         }
@@ -36,7 +37,7 @@ enum ManCommand: Command {
         summary: "Print the manual page (roff); read it with `soundpack man | man -l -`.",
         options: [])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("man takes no arguments", hint: "soundpack man | man -l -") }
         context.stdout.write(ManPage.roff())
         return .success

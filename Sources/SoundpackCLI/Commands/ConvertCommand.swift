@@ -28,7 +28,7 @@ enum ConvertCommand: Command {
             .choice("--format", value: "FORMAT", default: OutputFormat.text),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard arguments.positionals.count == 2 else {
             throw .usage("convert needs SRC and DEST folders", hint: "soundpack convert raw/wechat packs/wechat --rate 22050 --loudness -18")
         }
@@ -53,8 +53,7 @@ enum ConvertCommand: Command {
         do {
             summary = try PackConverter().convert(source: context.packFolder(source), destination: context.packFolder(destination), options: options)
         } catch {
-            let what = "cannot convert \(source) into \(destination)"
-            throw error.kind == .input ? .failure(what, error.message) : .environment(what, error.message)
+            throw error.context("cannot convert \(source) into \(destination)")
         }
         let report = summary.report
         if format == .json {

@@ -16,17 +16,17 @@ enum DiffCommand: Command {
             """,
         options: [.choice("--format", value: "FORMAT", default: OutputFormat.text)])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: OutputFormat = try arguments.choice("--format")
         guard arguments.positionals.count == 2 else { throw .usage("diff needs two versions", hint: "soundpack diff wechat@1.0.0 wechat@1.1.0") }
         var catalog: (any Catalog)?
-        func facts(_ argument: String) throws(CLIError) -> (name: String, facts: VersionFacts) {
+        func facts(_ argument: String) throws(SoundpackError) -> (name: String, facts: VersionFacts) {
             let ref: (id: String, version: SemanticVersion)
             switch try context.packSource(argument, requireVersion: true) {
             case .folder(let folder):
                 let report = Validator().validate(folder: folder)
                 guard let facts = VersionFacts(report) else {
-                    throw .failure("\(argument)/pack.json cannot be read", report.findings.first?.message, hint: "soundpack validate \(argument)")
+                    throw .refused("\(argument)/pack.json cannot be read", report.findings.first?.message, hint: "soundpack validate \(argument)")
                 }
                 return (report.manifest?.id ?? argument, facts)
             case .published(let id, let version?): ref = (id, version)
@@ -35,9 +35,9 @@ enum DiffCommand: Command {
             let version = ref.version
             if catalog == nil { catalog = try context.openCatalog(arguments, readOnly: true) }
             let found: VersionRecord?
-            do { found = try catalog?.versionRecord(of: ref.id, version) } catch { throw .environment("cannot read the catalog", error.message) }
+            do { found = try catalog?.versionRecord(of: ref.id, version) } catch { throw error.context("cannot read the catalog") }
             guard let found else {
-                throw .failure("\(argument) is neither a pack folder nor a version in the catalog", hint: "soundpack list shows what it holds")
+                throw .refused("\(argument) is neither a pack folder nor a version in the catalog", hint: "soundpack list shows what it holds")
             }
             var recorded = VersionFacts(found)
             // The texts are in the store's manifest of the version, not in the catalog.

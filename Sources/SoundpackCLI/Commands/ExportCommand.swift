@@ -24,14 +24,14 @@ enum ExportCommand: Command {
             .option("-o", "--output", value: "FILE", help: "write to FILE instead of standard output"),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: SharedManifest.Encoding = try arguments.choice("--format")
         guard !arguments.positionals.isEmpty else { throw .usage("export needs ID[@VER] or a pack folder", hint: "soundpack export wechat --base-url https://cdn.example.com/packs") }
         if let key = arguments.value("--key"), let problem = SharedManifest.keyProblem(key) {
             throw .usage("--key: \(problem)", hint: "the default is \(SharedManifest.defaultKey); the app must read the same key")
         }
         if let base = arguments.value("--base-url") {
-            do { try SharedContainerExport.checkBaseURL(base) } catch { throw .usage(error.message) }
+            try SharedContainerExport.checkBaseURL(base)
         }
         let store = try context.store(arguments)
         var packs: [ExportedPack] = []
@@ -42,7 +42,7 @@ enum ExportCommand: Command {
             case .folder(let folder):
                 let report = Validator().validate(folder: folder)
                 guard report.errors == 0, let pack = ExportedPack(report: report) else {
-                    throw .failure("\(argument) does not validate (\(report.errors) errors)", hint: "soundpack validate \(argument)")
+                    throw .refused("\(argument) does not validate (\(report.errors) errors)", hint: "soundpack validate \(argument)")
                 }
                 packs.append(pack)
                 continue
@@ -52,10 +52,10 @@ enum ExportCommand: Command {
             guard let catalog else { continue }
             let found: (version: PublishedVersion, manifest: StoreManifest)?
             do { found = try store.published(ref.id, ref.version, in: catalog) } catch {
-                throw .environment("cannot read \(argument) from the store", hint: error.description)
+                throw error.context("cannot read \(argument) from the store")
             }
             guard let found else {
-                throw .failure("\(argument) is neither a pack folder nor a published version", hint: "soundpack list shows published packs")
+                throw .refused("\(argument) is neither a pack folder nor a published version", hint: "soundpack list shows published packs")
             }
             if found.version.yanked {
                 // Exported all the same (an app may need to ship what it has), but never silently.
@@ -68,7 +68,7 @@ enum ExportCommand: Command {
             let manifest = try SharedContainerExport.manifest(packs, key: arguments.value("--key") ?? SharedManifest.defaultKey,
                                                               baseURL: arguments.value("--base-url"), namespace: arguments.has("--namespace"))
             data = try SharedContainerExport.encode(manifest, as: format)
-        } catch { throw .failure("cannot export", error.message) }
+        } catch { throw error.context("cannot export") }
         if let output = arguments.value("--output") {
             try context.writeOutput(data, to: output)
             if output != "-" { context.stderr.write("wrote \(output.visible) (\(packs.count) pack\(packs.count == 1 ? "" : "s"), \(format))\n") }

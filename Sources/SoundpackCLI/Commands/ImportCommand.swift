@@ -16,19 +16,20 @@ enum ImportCommand: Command {
             """,
         options: [])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard arguments.positionals.count == 2 else { throw .usage("import needs ARCHIVE and DEST", hint: "soundpack import wechat-1.0.0.tar.gz packs/wechat") }
         let (archive, destination) = (arguments.positionals[0], arguments.positionals[1])
         guard FileManager.default.isReadableFile(atPath: context.absolute(archive)) else {
             throw .environment("cannot import \(archive.visible)", "there is no readable file there")
         }
-        do {
-            let report = try PackImporter.importArchive(context.absolute(archive), into: context.packFolder(destination))
-            context.printReports([report])
-            return .success
-        } catch {
-            if let report = error.report { context.printReports([report]) }
-            throw error.kind == .refused ? .failure("cannot import \(archive)", error.message) : .environment("cannot import \(archive)", error.message)
+        let outcome: ImportOutcome
+        do { outcome = try PackImporter.importArchive(context.absolute(archive), into: context.packFolder(destination)) } catch {
+            throw error.context("cannot import \(archive)")
         }
+        context.printReports([outcome.report])
+        guard case .imported = outcome else {
+            throw .refused("cannot import \(archive)", "the pack in \(archive) does not validate (\(outcome.report.errors) errors); nothing was imported")
+        }
+        return .success
     }
 }

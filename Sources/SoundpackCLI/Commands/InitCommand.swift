@@ -18,7 +18,7 @@ enum InitCommand: Command {
             .option("--prefix", value: "TEXT", help: "the words of the prefix clip, e.g. 微信到账"),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard arguments.positionals.count == 1, let directory = arguments.positionals.first else {
             throw .usage("init needs one folder", hint: "soundpack init packs/mypack --id mypack")
         }
@@ -46,7 +46,7 @@ enum InitCommand: Command {
         let folder = context.absolute(directory)
         let target = URL(fileURLWithPath: folder).appendingPathComponent(PackFolder.manifestFile)
         guard !FileManager.default.fileExists(atPath: target.path) else {
-            throw .failure("\(directory)/pack.json already exists", hint: "init never overwrites a pack; edit it or choose another folder")
+            throw .refused("\(directory)/pack.json already exists", hint: "init never overwrites a pack; edit it or choose another folder")
         }
         let data: Data
         do { data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) } catch {

@@ -11,12 +11,12 @@ enum KeygenCommand: Command {
         summary: "Write an Ed25519 key pair for signing manifests: FILE (secret, mode 0600) and FILE.pub.",
         options: [.option("-o", "--output", value: "FILE", help: "where to write the secret key")])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard let output = arguments.value("--output") else { throw .usage("keygen needs -o FILE") }
         guard output != "-" else { throw .usage("keygen writes a secret key and its .pub beside it, so -o needs a file name, not -") }
         let path = context.absolute(output)
         guard !FileManager.default.fileExists(atPath: path), !FileManager.default.fileExists(atPath: path + ".pub") else {
-            throw .failure("\(output) or \(output).pub already exists", hint: "keygen never overwrites a key")
+            throw .refused("\(output) or \(output).pub already exists", hint: "keygen never overwrites a key")
         }
         let key = SigningKey.generate()
         do {

@@ -11,13 +11,13 @@ enum ListCommand: Command {
         summary: "List the packs in the catalog with their newest version and last validation.",
         options: [.choice("--format", value: "FORMAT", default: OutputFormat.text)])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: OutputFormat = try arguments.choice("--format")
         guard arguments.positionals.isEmpty else { throw .usage("list takes no arguments") }
         let packs: [CatalogPack]
         let catalog = try context.openCatalog(arguments, readOnly: true)
         do { packs = try catalog.packs() } catch {
-            throw .environment("cannot read the catalog", "\(error)")
+            throw error.context("cannot read the catalog")
         }
         if format == .json {
             context.stdout.write(try context.json(["packs": packs]))

@@ -32,7 +32,7 @@ enum PayloadCommand: Command {
             .choice("--format", value: "FORMAT", default: OutputFormat.text, help: "lint's output"),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         if arguments.positionals.first == "lint" { return try lint(arguments, context) }
         guard arguments.positionals.count == 1, let amountText = arguments.positionals.first else {
             throw .usage("payload needs one amount", hint: "soundpack payload 15.40 --pack wechat")
@@ -43,17 +43,17 @@ enum PayloadCommand: Command {
         let found: (version: PublishedVersion, manifest: StoreManifest)?
         let store = try context.store(arguments)
         do { found = try store.published(ref.id, ref.version, in: catalog) } catch {
-            throw .environment("cannot read \(packText) from the store", hint: error.description)
+            throw error.context("cannot read \(packText) from the store")
         }
         guard let (version, manifest) = found else {
-            throw .failure("\(packText) is not a published pack in the catalog", hint: "soundpack publish, then soundpack list")
+            throw .refused("\(packText) is not a published pack in the catalog", hint: "soundpack publish, then soundpack list")
         }
         let manifestPath = StoreLayout.manifest(version.id, version.version)
         let maximum = manifest.maxAmount
         let amount: Amount
-        do { amount = try Amount(parsing: amountText, maximum: maximum) } catch { throw .failure(error.description) }
+        do { amount = try Amount(parsing: amountText, maximum: maximum) } catch { throw .refused(error.description) }
         if let base = arguments.value("--base-url") {
-            do { try SharedContainerExport.checkBaseURL(base) } catch { throw .usage(error.message) }
+            try SharedContainerExport.checkBaseURL(base)
         }
         if let id = arguments.value("--payment-id"), !PaymentID.isValid(id) {
             throw .usage("--payment-id '\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
@@ -67,14 +67,14 @@ enum PayloadCommand: Command {
         let errors = PushPayload.lint(payload, packs: ["\(version.id)@\(version.version)": PushPayload.PackFacts(manifest, yanked: version.yanked)])
             .filter { $0.severity == .error }
         guard errors.isEmpty else {
-            throw .failure("no payload written", errors.map { "[\($0.rule)] \($0.message)" }.joined(separator: "; "),
+            throw .refused("no payload written", errors.map { "[\($0.rule)] \($0.message)" }.joined(separator: "; "),
                            hint: "fix --title or --body, or name a version that is not yanked")
         }
         context.stdout.write(String(decoding: payload, as: UTF8.self))
         return .success
     }
 
-    static func lint(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func lint(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: OutputFormat = try arguments.choice("--format")
         guard arguments.positionals.count == 2 else { throw .usage("payload lint needs one FILE, or - for standard input") }
         let source = arguments.positionals[1]
@@ -83,12 +83,12 @@ enum PayloadCommand: Command {
         let data: Data
         if source == "-" {
             guard let bytes = context.stdin.readAll(maxBytes: cap) else {
-                throw .failure("standard input is not a payload", "more than 1 MiB; APNs refuses payloads above \(PushPayload.maxBytes) bytes")
+                throw .refused("standard input is not a payload", "more than 1 MiB; APNs refuses payloads above \(PushPayload.maxBytes) bytes")
             }
             data = Data(bytes)
         } else {
             do { data = Data(try CappedFile.read(context.absolute(source), cap: cap, what: "a payload")) } catch {
-                throw .failure("cannot read \(source)", error.message)
+                throw .refused("cannot read \(source)", error.message)
             }
         }
         // What the store says of each published version (the store is the source of truth: its
@@ -97,7 +97,7 @@ enum PayloadCommand: Command {
         var packs: [String: PushPayload.PackFacts] = [:]
         let store = try context.store(arguments)
         let index: StoreIndex?
-        do { index = try store.readIndex() } catch { throw .environment("cannot read the store", error.message) }
+        do { index = try store.readIndex() } catch { throw error.context("cannot read the store") }
         for (id, pack) in index?.packs ?? [:] {
             for (text, listed) in pack.versions {
                 guard let version = SemanticVersion(text), let manifest = try? store.manifest(id, version) else { continue }

@@ -26,7 +26,7 @@ enum PublishCommand: Command {
             .flag("--dry-run", help: "check everything (validation, conflicts, the version bump) and say what would be published; write nothing"),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: OutputFormat = try arguments.choice("--format")
         var directories = arguments.positionals
         if directories.isEmpty {
@@ -60,7 +60,7 @@ enum PublishCommand: Command {
             outcomes = try publisher.publish(folders: directories.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         } catch {
             progress.finish()
-            throw .environment("cannot publish", error.description)
+            throw error.context("cannot publish")
         }
         progress.finish()
         if format == .json {

@@ -4,7 +4,7 @@ import SoundpackCore
 import SoundpackKit
 
 /// `ID@VERSION` split in two; the version, when given, must be a semantic version.
-func parseReference(_ text: String, requireVersion: Bool) throws(CLIError) -> (id: String, version: SemanticVersion?) {
+func parseReference(_ text: String, requireVersion: Bool) throws(SoundpackError) -> (id: String, version: SemanticVersion?) {
     let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
     guard let id = parts.first, !id.isEmpty else { throw .usage("'\(text)' is not ID[@VERSION]") }
     if requireVersion && parts.count < 2 { throw .usage("'\(text)' needs a version: ID@VERSION") }
@@ -18,11 +18,10 @@ func parseReference(_ text: String, requireVersion: Bool) throws(CLIError) -> (i
 extension CLIContext {
     /// What a pack argument names (`PackSource`): a folder with a pack.json, or ID[@VERSION].
     /// `requireVersion`: a published version must name its version.
-    func packSource(_ argument: String, requireVersion: Bool = false) throws(CLIError) -> PackSource {
+    func packSource(_ argument: String, requireVersion: Bool = false) throws(SoundpackError) -> PackSource {
         let source: PackSource
         do { source = try PackSource.resolve(argument, workingDirectory: workingDirectory) } catch {
-            // A malformed version is a usage error; a name that is no pack, a request refused.
-            throw error.badVersion ? .usage(error.description) : .failure(error.description, hint: "soundpack list shows the published packs")
+            throw error.kind == .usage ? error : SoundpackError(error.kind, error.what, hint: "soundpack list shows the published packs")
         }
         if requireVersion, case .published(let id, nil) = source {
             throw .usage("'\(id.visible)' needs a version: ID@VERSION", hint: "or name a pack folder")

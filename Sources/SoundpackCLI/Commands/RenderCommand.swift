@@ -29,7 +29,7 @@ enum RenderCommand: Command {
             .flag("--allow-long", help: "write announcements at or above the pack's composeMaxSeconds (iOS plays the default sound instead)"),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard let packPath = arguments.value("--pack") else { throw .usage("render needs --pack DIR") }
         guard let output = arguments.value("--output") else { throw .usage("render needs -o FILE or -o DIR") }
         let codec: AudioFileWriter.Encoding = try arguments.choice("--codec")
@@ -70,7 +70,7 @@ enum RenderCommand: Command {
 
         let renderer: PackRenderer
         do { renderer = try PackRenderer(directory: context.absolute(packPath), options: options) } catch {
-            throw .failure("cannot render with \(packPath)", error.message)
+            throw error.context("cannot render with \(packPath)")
         }
 
         // iOS plays the default sound instead of a file of 30 s or more: such a file is refused.
@@ -82,8 +82,8 @@ enum RenderCommand: Command {
 
         if single, let amountText = arguments.positionals.first, let container = singleContainer {
             let amount: Amount
-            do { amount = try Amount(parsing: amountText, maximum: renderer.manifest.maxAmount) } catch { throw .failure(error.description) }
-            if let refusal = tooLong(amount) { throw .failure("\(output) not written", refusal) }
+            do { amount = try Amount(parsing: amountText, maximum: renderer.manifest.maxAmount) } catch { throw .refused(error.description) }
+            if let refusal = tooLong(amount) { throw .refused("\(output) not written", refusal) }
             if special {
                 let aside = FileManager.default.temporaryDirectory.appendingPathComponent("soundpack-render-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(folderContainer.rawValue)").path
                 defer { unlink(aside) }

@@ -21,7 +21,7 @@ enum ReportCommand: Command {
             .option("--amount", value: "AMOUNT", help: "an amount to render as a player (repeatable)", repeatable: true),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw .usage("report needs at least one pack folder", hint: "soundpack report packs/wechat -o report.html") }
         guard let output = arguments.value("--output") else { throw .usage("report needs -o FILE") }
         let progress = Progress("measuring clips", total: nil, sink: context.stderr, environment: context.environment)
@@ -30,7 +30,7 @@ enum ReportCommand: Command {
         // Amounts are checked like say's: a bad one is an error, never silently dropped.
         var amounts: [Amount] = []
         for text in arguments.values("--amount") {
-            do { amounts.append(try Amount(parsing: text)) } catch { throw .failure("--amount: \(error.description)") }
+            do { amounts.append(try Amount(parsing: text)) } catch { throw .refused("--amount: \(error.description)") }
         }
         if amounts.isEmpty { amounts = HTMLReport.defaultAmounts }
         let html = HTMLReport.render(reports, amounts: amounts, toolVersion: SoundpackCommand.version)

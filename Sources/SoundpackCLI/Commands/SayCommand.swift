@@ -27,7 +27,7 @@ enum SayCommand: Command {
     /// An amount is at most 17 characters with commas; a longer line is refused unread.
     static let maxLineBytes = 1_024
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let (writer, maximum) = try makeWriter(arguments, format: try arguments.choice("--format"), context)
         guard !arguments.positionals.isEmpty else {
             throw .usage("say needs at least one amount, or - to read amounts from standard input", hint: "soundpack say 15.40 --grammar zh-Hans")
@@ -84,7 +84,7 @@ enum SayCommand: Command {
     }
 
     /// The writer for the pack or grammar the arguments name, and the largest amount it may read.
-    static func makeWriter(_ arguments: ParsedArguments, format: AnnouncementWriter.Format, _ context: CLIContext) throws(CLIError) -> (AnnouncementWriter, Amount) {
+    static func makeWriter(_ arguments: ParsedArguments, format: AnnouncementWriter.Format, _ context: CLIContext) throws(SoundpackError) -> (AnnouncementWriter, Amount) {
         if let pack = arguments.value("--pack") {
             guard arguments.value("--grammar") == nil, arguments.value("--two") == nil else {
                 throw .usage("--pack and --grammar/--two cannot be combined", hint: "the pack's pack.json declares its grammar")
@@ -92,7 +92,7 @@ enum SayCommand: Command {
             let manifest: PackManifest
             do { manifest = try ManifestLoader.load(directory: context.absolute(pack)) } catch {
                 let missing = !FileManager.default.fileExists(atPath: context.absolute(pack))
-                throw .failure("cannot use \(pack)/pack.json", error.description,
+                throw .refused("cannot use \(pack)/pack.json", error.description,
                                hint: missing ? "check the folder name; soundpack init \(pack) --id ID creates a pack there" : "soundpack validate \(pack) shows what is wrong")
             }
             return (AnnouncementWriter(announcement: manifest.announcement, format: format, texts: manifest.texts, files: manifest.clips),

@@ -13,7 +13,7 @@ enum ShowCommand: Command {
         discussion: "Without @VERSION the newest version is shown.",
         options: [.choice("--format", value: "FORMAT", default: OutputFormat.text)])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: OutputFormat = try arguments.choice("--format")
         guard arguments.positionals.count == 1, let reference = arguments.positionals.first else {
             throw .usage("show needs one pack id, optionally with @VERSION", hint: "soundpack show wechat@1.0.0")
@@ -22,10 +22,10 @@ enum ShowCommand: Command {
         let catalog = try context.openCatalog(arguments, readOnly: true)
         let found: CatalogVersion?
         do { found = try catalog.version(of: id, version) } catch {
-            throw .environment("cannot read the catalog", error.message)
+            throw error.context("cannot read the catalog")
         }
         guard let found else {
-            throw .failure("no \(reference) in the catalog at \(catalog.location.visible)",
+            throw .refused("no \(reference) in the catalog at \(catalog.location.visible)",
                            hint: "soundpack list shows what it holds; soundpack validate DIR records a pack")
         }
         if format == .json {

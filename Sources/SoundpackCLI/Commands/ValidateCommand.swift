@@ -31,7 +31,7 @@ enum ValidateCommand: Command {
             .flag("--no-record", help: "do not record the run in the catalog"),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: ReportFormat = try arguments.choice("--format")
         guard !arguments.positionals.isEmpty else {
             throw .usage("validate needs at least one pack folder", hint: "soundpack validate packs/wechat")
@@ -42,9 +42,9 @@ enum ValidateCommand: Command {
         if let file = arguments.value("--baseline") {
             let data: Data
             do { data = Data(try CappedFile.read(context.absolute(file), cap: Baseline.maxBytes, what: "a baseline")) } catch {
-                throw .environment("cannot read the baseline \(file.visible)", error.message, hint: "write one with soundpack validate DIR --format json --output \(file)")
+                throw error.context("cannot read the baseline \(file.visible)", hint: "write one with soundpack validate DIR --format json --output \(file)")
             }
-            do { baseline = try Baseline.load(data) } catch { throw .failure("\(file) is not a usable baseline", error.message) }
+            do { baseline = try Baseline.load(data) } catch { throw error.context("\(file) is not a usable baseline") }
         }
 
         let progress = Progress("validating clips", total: nil, sink: context.stderr, environment: context.environment)
@@ -61,7 +61,7 @@ enum ValidateCommand: Command {
         let rendering: String
         switch format {
         case .json:
-            do { rendering = try FindingRenderer.json(run) } catch { throw .environment("cannot write the report", error.message) }
+            do { rendering = try FindingRenderer.json(run) } catch { throw error.context("cannot write the report") }
         case .junit: rendering = FindingRenderer.junit(run)
         case .github:
             rendering = FindingRenderer.github(run)
@@ -88,7 +88,7 @@ enum ValidateCommand: Command {
             do {
                 try catalog.recordValidations(reports, strict: strict, toolVersion: SoundpackCommand.version, at: context.now())
             } catch {
-                throw .environment("cannot record the validation in the catalog", error.message)
+                throw error.context("cannot record the validation in the catalog")
             }
         }
         return run.passed ? .success : .failure

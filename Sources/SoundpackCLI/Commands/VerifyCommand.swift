@@ -17,7 +17,7 @@ enum VerifyCommand: Command {
             .choice("--format", value: "FORMAT", default: OutputFormat.text),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: OutputFormat = try arguments.choice("--format")
         var verifier = StoreVerifier(catalog: try context.openCatalog(arguments, readOnly: true), store: try context.store(arguments))
         for file in arguments.values("--public-key") {
@@ -30,7 +30,7 @@ enum VerifyCommand: Command {
             verifier.unsignedBefore[ref.id] = version
         }
         let result: StoreVerifier.Result
-        do { result = try verifier.verify() } catch { throw .environment("cannot verify the store", error.description) }
+        do { result = try verifier.verify() } catch { throw error.context("cannot verify the store") }
         if format == .json {
             struct Document: Encodable { var store: String, filesChecked: Int, drift: [Drift], notices: [Drift] }
             context.stdout.write(try context.json(Document(store: verifier.store.location, filesChecked: result.filesChecked, drift: result.drifts,

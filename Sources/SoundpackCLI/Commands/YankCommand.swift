@@ -19,7 +19,7 @@ enum YankCommand: Command {
             .flag("--undo", help: "take the yank back"),
         ])
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard arguments.positionals.count == 1 else { throw .usage("yank needs one ID@VERSION") }
         let ref = try parseReference(arguments.positionals[0], requireVersion: true)
         guard let version = ref.version else { throw .usage("yank needs ID@VERSION") }
@@ -36,13 +36,13 @@ enum YankCommand: Command {
         publisher.now = context.now
         let outcome: YankOutcome
         do { outcome = try publisher.yank(ref.id, version, reason: reason, undo: undo) } catch {
-            throw .environment("cannot \(undo ? "undo the yank" : "yank") \(ref.id.visible)@\(version)", error.description,
-                               hint: "the catalog may already have it; run the same command again to bring index.json up to date")
+            throw error.context("cannot \(undo ? "undo the yank" : "yank") \(ref.id.visible)@\(version)",
+                                hint: "the catalog may already have it; run the same command again to bring index.json up to date")
         }
         let name = "\(ref.id.visible)@\(version)"
         switch outcome {
         case .notPublished:
-            throw .failure("\(name) is not published", hint: "soundpack list shows what is")
+            throw .refused("\(name) is not published", hint: "soundpack list shows what is")
         case .alreadyYanked(let earlier):
             context.stdout.write("\(name) is already yanked\(earlier.map { ": \($0.visible)" } ?? ""); the first reason stays\n")
         case .notYanked:

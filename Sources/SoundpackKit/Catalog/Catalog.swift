@@ -4,13 +4,6 @@
 import Foundation
 import SoundpackCore
 
-/// Why the catalog could not be used; the message says what to do.
-public struct CatalogError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// The catalog of packs and versions. Every write is one transaction: it happens whole or not at
 /// all. Published versions are insert-only; a yank is a flag.
 /// An exclusive hold on a store, from the store itself (a lock file) or from the catalog's

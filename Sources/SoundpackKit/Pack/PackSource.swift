@@ -9,16 +9,10 @@ public enum PackSource: Sendable, Hashable {
     /// A version of a published pack; nil: the newest that is not yanked.
     case published(id: String, version: SemanticVersion?)
 
-    /// Why an argument names neither.
-    public struct Unreadable: Error, Sendable, CustomStringConvertible {
-        public let description: String
-        /// The version part is not a semantic version (a malformed request), rather than no such pack.
-        public var badVersion = false
-    }
-
     /// `argument` is a folder when it holds a pack.json that is a regular file, else it must be
-    /// `ID[@VERSION]` with a valid pack id and semantic version.
-    public static func resolve(_ argument: String, workingDirectory: String) throws(Unreadable) -> PackSource {
+    /// `ID[@VERSION]` with a valid pack id and semantic version. A malformed version is a usage
+    /// error; a name that is no pack, a refused request.
+    public static func resolve(_ argument: String, workingDirectory: String) throws(SoundpackError) -> PackSource {
         let path = argument.hasPrefix("/") ? argument : URL(fileURLWithPath: workingDirectory).appendingPathComponent(argument).path
         var info = stat()
         if stat(path + "/" + PackFolder.manifestFile, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
@@ -26,11 +20,11 @@ public enum PackSource: Sendable, Hashable {
         }
         let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let id = parts.first, PackManifest.isValidID(id) else {
-            throw Unreadable(description: "'\(argument.quoted(limit: 80))' is neither a pack folder (no pack.json there) nor ID[@VERSION]")
+            throw .refused("'\(argument.quoted(limit: 80))' is neither a pack folder (no pack.json there) nor ID[@VERSION]")
         }
         guard parts.count > 1 else { return .published(id: id, version: nil) }
         guard let version = SemanticVersion(parts[1]) else {
-            throw Unreadable(description: "'\(parts[1].quoted(limit: 80))' in '\(argument.quoted(limit: 80))' is not a semantic version; write ID@1.2.0", badVersion: true)
+            throw .usage("'\(parts[1].quoted(limit: 80))' in '\(argument.quoted(limit: 80))' is not a semantic version; write ID@1.2.0")
         }
         return .published(id: id, version: version)
     }

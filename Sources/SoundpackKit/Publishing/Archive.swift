@@ -8,13 +8,6 @@ import SoundpackCore
 private let regularFileType: UInt32 = 0o100000
 private let folderType: UInt32 = 0o040000
 
-/// An archive failure with libarchive's message and what was being done.
-public struct ArchiveError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// Runs `body` with a UTF-8 LC_CTYPE on this thread only. libarchive converts entry names through the
 /// C library's current locale, and in the "C" locale a non-ASCII name has no multibyte form: the pax
 /// and zip writers then pass NULL to strlen (libarchive/libarchive#2233), and the reader cannot name

@@ -81,7 +81,7 @@ public final class Publisher {
     private var planned: [String: [PublishedVersion]] = [:]
 
     private func readIndex() throws(PublishError) -> StoreIndex? {
-        do { return try store.readIndex() } catch { throw .io(error.message) }
+        do { return try store.readIndex() } catch { throw .environment(error.message) }
     }
 
     /// The contents of each report's version, built in parallel for the reports that look
@@ -106,9 +106,10 @@ public final class Publisher {
 
     /// The store's lock, as publish and yank both take it: the catalog's (PostgreSQL) or the store's own.
     private func storeLock() throws(PublishError) -> any StoreLock {
-        do { return try catalog.storeLock() ?? store.lock() } catch let error as CatalogError { throw .catalog(error.message) } catch let error as StoreError {
-            throw .io(error.message)
-        } catch { throw .io("\(error)") }
+        let held: (any StoreLock)?
+        do { held = try catalog.storeLock() } catch { throw .catalog(error.message) }
+        if let held { return held }
+        return try store.lock()
     }
 
     /// Yanks `id@version` (or, with `undo`, takes a yank back) under the store lock publish takes:
@@ -166,7 +167,7 @@ public final class Publisher {
         // Not in the catalog: the store may still hold it (a publish stopped before its catalog
         // commit, or a catalog that lost it).
         let stored: StoreManifest?
-        do { stored = try store.storedManifest(id, version) } catch { throw .io(error.message) }
+        do { stored = try store.storedManifest(id, version) } catch { throw .environment(error.message) }
         if let stored {
             guard stored.digest == digest else {
                 outcome.rule = .catalogVersionConflict
@@ -179,7 +180,7 @@ public final class Publisher {
                 return outcome
             }
             let read: StoredVersion
-            do { read = try recovery.read(id, version, listed: index?.packs[id]?.versions[version.description]) } catch { throw .io(error.message) }
+            do { read = try recovery.read(id, version, listed: index?.packs[id]?.versions[version.description]) } catch { throw .environment(error.message) }
             do { _ = try catalog.recordPublication(read.record) } catch { throw .catalog(error.message) }
             outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; recorded it in the catalog"
             return outcome
@@ -236,13 +237,13 @@ public final class Publisher {
         var seen = Set<[UInt8]>()  // by bytes: NFC and NFD names are two files
         let root = URL(fileURLWithPath: report.folder.path, isDirectory: true)
         let manifestPath = root.appendingPathComponent(StoreLayout.packJSONFile).path
-        guard let pack = FileManager.default.contents(atPath: manifestPath) else { throw .io("cannot read \(manifestPath)") }
+        guard let pack = FileManager.default.contents(atPath: manifestPath) else { throw .environment("cannot read \(manifestPath)") }
         files.append((StoreLayout.packJSONFile, Array(pack)))
         for clip in report.clips {
             let path = PackPaths.normalized(clip.file)
             guard seen.insert(path.pathKey).inserted else { continue }
             guard let bytes = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
-                throw .io("cannot read \(root.path)/\(path)")
+                throw .environment("cannot read \(root.path)/\(path)")
             }
             files.append((path, Array(bytes)))
         }
@@ -267,7 +268,7 @@ public final class Publisher {
             guard let facts = clip.facts else { continue }
             let path = PackPaths.normalized(clip.file)
             let target = StoreLayout.clipFile(packPath: path)
-            guard let bytes = bytesByPath[path.pathKey] else { throw .io("cannot read \(report.folder.path)/\(path)") }
+            guard let bytes = bytesByPath[path.pathKey] else { throw .environment("cannot read \(report.folder.path)/\(path)") }
             put(target, bytes)
             clips[clip.key] = StoreManifest.Clip(
                 file: target, bytes: bytes.count, sha256: facts.sha256, frames: facts.frames, durationSeconds: facts.durationSeconds,
@@ -288,14 +289,14 @@ public final class Publisher {
             archives: archives, signingKey: signingKey?.keyID)
         put(StoreLayout.packJSONFile, packJSON)
         let encoded: [UInt8]
-        do { encoded = Array(try manifest.encoded()) } catch { throw .io(error.message) }
+        do { encoded = Array(try manifest.encoded()) } catch { throw .environment(error.message) }
         if let signingKey {
             let signature = Data(signingKey.sign(encoded)).base64EncodedString() + "\n"
             put(StoreLayout.signatureFile, Array(signature.utf8))
         }
         put(StoreLayout.manifestFile, encoded)
-        do { try store.backend.writeVersion(StoreLayout.versionFolder(id, version), files: versionFiles) } catch { throw .io(error.message) }
-        guard let identity = VersionIdentity(report) else { throw .io("\(report.folder.shown) has no readable pack.json") }
+        do { try store.backend.writeVersion(StoreLayout.versionFolder(id, version), files: versionFiles) } catch { throw .environment(error.message) }
+        guard let identity = VersionIdentity(report) else { throw .environment("\(report.folder.shown) has no readable pack.json") }
         return PublicationRecord(
             pack: identity, clips: records, manifestSha256: Digest.sha256Hex(encoded),
             tarSha256: archives[ArchiveKind.tarGzip.rawValue]?.sha256, zipSha256: archives[ArchiveKind.zip.rawValue]?.sha256,
@@ -318,15 +319,15 @@ struct VersionContents: Sendable {
             guard let facts = clip.facts else { continue }
             let path = PackPaths.normalized(clip.file)
             guard let bytes = bytesByPath[path.pathKey], Digest.sha256Hex(bytes) == facts.sha256 else {
-                throw .io("\(path) changed while it was being published; publish again")
+                throw .environment("\(path) changed while it was being published; publish again")
             }
         }
-        guard let manifest = report.manifest else { throw .io("\(report.folder.shown) has no readable pack.json") }
+        guard let manifest = report.manifest else { throw .environment("\(report.folder.shown) has no readable pack.json") }
         archives = []
         for kind in ArchiveKind.allCases {
             let bytes: [UInt8]
             do { bytes = try ReproducibleArchive.make(files, under: "\(manifest.id)-\(manifest.version)", kind: kind, mtime: mtime) } catch {
-                throw .io(error.message)
+                throw .environment(error.message)
             }
             archives.append((kind, bytes, Digest.sha256Hex(bytes)))
         }
@@ -334,14 +335,9 @@ struct VersionContents: Sendable {
 }
 
 /// Why publishing could not go on: the catalog or the store failed (exit 3).
-public enum PublishError: Error, Sendable, CustomStringConvertible {
-    case catalog(String)
-    case io(String)
+public typealias PublishError = SoundpackError
 
-    public var description: String {
-        switch self {
-        case .catalog(let message): return "catalog: \(message)"
-        case .io(let message): return message
-        }
-    }
+extension SoundpackError {
+    /// The catalog failed under a publishing step.
+    static func catalog(_ message: String) -> SoundpackError { .environment("catalog: \(message)") }
 }

@@ -8,13 +8,6 @@
 import Foundation
 import SoundpackCore
 
-/// Why the store could not be read or written (exit 3).
-public struct StoreError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// The store paths only Kit needs (pack.json, archives, clips); SoundpackCore's `StoreLayout`
 /// spells the ones phones read too.
 extension StoreLayout {
@@ -114,7 +107,7 @@ public struct Store: Sendable {
         do { versions = try catalog.publishedVersions(of: id) } catch { throw .catalog(error.message) }
         let chosen = if let version { versions.first { $0.version == version } } else { versions.filter { !$0.yanked }.max { $0.version < $1.version } }
         guard let chosen else { return nil }
-        do { return (chosen, try checkedManifest(chosen)) } catch { throw .io(error.message) }
+        do { return (chosen, try checkedManifest(chosen)) } catch { throw .environment(error.message) }
     }
 
     /// The manifest of a published version, as export and payload hand it to phones: its bytes
@@ -177,7 +170,7 @@ public struct Store: Sendable {
         do { versions = try catalog.publishedVersions(of: nil, withClips: false) } catch { throw .catalog(error.message) }
         var index = Self.index(of: versions)
         let previous: StoreIndex?
-        do { previous = try readIndex() } catch { throw .io(error.message) }
+        do { previous = try readIndex() } catch { throw .environment(error.message) }
         for (id, pack) in previous?.packs ?? [:] {
             for (text, listed) in pack.versions {
                 if var current = index.packs[id]?.versions[text] {
@@ -191,7 +184,7 @@ public struct Store: Sendable {
                 }
                 guard let version = SemanticVersion(text) else { continue }
                 let kept: Bool
-                do { kept = try hasVersion(id, version) } catch { throw .io(error.message) }
+                do { kept = try hasVersion(id, version) } catch { throw .environment(error.message) }
                 if kept { index.packs[id, default: StoreIndex.Pack(latest: nil, versions: [:])].versions[text] = listed }
             }
         }
@@ -199,8 +192,8 @@ public struct Store: Sendable {
             index.packs[id]?.latest = pack.versions.filter { !$0.value.yanked }.keys.compactMap(SemanticVersion.init).max()?.description
         }
         let data: Data
-        do { data = try index.encoded() } catch { throw .io(error.message) }
-        do { try backend.write(StoreLayout.index, data) } catch { throw .io(error.message) }
+        do { data = try index.encoded() } catch { throw .environment(error.message) }
+        do { try backend.write(StoreLayout.index, data) } catch { throw .environment(error.message) }
     }
 }
 

@@ -169,7 +169,7 @@ public struct StoreVerifier {
             for leftover in try store.backend.leftovers() {
                 notices.append(Drift(kind: .leftover, path: leftover, detail: "left by an interrupted publish; the next soundpack publish removes it"))
             }
-        } catch { throw .io(error.message) }
+        } catch { throw .environment(error.message) }
         // A whole version folder the catalog does not know, with a manifest: a publish stopped
         // between moving the version into place and recording it. Not served (not in index.json).
         let known = Set(versions.map { StoreLayout.versionFolder($0.id, $0.version) })
@@ -189,7 +189,7 @@ public struct StoreVerifier {
         for folder in unrecorded.sorted() {
             notices.append(Drift(kind: .leftover, path: folder, detail: "a version an interrupted publish never recorded; publishing it again replaces it"))
         }
-        if let readError { throw .io(readError.message) }
+        if let readError { throw .environment(readError.message) }
         return Result(drifts: drifts.sorted { ($0.path, $0.kind.rawValue) < ($1.path, $1.kind.rawValue) }, notices: notices, filesChecked: checked)
     }
 }

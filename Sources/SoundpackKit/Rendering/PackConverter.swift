@@ -5,14 +5,10 @@
 import Foundation
 import SoundpackCore
 
-/// Why a conversion stopped. Nothing is left at the destination when one is thrown.
-public struct ConvertError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable { case input, output }
-    /// `input`: the source pack or a request is at fault; `output`: the destination cannot be written.
-    public let kind: Kind
-    public let message: String
-    public var description: String { message }
-}
+/// Why a conversion stopped: refused when the source pack or the request is at fault, an
+/// environment failure when the destination cannot be written. Nothing is left at the
+/// destination when one is thrown.
+public typealias ConvertError = SoundpackError
 
 public struct ConvertOptions: Sendable {
     /// Target sample rate; nil keeps the most common rate of the source clips.
@@ -56,8 +52,8 @@ public struct PackConverter: Sendable {
 
     public func convert(source sourceFolder: PackFolder, destination destinationFolder: PackFolder, options: ConvertOptions) throws(ConvertError) -> ConvertSummary {
         let (source, destination) = (sourceFolder.shown, destinationFolder.shown)
-        func input(_ message: String) -> ConvertError { ConvertError(kind: .input, message: message) }
-        func output(_ message: String) -> ConvertError { ConvertError(kind: .output, message: message) }
+        func input(_ message: String) -> ConvertError { .refused(message) }
+        func output(_ message: String) -> ConvertError { .environment(message) }
 
         let sourceURL = URL(fileURLWithPath: sourceFolder.path, isDirectory: true).standardizedFileURL
         let destinationURL = URL(fileURLWithPath: destinationFolder.path, isDirectory: true).standardizedFileURL
@@ -200,7 +196,7 @@ public struct PackConverter: Sendable {
     static func levelling(_ samples: [Float], channels: Int, rate: Int, target: Double, ceilingDbfs: Double) throws(ConvertError) -> (Double, Bool) {
         let meter: LoudnessMeter
         do { meter = try LoudnessMeter(channels: channels, sampleRate: rate) } catch {
-            throw ConvertError(kind: .input, message: error.message)
+            throw .refused(error.message)
         }
         samples.withUnsafeBufferPointer { meter.add($0) }
         meter.finish()

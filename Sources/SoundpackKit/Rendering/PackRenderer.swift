@@ -3,13 +3,6 @@
 import Foundation
 import SoundpackCore
 
-/// Why a pack cannot be rendered.
-public struct RenderError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// A file `render` could not write, and why.
 public struct RenderFailure: Error, Sendable {
     public let path: String
@@ -47,7 +40,7 @@ public final class PackRenderer: Sendable {
     public init(directory: String, options: RenderOptions = RenderOptions(), limits: AudioLimits = AudioLimits()) throws(RenderError) {
         let manifest: PackManifest
         do { manifest = try ManifestLoader.load(directory: directory) } catch {
-            throw RenderError("\(directory)/pack.json: \(error.description)")
+            throw RenderError(.refused, "\(directory)/pack.json: \(error.description)")
         }
         let needed = manifest.announcement.requiredTokens(upTo: manifest.maxAmount)
 
@@ -59,21 +52,21 @@ public final class PackRenderer: Sendable {
         var frames: [Token: Int64] = [:]
         for token in needed.sorted() {
             guard let path = manifest.clips[token.rawValue] else {
-                throw RenderError("the pack has no clip for token '\(token.rawValue)' (run soundpack validate \(directory))")
+                throw RenderError(.refused, "the pack has no clip for token '\(token.rawValue)' (run soundpack validate \(directory))")
             }
             if let reason = PackPaths.unsafeReason(path, root: root) {
-                throw RenderError("clip '\(path)' refused: \(reason)")
+                throw RenderError(.refused, "clip '\(path)' refused: \(reason)")
             }
             let audio: DecodedAudio
             do { audio = try probe.decode(path: root.appendingPathComponent(path).path) } catch {
-                throw RenderError("cannot read clip '\(path)' for '\(token.rawValue)': \(error.message)")
+                throw RenderError(.refused, "cannot read clip '\(path)' for '\(token.rawValue)': \(error.message)")
             }
             // What validate calls an error is not joined: such a clip is not audio to trust.
             if audio.nonFinite != nil {
-                throw RenderError("clip '\(path)' for '\(token.rawValue)' holds NaN, infinite or absurd samples [audio.non-finite]; fix the clip (soundpack validate \(directory) shows where)")
+                throw RenderError(.refused, "clip '\(path)' for '\(token.rawValue)' holds NaN, infinite or absurd samples [audio.non-finite]; fix the clip (soundpack validate \(directory) shows where)")
             }
             if let format, format.rate != audio.sampleRate || format.channels != audio.channels {
-                throw RenderError("clip '\(path)' is \(audio.sampleRate) Hz with \(audio.channels) channel(s) but '\(manifest.clips[format.token.rawValue] ?? "")' is \(format.rate) Hz with \(format.channels); clips must share one format to be joined (soundpack convert)")
+                throw RenderError(.refused, "clip '\(path)' is \(audio.sampleRate) Hz with \(audio.channels) channel(s) but '\(manifest.clips[format.token.rawValue] ?? "")' is \(format.rate) Hz with \(format.channels); clips must share one format to be joined (soundpack convert)")
             }
             format = format ?? (audio.sampleRate, audio.channels, token)
             var samples = audio.samples
@@ -81,7 +74,7 @@ public final class PackRenderer: Sendable {
             frames[token] = Int64(samples.count / audio.channels)
             clips[token.ordinal] = samples
         }
-        guard let format else { throw RenderError("the pack has no clips") }
+        guard let format else { throw RenderError(.refused, "the pack has no clips") }
         self.manifest = manifest
         self.sampleRate = format.rate
         self.channels = format.channels

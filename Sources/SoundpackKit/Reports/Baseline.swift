@@ -11,17 +11,17 @@ public enum Baseline {
     public static let maxBytes = 64 << 20
 
     public static func load(_ data: Data) throws(ReportError) -> [String: Set<String>] {
-        guard data.count <= maxBytes else { throw ReportError("\(data.count) bytes, above the \(maxBytes >> 20) MiB a baseline may hold") }
+        guard data.count <= maxBytes else { throw ReportError(.refused, "\(data.count) bytes, above the \(maxBytes >> 20) MiB a baseline may hold") }
         struct Document: Decodable {
             struct Pack: Decodable { var id: String?; var directory: String; var findings: [Finding] }
             var packs: [Pack]
         }
         if let duplicate = JSONDuplicateKeys.first(in: data) {
-            throw ReportError("not a usable baseline: \(duplicate.description)")
+            throw ReportError(.refused, "not a usable baseline: \(duplicate.description)")
         }
         let document: Document
         do { document = try JSONDecoder().decode(Document.self, from: data) } catch {
-            throw ReportError("not a soundpack validate --format json report: \(Self.describe(error))")
+            throw ReportError(.refused, "not a soundpack validate --format json report: \(Self.describe(error))")
         }
         var result: [String: Set<String>] = [:]
         for pack in document.packs { result[pack.id ?? pack.directory, default: []].formUnion(pack.findings.map(\.fingerprint)) }
@@ -45,8 +45,3 @@ extension Baseline {
     }
 }
 
-public struct ReportError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

@@ -3,25 +3,20 @@
 
 import Foundation
 
-public struct CappedFileError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
-}
-
 public enum CappedFile {
     /// The whole file at `path`, refused when it is not a regular file or holds more than `cap`
     /// bytes (`what` names it in that message: "a clip", "pack.json").
     public static func read(_ path: String, cap: Int, what: String) throws(CappedFileError) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO planted where a file should be must not wait for a writer.
         let fd = SystemCall.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw CappedFileError(message: "cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw CappedFileError("cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw CappedFileError(message: "cannot stat: \(String(cString: strerror(errno)))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw CappedFileError(message: "not a regular file") }
+        guard fstat(fd, &info) == 0 else { throw CappedFileError("cannot stat: \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw CappedFileError("not a regular file") }
         guard info.st_size <= cap else {
             let limit = cap >= 1_048_576 ? "\(cap / 1_048_576) MiB" : "\(cap) byte"
-            throw CappedFileError(message: "\(info.st_size) bytes is above the \(limit) cap for \(what)")
+            throw CappedFileError("\(info.st_size) bytes is above the \(limit) cap for \(what)")
         }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
@@ -30,7 +25,7 @@ public enum CappedFile {
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 if n == 0 { break }
-                throw CappedFileError(message: "read failed: \(String(cString: strerror(errno)))")
+                throw CappedFileError("read failed: \(String(cString: strerror(errno)))")
             }
             filled += n
         }

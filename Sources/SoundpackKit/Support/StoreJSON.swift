@@ -16,13 +16,8 @@ public enum StoreJSON {
             } else {
                 path = "\(error)"
             }
-            throw JSONWriteError(message: "cannot write JSON: \(path), which JSON cannot hold")
+            throw JSONWriteError("cannot write JSON: \(path), which JSON cannot hold")
         }
     }
 }
 
-/// A value could not be written as JSON.
-public struct JSONWriteError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
-}
