@@ -81,7 +81,7 @@ public final class Publisher {
     private var planned: [String: [PublishedVersion]] = [:]
 
     private func readIndex() throws(PublishError) -> StoreIndex? {
-        do { return try store.readIndex() } catch { throw .environment(error.message) }
+        return try store.readIndex()
     }
 
     /// The contents of each report's version, built in parallel for the reports that look
@@ -167,7 +167,7 @@ public final class Publisher {
         // Not in the catalog: the store may still hold it (a publish stopped before its catalog
         // commit, or a catalog that lost it).
         let stored: StoreManifest?
-        do { stored = try store.storedManifest(id, version) } catch { throw .environment(error.message) }
+        stored = try store.storedManifest(id, version)
         if let stored {
             guard stored.digest == digest else {
                 outcome.rule = .catalogVersionConflict
@@ -180,7 +180,7 @@ public final class Publisher {
                 return outcome
             }
             let read: StoredVersion
-            do { read = try recovery.read(id, version, listed: index?.packs[id]?.versions[version.description]) } catch { throw .environment(error.message) }
+            read = try recovery.read(id, version, listed: index?.packs[id]?.versions[version.description])
             do { _ = try catalog.recordPublication(read.record) } catch { throw .catalog(error.message) }
             outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; recorded it in the catalog"
             return outcome
@@ -289,13 +289,13 @@ public final class Publisher {
             archives: archives, signingKey: signingKey?.keyID)
         put(StoreLayout.packJSONFile, packJSON)
         let encoded: [UInt8]
-        do { encoded = Array(try manifest.encoded()) } catch { throw .environment(error.message) }
+        encoded = Array(try manifest.encoded())
         if let signingKey {
             let signature = Data(signingKey.sign(encoded)).base64EncodedString() + "\n"
             put(StoreLayout.signatureFile, Array(signature.utf8))
         }
         put(StoreLayout.manifestFile, encoded)
-        do { try store.backend.writeVersion(StoreLayout.versionFolder(id, version), files: versionFiles) } catch { throw .environment(error.message) }
+        try store.backend.writeVersion(StoreLayout.versionFolder(id, version), files: versionFiles)
         guard let identity = VersionIdentity(report) else { throw .environment("\(report.folder.shown) has no readable pack.json") }
         return PublicationRecord(
             pack: identity, clips: records, manifestSha256: Digest.sha256Hex(encoded),

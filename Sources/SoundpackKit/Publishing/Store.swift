@@ -107,7 +107,7 @@ public struct Store: Sendable {
         do { versions = try catalog.publishedVersions(of: id) } catch { throw .catalog(error.message) }
         let chosen = if let version { versions.first { $0.version == version } } else { versions.filter { !$0.yanked }.max { $0.version < $1.version } }
         guard let chosen else { return nil }
-        do { return (chosen, try checkedManifest(chosen)) } catch { throw .environment(error.message) }
+        return (chosen, try checkedManifest(chosen))
     }
 
     /// The manifest of a published version, as export and payload hand it to phones: its bytes
@@ -170,7 +170,7 @@ public struct Store: Sendable {
         do { versions = try catalog.publishedVersions(of: nil, withClips: false) } catch { throw .catalog(error.message) }
         var index = Self.index(of: versions)
         let previous: StoreIndex?
-        do { previous = try readIndex() } catch { throw .environment(error.message) }
+        previous = try readIndex()
         for (id, pack) in previous?.packs ?? [:] {
             for (text, listed) in pack.versions {
                 if var current = index.packs[id]?.versions[text] {
@@ -184,7 +184,7 @@ public struct Store: Sendable {
                 }
                 guard let version = SemanticVersion(text) else { continue }
                 let kept: Bool
-                do { kept = try hasVersion(id, version) } catch { throw .environment(error.message) }
+                kept = try hasVersion(id, version)
                 if kept { index.packs[id, default: StoreIndex.Pack(latest: nil, versions: [:])].versions[text] = listed }
             }
         }
@@ -192,8 +192,8 @@ public struct Store: Sendable {
             index.packs[id]?.latest = pack.versions.filter { !$0.value.yanked }.keys.compactMap(SemanticVersion.init).max()?.description
         }
         let data: Data
-        do { data = try index.encoded() } catch { throw .environment(error.message) }
-        do { try backend.write(StoreLayout.index, data) } catch { throw .environment(error.message) }
+        data = try index.encoded()
+        try backend.write(StoreLayout.index, data)
     }
 }
 

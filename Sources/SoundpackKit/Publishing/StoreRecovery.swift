@@ -61,7 +61,7 @@ public struct StoreRecovery {
     public func recover(packID: String?, index: StoreIndex?, listing: Bool) throws(PublishError) -> Report {
         var report = Report()
         let versions: [(id: String, version: SemanticVersion)]
-        do { versions = try storedVersions(of: packID, index: index, listing: listing) } catch { throw .environment(error.message) }
+        versions = try storedVersions(of: packID, index: index, listing: listing)
         let published: [PublishedVersion]
         do { published = try catalog.publishedVersions(of: packID, withClips: false) } catch { throw .catalog(error.message) }
         let known = Dictionary(published.map { ("\($0.id)@\($0.version)", $0) }, uniquingKeysWith: { a, _ in a })
@@ -73,7 +73,7 @@ public struct StoreRecovery {
             let listed = index?.packs[id]?.versions[version.description]
             if let have = known[name] {
                 let stored: StoreManifest
-                do { stored = try store.manifest(id, version) } catch { throw .environment(error.message) }
+                stored = try store.manifest(id, version)
                 guard stored.digest == have.digest else {
                     throw .environment("\(name) is in the catalog with digest \(have.digest.prefix(12)) but in the store \(store.location) with \(stored.digest.prefix(12)); the store is the source of truth: run soundpack verify, and rebuild the catalog from the store (soundpack catalog rebuild --from-store) into an empty one")
                 }
@@ -81,7 +81,7 @@ public struct StoreRecovery {
                 if let listed, listed.yanked, !have.yanked { yanks.append((id, version, listed.yankReason)) }
                 continue
             }
-            do { missing.append(try read(id, version, listed: listed)) } catch { throw .environment(error.message) }
+            missing.append(try read(id, version, listed: listed))
         }
         for yank in yanks {
             do { _ = try catalog.yank(yank.id, yank.version, reason: yank.reason ?? "yanked in the store's index.json", at: now()) } catch { throw .catalog(error.message) }
