@@ -189,11 +189,11 @@ extension CLIContext {
         if !location.exists && (emptyWhenMissing || readOnly && !named) { location = .inMemory }
         do throws(CatalogError) {
             if readOnly && !location.exists && location != .inMemory {
-                throw CatalogError("there is no catalog at \(location.description.visible) (the folder of the catalog does not exist, or the file; check --catalog or SOUNDPACK_CATALOG)")
+                throw CatalogError("there is no catalog at \(location.description.visible): the file or its folder does not exist")
             }
             return try location.open(createFolder: !named)
         } catch {
-            throw error.context("cannot use the catalog")
+            throw error.context("cannot use the catalog", hint: "--catalog or SOUNDPACK_CATALOG names it")
         }
     }
 

@@ -53,7 +53,9 @@ enum ConvertCommand: Command {
         do {
             summary = try PackConverter().convert(source: context.packFolder(source), destination: context.packFolder(destination), options: options)
         } catch {
-            throw error.context("cannot convert \(source) into \(destination)")
+            // The engine says DEST exists; the command line knows the flag that replaces it.
+            let replaceable = !options.force && FileManager.default.fileExists(atPath: context.absolute(destination))
+            throw error.context("cannot convert \(source) into \(destination)", hint: replaceable ? "pass --force to replace it" : nil)
         }
         let report = summary.report
         if format == .json {

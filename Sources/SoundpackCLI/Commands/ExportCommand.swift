@@ -31,7 +31,7 @@ enum ExportCommand: Command {
             throw .usage("--key: \(problem)", hint: "the default is \(SharedManifest.defaultKey); the app must read the same key")
         }
         if let base = arguments.value("--base-url") {
-            try SharedContainerExport.checkBaseURL(base)
+            do { try SharedContainerExport.checkBaseURL(base) } catch { throw error.with(hint: "check --base-url") }
         }
         let store = try context.store(arguments)
         var packs: [ExportedPack] = []

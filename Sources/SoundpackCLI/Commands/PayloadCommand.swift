@@ -53,7 +53,7 @@ enum PayloadCommand: Command {
         let amount: Amount
         do { amount = try Amount(parsing: amountText, maximum: maximum) } catch { throw .refused(error.description) }
         if let base = arguments.value("--base-url") {
-            try SharedContainerExport.checkBaseURL(base)
+            do { try SharedContainerExport.checkBaseURL(base) } catch { throw error.with(hint: "check --base-url") }
         }
         if let id = arguments.value("--payment-id"), !PaymentID.isValid(id) {
             throw .usage("--payment-id '\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")

@@ -41,7 +41,7 @@ final class PostgreSQLConnection: SQLConnection {
             soundpack_PQfinish(connection)
             attempt += 1
             guard attempt < 6, Self.isTransient(message) else {
-                throw CatalogError("cannot connect to the catalog at \(location): \(message) (check the server is running and the URL, user and database; pass --catalog or set SOUNDPACK_CATALOG)")
+                throw CatalogError(.environment, "cannot connect to the catalog at \(location): \(message)", hint: "check the server is running and the URL, user and database")
             }
             Thread.sleep(forTimeInterval: 0.5 * Double(attempt))
         }

@@ -6,8 +6,8 @@ import Foundation
 import SoundpackCore
 
 extension CatalogError {
-    init(_ error: SQLiteError, hint: String = "check the path and permissions, or pass --catalog FILE") {
-        self.init("\(error.description) (\(hint))")
+    init(_ error: SQLiteError, hint: String = "check the path and permissions") {
+        self.init(.environment, error.description, hint: hint)
     }
 }
 
@@ -21,19 +21,19 @@ public final class SQLiteCatalog: SQLCatalog {
         // catalog (`/dev/null`) would put a journal file where nobody asked.
         var info = stat()
         if path != ":memory:", stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            throw CatalogError("\(path.visible) is not a regular file (a device, FIFO or folder); a catalog is a SQLite file: pass --catalog FILE")
+            throw CatalogError("\(path.visible) is not a regular file (a device, FIFO or folder); a catalog is a SQLite file")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if createFolder {
             do {
                 try Folders.create(folder)
             } catch {
-                throw CatalogError("cannot create the catalog folder \(folder): \(error.localizedDescription) (pass --catalog FILE or set SOUNDPACK_CATALOG)")
+                throw CatalogError("cannot create the catalog folder \(folder): \(error.localizedDescription)")
             }
         } else {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw CatalogError("the folder \(folder) of the catalog does not exist (create it, or check the --catalog path)")
+                throw CatalogError(.environment, "the folder \(folder) of the catalog does not exist", hint: "create it, or check the path")
             }
         }
         let database: SQLiteDatabase
@@ -43,7 +43,7 @@ public final class SQLiteCatalog: SQLCatalog {
             try database.query("PRAGMA journal_mode = DELETE")
             try database.execute("PRAGMA synchronous = FULL")
         } catch where error.code & 0xFF == 26 /* SQLITE_NOTADB */ {
-            throw CatalogError("\(path) is not a soundpack catalog: SQLite says \(error.message) (pass --catalog FILE for the catalog, or move this file away)")
+            throw CatalogError(.environment, "\(path) is not a soundpack catalog: SQLite says \(error.message)", hint: "name the catalog's file, or move this file away")
         } catch { throw CatalogError(error) }
         try super.init(connection: SQLiteConnection(database))
     }

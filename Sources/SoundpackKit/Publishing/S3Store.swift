@@ -33,7 +33,7 @@ public struct S3Location: Sendable, Equatable {
         bucket = parts[0]
         prefix = parts.count > 1 ? parts[1].split(separator: "/").joined(separator: "/") : ""
         guard Self.isBucketName(bucket) else {
-            throw StoreError("'\(bucket.visible)' is not an S3 bucket name (3–63 of a-z 0-9 . -); write --store s3://bucket/prefix")
+            throw StoreError(.environment, "'\(bucket.visible)' is not an S3 bucket name (3–63 of a-z 0-9 . -)", hint: "name the store s3://bucket/prefix")
         }
         guard !prefix.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }), !prefix.containsControlCharacter() else {
             throw StoreError("the key prefix '\(prefix.visible)' has a . or .. component or a control character")

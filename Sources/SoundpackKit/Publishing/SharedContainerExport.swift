@@ -61,7 +61,7 @@ public enum SharedContainerExport {
         var seen: [String: String] = [:]
         var shared: [String: SharedPack] = [:]
         if let baseURL { try checkBaseURL(baseURL) }
-        if let problem = SharedManifest.keyProblem(key) { throw ExportError(.refused, "--key: \(problem)") }
+        if let problem = SharedManifest.keyProblem(key) { throw ExportError(.refused, "the UserDefaults key: \(problem)") }
         for pack in packs {
             // The app reads this file as a property list: XML cannot hold control characters, and
             // a manifest published before they were refused at validation could still carry some.
@@ -74,7 +74,7 @@ public enum SharedContainerExport {
                 let fileName = (clip.storePath as NSString).lastPathComponent
                 let name = namespace ? "\(pack.id)-\(fileName)" : fileName
                 if let other = seen[name], other != "\(pack.id):\(clip.storePath)" {
-                    throw ExportError(.refused, "file name '\(name)' is used by two clips (\(other) and \(pack.id):\(clip.storePath)); pass --namespace to prefix names with the pack id")
+                    throw ExportError(.refused, "file name '\(name)' is used by two clips (\(other) and \(pack.id):\(clip.storePath))", hint: "namespace the file names with the pack id")
                 }
                 if seen[name] == nil { names.append(name) }
                 seen[name] = "\(pack.id):\(clip.storePath)"
@@ -82,7 +82,7 @@ public enum SharedContainerExport {
                 if let base = baseURL {
                     let path = StoreLayout.versionFile(pack.id, pack.version, clip.storePath)
                     guard let made = StoreLayout.url(of: path, under: base) else {
-                        throw ExportError(.refused, "'\(base)/\(path)' is not a URL; check --base-url")
+                        throw ExportError(.refused, "'\(base)/\(path)' is not a URL; check the base URL")
                     }
                     url = made
                 }
@@ -109,22 +109,22 @@ public enum SharedContainerExport {
         if let at = authority.lastIndex(of: "@") { shown.replaceSubrange(afterScheme...at, with: "…@") }
         let quotedURL = shown.quoted(limit: 80)
         guard !baseURL.unicodeScalars.contains(where: { $0 == "\\" || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw ExportError(.usage, "--base-url '\(quotedURL)' holds a backslash, a space or a control character; \(example)")
+            throw ExportError(.usage, "the base URL '\(quotedURL)' holds a backslash, a space or a control character; \(example)")
         }
         let parsed = URLComponents(string: baseURL)
         guard let parsed, let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
-            throw ExportError(.usage, "--base-url '\(quotedURL)' is not an absolute http(s) URL; \(example)")
+            throw ExportError(.usage, "the base URL '\(quotedURL)' is not an absolute http(s) URL; \(example)")
         }
         guard !authority.contains("@") else {
-            throw ExportError(.usage, "--base-url '\(quotedURL)' holds a user name or password, which every phone would receive; serve the store without credentials")
+            throw ExportError(.usage, "the base URL '\(quotedURL)' holds a user name or password, which every phone would receive; serve the store without credentials")
         }
         if let port = parsed.port, !(1...65_535).contains(port) {
-            throw ExportError(.usage, "--base-url '\(quotedURL)' has port \(port), outside 1–65535")
+            throw ExportError(.usage, "the base URL '\(quotedURL)' has port \(port), outside 1–65535")
         }
         // A colon after the host (not inside an IPv6 `[…]`) must be followed by the port.
         if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"), parsed.port == nil || authority[authority.index(after: colon)...].isEmpty {
-            throw ExportError(.usage, "--base-url '\(quotedURL)' has an empty or unreadable port; \(example)")
+            throw ExportError(.usage, "the base URL '\(quotedURL)' has an empty or unreadable port; \(example)")
         }
     }
 

@@ -69,10 +69,10 @@ public struct PackConverter: Sendable {
             throw input("\(source)/pack.json: \(error.description)")
         }
         if FileManager.default.fileExists(atPath: destinationURL.path) && !options.force {
-            throw input("\(destination) already exists; pass --force to replace it")
+            throw input("\(destination) already exists")
         }
         if let rate = options.sampleRate, !limits.sampleRates.contains(rate) {
-            throw input("--rate \(rate) is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz")
+            throw input("the sample rate \(rate) is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz")
         }
 
         // Decode every clip first: a bad source clip stops the run before anything is written.
@@ -169,7 +169,7 @@ public struct PackConverter: Sendable {
         if mkdir(destinationURL.path, 0o755) != 0 {
             let reason = errno
             guard reason == EEXIST else { throw output("cannot create \(destination): \(String(cString: strerror(reason)))") }
-            guard options.force else { throw input("\(destination) already exists (it appeared while converting); pass --force to replace it") }
+            guard options.force else { throw input("\(destination) already exists (it appeared while converting)") }
             guard rename(destinationURL.path, retired.path) == 0 else {
                 throw output("cannot move the old \(destination) aside: \(String(cString: strerror(errno)))")
             }

@@ -54,6 +54,11 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
         SoundpackError(kind, what, why: why, hint: hint)
     }
 
+    /// The same error with `hint` as what to do (where the caller knows better, e.g. the flag).
+    public func with(hint: String) -> SoundpackError {
+        SoundpackError(kind, what, why: why, hint: hint)
+    }
+
     public var message: String { description }
 
     public var description: String {
