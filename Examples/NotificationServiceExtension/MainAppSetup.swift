@@ -16,8 +16,8 @@ nonisolated enum SoundpackSetup {
     /// be reading the folder at that moment, sees the old clip or the new one, never part of one.
     static func install(configuration: SoundpackConfiguration = .app, bundle: Bundle = .main) throws {
         let group = try configuration.group()
-        let name = (configuration.manifestFile as NSString).deletingPathExtension
-        let type = (configuration.manifestFile as NSString).pathExtension
+        let name = (configuration.sharedManifestFile as NSString).deletingPathExtension
+        let type = (configuration.sharedManifestFile as NSString).pathExtension
         guard let bundled = bundle.url(forResource: name, withExtension: type) else { throw CocoaError(.fileNoSuchFile) }
         let data = try Data(contentsOf: bundled)
         let manifest = try SharedManifest(data: data)  // refuse a manifest this app cannot read
@@ -26,7 +26,7 @@ nonisolated enum SoundpackSetup {
         try FileManager.default.createDirectory(at: sounds, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: support, withIntermediateDirectories: true)
         configuration.protectFolders(in: group)
-        try data.write(to: group.appendingPathComponent(configuration.manifestFile), options: .atomic)
+        try data.write(to: group.appendingPathComponent(configuration.sharedManifestFile), options: .atomic)
 
         // The extension runs from its own bundle and cannot read the app's: copy every clip the app
         // bundles into the group's Library/Sounds (where iOS also looks for notification sounds),
@@ -66,7 +66,7 @@ nonisolated enum SoundpackSetup {
     @discardableResult
     static func refreshAndPrefetch(packID: String, seconds: TimeInterval = 20, configuration: SoundpackConfiguration = .app) async throws -> ClipPrefetcher.Report {
         let group = try configuration.group()
-        let shipped = try SharedManifest(data: Data(contentsOf: group.appendingPathComponent(configuration.manifestFile)))
+        let shipped = try SharedManifest(data: Data(contentsOf: group.appendingPathComponent(configuration.sharedManifestFile)))
         let listed = configuration.defaults?.stringArray(forKey: shipped.key) ?? []
         let transport = URLSessionTransport.ephemeral(seconds: seconds)
         defer { transport.session.finishTasksAndInvalidate() }

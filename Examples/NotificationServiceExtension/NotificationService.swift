@@ -138,7 +138,7 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     /// refreshed from the store within `refreshBudget`, else the newest on disk, else the manifest
     /// the app shipped.
     func planner(pin: PackPin, group: URL) async throws -> ClipPlanner {
-        let shipped = try SharedManifest(data: Data(contentsOf: group.appendingPathComponent(configuration.manifestFile)))
+        let shipped = try SharedManifest(data: Data(contentsOf: group.appendingPathComponent(configuration.sharedManifestFile)))
         let listed = configuration.defaults?.stringArray(forKey: shipped.key) ?? []
         let transport = URLSessionTransport.ephemeral(seconds: configuration.refreshBudget)
         defer { transport.session.finishTasksAndInvalidate() }

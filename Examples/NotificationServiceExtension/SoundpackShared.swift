@@ -80,7 +80,7 @@ nonisolated struct SoundpackConfiguration: Sendable {
     /// index's SHA-256 only.
     var publicKeys: [String]
     /// Written into the group container by the main app (see MainAppSetup.swift).
-    var manifestFile = "SoundpackManifest.plist"
+    var sharedManifestFile = "SoundpackManifest.plist"
     /// iOS gives the extension about 30 s: a few for a manifest refresh, then the clips, leaving
     /// room to join them and deliver.
     var refreshBudget: Double = 5

@@ -44,7 +44,7 @@ public struct PackPin: Sendable, Equatable, CustomStringConvertible {
     /// Nil unless `text` is a valid pack id, optionally followed by `@` and a semantic version.
     public init?(_ text: String) {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard PackManifest.isValidID(parts[0]) else { return nil }
+        guard PackFile.isValidID(parts[0]) else { return nil }
         id = parts[0]
         if parts.count == 2 {
             guard let version = SemanticVersion(parts[1]) else { return nil }
@@ -310,7 +310,7 @@ public struct ManifestRefresher: Sendable {
         let manifest: StoreManifest
         do { manifest = try JSONDecoder().decode(StoreManifest.self, from: data) } catch { throw ManifestDecodingError("\(error)") }
         guard manifest.schemaVersion == 1 else { throw ManifestDecodingError("schema version \(manifest.schemaVersion); this SoundpackCore reads 1") }
-        guard PackManifest.isValidID(manifest.id) else { throw ManifestDecodingError("'\(manifest.id.visible)' is not a pack id") }
+        guard PackFile.isValidID(manifest.id) else { throw ManifestDecodingError("'\(manifest.id.visible)' is not a pack id") }
         for (token, clip) in manifest.clips {
             guard Token(rawValue: token) != nil else { throw ManifestDecodingError("unknown token '\(token.visible)'") }
             guard Self.isSafeStorePath(clip.file), clip.bytes >= 0, clip.durationSeconds.isFinite, clip.durationSeconds >= 0 else {

@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func thePackManifestAndTheSharedPackFrameAlike() throws {
-        let manifest = try PackManifest(json: Data(#"{"id":"p","version":"1.0.0","grammar":"zh-Hans","maxAmount":"100","clips":{"suffix":"s.caf"}}"#.utf8))
+        let manifest = try PackFile(json: Data(#"{"id":"p","version":"1.0.0","grammar":"zh-Hans","maxAmount":"100","clips":{"suffix":"s.caf"}}"#.utf8))
         let shared = SharedPack(id: "p", version: "1.0.0", grammar: manifest.grammar, maxAmount: manifest.maxAmount, texts: [:], yanked: false,
                                 clips: [.suffix: SharedPack.Clip(file: "s.caf", bytes: 1, sha256: "", durationSeconds: 0)])
         #expect(manifest.announcement == shared.announcement)

@@ -25,7 +25,7 @@ import SoundpackTestSupport
         for path in Self.inputs("manifest") {
             let data = try Self.bytes(path)
             _ = JSONDuplicateKeys.first(in: data)
-            if let manifest = try? PackManifest(json: data) {
+            if let manifest = try? PackFile(json: data) {
                 #expect(manifest.announcement.requiredTokens(upTo: manifest.maxAmount).contains(.prefix))
             }
             _ = try? SharedManifest(data: data)

@@ -14,7 +14,7 @@ import SoundpackTestSupport
         let pack = try Fixtures.copyDemoPack(into: folder)
         try Fixtures.editManifest(pack) { $0["grammarOptions"] = ["two": "liang"]; $0["maxAmount"] = "9999.99" }
         let report = Validator().validate(folder: PackFolder(path: pack, shown: "packs/wechat"))
-        let manifest = try #require(report.manifest)
+        let manifest = try #require(report.packFile)
         #expect(manifest.grammar == Grammar(.zhHans, two: .liang))
         #expect(manifest.profile == .iosNotification)
         #expect(report.version == SemanticVersion("1.0.0"))
@@ -41,7 +41,7 @@ import SoundpackTestSupport
     @Test func aPackWithoutPackJSONHasNoManifestAndNoDigest() {
         let folder = TemporaryFolder()
         let report = Validator().validate(folder: PackFolder(path: folder.path, shown: "empty"))
-        #expect(report.manifest == nil)
+        #expect(report.packFile == nil)
         #expect(report.digest == nil)
         #expect(report.title == "empty")
         #expect(report.findings.map(\.rule) == [.manifestInvalid])

@@ -19,7 +19,7 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(location.line >= 1 && location.column >= 1, "a key location is 1-based: \(path.visible)")
     }
     if case .duplicateKey(let duplicate)? = problem { precondition(duplicate.firstLine <= duplicate.secondLine, "the first occurrence comes first") }
-    _ = try? PackManifest(json: bytes)
+    _ = try? PackFile(json: bytes)
     _ = try? SharedManifest(data: bytes)
     _ = try? ManifestRefresher.decodeIndex(bytes)
     _ = try? ManifestRefresher.decodeManifest(bytes)

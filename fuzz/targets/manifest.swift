@@ -8,7 +8,7 @@ import SoundpackCore
 public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     _ = JSONDuplicateKeys.first(in: bytes)
-    if let manifest = try? PackManifest(json: bytes) {
+    if let manifest = try? PackFile(json: bytes) {
         let required = manifest.announcement.requiredTokens(upTo: manifest.maxAmount)
         precondition(required.contains(.prefix), "a pack's announcement always needs its prefix")
         _ = manifest.grammar.text(of: manifest.announcement.tokens(for: manifest.maxAmount), texts: manifest.texts).visible

@@ -28,7 +28,7 @@ enum DiffCommand: Command {
                 guard let facts = VersionFacts(report) else {
                     throw .refused("\(argument)/pack.json cannot be read", report.findings.first?.message, hint: "soundpack validate \(argument)")
                 }
-                return (report.manifest?.id ?? argument, facts)
+                return (report.packFile?.id ?? argument, facts)
             case .published(let id, let version?): ref = (id, version)
             case .published: throw .usage("'\(argument.visible)' needs a version: ID@VERSION")
             }

@@ -23,7 +23,7 @@ enum InitCommand: Command {
             throw .usage("init needs one folder", hint: "soundpack init packs/mypack --id mypack")
         }
         guard let id = arguments.value("--id") else { throw .usage("init needs --id ID") }
-        guard PackManifest.isValidID(id) else {
+        guard PackFile.isValidID(id) else {
             throw .usage("'\(id)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
         }
         let grammarID: GrammarID = try arguments.choice("--grammar")
@@ -44,7 +44,7 @@ enum InitCommand: Command {
         if let prefix = arguments.value("--prefix") { document["texts"] = ["prefix": prefix] }
 
         let folder = context.absolute(directory)
-        let target = URL(fileURLWithPath: folder).appendingPathComponent(PackFolder.manifestFile)
+        let target = URL(fileURLWithPath: folder).appendingPathComponent(PackFolder.packFile)
         guard !FileManager.default.fileExists(atPath: target.path) else {
             throw .refused("\(directory)/pack.json already exists", hint: "init never overwrites a pack; edit it or choose another folder")
         }
@@ -54,7 +54,7 @@ enum InitCommand: Command {
         }
         // What init writes goes through the reader validate uses: a value it would refuse (a
         // control character in --prefix, a --max-amount beyond the grammar) is refused here.
-        do { _ = try PackManifest(json: data) } catch {
+        do { _ = try PackFile(json: data) } catch {
             let option = ["maxAmount": "--max-amount", "texts.prefix": "--prefix", "texts": "--prefix", "id": "--id", "name": "--id"][error.field ?? ""] ?? "a value"
             throw .usage("\(option): \(error.message)", hint: "init writes only a pack.json that validate accepts")
         }

@@ -74,7 +74,7 @@ enum PublishCommand: Command {
                 case .refused:
                     if outcome.report.errors > 0 { context.printReports([outcome.report]) }
                     let rule = outcome.rule.map { "[\($0.rawValue)] " } ?? ""
-                    context.stdout.write("\(outcome.folder.shown(PackFolder.manifestFile).visible): \(Style.error(colour)) \(rule)\(outcome.message.visible)\n")
+                    context.stdout.write("\(outcome.folder.shown(PackFolder.packFile).visible): \(Style.error(colour)) \(rule)\(outcome.message.visible)\n")
                 }
             }
         }

@@ -82,7 +82,7 @@ enum RenderCommand: Command {
 
         if single, let amountText = arguments.positionals.first, let container = singleContainer {
             let amount: Amount
-            do { amount = try Amount(parsing: amountText, maximum: renderer.manifest.maxAmount) } catch { throw .refused(error.description) }
+            do { amount = try Amount(parsing: amountText, maximum: renderer.packFile.maxAmount) } catch { throw .refused(error.description) }
             if let refusal = tooLong(amount) { throw .refused("\(output) not written", refusal) }
             if special {
                 let aside = FileManager.default.temporaryDirectory.appendingPathComponent("soundpack-render-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(folderContainer.rawValue)").path
@@ -98,7 +98,7 @@ enum RenderCommand: Command {
                 throw .environment("cannot write \(output)", error.message)
             }
             let frames = renderer.timing.frames(of: renderer.tokens(for: amount))
-            context.stdout.write("\(output.visible): \(amount) as \(renderer.manifest.grammar.text(of: renderer.tokens(for: amount), texts: renderer.manifest.texts).visible), \(frames) frames, \(String(format: "%.3f", Double(frames) / Double(renderer.sampleRate))) s\n")
+            context.stdout.write("\(output.visible): \(amount) as \(renderer.packFile.grammar.text(of: renderer.tokens(for: amount), texts: renderer.packFile.texts).visible), \(frames) frames, \(String(format: "%.3f", Double(frames) / Double(renderer.sampleRate))) s\n")
             return .success
         }
 
@@ -142,7 +142,7 @@ enum RenderCommand: Command {
                 continue
             }
             do {
-                let amount = try Amount(parsing: text, maximum: renderer.manifest.maxAmount)
+                let amount = try Amount(parsing: text, maximum: renderer.packFile.maxAmount)
                 if let refusal = tooLong(amount) {
                     failed = true
                     context.stderr.write("\(errorLabel) \(input.line.map { "line \($0): " } ?? "")\(refusal)\n")

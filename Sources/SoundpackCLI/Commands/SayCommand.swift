@@ -89,8 +89,8 @@ enum SayCommand: Command {
             guard arguments.value("--grammar") == nil, arguments.value("--two") == nil else {
                 throw .usage("--pack and --grammar/--two cannot be combined", hint: "the pack's pack.json declares its grammar")
             }
-            let manifest: PackManifest
-            do { manifest = try ManifestLoader.load(directory: context.absolute(pack)) } catch {
+            let manifest: PackFile
+            do { manifest = try PackFileLoader.load(directory: context.absolute(pack)) } catch {
                 let missing = !FileManager.default.fileExists(atPath: context.absolute(pack))
                 throw .refused("cannot use \(pack)/pack.json", error.description,
                                hint: missing ? "check the folder name; soundpack init \(pack) --id ID creates a pack there" : "soundpack validate \(pack) shows what is wrong")

@@ -8,7 +8,7 @@ enum PackDigest {
     /// byte order of its key, with the SHA-256 of its bytes (`-` when the file could not be read).
     /// Formatting of pack.json (whitespace, key order) does not change the digest.
     /// `clipHashes`: the SHA-256 of each clip key's file, where it could be read.
-    static func canonicalText(of manifest: PackManifest, clipHashes: [String: String]) -> String {
+    static func canonicalText(of manifest: PackFile, clipHashes: [String: String]) -> String {
         var lines = [
             "soundpack-pack-digest-v1",
             "id=\(manifest.id)",
@@ -27,7 +27,7 @@ enum PackDigest {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func digest(of manifest: PackManifest, clipHashes: [String: String]) -> String {
+    static func digest(of manifest: PackFile, clipHashes: [String: String]) -> String {
         Digest.sha256Hex(Array(canonicalText(of: manifest, clipHashes: clipHashes).utf8))
     }
 }

@@ -4,7 +4,7 @@
 /// A pack folder as the user named it and as the engine reads it.
 public struct PackFolder: Sendable, Hashable {
     /// The manifest every pack folder holds at its root (DESIGN §3).
-    public static let manifestFile = "pack.json"
+    public static let packFile = "pack.json"
 
     /// The absolute path every file of the pack is read from.
     public let path: String

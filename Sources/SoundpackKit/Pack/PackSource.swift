@@ -15,11 +15,11 @@ public enum PackSource: Sendable, Hashable {
     public static func resolve(_ argument: String, workingDirectory: String) throws(SoundpackError) -> PackSource {
         let path = argument.hasPrefix("/") ? argument : URL(fileURLWithPath: workingDirectory).appendingPathComponent(argument).path
         var info = stat()
-        if stat(path + "/" + PackFolder.manifestFile, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+        if stat(path + "/" + PackFolder.packFile, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
             return .folder(PackFolder(path: path, shown: argument))
         }
         let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let id = parts.first, PackManifest.isValidID(id) else {
+        guard let id = parts.first, PackFile.isValidID(id) else {
             throw .refused("'\(argument.quoted(limit: 80))' is neither a pack folder (no pack.json there) nor ID[@VERSION]")
         }
         guard parts.count > 1 else { return .published(id: id, version: nil) }

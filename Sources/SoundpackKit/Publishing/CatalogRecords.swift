@@ -22,7 +22,7 @@ extension ValidationRecord {
 extension VersionIdentity {
     /// The identity a validated pack would be recorded under.
     public init?(_ report: PackReport) {
-        guard let manifest = report.manifest, let digest = report.digest else { return nil }
+        guard let manifest = report.packFile, let digest = report.digest else { return nil }
         self.init(packID: manifest.id, packName: manifest.name, version: manifest.version, digest: digest,
                   grammar: manifest.grammar, maxAmount: manifest.maxAmount)
     }

@@ -39,9 +39,9 @@ public enum PackImporter {
         }
         // A pack archive holds pack.json at its root, or one folder that does.
         var root = staging
-        if !FileManager.default.fileExists(atPath: staging.appendingPathComponent(PackFolder.manifestFile).path) {
+        if !FileManager.default.fileExists(atPath: staging.appendingPathComponent(PackFolder.packFile).path) {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
-            guard entries.count == 1, FileManager.default.fileExists(atPath: staging.appendingPathComponent(entries[0]).appendingPathComponent(PackFolder.manifestFile).path) else {
+            guard entries.count == 1, FileManager.default.fileExists(atPath: staging.appendingPathComponent(entries[0]).appendingPathComponent(PackFolder.packFile).path) else {
                 throw .refused("\(archive) holds no pack.json at its root")
             }
             root = staging.appendingPathComponent(entries[0])

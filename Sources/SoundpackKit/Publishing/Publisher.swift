@@ -90,7 +90,7 @@ public final class Publisher {
     private func buildCandidates(_ reports: [PackReport]) throws(PublishError) -> [Result<VersionContents, PublishError>?] {
         var candidates: [Int] = []
         for (index, report) in reports.enumerated() {
-            guard report.errors == 0, let manifest = report.manifest else { continue }
+            guard report.errors == 0, let manifest = report.packFile else { continue }
             let published: Bool
             do { published = try catalog.isPublished(manifest.id, manifest.version) } catch { throw .catalog(error.message) }
             if !published { candidates.append(index) }
@@ -131,7 +131,7 @@ public final class Publisher {
     private func publish(_ report: PackReport, index: StoreIndex?, contents: Result<VersionContents, PublishError>? = nil) throws(PublishError) -> PublishOutcome {
         var outcome = PublishOutcome(folder: report.folder, id: report.id, version: report.version, status: .refused,
                                      message: "", rule: nil, report: report)
-        guard report.errors == 0, let manifest = report.manifest, let facts = VersionFacts(report) else {
+        guard report.errors == 0, let manifest = report.packFile, let facts = VersionFacts(report) else {
             outcome.message = "validation failed with \(report.errors) error\(report.errors == 1 ? "" : "s"); nothing was published"
             return outcome
         }
@@ -252,7 +252,7 @@ public final class Publisher {
 
     /// Writes clips, archives and manifest.json (and its signature) of one version; returns what
     /// the catalog records of it.
-    private func writeVersion(_ report: PackReport, manifest pack: PackManifest, digest: String,
+    private func writeVersion(_ report: PackReport, manifest pack: PackFile, digest: String,
                               contents: VersionContents) throws(PublishError) -> PublicationRecord {
         let (id, version) = (pack.id, pack.version)
         var clips: [String: StoreManifest.Clip] = [:]
@@ -322,7 +322,7 @@ struct VersionContents: Sendable {
                 throw .environment("\(path) changed while it was being published; publish again")
             }
         }
-        guard let manifest = report.manifest else { throw .environment("\(report.folder.shown) has no readable pack.json") }
+        guard let manifest = report.packFile else { throw .environment("\(report.folder.shown) has no readable pack.json") }
         archives = []
         for kind in ArchiveKind.allCases {
             let bytes: [UInt8]

@@ -38,7 +38,7 @@ public struct ExportedPack: Sendable {
 
     /// A pack from a validated folder (not published: no download URLs); nil without a pack.json.
     public init?(report: PackReport) {
-        guard let manifest = report.manifest else { return nil }
+        guard let manifest = report.packFile else { return nil }
         id = manifest.id
         version = manifest.version
         grammar = manifest.grammar

@@ -11,7 +11,7 @@ import SoundpackCore
 /// The store paths only Kit needs (pack.json, archives, clips); SoundpackCore's `StoreLayout`
 /// spells the ones phones read too.
 extension StoreLayout {
-    public static let packJSONFile = PackFolder.manifestFile
+    public static let packJSONFile = PackFolder.packFile
 
     /// `wechat-1.0.0.tar.gz`: an archive's name inside the version folder.
     public static func archiveFile(_ id: String, _ version: SemanticVersion, _ kind: ArchiveKind) -> String {

@@ -48,7 +48,7 @@ public struct StoreRecovery {
         if listing {
             for key in try store.backend.list() {
                 let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-                guard parts.count == 3, parts[2] == Substring(StoreLayout.manifestFile), PackManifest.isValidID(String(parts[0])) else { continue }
+                guard parts.count == 3, parts[2] == Substring(StoreLayout.manifestFile), PackFile.isValidID(String(parts[0])) else { continue }
                 add(String(parts[0]), String(parts[1]))
             }
         }
@@ -126,7 +126,7 @@ public struct StoreRecovery {
         let packJSON = try verified(manifest.packJSON.file, bytes: manifest.packJSON.bytes, sha256: manifest.packJSON.sha256)
         for archive in manifest.archives.values { _ = try verified(archive.file, bytes: archive.bytes, sha256: archive.sha256) }
         // The clip paths as pack.json wrote them; the store path where pack.json cannot say.
-        let packPaths = (try? PackManifest(json: Data(packJSON)))?.clips ?? [:]
+        let packPaths = (try? PackFile(json: Data(packJSON)))?.clips ?? [:]
         var clips: [ClipRecord] = []
         let probe = AudioProbe()
         for (key, clip) in manifest.clips.sorted(by: { Token.precedes($0.key, $1.key) }) {  // the order validation reports them in

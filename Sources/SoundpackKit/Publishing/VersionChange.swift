@@ -62,7 +62,7 @@ public struct VersionFacts: Sendable, Equatable {
 extension VersionFacts {
     /// The facts of a validated pack (nil when its pack.json could not be read).
     public init?(_ report: PackReport) {
-        guard let manifest = report.manifest, let digest = report.digest else { return nil }
+        guard let manifest = report.packFile, let digest = report.digest else { return nil }
         var clips: [String: Clip] = [:]
         for clip in report.clips { if let facts = clip.facts { clips[clip.key] = Clip(sha256: facts.sha256, format: facts.format) } }
         self.init(version: manifest.version, digest: digest, grammar: manifest.grammar, maxAmount: manifest.maxAmount, clips: clips,

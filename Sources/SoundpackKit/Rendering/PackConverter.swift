@@ -64,8 +64,8 @@ public struct PackConverter: Sendable {
               !realSource.hasBytePrefix(realDestination + "/") else {
             throw input("the destination \(destination) overlaps the source \(source); choose another folder")
         }
-        let manifest: PackManifest
-        do { manifest = try ManifestLoader.load(directory: sourceURL.path) } catch {
+        let manifest: PackFile
+        do { manifest = try PackFileLoader.load(directory: sourceURL.path) } catch {
             throw input("\(source)/pack.json: \(error.description)")
         }
         if FileManager.default.fileExists(atPath: destinationURL.path) && !options.force {
@@ -139,13 +139,13 @@ public struct PackConverter: Sendable {
 
         // pack.json: the source document as written, with the clip paths replaced.
         do {
-            let original = try Data(contentsOf: sourceURL.appendingPathComponent(PackFolder.manifestFile))
+            let original = try Data(contentsOf: sourceURL.appendingPathComponent(PackFolder.packFile))
             guard var document = try JSONSerialization.jsonObject(with: original) as? [String: Any] else {
                 throw input("\(source)/pack.json is not a JSON object")
             }
             document["clips"] = newPaths
             let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            try AtomicFile.write(data + Data("\n".utf8), to: staging.appendingPathComponent(PackFolder.manifestFile).path)
+            try AtomicFile.write(data + Data("\n".utf8), to: staging.appendingPathComponent(PackFolder.packFile).path)
         } catch let error as ConvertError {
             throw error
         } catch {

@@ -27,7 +27,7 @@ public struct RenderOptions: Sendable {
 /// A pack loaded for rendering: each clip it may need is decoded once, then amounts are joined
 /// from memory.
 public final class PackRenderer: Sendable {
-    public let manifest: PackManifest
+    public let packFile: PackFile
     public let sampleRate: Int
     public let channels: Int
     public let options: RenderOptions
@@ -38,8 +38,8 @@ public final class PackRenderer: Sendable {
     private let clips16: [[Int16]?]
 
     public init(directory: String, options: RenderOptions = RenderOptions(), limits: AudioLimits = AudioLimits()) throws(RenderError) {
-        let manifest: PackManifest
-        do { manifest = try ManifestLoader.load(directory: directory) } catch {
+        let manifest: PackFile
+        do { manifest = try PackFileLoader.load(directory: directory) } catch {
             throw RenderError(.refused, "\(directory)/pack.json: \(error.description)")
         }
         let needed = manifest.announcement.requiredTokens(upTo: manifest.maxAmount)
@@ -75,7 +75,7 @@ public final class PackRenderer: Sendable {
             clips[token.ordinal] = samples
         }
         guard let format else { throw RenderError(.refused, "the pack has no clips") }
-        self.manifest = manifest
+        self.packFile = manifest
         self.sampleRate = format.rate
         self.channels = format.channels
         self.options = options
@@ -87,7 +87,7 @@ public final class PackRenderer: Sendable {
 
     /// The clip tokens of the announcement for `amount`: prefix, reading, suffix.
     public func tokens(for amount: Amount) -> [Token] {
-        manifest.announcement.tokens(for: amount)
+        packFile.announcement.tokens(for: amount)
     }
 
     /// The joined samples (interleaved) of the announcement for `amount`.
@@ -104,7 +104,7 @@ public final class PackRenderer: Sendable {
     /// judged by the pack's checks as validate judges the longest one.
     public func tooLong(_ amount: Amount) -> Finding? {
         let seconds = Double(timing.frames(of: tokens(for: amount))) / Double(sampleRate)
-        let checks = manifest.checks
+        let checks = packFile.checks
         guard ComposeTooLong.isTooLong(seconds: seconds, checks: checks) else { return nil }
         return Finding(.composeTooLong, .error, "the announcement of \(amount) lasts \(String(format: "%.2f", seconds)) s, at or above \(Format.number(checks.composeMaxSeconds)) s; iOS would play the default sound")
     }

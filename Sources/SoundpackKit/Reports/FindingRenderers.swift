@@ -35,7 +35,7 @@ public enum FindingRenderer {
     public static func summary(_ report: PackReport, strict: Bool, colour: Bool) -> String {
         let verdict = report.passed(strict: strict) ? paint("passed", "1;32", colour) : paint("failed", "1;31", colour)
         var parts: [String] = []
-        if report.manifest != nil { parts.append(report.title) }
+        if report.packFile != nil { parts.append(report.title) }
         if !report.clips.isEmpty {
             var clips = "\(report.clips.count) clips"
             let formats = Set(report.clips.compactMap { $0.facts.map { "\($0.sampleRate) Hz \($0.channels == 1 ? "mono" : "stereo") \($0.codec.rawValue) \($0.container.rawValue)" } })
@@ -113,7 +113,7 @@ public enum FindingRenderer {
                 }
             }
             totalTests += tests; totalFailures += failures
-            let properties = report.manifest.map { "    <properties>\n      <property name=\"pack\" value=\"\(xml("\($0.id)@\($0.version)"))\"/>\n    </properties>\n" } ?? ""
+            let properties = report.packFile.map { "    <properties>\n      <property name=\"pack\" value=\"\(xml("\($0.id)@\($0.version)"))\"/>\n    </properties>\n" } ?? ""
             suites += "  <testsuite name=\"\(xml(report.folder.shown))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(time(report.seconds))\">\n\(properties)\(cases)  </testsuite>\n"
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"soundpack validate\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" time=\"\(time(max(run.seconds, run.reports.reduce(0) { $0 + $1.seconds })))\">\n\(suites)</testsuites>\n"
@@ -164,7 +164,7 @@ public enum FindingRenderer {
         func cell(_ text: String) -> String { text.visible.replacingOccurrences(of: "|", with: "\\|") }
         var out = "### soundpack validate: \(run.passed ? "passed" : "failed")\n\n| pack | version | verdict | errors | warnings | suppressed |\n|---|---|---|---:|---:|---:|\n"
         for report in run.reports {
-            out += "| \(cell(report.folder.shown)) | \(cell(report.manifest.map { "\($0.id)@\($0.version)" } ?? "—")) | \(report.passed(strict: run.strict) ? "passed" : "**failed**") | \(report.errors) | \(report.warnings) | \(report.suppressed) |\n"
+            out += "| \(cell(report.folder.shown)) | \(cell(report.packFile.map { "\($0.id)@\($0.version)" } ?? "—")) | \(report.passed(strict: run.strict) ? "passed" : "**failed**") | \(report.errors) | \(report.warnings) | \(report.suppressed) |\n"
         }
         return out + "\n"
     }

@@ -56,8 +56,8 @@ public enum HTMLReport {
         let folder = report.folder.path
         var html = "<section class=\"pack\" id=\"pack-\(esc(report.id ?? report.folder.shown))\">\n"
         html += "<h2>\(esc(report.title))<span class=\"verdict \(passed ? "passed" : "failed")\">\(passed ? "passed" : "failed")</span></h2>\n"
-        if let name = report.manifest?.name { html += "<p class=\"name\">\(esc(name))</p>\n" }
-        html += "<p class=\"muted\">\(esc(report.folder.shown)) · \(esc(report.manifest?.grammar.id.rawValue ?? "?")) · maxAmount \(esc(report.manifest?.maxAmount.description ?? "?")) · \(report.errors) errors, \(report.warnings) warnings\(report.suppressed > 0 ? ", \(report.suppressed) suppressed" : "")</p>\n"
+        if let name = report.packFile?.name { html += "<p class=\"name\">\(esc(name))</p>\n" }
+        html += "<p class=\"muted\">\(esc(report.folder.shown)) · \(esc(report.packFile?.grammar.id.rawValue ?? "?")) · maxAmount \(esc(report.packFile?.maxAmount.description ?? "?")) · \(report.errors) errors, \(report.warnings) warnings\(report.suppressed > 0 ? ", \(report.suppressed) suppressed" : "")</p>\n"
 
         // Findings about a clip are shown in its row; the rest (pack.json, orphan files) up here.
         let clipFiles = Set(report.clips.map(\.file))
@@ -70,7 +70,7 @@ public enum HTMLReport {
         // The worst case against the limits compose.too-long judges it by (the pack's checks; iOS's 30 s by default).
         let renderer = try? PackRenderer(directory: folder)
         if let worst = report.worstCase {
-            let checks = report.manifest?.checks ?? Checks()
+            let checks = report.packFile?.checks ?? Checks()
             let (limit, warn) = (checks.composeMaxSeconds, checks.composeWarnSeconds)
             let share = min(worst.seconds / limit, 1)
             let tone = worst.seconds >= limit ? "over" : (worst.seconds >= warn ? "warn" : "ok")
@@ -78,7 +78,7 @@ public enum HTMLReport {
             html += "<h3>Longest announcement</h3>\n<p>\(esc(worst.amount.description)) — \(esc(worst.text)) — <strong>\(String(format: "%.2f", worst.seconds)) s</strong> of \(limitText)</p>\n"
             html += "<div class=\"limit\" role=\"img\" aria-label=\"\(String(format: "%.1f", worst.seconds)) of \(String(format: "%g", limit)) seconds\"><div class=\"\(tone)\" style=\"width:\(String(format: "%.1f", share * 100))%\"></div></div>\n"
         } else {
-            let why = report.manifest == nil ? "pack.json cannot be read" : "a clip some amount needs is missing or unreadable (see the findings)"
+            let why = report.packFile == nil ? "pack.json cannot be read" : "a clip some amount needs is missing or unreadable (see the findings)"
             html += "<h3>Longest announcement</h3>\n<p class=\"muted\">No figure: \(esc(why)), so no announcement can be timed.</p>\n"
         }
 
@@ -88,11 +88,11 @@ public enum HTMLReport {
             let chosen = amounts + (report.worstCase.map { [$0.amount] } ?? [])
             var seen = Set<Amount>()
             // Amounts above the pack's maxAmount are not its announcements: left out.
-            for amount in chosen where amount <= renderer.manifest.maxAmount {
+            for amount in chosen where amount <= renderer.packFile.maxAmount {
                 guard seen.insert(amount).inserted else { continue }
                 let samples = renderer.render(amount)
                 let seconds = Double(samples.count / renderer.channels) / Double(renderer.sampleRate)
-                let words = renderer.manifest.grammar.text(of: renderer.tokens(for: amount), texts: renderer.manifest.texts)
+                let words = renderer.packFile.grammar.text(of: renderer.tokens(for: amount), texts: renderer.packFile.texts)
                 figures += "<figure class=\"amount\"><figcaption>\(esc(amount.description)) · \(esc(words)) · \(String(format: "%.2f", seconds)) s</figcaption>"
                 figures += audioTag(samples, rate: renderer.sampleRate, channels: renderer.channels) + "</figure>\n"
             }
@@ -176,7 +176,7 @@ public enum HTMLReport {
         let clips = report.clips.compactMap { clip in clip.facts?.momentaryMaxLufs.map { (clip.key, $0) } }
         let rowHeight = 18.0, left = 70.0, chartWidth = 520.0
         // The band the loudness-outlier rule allows, with this pack's threshold.
-        let limit = (report.manifest?.checks ?? Checks()).maxLoudnessDeviationLU
+        let limit = (report.packFile?.checks ?? Checks()).maxLoudnessDeviationLU
         let low = min(clips.map(\.1).min() ?? median, median - 6) - 1, high = max(clips.map(\.1).max() ?? median, median + 6) + 1
         func x(_ lufs: Double) -> Double { left + (lufs - low) / (high - low) * chartWidth }
         let height = Double(clips.count) * rowHeight + 24

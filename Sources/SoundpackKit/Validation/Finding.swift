@@ -97,7 +97,7 @@ public struct Finding: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey { case rule, severity, token, file, message, suppressed, line, column }
 
     /// Whether the finding is about pack.json (so a line and column can place it).
-    public var isAboutManifest: Bool { file == nil || file == PackFolder.manifestFile }
+    public var isAboutManifest: Bool { file == nil || file == PackFolder.packFile }
 
     /// What identifies "the same finding" across runs for a baseline: not the message, whose
     /// figures may move, but the severity: a warning accepted in the baseline that has become an

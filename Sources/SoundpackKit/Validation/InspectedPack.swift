@@ -28,10 +28,10 @@ public struct InspectedClip: Sendable {
 /// A pack as the rules see it.
 public struct InspectedPack: Sendable {
     public var folder: PackFolder
-    public var manifest: PackManifest?
-    public var manifestError: ManifestError?
+    public var packFile: PackFile?
+    public var packFileError: PackFileError?
     /// Where each key of pack.json is written, for findings to point at.
-    public var manifestKeyLocations: [String: JSONKeyLocation] = [:]
+    public var packFileKeyLocations: [String: JSONKeyLocation] = [:]
     /// In pack.json key order (sorted by token order, unknown keys last).
     public var clips: [InspectedClip]
     /// Audio files under the folder, relative paths, not following symlinks.
@@ -40,8 +40,8 @@ public struct InspectedPack: Sendable {
 
     /// The tokens the pack's announcements need for every amount up to `maxAmount`.
     public var requiredTokens: [Token] {
-        guard let manifest else { return [] }
-        return manifest.announcement.memoizedRequiredTokens(upTo: manifest.maxAmount).sorted()
+        guard let packFile else { return [] }
+        return packFile.announcement.memoizedRequiredTokens(upTo: packFile.maxAmount).sorted()
     }
 
     /// The SHA-256 of each clip key's file, where it was read.
@@ -65,7 +65,7 @@ public struct WorstCase: Sendable, Equatable, Codable {
     /// Searches the reading's structure for the longest announcement, costing each token at its
     /// clip's frames (converted to the highest sample rate when rates differ, rounding up). Nil
     /// when a needed clip has no readable audio.
-    static func search(_ manifest: PackManifest, clips: [InspectedClip]) -> WorstCase? {
+    static func search(_ manifest: PackFile, clips: [InspectedClip]) -> WorstCase? {
         var facts: [Token: ClipFacts] = [:]
         for clip in clips { if let token = clip.token, let f = clip.facts { facts[token] = f } }
         guard let rate = facts.values.map(\.sampleRate).max() else { return nil }

@@ -24,7 +24,7 @@ public struct PackInspector: Sendable {
         struct Job: Sendable { var pack: Int, clips: [Int], path: String, probe: AudioProbe }
         var jobs: [Job] = []
         for (p, pack) in packs.enumerated() {
-            guard let manifest = pack.manifest else { continue }
+            guard let manifest = pack.packFile else { continue }
             let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
                                    clippingRunSamples: Int(manifest.checks.clippingRunSamples))
             let root = URL(fileURLWithPath: pack.folder.path, isDirectory: true)
@@ -72,7 +72,7 @@ public struct PackInspector: Sendable {
         }
         let measured = packs
         let worst = WorkerPool.map(measured.count) { index -> WorstCase? in
-            guard let manifest = measured[index].manifest else { return nil }
+            guard let manifest = measured[index].packFile else { return nil }
             return WorstCase.search(manifest, clips: measured[index].clips)
         }
         for index in packs.indices { packs[index].worstCase = worst[index] }
@@ -81,19 +81,19 @@ public struct PackInspector: Sendable {
 
     /// Reads pack.json, lists the audio files and checks each clip path; probing comes later.
     private func prepare(folder: PackFolder) -> InspectedPack {
-        var pack = InspectedPack(folder: folder, manifest: nil, manifestError: nil, clips: [], audioFiles: [], worstCase: nil)
+        var pack = InspectedPack(folder: folder, packFile: nil, packFileError: nil, clips: [], audioFiles: [], worstCase: nil)
         let root = URL(fileURLWithPath: folder.path, isDirectory: true)
-        let manifest: PackManifest
+        let manifest: PackFile
         do {
-            let bytes = try ManifestLoader.read(directory: folder.path)
-            pack.manifestKeyLocations = JSONDuplicateKeys.locations(in: bytes)
-            manifest = try PackManifest(json: bytes)
+            let bytes = try PackFileLoader.read(directory: folder.path)
+            pack.packFileKeyLocations = JSONDuplicateKeys.locations(in: bytes)
+            manifest = try PackFile(json: bytes)
         } catch {
-            pack.manifestError = error
+            pack.packFileError = error
             return pack
         }
         pack.audioFiles = PackPaths.audioFiles(under: root)
-        pack.manifest = manifest
+        pack.packFile = manifest
         pack.clips = manifest.clips.map { key, path in
             InspectedClip(key: key, token: Token(rawValue: key), path: path,
                           unsafePath: PackPaths.unsafeReason(path, root: root), probe: nil)

@@ -20,7 +20,7 @@ public struct ValidationRun: Sendable {
 
     /// Where a finding points: the pack folder joined with its file (pack.json when none).
     public static func location(_ report: PackReport, _ finding: Finding) -> String {
-        report.folder.shown(finding.file ?? PackFolder.manifestFile)
+        report.folder.shown(finding.file ?? PackFolder.packFile)
     }
 
     /// `location:line:column` when the finding has a place in pack.json, as compilers print it.

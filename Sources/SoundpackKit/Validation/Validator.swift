@@ -28,20 +28,20 @@ public struct Validator: Sendable {
             var findings = Self.rules.flatMap { $0.check(pack) }
             // The pack under review may quiet its own warnings, never its errors: waiving an error
             // is the repository's decision (--ignore or a baseline in its CI configuration).
-            for id in pack.manifest?.checks.ignore ?? [] {
+            for id in pack.packFile?.checks.ignore ?? [] {
                 guard let rule = RuleID(rawValue: id) else {
-                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.manifestFile, at: "checks.ignore",
+                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.packFile, at: "checks.ignore",
                                             "field 'checks.ignore': '\(id.quoted())' is not a rule id (see soundpack validate --help)"), at: 0)
                     continue
                 }
                 if rule.defaultSeverity == .error {
-                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.manifestFile, at: "checks.ignore",
+                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.packFile, at: "checks.ignore",
                                             "field 'checks.ignore': \(id) is an error rule, and a pack cannot waive its own errors; suppress it in CI with --ignore \(id) or a --baseline"), at: 0)
                 }
             }
             // Findings about pack.json point at the line and column of their key.
             for index in findings.indices where findings[index].isAboutManifest {
-                guard let path = findings[index].keyPath, let location = Self.locate(path, in: pack.manifestKeyLocations) else { continue }
+                guard let path = findings[index].keyPath, let location = Self.locate(path, in: pack.packFileKeyLocations) else { continue }
                 findings[index].line = location.line
                 findings[index].column = location.column
             }
@@ -90,7 +90,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
 
     public private(set) var folder: PackFolder
     /// pack.json as parsed; nil when it could not be read (a `manifest.invalid` finding says why).
-    public let manifest: PackManifest?
+    public let packFile: PackFile?
     public private(set) var findings: [Finding]
     public let clips: [Clip]
     public let worstCase: WorstCase?
@@ -110,7 +110,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
 
     init(pack: InspectedPack, findings: [Finding]) {
         folder = pack.folder
-        manifest = pack.manifest
+        packFile = pack.packFile
         clips = pack.clips.map { clip in
             var error: String?
             if let reason = clip.unsafePath { error = reason }
@@ -118,9 +118,9 @@ public struct PackReport: Sendable, Encodable, Equatable {
             return Clip(key: clip.key, file: clip.path, facts: clip.facts, error: error, seconds: clip.probeSeconds)
         }
         worstCase = pack.worstCase
-        digest = pack.manifest.map { PackDigest.digest(of: $0, clipHashes: pack.clipHashes) }
+        digest = pack.packFile.map { PackDigest.digest(of: $0, clipHashes: pack.clipHashes) }
         var findings = findings
-        let ignoredByPack = Set(pack.manifest?.checks.ignore ?? [])
+        let ignoredByPack = Set(pack.packFile?.checks.ignore ?? [])
         for index in findings.indices where findings[index].severity == .warning && ignoredByPack.contains(findings[index].rule.rawValue) {
             findings[index].suppressed = "ignored by pack.json checks.ignore"
         }
@@ -128,10 +128,10 @@ public struct PackReport: Sendable, Encodable, Equatable {
         recount()
     }
 
-    public var id: String? { manifest?.id }
-    public var version: SemanticVersion? { manifest?.version }
+    public var id: String? { packFile?.id }
+    public var version: SemanticVersion? { packFile?.version }
     /// `id version`, or the folder when pack.json could not be read: how a pack is named in reports.
-    public var title: String { manifest.map { "\($0.id) \($0.version)" } ?? folder.shown }
+    public var title: String { packFile.map { "\($0.id) \($0.version)" } ?? folder.shown }
 
     /// The pack folder after it was moved (an import or a conversion renamed its staging folder).
     public func moved(to folder: PackFolder) -> PackReport {
@@ -170,17 +170,17 @@ public struct PackReport: Sendable, Encodable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(folder.shown, forKey: .directory)
-        if let manifest {
-            try c.encode(manifest.id, forKey: .id)
-            try c.encodeIfPresent(manifest.name, forKey: .name)
-            try c.encode(manifest.version.description, forKey: .version)
-            try c.encode(manifest.grammar.id.rawValue, forKey: .grammar)
-            try c.encode(manifest.grammar.two.rawValue, forKey: .two)
-            try c.encode(manifest.maxAmount.description, forKey: .maxAmount)
-            try c.encode(manifest.profile.rawValue, forKey: .profile)
-            try c.encode(manifest.texts, forKey: .texts)
-            try c.encode(Dictionary(uniqueKeysWithValues: manifest.checks.values.map { ($0.name, $0.value) }), forKey: .checks)
-            if !manifest.checks.ignore.isEmpty { try c.encode(manifest.checks.ignore, forKey: .ignoredByPack) }
+        if let pack = packFile {
+            try c.encode(pack.id, forKey: .id)
+            try c.encodeIfPresent(pack.name, forKey: .name)
+            try c.encode(pack.version.description, forKey: .version)
+            try c.encode(pack.grammar.id.rawValue, forKey: .grammar)
+            try c.encode(pack.grammar.two.rawValue, forKey: .two)
+            try c.encode(pack.maxAmount.description, forKey: .maxAmount)
+            try c.encode(pack.profile.rawValue, forKey: .profile)
+            try c.encode(pack.texts, forKey: .texts)
+            try c.encode(Dictionary(uniqueKeysWithValues: pack.checks.values.map { ($0.name, $0.value) }), forKey: .checks)
+            if !pack.checks.ignore.isEmpty { try c.encode(pack.checks.ignore, forKey: .ignoredByPack) }
         }
         try c.encode(findings, forKey: .findings)
         try c.encode(clips, forKey: .clips)

@@ -5,7 +5,7 @@ struct AudioClipping: ValidationRule {
     static let id = RuleID.audioClipping
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        let run = Int(pack.manifest?.checks.clippingRunSamples ?? 3)
+        let run = Int(pack.packFile?.checks.clippingRunSamples ?? 3)
         return pack.clips.compactMap { clip in
             guard let facts = clip.facts, facts.clippedRuns > 0 else { return nil }
             return Finding(Self.id, .warning, token: clip.key, file: clip.path,

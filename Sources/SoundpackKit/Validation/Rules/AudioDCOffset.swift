@@ -5,7 +5,7 @@ struct AudioDCOffset: ValidationRule {
     static let id = RuleID.audioDCOffset
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        guard let limit = pack.manifest?.checks.maxDcOffsetPercent else { return [] }
+        guard let limit = pack.packFile?.checks.maxDcOffsetPercent else { return [] }
         return pack.clips.compactMap { clip in
             guard let facts = clip.facts, abs(facts.dcOffsetPercent) > limit else { return nil }
             return Finding(Self.id, .warning, token: clip.key, file: clip.path,

@@ -4,7 +4,7 @@ struct AudioEmpty: ValidationRule {
     static let id = RuleID.audioEmpty
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        let threshold = pack.manifest?.checks.silenceThresholdDbfs ?? -50
+        let threshold = pack.packFile?.checks.silenceThresholdDbfs ?? -50
         return pack.clips.compactMap { clip in
             guard let facts = clip.facts else { return nil }
             if facts.frames == 0 {

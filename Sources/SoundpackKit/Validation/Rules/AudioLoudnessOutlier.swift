@@ -8,7 +8,7 @@ struct AudioLoudnessOutlier: ValidationRule {
     static let id = RuleID.audioLoudnessOutlier
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        guard let limit = pack.manifest?.checks.maxLoudnessDeviationLU else { return [] }
+        guard let limit = pack.packFile?.checks.maxLoudnessDeviationLU else { return [] }
         let measured = pack.clips.compactMap { clip in clip.facts?.momentaryMaxLufs.map { (clip, $0) } }
         guard measured.count >= 3, let median = Self.median(measured.map(\.1)) else { return [] }
         return measured.compactMap { clip, loudness in

@@ -5,7 +5,7 @@ struct AudioTooLong: ValidationRule {
     static let id = RuleID.audioTooLong
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        guard let checks = pack.manifest?.checks else { return [] }
+        guard let checks = pack.packFile?.checks else { return [] }
         return pack.clips.compactMap { clip in
             guard let facts = clip.facts else { return nil }
             let isFrame = clip.token == .prefix || clip.token == .suffix

@@ -5,7 +5,7 @@ struct AudioTrailingSilence: ValidationRule {
     static let id = RuleID.audioTrailingSilence
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        guard let checks = pack.manifest?.checks else { return [] }
+        guard let checks = pack.packFile?.checks else { return [] }
         return pack.clips.compactMap { clip in
             guard let facts = clip.facts, !facts.silent, facts.trailingSilenceMs > checks.maxTrailingSilenceMs else { return nil }
             return Finding(Self.id, .warning, token: clip.key, file: clip.path,

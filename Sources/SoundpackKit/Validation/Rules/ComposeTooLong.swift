@@ -7,7 +7,7 @@ struct ComposeTooLong: ValidationRule {
     static let id = RuleID.composeTooLong
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        guard let checks = pack.manifest?.checks, let worst = pack.worstCase else { return [] }
+        guard let checks = pack.packFile?.checks, let worst = pack.worstCase else { return [] }
         let severity: Severity
         let limit: Double
         if Self.isTooLong(seconds: worst.seconds, checks: checks) {

@@ -4,7 +4,7 @@ struct CoverageMissingToken: ValidationRule {
     static let id = RuleID.coverageMissingToken
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        guard let manifest = pack.manifest else { return [] }
+        guard let manifest = pack.packFile else { return [] }
         return pack.requiredTokens.filter { manifest.clips[$0.rawValue] == nil }.map { token in
             let text = manifest.grammar.text(of: token, texts: manifest.texts)
             let spoken = text == token.rawValue ? "" : " (\(text))"

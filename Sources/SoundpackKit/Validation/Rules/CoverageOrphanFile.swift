@@ -4,7 +4,7 @@ struct CoverageOrphanFile: ValidationRule {
     static let id = RuleID.coverageOrphanFile
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        guard pack.manifest != nil else { return [] }
+        guard pack.packFile != nil else { return [] }
         let used = Set(pack.clips.map { PackPaths.normalized($0.path).pathKey })  // by bytes: NFC and NFD are two files
         return pack.audioFiles.filter { !used.contains($0.pathKey) }.map {
             Finding(Self.id, .warning, file: $0, "audio file is not used by any clip in pack.json")

@@ -4,7 +4,7 @@ struct CoverageUnknownToken: ValidationRule {
     static let id = RuleID.coverageUnknownToken
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        guard let manifest = pack.manifest else { return [] }
+        guard let manifest = pack.packFile else { return [] }
         return pack.clips.filter { $0.token == nil }.map { clip in
             Finding(Self.id, .warning, token: clip.key, file: clip.path,
                     "clip key '\(clip.key)' is not a token of grammar \(manifest.grammar.id.rawValue); it is never said")

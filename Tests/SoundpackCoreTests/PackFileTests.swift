@@ -11,7 +11,7 @@ import Testing
         """
 
     @Test func parsesTheDocumentedShape() throws {
-        let manifest = try PackManifest(json: Data(Self.valid.utf8))
+        let manifest = try PackFile(json: Data(Self.valid.utf8))
         #expect(manifest.id == "wechat")
         #expect(manifest.grammar == Grammar(.zhHans, two: .liang))
         #expect(manifest.maxAmount == Amount(minorUnits: 9_999_999_999))
@@ -40,7 +40,7 @@ import Testing
     ])
     func namesTheFieldAtFault(_ json: String, _ field: String?) {
         do {
-            _ = try PackManifest(json: Data(json.utf8))
+            _ = try PackFile(json: Data(json.utf8))
             Issue.record("accepted \(json)")
         } catch {
             #expect(error.field == field, "\(error)")
@@ -52,8 +52,8 @@ import Testing
     /// bridges `true` to the number 1; soundpack takes neither.
     @Test func onlyStrictJSONIsRead() throws {
         let trailing = "{\"id\":\"a\",\"version\":\"1.0.0\",\n \"grammar\":\"zh-Hans\",\"maxAmount\":\"1\",\"clips\":{\"0\":\"clips/0.caf\",},\n}"
-        #expect(throws: ManifestError(field: nil, message: "a trailing comma at line 2, column 64; JSON allows none: remove it")) {
-            try PackManifest(json: Data(trailing.utf8))
+        #expect(throws: PackFileError(field: nil, message: "a trailing comma at line 2, column 64; JSON allows none: remove it")) {
+            try PackFile(json: Data(trailing.utf8))
         }
         #expect(JSONDuplicateKeys.first(in: Data("[1, 2 ,\n ]".utf8)) == .trailingComma(line: 1, column: 7))
         #expect(JSONDuplicateKeys.first(in: Data(#"{"a":[1,2],"b":{"c":1}}"#.utf8)) == nil)
@@ -61,11 +61,11 @@ import Testing
         #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeIndex(Data(#"{"packs":{},"schemaVersion":1,}"#.utf8)) }
         let boolean = #"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"checks":{"clippingRunSamples":true}}"#
         do {
-            _ = try PackManifest(json: Data(boolean.utf8))
+            _ = try PackFile(json: Data(boolean.utf8))
             Issue.record("true read as a number")
         } catch { #expect(error.field == "checks.clippingRunSamples") }
         let one = #"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"checks":{"clippingRunSamples":1}}"#
-        #expect(try PackManifest(json: Data(one.utf8)).checks.clippingRunSamples == 1)
+        #expect(try PackFile(json: Data(one.utf8)).checks.clippingRunSamples == 1)
     }
 
     @Test func semanticVersionsOrderBySemver() throws {
@@ -81,7 +81,7 @@ import Testing
 
     @Test(arguments: [("wechat", true), ("a", true), ("0pay-2", true), ("-x", false), ("WeChat", false), ("", false), (String(repeating: "a", count: 64), false)])
     func packIDs(_ id: String, _ valid: Bool) {
-        #expect(PackManifest.isValidID(id) == valid)
+        #expect(PackFile.isValidID(id) == valid)
     }
 }
 
@@ -140,6 +140,6 @@ import Testing
         #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeIndex(big) }
         #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeManifest(Data(count: StoreLimits.manifestBytes + 1)) }
         #expect(throws: PlanError.self) { try SharedManifest(data: Data(count: StoreLimits.sharedManifestBytes + 1)) }
-        #expect(throws: ManifestError.self) { try PackManifest(json: Data(count: PackManifest.maxBytes + 1)) }
+        #expect(throws: PackFileError.self) { try PackFile(json: Data(count: PackFile.maxBytes + 1)) }
     }
 }

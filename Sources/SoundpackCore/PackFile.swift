@@ -12,7 +12,7 @@ public enum Profile: String, CaseIterable, Sendable, Codable {
 }
 
 /// A voice pack's pack.json: identity, grammar, amount limit and the clip for each token.
-public struct PackManifest: Sendable, Equatable {
+public struct PackFile: Sendable, Equatable {
     public var id: String
     public var name: String?
     public var version: SemanticVersion
@@ -62,41 +62,41 @@ public struct PackManifest: Sendable, Equatable {
     /// The most pack.json may hold (a pack names a few dozen clips in a few KiB).
     public static let maxBytes = 1 << 20
 
-    public init(json data: Data) throws(ManifestError) {
+    public init(json data: Data) throws(PackFileError) {
         guard data.count <= Self.maxBytes else {
-            throw ManifestError(field: nil, message: "pack.json is \(data.count) bytes, above the \(Self.maxBytes >> 10) KiB cap")
+            throw PackFileError(field: nil, message: "pack.json is \(data.count) bytes, above the \(Self.maxBytes >> 10) KiB cap")
         }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
-            throw ManifestError(field: nil, message: "not valid JSON (\(Self.describe(error)))")
+            throw PackFileError(field: nil, message: "not valid JSON (\(Self.describe(error)))")
         }
         guard let root = object as? [String: Any] else {
-            throw ManifestError(field: nil, message: "the top level must be a JSON object")
+            throw PackFileError(field: nil, message: "the top level must be a JSON object")
         }
         // A parser keeps one of two equal keys silently: the file would say two things.
         if let problem = JSONDuplicateKeys.first(in: data) {
-            throw ManifestError(field: problem.field, message: problem.description)
+            throw PackFileError(field: problem.field, message: problem.description)
         }
         if let unknown = root.keys.filter({ !Self.knownFields.contains($0) }).sorted().first {
-            throw ManifestError(field: unknown, message: "unknown field (known: \(Self.knownFields.subtracting(["$schema"]).sorted().joined(separator: ", ")))")
+            throw PackFileError(field: unknown, message: "unknown field (known: \(Self.knownFields.subtracting(["$schema"]).sorted().joined(separator: ", ")))")
         }
 
-        func string(_ key: String, required: Bool = true) throws(ManifestError) -> String? {
+        func string(_ key: String, required: Bool = true) throws(PackFileError) -> String? {
             guard let value = root[key] else {
-                if required { throw ManifestError(field: key, message: "required field is missing") }
+                if required { throw PackFileError(field: key, message: "required field is missing") }
                 return nil
             }
-            guard let text = value as? String else { throw ManifestError(field: key, message: "must be a string") }
+            guard let text = value as? String else { throw PackFileError(field: key, message: "must be a string") }
             return text
         }
-        func stringMap(_ key: String) throws(ManifestError) -> [String: String] {
+        func stringMap(_ key: String) throws(PackFileError) -> [String: String] {
             guard let value = root[key] else { return [:] }
-            guard let map = value as? [String: Any] else { throw ManifestError(field: key, message: "must be an object") }
+            guard let map = value as? [String: Any] else { throw PackFileError(field: key, message: "must be an object") }
             var result: [String: String] = [:]
             for (k, v) in map {
-                guard let s = v as? String else { throw ManifestError(field: "\(key).\(k)", message: "must be a string") }
+                guard let s = v as? String else { throw PackFileError(field: "\(key).\(k)", message: "must be a string") }
                 result[k] = s
             }
             return result
@@ -104,56 +104,56 @@ public struct PackManifest: Sendable, Equatable {
 
         let id = try string("id") ?? ""
         guard Self.isValidID(id) else {
-            throw ManifestError(field: "id", message: "'\(id)' is not a pack id — use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
+            throw PackFileError(field: "id", message: "'\(id)' is not a pack id — use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
         }
         let versionText = try string("version") ?? ""
         guard let version = SemanticVersion(versionText) else {
-            throw ManifestError(field: "version", message: "'\(versionText)' is not a semantic version like 1.0.0")
+            throw PackFileError(field: "version", message: "'\(versionText)' is not a semantic version like 1.0.0")
         }
         let grammarText = try string("grammar") ?? ""
         guard let grammarID = GrammarID(rawValue: grammarText) else {
-            throw ManifestError(field: "grammar", message: "'\(grammarText)' is not a known grammar (known: \(GrammarID.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw PackFileError(field: "grammar", message: "'\(grammarText)' is not a known grammar (known: \(GrammarID.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         var two = TwoStyle.default
         if let options = root["grammarOptions"] {
-            guard let map = options as? [String: Any] else { throw ManifestError(field: "grammarOptions", message: "must be an object") }
+            guard let map = options as? [String: Any] else { throw PackFileError(field: "grammarOptions", message: "must be an object") }
             for (key, value) in map {
-                guard key == "two" else { throw ManifestError(field: "grammarOptions.\(key)", message: "unknown option (known: two)") }
+                guard key == "two" else { throw PackFileError(field: "grammarOptions.\(key)", message: "unknown option (known: two)") }
                 guard let text = value as? String, let style = TwoStyle(rawValue: text) else {
-                    throw ManifestError(field: "grammarOptions.two", message: "must be \"er\" or \"liang\"")
+                    throw PackFileError(field: "grammarOptions.two", message: "must be \"er\" or \"liang\"")
                 }
                 two = style
             }
         }
         if root["maxAmount"] is NSNumber {
-            throw ManifestError(field: "maxAmount", message: "must be a string such as \"99999999.99\" (a JSON number is not exact)")
+            throw PackFileError(field: "maxAmount", message: "must be a string such as \"99999999.99\" (a JSON number is not exact)")
         }
         let maxText = try string("maxAmount") ?? ""
         let maxAmount: Amount
         do { maxAmount = try Amount(parsing: maxText) } catch {
-            throw ManifestError(field: "maxAmount", message: error.description)
+            throw PackFileError(field: "maxAmount", message: error.description)
         }
         var profile = Profile.default
         if let text = try string("profile", required: false) {
             guard let known = Profile(rawValue: text) else {
-                throw ManifestError(field: "profile", message: "'\(text)' is not a known profile (known: \(Profile.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw PackFileError(field: "profile", message: "'\(text)' is not a known profile (known: \(Profile.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             profile = known
         }
-        guard root["clips"] != nil else { throw ManifestError(field: "clips", message: "required field is missing") }
+        guard root["clips"] != nil else { throw PackFileError(field: "clips", message: "required field is missing") }
         let clips = try stringMap("clips")
         guard clips.count <= Self.maxClips else {
-            throw ManifestError(field: "clips", message: "\(clips.count) clips; a pack has at most \(Self.maxClips) (a grammar needs about 20)")
+            throw PackFileError(field: "clips", message: "\(clips.count) clips; a pack has at most \(Self.maxClips) (a grammar needs about 20)")
         }
         let texts = try stringMap("texts")
         // Names, tokens, texts and paths are printed, exported to a property list and used as file
         // names: a control character in any of them is refused, never passed on.
-        func refuseControls(_ text: String, field: String) throws(ManifestError) {
+        func refuseControls(_ text: String, field: String) throws(PackFileError) {
             if text.containsControlCharacter() {
-                throw ManifestError(field: field, message: "'\(text.quoted())' holds a control character; use printable text")
+                throw PackFileError(field: field, message: "'\(text.quoted())' holds a control character; use printable text")
             }
             if let scalar = text.xmlForbiddenScalar {
-                throw ManifestError(field: field, message: "'\(text.quoted())' holds U+\(String(scalar.value, radix: 16, uppercase: true)), a noncharacter that the exported property list (XML) cannot carry")
+                throw PackFileError(field: field, message: "'\(text.quoted())' holds U+\(String(scalar.value, radix: 16, uppercase: true)), a noncharacter that the exported property list (XML) cannot carry")
             }
         }
         if let name = root["name"] as? String { try refuseControls(name, field: "name") }
@@ -167,7 +167,7 @@ public struct PackManifest: Sendable, Equatable {
         }
         var checks = Checks()
         if let value = root["checks"] {
-            guard let map = value as? [String: Any] else { throw ManifestError(field: "checks", message: "must be an object") }
+            guard let map = value as? [String: Any] else { throw PackFileError(field: "checks", message: "must be an object") }
             try checks.apply(map)
         }
         self.init(
@@ -234,21 +234,21 @@ public struct Checks: Sendable, Equatable {
     /// NSNumbers of C type `char`; JSON's numbers never are).
     static func isBoolean(_ number: NSNumber) -> Bool { String(cString: number.objCType) == "c" }
 
-    mutating func apply(_ map: [String: Any]) throws(ManifestError) {
+    mutating func apply(_ map: [String: Any]) throws(PackFileError) {
         for (key, value) in map {
             if key == "ignore" {
                 guard let rules = value as? [String] else {
-                    throw ManifestError(field: "checks.ignore", message: "must be an array of rule ids, like [\"audio.dc-offset\"]")
+                    throw PackFileError(field: "checks.ignore", message: "must be an array of rule ids, like [\"audio.dc-offset\"]")
                 }
                 ignore = rules
                 continue
             }
             guard let field = Self.fields.first(where: { $0.name == key }) else {
-                throw ManifestError(field: "checks.\(key)", message: "unknown check (known: \((Self.fields.map(\.name) + ["ignore"]).joined(separator: ", ")))")
+                throw PackFileError(field: "checks.\(key)", message: "unknown check (known: \((Self.fields.map(\.name) + ["ignore"]).joined(separator: ", ")))")
             }
             // `true` is not a number, though Foundation bridges it to one.
             guard let number = value as? NSNumber, !Self.isBoolean(number), field.range.contains(number.doubleValue) else {
-                throw ManifestError(field: "checks.\(key)", message: "must be a number in \(field.range.lowerBound)...\(field.range.upperBound)")
+                throw PackFileError(field: "checks.\(key)", message: "must be a number in \(field.range.lowerBound)...\(field.range.upperBound)")
             }
             self[keyPath: field.path] = number.doubleValue
         }
@@ -256,7 +256,7 @@ public struct Checks: Sendable, Equatable {
 }
 
 /// What is wrong with a pack.json, and in which field.
-public struct ManifestError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct PackFileError: Error, Equatable, Sendable, CustomStringConvertible {
     public let field: String?
     public let message: String
     public init(field: String?, message: String) {
