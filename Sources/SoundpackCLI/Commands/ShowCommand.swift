@@ -33,12 +33,12 @@ enum ShowCommand: Command {
             return .success
         }
         let out = context.stdout
-        out.write("\(found.id.visible) \(found.version.visible)\(found.name.map { " — \($0.visible)" } ?? "")\n")
-        out.write("grammar     \(found.grammar)\nmaxAmount   \(found.maxAmount)\ndigest      \(found.digest)\n")
+        out.write("\(found.id.visible) \(found.version)\(found.name.map { " — \($0.visible)" } ?? "")\n")
+        out.write("grammar     \(found.grammar.rawValue)\nmaxAmount   \(found.maxAmount)\ndigest      \(found.digest)\n")
         out.write("published   \(found.publishedAt ?? "no")\(found.yanked ? " (yanked)" : "")\n\n")
         var rows = [["TOKEN", "FILE", "BYTES", "FORMAT", "DURATION", "PEAK", "LOUDNESS", "SHA-256"]]
         for clip in found.clips {
-            let format = [clip.container, clip.codec, clip.sampleRate.map { "\($0) Hz" }, clip.channels.map { $0 == 1 ? "mono" : "\($0) ch" }]
+            let format = [clip.container?.rawValue, clip.codec?.rawValue, clip.sampleRate.map { "\($0) Hz" }, clip.channels.map { $0 == 1 ? "mono" : "\($0) ch" }]
                 .compactMap { $0 }.joined(separator: " ")
             rows.append([clip.token, clip.file, clip.bytes.map(String.init) ?? "-", format.isEmpty ? "unreadable" : format,
                          clip.durationSeconds.map { String(format: "%.3f s", $0) } ?? "-",

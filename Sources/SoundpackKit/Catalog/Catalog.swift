@@ -273,7 +273,7 @@ public struct CatalogPack: Sendable, Encodable, Equatable {
 public struct CatalogVersion: Sendable, Codable, Equatable {
     public struct Clip: Sendable, Codable, Equatable {
         public var token: String, file: String, bytes: Int64?, sha256: String?
-        public var container: String?, codec: String?, sampleRate: Int64?, channels: Int64?, frames: Int64?, durationSeconds: Double?
+        public var container: Container?, codec: Codec?, sampleRate: Int64?, channels: Int64?, frames: Int64?, durationSeconds: Double?
         public var peakDbfs: Double?, truePeakDbtp: Double?, momentaryMaxLufs: Double?
     }
     public struct Run: Sendable, Codable, Equatable {
@@ -282,10 +282,10 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
     }
     public var id: String
     public var name: String?
-    public var version: String
+    public var version: SemanticVersion
     public var digest: String
-    public var grammar: String
-    public var maxAmount: String
+    public var grammar: GrammarID
+    public var maxAmount: Amount
     public var publishedAt: String?
     public var yanked: Bool
     public var clips: [Clip]

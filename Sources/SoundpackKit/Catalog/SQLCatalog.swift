@@ -245,12 +245,16 @@ public class SQLCatalog: Catalog {
             chosen = candidates.max { SemanticVersion.isOlder($0["version"].string ?? "", than: $1["version"].string ?? "") }
         }
         guard let row = chosen, let rowID = row["id"].int, let versionText = row["version"].string else { return nil }
+        guard let number = SemanticVersion(versionText), let grammar = row["grammar"].string.flatMap(GrammarID.init(rawValue:)),
+              let maxAmount = row["max_amount"].string.flatMap({ try? Amount(parsing: $0) }) else {
+            throw corrupt("an unreadable version row for \(id)@\(versionText.visible)")
+        }
         let clips = try read("""
             SELECT token, file, bytes, sha256, container, codec, sample_rate, channels, frames, duration, peak_dbfs, true_peak_dbtp, momentary_max_lufs
             FROM clips WHERE version_id = ? ORDER BY \(db.insertionOrder)
             """, [.integer(rowID)]).map { c in
             CatalogVersion.Clip(token: c["token"].string ?? "", file: c["file"].string ?? "", bytes: c["bytes"].int, sha256: c["sha256"].string,
-                                container: c["container"].string, codec: c["codec"].string, sampleRate: c["sample_rate"].int,
+                                container: c["container"].string.flatMap(Container.init(rawValue:)), codec: c["codec"].string.flatMap(Codec.init(rawValue:)), sampleRate: c["sample_rate"].int,
                                 channels: c["channels"].int, frames: c["frames"].int, durationSeconds: c["duration"].double,
                                 peakDbfs: c["peak_dbfs"].double, truePeakDbtp: c["true_peak_dbtp"].double,
                                 momentaryMaxLufs: c["momentary_max_lufs"].double)
@@ -263,8 +267,8 @@ public class SQLCatalog: Catalog {
                                errors: r["errors"].int ?? 0, warnings: r["warnings"].int ?? 0, passed: r["passed"].int == 1,
                                worstAmount: r["worst_amount"].string, worstSeconds: r["worst_seconds"].double)
         }
-        return CatalogVersion(id: id, name: row["name"].string, version: versionText, digest: row["digest"].string ?? "",
-                              grammar: row["grammar"].string ?? "", maxAmount: row["max_amount"].string ?? "",
+        return CatalogVersion(id: id, name: row["name"].string, version: number, digest: row["digest"].string ?? "",
+                              grammar: grammar, maxAmount: maxAmount,
                               publishedAt: row["published_at"].string, yanked: row["yanked"].int == 1, clips: clips, runs: runs)
     }
 
