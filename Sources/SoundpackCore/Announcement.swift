@@ -37,6 +37,12 @@ public struct Announcement: Sendable, Hashable {
         return tokens
     }
 
+    /// The announcement as an alert writes it: the prefix's and suffix's texts around the amount
+    /// in figures (微信到账15.40元), framed as the clips are.
+    public func alertText(for amount: Amount, texts: [String: String]) -> String {
+        (hasPrefix ? texts[Token.prefix.rawValue] ?? "" : "") + grammar.figures(amount) + (hasSuffix ? texts[Token.suffix.rawValue] ?? "" : "")
+    }
+
     /// The announcement of `amount`: 15.40 → prefix 十 五 点 四 元 (suffix).
     public func tokens(for amount: Amount) -> [Token] {
         var tokens: [Token] = []

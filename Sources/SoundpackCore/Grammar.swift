@@ -70,6 +70,11 @@ public struct Grammar: Sendable, Hashable {
         }
     }
 
+    /// An amount in figures with the grammar's unit, as an alert's text writes it: 15.40元.
+    public func figures(_ amount: Amount) -> String {
+        "\(amount)\(text(of: .yuan))"
+    }
+
     /// The written reading of a token sequence.
     public func text(of tokens: [Token], texts: [String: String] = [:]) -> String {
         var result = ""

@@ -14,6 +14,14 @@ import Testing
         #expect(Announcement.readingOnly(grammar).tokens(for: Self.amount) == grammar.tokens(for: Self.amount))
     }
 
+    /// A push's alert text is framed as the clips are: a pack with a suffix clip writes its text too.
+    @Test func theAlertTextIsFramedLikeTheClips() {
+        let texts = ["prefix": "微信到账", "suffix": "，请查收"]
+        #expect(Announcement(grammar: Grammar(.zhHans), hasSuffix: false).alertText(for: Self.amount, texts: texts) == "微信到账15.40元")
+        #expect(Announcement(grammar: Grammar(.zhHant), hasSuffix: true).alertText(for: Self.amount, texts: texts) == "微信到账15.40元，请查收")
+        #expect(Announcement.readingOnly(Grammar(.zhHans)).alertText(for: Self.amount, texts: texts) == "15.40元")
+    }
+
     @Test func requiredTokensAreTheReachableOnesAndTheFrame() throws {
         let grammar = Grammar(.zhHans, two: .liang)
         let maximum = try Amount(parsing: "9999")

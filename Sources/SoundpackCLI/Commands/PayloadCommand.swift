@@ -11,7 +11,7 @@ enum PayloadCommand: Command {
         synopsis: "payload AMOUNT --pack ID[@VER] [--title TEXT] [--body TEXT] [--base-url URL] [--payment-id ID]  |  payload lint FILE|- [--format text|json]",
         summary: "Write an APNs payload for a payment that makes the extension run, or lint one.",
         discussion: """
-            The payload has aps.alert with a body (default: the pack's prefix text and the amount), mutable-content 1,
+            The payload has aps.alert with a body (default: the announcement in writing, as the clips frame it: prefix text, the amount in figures with 元, suffix text), mutable-content 1,
             interruption-level time-sensitive, sound "default" as the fallback, and type "payment", amount (an exact
             string), pack (id@version, a published version from the catalog), manifest (--base-url + the store path
             of the version's manifest.json) and paymentId (--payment-id, default a fresh UUID), by which the phone
@@ -34,43 +34,22 @@ enum PayloadCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         if arguments.positionals.first == "lint" { return try lint(arguments, context) }
-        guard arguments.positionals.count == 1, let amountText = arguments.positionals.first else {
+        guard arguments.positionals.count == 1, let amount = arguments.positionals.first else {
             throw .usage("payload needs one amount", hint: "soundpack payload 15.40 --pack wechat")
         }
         guard let packText = arguments.value("--pack") else { throw .usage("payload needs --pack ID[@VER]") }
         let ref = try parseReference(packText, requireVersion: false)
-        let catalog = try context.openCatalog(arguments, readOnly: true)
-        let found: (version: PublishedVersion, manifest: StoreManifest)?
-        let store = try context.store(arguments)
-        do { found = try store.published(ref.id, ref.version, in: catalog) } catch {
-            throw error.context("cannot read \(packText) from the store")
-        }
-        guard let (version, manifest) = found else {
-            throw .refused("\(packText) is not a published pack in the catalog", hint: "soundpack publish, then soundpack list")
-        }
-        let manifestPath = StoreLayout.manifest(version.id, version.version)
-        let maximum = manifest.maxAmount
-        let amount: Amount
-        do { amount = try Amount(parsing: amountText, maximum: maximum) } catch { throw .refused(error.description) }
-        if let base = arguments.value("--base-url") {
+        var request = PaymentPushRequest(amount: amount, packID: ref.id, version: ref.version)
+        (request.title, request.body) = (arguments.value("--title"), arguments.value("--body"))
+        (request.baseURL, request.paymentID) = (arguments.value("--base-url"), arguments.value("--payment-id"))
+        if let base = request.baseURL {
             do { try SharedContainerExport.checkBaseURL(base) } catch { throw error.with(hint: "check --base-url") }
         }
-        if let id = arguments.value("--payment-id"), !PaymentID.isValid(id) {
+        if let id = request.paymentID, !PaymentID.isValid(id) {
             throw .usage("--payment-id '\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
         }
-                let base = arguments.value("--base-url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        let body = arguments.value("--body") ?? "\(manifest.texts["prefix"] ?? "")\(amount)元"
-        let payload = PushPayload.make(amount: amount, packID: version.id, version: version.version.description, title: arguments.value("--title") ?? manifest.name,
-                                       body: body, manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath,
-                                       paymentID: arguments.value("--payment-id") ?? UUID().uuidString.lowercased())
-        // Never emit what the lint would reject: the same checks, with this pack's facts.
-        let errors = PushPayload.lint(payload, packs: ["\(version.id)@\(version.version)": PushPayload.PackFacts(manifest, yanked: version.yanked)])
-            .filter { $0.severity == .error }
-        guard errors.isEmpty else {
-            throw .refused("no payload written", errors.map { "[\($0.rule)] \($0.message)" }.joined(separator: "; "),
-                           hint: "fix --title or --body, or name a version that is not yanked")
-        }
-        context.stdout.write(String(decoding: payload, as: UTF8.self))
+        let catalog = try context.openCatalog(arguments, readOnly: true)
+        context.stdout.write(String(decoding: try PushPayload.build(request, store: try context.store(arguments), catalog: catalog), as: UTF8.self))
         return .success
     }
 
@@ -91,24 +70,12 @@ enum PayloadCommand: Command {
                 throw .refused("cannot read \(source)", error.message)
             }
         }
-        // What the store says of each published version (the store is the source of truth: its
-        // index.json and manifests), so the lint can tell whether the named pack exists, is not
-        // yanked, and can say the amount.
-        var packs: [String: PushPayload.PackFacts] = [:]
         let store = try context.store(arguments)
-        let index: StoreIndex?
-        do { index = try store.readIndex() } catch { throw error.context("cannot read the store") }
-        for (id, pack) in index?.packs ?? [:] {
-            for (text, listed) in pack.versions {
-                guard let version = SemanticVersion(text), let manifest = try? store.manifest(id, version) else { continue }
-                packs["\(id)@\(version)"] = PushPayload.PackFacts(manifest, yanked: listed.yanked)
-            }
-        }
-        // Without a store the payload's own shape is still checked; its pack cannot be.
-        let findings = PushPayload.lint(data, packs: index == nil ? nil : packs)
+        let (findings, packsChecked) = try PushPayload.lint(data, against: store)
+        let failed = findings.contains { $0.severity == .error }
         if format == .json {
             struct Document: Encodable { var file: String; var passed: Bool; var findings: [PushPayload.Finding] }
-            context.stdout.write(try context.json(Document(file: source, passed: !findings.contains { $0.severity == .error }, findings: findings)))
+            context.stdout.write(try context.json(Document(file: source, passed: !failed, findings: findings)))
         } else {
             let colour = context.colours(context.stdout)
             for finding in findings {
@@ -118,12 +85,13 @@ enum PayloadCommand: Command {
             let errors = findings.filter { $0.severity == .error }.count
             context.stdout.write("\(source.visible): \(errors == 0 ? "passed" : "failed") — \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")\n")
         }
-        if findings.contains(where: { $0.severity == .error }) {
-            if index == nil { context.stderr.write("\(Style.warning(context.colours(context.stderr))) the store \(store.location.visible) has no index.json, so the pack was not checked\n") }
+        let unchecked = "the store \(store.location.visible) has no index.json"
+        if failed {
+            if !packsChecked { context.stderr.write("\(Style.warning(context.colours(context.stderr))) \(unchecked), so the pack was not checked\n") }
             return .failure
         }
-        if index == nil {
-            throw .environment("the store \(store.location.visible) has no index.json: nothing is published there, so the pack was not checked",
+        guard packsChecked else {
+            throw .environment("\(unchecked): nothing is published there, so the pack was not checked",
                                hint: "--store (or SOUNDPACK_STORE) names the store soundpack publish wrote; the default is dist/")
         }
         return .success

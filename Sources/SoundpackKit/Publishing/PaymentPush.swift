@@ -1,0 +1,78 @@
+// `soundpack payload`: a payment push for a published version, and the lint of any push against
+// what the store publishes. The command parses and prints; this reads the catalog and the store.
+
+import Foundation
+import SoundpackCore
+
+/// What a payment push says, as the command line gives it.
+public struct PaymentPushRequest: Sendable {
+    public var amount: String
+    public var packID: String
+    /// nil: the newest version that is not yanked.
+    public var version: SemanticVersion?
+    public var title: String?
+    /// nil: the announcement as text (微信到账15.40元).
+    public var body: String?
+    /// Where the store is served; nil: the manifest's path relative to the store.
+    public var baseURL: String?
+    /// nil: a fresh UUID.
+    public var paymentID: String?
+
+    public init(amount: String, packID: String, version: SemanticVersion?) {
+        self.amount = amount
+        self.packID = packID
+        self.version = version
+    }
+}
+
+extension PushPayload {
+    /// The payload for `request`, for the published version the catalog names and the store holds.
+    /// Never one the lint would reject: the same checks run with this version's facts first.
+    public static func build(_ request: PaymentPushRequest, store: Store, catalog: any Catalog) throws(SoundpackError) -> Data {
+        let name = request.version.map { "\(request.packID)@\($0)" } ?? request.packID
+        let found: (version: PublishedVersion, manifest: StoreManifest)?
+        do { found = try store.published(request.packID, request.version, in: catalog) } catch {
+            throw error.context("cannot read \(name) from the store")
+        }
+        guard let (version, manifest) = found else {
+            throw .refused("\(name.visible) is not a published pack in the catalog", hint: "soundpack publish, then soundpack list")
+        }
+        let amount: Amount
+        do { amount = try Amount(parsing: request.amount, maximum: manifest.maxAmount) } catch { throw .refused(error.description) }
+        if let base = request.baseURL { try SharedContainerExport.checkBaseURL(base) }
+        if let id = request.paymentID, !PaymentID.isValid(id) {
+            throw .usage("'\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
+        }
+        let facts = PackFacts(manifest, yanked: version.yanked)
+        let manifestPath = StoreLayout.manifest(version.id, version.version)
+        let base = request.baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let payload = make(amount: amount, packID: version.id, version: version.version.description, title: request.title ?? manifest.name,
+                           body: request.body ?? facts.announcement.alertText(for: amount, texts: manifest.texts),
+                           manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath,
+                           paymentID: request.paymentID ?? UUID().uuidString.lowercased())
+        let errors = lint(payload, packs: ["\(version.id)@\(version.version)": facts]).filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            throw .refused("no payload written", errors.map { "[\($0.rule)] \($0.message)" }.joined(separator: "; "),
+                           hint: "change the title or body, or name a version that is not yanked")
+        }
+        return payload
+    }
+
+    /// The findings on `data` against the versions the store publishes (its index.json and their
+    /// manifests: the store is the source of truth), so the lint can tell whether the named pack
+    /// exists, is not yanked, and can say the amount. `packsChecked` is false when the store has
+    /// no index.json: then only the payload's own shape is checked.
+    public static func lint(_ data: Data, against store: Store) throws(SoundpackError) -> (findings: [Finding], packsChecked: Bool) {
+        let index: StoreIndex?
+        do { index = try store.readIndex() } catch { throw error.context("cannot read the store") }
+        guard let index else { return (lint(data, packs: nil), false) }
+        var packs: [String: PackFacts] = [:]
+        for (id, pack) in index.packs {
+            for (text, listed) in pack.versions {
+                guard let version = SemanticVersion(text), let manifest = try? store.manifest(id, version) else { continue }
+                packs["\(id)@\(version)"] = PackFacts(manifest, yanked: listed.yanked)
+            }
+        }
+        return (lint(data, packs: packs), true)
+    }
+}
