@@ -4,8 +4,7 @@ import Foundation
 import SoundpackCore
 import SoundpackKit
 
-/// `validate --format`: the report's rendering.
-enum ReportFormat: String, ArgumentChoice { case text, json, junit, github, sarif }
+extension ReportFormat: ArgumentChoice {}
 
 enum ValidateCommand: Command {
     static let usesCatalogOrStore = true
@@ -36,43 +35,25 @@ enum ValidateCommand: Command {
         guard !arguments.positionals.isEmpty else {
             throw .usage("validate needs at least one pack folder", hint: "soundpack validate packs/wechat")
         }
-        let strict = arguments.has("--strict")
-        let ignored = Set(arguments.choices("--ignore", as: RuleID.self))
-        var baseline: [String: Set<String>] = [:]
+        var session = ValidationSession(toolVersion: SoundpackCommand.version)
+        session.strict = arguments.has("--strict")
+        session.ignored = Set(arguments.choices("--ignore", as: RuleID.self))
         if let file = arguments.value("--baseline") {
-            let data: Data
-            do { data = Data(try CappedFile.read(context.absolute(file), cap: Baseline.maxBytes, what: "a baseline")) } catch {
-                throw error.context("cannot read the baseline \(file.visible)", hint: "write one with soundpack validate DIR --format json --output \(file)")
+            do { try session.useBaseline(at: context.absolute(file)) } catch {
+                let hint = error.kind == .environment ? "write one with soundpack validate DIR --format json --output \(file)" : nil
+                throw error.context(error.kind == .environment ? "cannot read the baseline \(file.visible)" : "\(file) is not a usable baseline", hint: hint)
             }
-            do { baseline = try Baseline.load(data) } catch { throw error.context("\(file) is not a usable baseline") }
         }
-
         let progress = Progress("validating clips", total: nil, sink: context.stderr, environment: context.environment)
-        let started = ContinuousClock.now
-        var reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
+        let run = session.run(arguments.positionals.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
-        for index in reports.indices {
-            reports[index].suppress(rules: ignored, baseline: baseline[reports[index].id ?? reports[index].folder.shown] ?? [])
-        }
-        let elapsed = ContinuousClock.now - started
-        let run = ValidationRun(reports: reports, strict: strict, toolVersion: SoundpackCommand.version,
-                                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
 
-        let rendering: String
-        switch format {
-        case .json:
-            do { rendering = try FindingRenderer.json(run) } catch { throw error.context("cannot write the report") }
-        case .junit: rendering = FindingRenderer.junit(run)
-        case .github:
-            rendering = FindingRenderer.github(run)
-            if let summary = context.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-                // The job summary page: appended, as every step of the job writes to the same file.
-                do { try OutputFile.append(Data(FindingRenderer.markdownSummary(run).utf8), to: context.absolute(summary)) } catch {
-                    throw .environment("cannot append to GITHUB_STEP_SUMMARY (\(summary.visible))", error.message)
-                }
+        let rendering = try FindingRenderer.render(run, as: format, colour: context.colours(context.stdout))
+        if format == .github, let summary = context.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+            // The job summary page: appended, as every step of the job writes to the same file.
+            do { try OutputFile.append(Data(FindingRenderer.markdownSummary(run).utf8), to: context.absolute(summary)) } catch {
+                throw .environment("cannot append to GITHUB_STEP_SUMMARY (\(summary.visible))", error.message)
             }
-        case .sarif: rendering = FindingRenderer.sarif(run)
-        case .text: rendering = FindingRenderer.text(run, colour: context.colours(context.stdout))
         }
         if let output = arguments.value("--output") {
             try context.writeOutput(Data(rendering.utf8), to: output)
@@ -82,15 +63,7 @@ enum ValidateCommand: Command {
         } else {
             context.stdout.write(rendering)
         }
-
-        if !arguments.has("--no-record") {
-            let catalog = try context.openCatalog(arguments)
-            do {
-                try catalog.recordValidations(reports, strict: strict, toolVersion: SoundpackCommand.version, at: context.now())
-            } catch {
-                throw error.context("cannot record the validation in the catalog")
-            }
-        }
+        if !arguments.has("--no-record") { try session.record(run, in: try context.openCatalog(arguments), at: context.now()) }
         return run.passed ? .success : .failure
     }
 }
