@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+import SoundpackKit
 import SoundpackTestSupport
 @testable import SoundpackCLI
 

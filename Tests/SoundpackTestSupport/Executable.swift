@@ -4,6 +4,7 @@
 
 import Foundation
 import SoundpackCLI
+import SoundpackKit
 
 public struct ExecutionResult: Sendable {
     public var stdout: String

@@ -43,29 +43,22 @@ enum RenderCommand: Command {
             throw .usage("render needs amounts: AMOUNT... or --amounts FILE", hint: "soundpack render --pack packs/wechat 15.40 -o /tmp/a.caf")
         }
 
-        let outputPath = context.absolute(output)
-        var isFolder: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: outputPath, isDirectory: &isFolder)
-        let single = amountsFile == nil && arguments.positionals.count == 1 && !(exists && isFolder.boolValue)
-        let folderContainer: Container = try arguments.choice("--container")
-        // `-o -` (standard output) and an existing device or FIFO get the bytes of a file rendered
-        // aside; they are written into, never replaced. Their container comes from --container.
-        var info = stat()
-        let special = output == "-" || (stat(outputPath, &info) == 0 && ![S_IFREG, S_IFDIR].contains(info.st_mode & S_IFMT))
-        let singleContainer = special ? folderContainer
-            : AudioFileWriter.container(forExtension: (output as NSString).pathExtension)
-        if single, !special, arguments.value("--container") != nil, let fromName = singleContainer, folderContainer != fromName {
-            throw .usage("--container \(folderContainer.rawValue) conflicts with -o \(output.visible), whose extension asks for \(fromName.rawValue)",
-                         hint: "name the file .\(folderContainer.rawValue), or leave --container out")
-        }
-        if single && singleContainer == nil {
-            throw .usage("cannot tell the container of '\(output)'", hint: "end the file name in .caf, .wav or .aiff, or give a folder")
-        }
-        if !single && !(exists && isFolder.boolValue) && AudioFileWriter.container(forExtension: (output as NSString).pathExtension) != nil {
-            throw .usage("several amounts need a folder for -o, not the file name '\(output)'", hint: "render --pack DIR 5 6 -o out/, or one amount per file")
-        }
-        if !single && special {
-            throw .usage("several amounts need a folder for -o, not '\(output)'", hint: "render --pack DIR 5 6 -o out/")
+        let destination: RenderDestination
+        let asked: Container? = arguments.value("--container") == nil ? nil : try arguments.choice("--container")
+        do {
+            destination = try RenderDestination.resolve(path: context.absolute(output), isStandardOutput: output == "-",
+                                                        amounts: amountsFile == nil ? arguments.positionals.count : nil, container: asked)
+        } catch {
+            switch error {
+            case .containerConflict(let asked, let named):
+                throw .usage("--container \(asked.rawValue) conflicts with -o \(output.visible), whose extension asks for \(named.rawValue)",
+                             hint: "name the file .\(asked.rawValue), or leave --container out")
+            case .unknownContainer:
+                throw .usage("cannot tell the container of '\(output)'", hint: "end the file name in .caf, .wav or .aiff, or give a folder")
+            case .severalAmountsNeedAFolder(let stream):
+                throw .usage("several amounts need a folder for -o, not \(stream ? "'\(output)'" : "the file name '\(output)'")",
+                             hint: stream ? "render --pack DIR 5 6 -o out/" : "render --pack DIR 5 6 -o out/, or one amount per file")
+            }
         }
 
         let renderer: PackRenderer
@@ -80,88 +73,58 @@ enum RenderCommand: Command {
             return "[\(finding.rule.rawValue)] \(finding.message) (shorten the clips, or pass --allow-long)"
         }
 
-        if single, let amountText = arguments.positionals.first, let container = singleContainer {
-            let amount: Amount
-            do { amount = try Amount(parsing: amountText, maximum: renderer.packFile.maxAmount) } catch { throw .refused(error.description) }
+        switch destination {
+        case .file(let path, let container):
+            let amount = try Self.amount(arguments.positionals[0], renderer)
             if let refusal = tooLong(amount) { throw .refused("\(output) not written", refusal) }
-            if special {
-                let aside = FileManager.default.temporaryDirectory.appendingPathComponent("soundpack-render-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(folderContainer.rawValue)").path
-                defer { unlink(aside) }
-                do { try renderer.write(amount, to: aside, container: container) } catch {
-                    throw .environment("cannot render \(amount)", error.message)
-                }
-                guard let bytes = FileManager.default.contents(atPath: aside) else { throw .environment("cannot read back the rendered \(amount)") }
-                try context.writeOutput(bytes, to: output)
-                return .success
-            }
-            do { try renderer.write(amount, to: outputPath, container: container) } catch {
+            do { try renderer.write(amount, to: path, container: container) } catch {
                 throw .environment("cannot write \(output)", error.message)
             }
-            let frames = renderer.timing.frames(of: renderer.tokens(for: amount))
-            context.stdout.write("\(output.visible): \(amount) as \(renderer.packFile.grammar.text(of: renderer.tokens(for: amount), texts: renderer.packFile.texts).visible), \(frames) frames, \(String(format: "%.3f", Double(frames) / Double(renderer.sampleRate))) s\n")
+            let tokens = renderer.tokens(for: amount), frames = renderer.timing.frames(of: tokens)
+            context.stdout.write("\(output.visible): \(amount) as \(renderer.packFile.grammar.text(of: tokens, texts: renderer.packFile.texts).visible), \(frames) frames, \(String(format: "%.3f", Double(frames) / Double(renderer.sampleRate))) s\n")
             return .success
+        case .stream(let container):
+            let amount = try Self.amount(arguments.positionals[0], renderer)
+            if let refusal = tooLong(amount) { throw .refused("\(output) not written", refusal) }
+            let bytes: Data
+            do { bytes = try renderer.bytes(amount, container: container) } catch { throw .environment("cannot render \(amount)", error.message) }
+            try context.writeOutput(bytes, to: output)
+            return .success
+        case .folder(let path, let container):
+            return try renderFolder(path, container, arguments, context, renderer: renderer, tooLong: tooLong)
         }
+    }
 
-        // The output folder is made, but not the folders above it: a typo there is an error.
-        let parent = (outputPath as NSString).deletingLastPathComponent
-        var parentIsFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: parent, isDirectory: &parentIsFolder), parentIsFolder.boolValue else {
-            throw .environment("cannot create the output folder \(output)", "the folder \(parent) does not exist (create it first)")
-        }
-        do { try Folders.create(outputPath) } catch {
-            throw .environment("cannot create the output folder \(output)", error.message)
-        }
-        let container = folderContainer
-        var inputs: [(text: LineSource.Line, line: Int?)] = arguments.positionals.map { (.text($0), nil) }
-        if let amountsFile {
-            var handle: FileHandle?
+    static func amount(_ text: String, _ renderer: PackRenderer) throws(SoundpackError) -> Amount {
+        do { return try Amount(parsing: text, maximum: renderer.packFile.maxAmount) } catch { throw .refused(error.description) }
+    }
+
+    static func renderFolder(_ outputPath: String, _ container: Container, _ arguments: ParsedArguments, _ context: CLIContext,
+                             renderer: PackRenderer, tooLong: (Amount) -> String?) throws(SoundpackError) -> ExitCode {
+        let output = arguments.value("--output") ?? outputPath
+        do { try PackRenderer.makeOutputFolder(outputPath) } catch { throw error.context("cannot create the output folder \(output)") }
+        var handle: FileHandle?
+        var lines: LineSource?
+        if let amountsFile = arguments.value("--amounts") {
             if amountsFile != "-" {
                 handle = FileHandle(forReadingAtPath: context.absolute(amountsFile))
                 guard handle != nil else { throw .environment("cannot read the amounts file \(amountsFile.visible)", "no such file or no permission") }
             }
-            let source = handle.map { LineSource(fileDescriptor: $0.fileDescriptor) } ?? context.stdin
-            var number = 0
-            while let line = source.nextLine(maxBytes: SayCommand.maxLineBytes) {
-                number += 1
-                inputs.append((line, number))
-            }
-            try? handle?.close()
+            lines = handle.map { LineSource(fileDescriptor: $0.fileDescriptor) } ?? context.stdin
         }
-
         // Parse everything first (bad lines reported in order), then render on every core.
-        var amounts: [Amount] = []
-        var seen = Set<Amount>()
-        var failed = false
+        let list = AmountList(arguments: arguments.positionals, lines: lines, maximum: renderer.packFile.maxAmount, refuse: tooLong)
+        try? handle?.close()
         let errorLabel = Style.error(context.colours(context.stderr))
-        for input in inputs {
-            guard case .text(let text) = input.text else {
-                if case .tooLong(let start, let bytes) = input.text {
-                    failed = true
-                    context.stderr.write("\(errorLabel) \(input.line.map { "line \($0): " } ?? "")'\(start.quoted())' is not an amount — the line is \(bytes) bytes, above \(SayCommand.maxLineBytes)\n")
-                }
-                continue
-            }
-            do {
-                let amount = try Amount(parsing: text, maximum: renderer.packFile.maxAmount)
-                if let refusal = tooLong(amount) {
-                    failed = true
-                    context.stderr.write("\(errorLabel) \(input.line.map { "line \($0): " } ?? "")\(refusal)\n")
-                    continue
-                }
-                if seen.insert(amount).inserted { amounts.append(amount) }
-            } catch {
-                failed = true
-                context.stderr.write("\(errorLabel) \(input.line.map { "line \($0): " } ?? "")\(error.description)\n")
-            }
-        }
+        for rejection in list.rejections { context.stderr.write("\(errorLabel) \(rejection)\n") }
+        let amounts = list.amounts
         let progress = Progress("rendering", total: amounts.count, sink: context.stderr, environment: context.environment)
-        do { try renderer.write(amounts, into: outputPath, fileExtension: folderContainer.rawValue, container: container) { progress.advance() } } catch {
+        do { try renderer.write(amounts, into: outputPath, fileExtension: container.rawValue, container: container) { progress.advance() } } catch {
             progress.finish()
             throw .environment("cannot write \(error.path)", error.error.message)
         }
         progress.finish()
-        let written = amounts
-        context.stdout.write("\(output.visible): \(written.count) file\(written.count == 1 ? "" : "s") written (\(folderContainer.rawValue), \(renderer.sampleRate) Hz, \(renderer.channels == 1 ? "mono" : "\(renderer.channels) channels"), \(codec.rawValue))\n")
-        return failed ? .failure : .success
+        context.stdout.write("\(output.visible): \(amounts.count) file\(amounts.count == 1 ? "" : "s") written (\(container.rawValue), \(renderer.sampleRate) Hz, \(renderer.channels == 1 ? "mono" : "\(renderer.channels) channels"), \(renderer.options.encoding.rawValue))\n")
+        return list.rejections.isEmpty ? .success : .failure
     }
 }

@@ -24,9 +24,6 @@ enum SayCommand: Command {
             .choice("--format", value: "FORMAT", default: AnnouncementWriter.Format.text),
         ])
 
-    /// An amount is at most 17 characters with commas; a longer line is refused unread.
-    static let maxLineBytes = 1_024
-
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let (writer, maximum) = try makeWriter(arguments, format: try arguments.choice("--format"), context)
         guard !arguments.positionals.isEmpty else {
@@ -57,7 +54,7 @@ enum SayCommand: Command {
             if argument == "-" {
                 var number = 0
                 // Stops reading once standard output is gone (`| head -1`): nobody reads the rest.
-                while out.failure == nil, let input = context.stdin.nextLineBytes(maxBytes: Self.maxLineBytes) {
+                while out.failure == nil, let input = context.stdin.nextLineBytes(maxBytes: AmountList.maxLineBytes) {
                     number += 1
                     switch input {
                     case .bytes(let bytes):
@@ -73,7 +70,7 @@ enum SayCommand: Command {
                     case .tooLong(let start, let bytes):
                         failed = true
                         out.flush()
-                        context.stderr.write("\(errorLabel) line \(number): '\(start.quoted())' is not an amount — the line is \(bytes) bytes, above \(Self.maxLineBytes)\n")
+                        context.stderr.write("\(errorLabel) line \(number): '\(start.quoted())' is not an amount — the line is \(bytes) bytes, above \(AmountList.maxLineBytes)\n")
                     }
                 }
             } else {
