@@ -23,6 +23,8 @@ public struct PackFile: Sendable, Equatable {
     public var clips: [String: String]
     public var texts: [String: String]
     public var checks: Checks
+    /// `$schema` as written: where an editor finds the schema (kept when the file is rewritten).
+    public var schema: String?
 
     /// Clip keys a pack.json may list: about 20 tokens, with room for unknown keys (warnings).
     public static let maxClips = 256
@@ -173,6 +175,7 @@ public struct PackFile: Sendable, Equatable {
         self.init(
             id: id, name: try string("name", required: false), version: version, grammar: Grammar(grammarID, two: two),
             maxAmount: maxAmount, profile: profile, clips: clips, texts: texts, checks: checks)
+        schema = try string("$schema", required: false)
     }
 
     private static func describe(_ error: Error) -> String {
@@ -264,4 +267,41 @@ public struct PackFileError: Error, Equatable, Sendable, CustomStringConvertible
         self.message = message
     }
     public var description: String { field.map { "field '\($0.quoted(limit: 60))': \(message)" } ?? message }
+}
+
+/// pack.json as soundpack writes it (`init`, `convert`): every field the reader takes, with the
+/// grammar's options and the profile explicit, and only the checks that differ from their
+/// defaults (the same meaning as the file read). Encode with sorted keys for stable bytes.
+extension PackFile: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case schema = "$schema", id, name, version, grammar, grammarOptions, maxAmount, profile, clips, texts, checks
+    }
+
+    private struct DynamicKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(schema, forKey: .schema)
+        try c.encode(id, forKey: .id)
+        try c.encodeIfPresent(name, forKey: .name)
+        try c.encode(version, forKey: .version)
+        try c.encode(grammar.id, forKey: .grammar)
+        try c.encode(["two": grammar.two.rawValue], forKey: .grammarOptions)
+        try c.encode(maxAmount, forKey: .maxAmount)
+        try c.encode(profile, forKey: .profile)
+        try c.encode(clips, forKey: .clips)
+        if !texts.isEmpty { try c.encode(texts, forKey: .texts) }
+        let defaults = Checks()
+        let changed = Checks.fields.filter { self.checks[keyPath: $0.path] != defaults[keyPath: $0.path] }
+        if !changed.isEmpty || !checks.ignore.isEmpty {
+            var nested = c.nestedContainer(keyedBy: DynamicKey.self, forKey: .checks)
+            for field in changed { try nested.encode(checks[keyPath: field.path], forKey: DynamicKey(stringValue: field.name)) }
+            if !checks.ignore.isEmpty { try nested.encode(checks.ignore, forKey: DynamicKey(stringValue: "ignore")) }
+        }
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import SoundpackCore
 
-@Suite struct ManifestTests {
+@Suite struct PackFileTests {
     static let valid = """
         {"id":"wechat","version":"1.0.0","grammar":"zh-Hans","grammarOptions":{"two":"liang"},"maxAmount":"99999999.99",
          "clips":{"prefix":"clips/prefix.caf","十":"clips/shi.caf"},"texts":{"prefix":"微信到账"},"checks":{"maxLeadingSilenceMs":60}}
@@ -19,6 +19,22 @@ import Testing
         #expect(manifest.checks.maxLeadingSilenceMs == 60)
         #expect(manifest.checks.maxTrailingSilenceMs == 80)
         #expect(manifest.profile == .iosNotification)
+    }
+
+    /// What soundpack writes (init, convert) reads back as the same pack: one Encodable type.
+    @Test func whatIsWrittenReadsBackTheSame() throws {
+        var file = try PackFile(json: Data(Self.valid.utf8))
+        file.schema = "../../schemas/pack.schema.json"
+        file.checks.ignore = ["audio.dc-offset"]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let data = try encoder.encode(file)
+        #expect(try PackFile(json: data) == file)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        // Only the checks that differ from their defaults are written; the options and profile are explicit.
+        #expect((object["checks"] as? [String: Any]).map { Set($0.keys) } == ["maxLeadingSilenceMs", "ignore"])
+        #expect((object["grammarOptions"] as? [String: String]) == ["two": "liang"])
+        #expect(object["profile"] as? String == "ios-notification" && object["$schema"] as? String == "../../schemas/pack.schema.json")
     }
 
     @Test(arguments: [

@@ -37,11 +37,8 @@ enum InitCommand: Command {
         let tokens = Announcement(grammar: grammar, hasSuffix: false).requiredTokens(upTo: maximum)
         var clips: [String: String] = [:]
         for token in tokens { clips[token.rawValue] = "clips/\(token.fileStem).caf" }
-        var document: [String: Any] = [
-            "id": id, "name": id, "version": "0.1.0", "grammar": grammarID.rawValue, "grammarOptions": ["two": two.rawValue],
-            "maxAmount": maximum.description, "profile": Profile.default.rawValue, "clips": clips,
-        ]
-        if let prefix = arguments.value("--prefix") { document["texts"] = ["prefix": prefix] }
+        var file = PackFile(id: id, name: id, version: SemanticVersion("0.1.0")!, grammar: grammar, maxAmount: maximum, clips: clips)
+        if let prefix = arguments.value("--prefix") { file.texts = ["prefix": prefix] }
 
         let folder = context.absolute(directory)
         let target = URL(fileURLWithPath: folder).appendingPathComponent(PackFolder.packFile)
@@ -49,9 +46,7 @@ enum InitCommand: Command {
             throw .refused("\(directory)/pack.json already exists", hint: "init never overwrites a pack; edit it or choose another folder")
         }
         let data: Data
-        do { data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) } catch {
-            throw .usage("cannot write these values as JSON: \(error.localizedDescription)")
-        }
+        do { data = try StoreJSON.encode(file) } catch { throw .usage("cannot write these values as JSON: \(error.message)") }
         // What init writes goes through the reader validate uses: a value it would refuse (a
         // control character in --prefix, a --max-amount beyond the grammar) is refused here.
         do { _ = try PackFile(json: data) } catch {
@@ -60,7 +55,7 @@ enum InitCommand: Command {
         }
         do {
             try Folders.create(folder + "/clips")
-            try AtomicFile.write(data + Data("\n".utf8), to: target.path)
+            try AtomicFile.write(data, to: target.path)
         } catch {
             throw .environment("cannot write \(directory)/pack.json", error.localizedDescription)
         }

@@ -137,17 +137,11 @@ public struct PackConverter: Sendable {
             clips.append(.init(token: entry.key, source: entry.path, destination: relative, gainDb: gainDb, limitedByPeak: limited))
         }
 
-        // pack.json: the source document as written, with the clip paths replaced.
+        // pack.json: the source's, as read and checked, with the clip paths replaced.
+        var converted = manifest
+        converted.clips = newPaths
         do {
-            let original = try Data(contentsOf: sourceURL.appendingPathComponent(PackFolder.packFile))
-            guard var document = try JSONSerialization.jsonObject(with: original) as? [String: Any] else {
-                throw input("\(source)/pack.json is not a JSON object")
-            }
-            document["clips"] = newPaths
-            let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            try AtomicFile.write(data + Data("\n".utf8), to: staging.appendingPathComponent(PackFolder.packFile).path)
-        } catch let error as ConvertError {
-            throw error
+            try AtomicFile.write(try StoreJSON.encode(converted), to: staging.appendingPathComponent(PackFolder.packFile).path)
         } catch {
             throw output("cannot write pack.json: \(error.localizedDescription)")
         }
