@@ -46,7 +46,7 @@ extension PushPayload {
         let facts = PackFacts(manifest, yanked: version.yanked)
         let manifestPath = StoreLayout.manifest(version.id, version.version)
         let base = request.baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        let payload = make(amount: amount, packID: version.id, version: version.version.description, title: request.title ?? manifest.name,
+        let payload = try make(amount: amount, packID: version.id, version: version.version.description, title: request.title ?? manifest.name,
                            body: request.body ?? facts.announcement.alertText(for: amount, texts: manifest.texts),
                            manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath,
                            paymentID: request.paymentID ?? UUID().uuidString.lowercased())

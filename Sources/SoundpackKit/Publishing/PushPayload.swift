@@ -12,18 +12,18 @@ public enum PushPayload {
     /// exact amount, pack and manifest URL for the extension, and the payment's id, by which the
     /// phone announces each payment once (an APNs retry or a duplicated push stays silent).
     public static func make(amount: Amount, packID: String, version: String, title: String?, body: String, manifestURL: String,
-                            paymentID: String) -> Data {
-        var alert: [String: Any] = ["body": body]
-        if let title { alert["title"] = title }
-        let payload: [String: Any] = [
-            "aps": ["alert": alert, "mutable-content": 1, "interruption-level": "time-sensitive", "sound": "default"] as [String: Any],
+                            paymentID: String) throws(JSONWriteError) -> Data {
+        var alert: [String: JSONValue] = ["body": .string(body)]
+        if let title { alert["title"] = .string(title) }
+        let payload: JSONValue = [
+            "aps": ["alert": .object(alert), "mutable-content": 1, "interruption-level": "time-sensitive", "sound": "default"],
             "type": "payment",
-            "amount": amount.description,
+            "amount": .string(amount.description),
             "pack": "\(packID)@\(version)",
-            "manifest": manifestURL,
-            "paymentId": paymentID,
+            "manifest": .string(manifestURL),
+            "paymentId": .string(paymentID),
         ]
-        return ((try? JSONSerialization.data(withJSONObject: payload, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()) + Data("\n".utf8)
+        return try StoreJSON.encode(payload)
     }
 
     /// One lint finding: `payload.*` rule ids.

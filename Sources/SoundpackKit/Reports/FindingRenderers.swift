@@ -183,20 +183,17 @@ public enum FindingRenderer {
     /// A SARIF physical location: a relative path as a percent-encoded URI reference against
     /// `%SRCROOT%` (the checkout, where code scanning resolves it), an absolute one as a `file:` URI;
     /// the line and column of the key when the finding is about pack.json.
-    static func physicalLocation(_ path: String, _ finding: Finding) -> [String: Any] {
-        var artifact: [String: Any]
-        if path.hasBytePrefix("/") {
-            artifact = ["uri": "file://" + percentEncodedPath(path)]
-        } else {
-            artifact = ["uri": percentEncodedPath(path), "uriBaseId": "%SRCROOT%"]
-        }
-        var location: [String: Any] = ["artifactLocation": artifact]
+    static func physicalLocation(_ path: String, _ finding: Finding) -> JSONValue {
+        let artifact: JSONValue = path.hasBytePrefix("/")
+            ? ["uri": .string("file://" + percentEncodedPath(path))]
+            : ["uri": .string(percentEncodedPath(path)), "uriBaseId": "%SRCROOT%"]
+        var location: [String: JSONValue] = ["artifactLocation": artifact]
         if let line = finding.line {
-            var region: [String: Any] = ["startLine": line]
-            if let column = finding.column { region["startColumn"] = column }
-            location["region"] = region
+            var region: [String: JSONValue] = ["startLine": .integer(line)]
+            if let column = finding.column { region["startColumn"] = .integer(column) }
+            location["region"] = .object(region)
         }
-        return location
+        return .object(location)
     }
 
     /// A path as an RFC 3986 URI path: unreserved characters and `/` as they are, every other byte
@@ -215,43 +212,42 @@ public enum FindingRenderer {
         return out
     }
 
-    public static func sarif(_ run: ValidationRun) -> String {
+    public static func sarif(_ run: ValidationRun) throws(JSONWriteError) -> String {
         let rules = RuleID.allCases
-        let ruleObjects: [[String: Any]] = rules.map { rule in
+        let ruleObjects: [JSONValue] = rules.map { rule in
             [
-                "id": rule.rawValue,
-                "name": rule.rawValue,
-                "shortDescription": ["text": rule.summary],
-                "fullDescription": ["text": rule.summary],
+                "id": .string(rule.rawValue),
+                "name": .string(rule.rawValue),
+                "shortDescription": ["text": .string(rule.summary)],
+                "fullDescription": ["text": .string(rule.summary)],
                 "help": ["text": "\(rule.summary) Tune or suppress it by id in pack.json \"checks\" (\"ignore\": [\"\(rule.rawValue)\"]) or with --ignore \(rule.rawValue).",
                          "markdown": "\(rule.summary)\n\nSuppress with `--ignore \(rule.rawValue)` or `\"checks\": {\"ignore\": [\"\(rule.rawValue)\"]}` in pack.json."],
                 "defaultConfiguration": ["level": rule.defaultSeverity == .error ? "error" : "warning"],
             ]
         }
-        var results: [[String: Any]] = []
+        var results: [JSONValue] = []
         for report in run.reports {
             for finding in report.findings {
-                var result: [String: Any] = [
-                    "ruleId": finding.rule.rawValue,
-                    "ruleIndex": rules.firstIndex(of: finding.rule) ?? 0,
+                var result: [String: JSONValue] = [
+                    "ruleId": .string(finding.rule.rawValue),
+                    "ruleIndex": .integer(rules.firstIndex(of: finding.rule) ?? 0),
                     "level": finding.severity == .error || run.strict ? "error" : "warning",
-                    "message": ["text": finding.message],
+                    "message": ["text": .string(finding.message)],
                     "locations": [["physicalLocation": physicalLocation(ValidationRun.location(report, finding), finding)]],
                 ]
-                if let token = finding.token { result["properties"] = ["token": token, "pack": report.id ?? report.folder.shown] }
-                if let reason = finding.suppressed { result["suppressions"] = [["kind": "external", "justification": reason]] }
-                results.append(result)
+                if let token = finding.token { result["properties"] = ["token": .string(token), "pack": .string(report.id ?? report.folder.shown)] }
+                if let reason = finding.suppressed { result["suppressions"] = [["kind": "external", "justification": .string(reason)]] }
+                results.append(.object(result))
             }
         }
-        let document: [String: Any] = [
+        let document: JSONValue = [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
             "runs": [[
-                "tool": ["driver": ["name": "soundpack", "version": run.toolVersion, "semanticVersion": run.toolVersion, "rules": ruleObjects]],
-                "results": results,
+                "tool": ["driver": ["name": "soundpack", "version": .string(run.toolVersion), "semanticVersion": .string(run.toolVersion), "rules": .array(ruleObjects)]],
+                "results": .array(results),
             ]],
         ]
-        guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return String(decoding: try StoreJSON.encode(document), as: UTF8.self)
     }
 }

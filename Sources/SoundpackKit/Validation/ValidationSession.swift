@@ -58,7 +58,8 @@ extension FindingRenderer {
             do { return try json(run) } catch { throw error.context("cannot write the report") }
         case .junit: return junit(run)
         case .github: return github(run)
-        case .sarif: return sarif(run)
+        case .sarif:
+            do { return try sarif(run) } catch { throw error.context("cannot write the report") }
         case .text: return text(run, colour: colour)
         }
     }
