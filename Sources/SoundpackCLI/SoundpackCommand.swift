@@ -147,11 +147,11 @@ enum Style {
 }
 
 extension CLIContext {
-    /// `--catalog`, else `SOUNDPACK_CATALOG`, else `.soundpack/catalog.sqlite` under the working
-    /// folder; `named` says whether someone named it (only the default's folder is ever created).
-    func catalogLocation(_ arguments: ParsedArguments) throws(SoundpackError) -> (location: CatalogLocation, named: Bool) {
-        let named = try setting(arguments, "--catalog", "SOUNDPACK_CATALOG")
-        return (CatalogLocation(named ?? ".soundpack/catalog.sqlite", workingDirectory: workingDirectory), named != nil)
+    /// The catalog, store and working folder of a command line: `--catalog`, else
+    /// `SOUNDPACK_CATALOG`; `--store`, else `SOUNDPACK_STORE`; the defaults under the working folder.
+    func workspace(_ arguments: ParsedArguments) throws(SoundpackError) -> Workspace {
+        Workspace(catalog: try setting(arguments, "--catalog", "SOUNDPACK_CATALOG"), store: try setting(arguments, "--store", "SOUNDPACK_STORE"),
+                  s3Endpoint: arguments.value("--s3-endpoint"), workingDirectory: workingDirectory, environment: environment)
     }
 
     /// The value of `option`, else of the environment variable `variable`. An empty one is refused:
@@ -168,31 +168,16 @@ extension CLIContext {
         return nil
     }
 
-    /// The store `--store`, `SOUNDPACK_STORE` or `dist/` (under the working folder) names: a folder,
-    /// or `s3://bucket/prefix` with the endpoint and credentials from `--s3-endpoint` and `AWS_*`.
+    /// The store the command line names (`dist/` by default).
     func store(_ arguments: ParsedArguments) throws(SoundpackError) -> Store {
-        let named = try setting(arguments, "--store", "SOUNDPACK_STORE") ?? "dist"
-        guard named.hasBytePrefix("s3://") else { return Store.directory(absolute(named), shown: named) }
-        do {
-            return Store(backend: try S3Store(S3Location(url: named, endpoint: arguments.value("--s3-endpoint"), environment: environment)))
-        } catch {
-            throw error.context("cannot use the store")
-        }
+        let workspace = try workspace(arguments)
+        do { return try workspace.openStore() } catch { throw error.context("cannot use the store") }
     }
 
-    /// The catalog the command works on. `readOnly` commands (list, show, verify, diff, export,
-    /// payload) never create one: where the default SQLite file does not exist they read an empty
-    /// catalog and leave nothing behind; a catalog someone named must exist. `emptyWhenMissing`
-    /// (publish --dry-run) reads an empty one where even a named file is missing.
+    /// The catalog the command works on (see `Workspace.openCatalog`).
     func openCatalog(_ arguments: ParsedArguments, readOnly: Bool = false, emptyWhenMissing: Bool = false) throws(SoundpackError) -> any Catalog {
-        var (location, named) = try catalogLocation(arguments)
-        if !location.exists && (emptyWhenMissing || readOnly && !named) { location = .inMemory }
-        do throws(CatalogError) {
-            if readOnly && !location.exists && location != .inMemory {
-                throw CatalogError("there is no catalog at \(location.description.visible): the file or its folder does not exist")
-            }
-            return try location.open(createFolder: !named)
-        } catch {
+        let workspace = try workspace(arguments)
+        do { return try workspace.openCatalog(readOnly: readOnly, emptyWhenMissing: emptyWhenMissing) } catch {
             throw error.context("cannot use the catalog", hint: "--catalog or SOUNDPACK_CATALOG names it")
         }
     }
