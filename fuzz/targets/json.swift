@@ -25,6 +25,6 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? ManifestRefresher.decodeManifest(bytes)
     _ = try? Baseline.load(bytes)
     let findings = PushPayload.lint(bytes, packs: [:])
-    if size > PushPayload.maxBytes { precondition(findings.contains { $0.rule == "payload.too-large" }, "an oversized payload is always reported") }
+    if size > PushPayload.maxBytes { precondition(findings.contains { $0.rule == .payloadTooLarge }, "an oversized payload is always reported") }
     return 0
 }

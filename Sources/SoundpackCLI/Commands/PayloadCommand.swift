@@ -74,13 +74,13 @@ enum PayloadCommand: Command {
         let (findings, packsChecked) = try PushPayload.lint(data, against: store)
         let failed = findings.contains { $0.severity == .error }
         if format == .json {
-            struct Document: Encodable { var file: String; var passed: Bool; var findings: [PushPayload.Finding] }
+            struct Document: Encodable { var file: String; var passed: Bool; var findings: [Finding] }
             context.stdout.write(try context.json(Document(file: source, passed: !failed, findings: findings)))
         } else {
             let colour = context.colours(context.stdout)
             for finding in findings {
                 let label = finding.severity == .error ? Style.error(colour) : Style.warning(colour)
-                context.stdout.write("\(source.visible): \(label) [\(finding.rule)] \(finding.message.visible)\n")
+                context.stdout.write("\(source.visible): \(label) [\(finding.rule.rawValue)] \(finding.message.visible)\n")
             }
             let errors = findings.filter { $0.severity == .error }.count
             context.stdout.write("\(source.visible): \(errors == 0 ? "passed" : "failed") — \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")\n")

@@ -25,7 +25,7 @@ enum ValidateCommand: Command {
             .choice("--format", value: "FORMAT", default: ReportFormat.text),
             .option("-o", "--output", value: "FILE", help: "write the rendering to FILE; the text summary goes to the terminal"),
             .flag("--strict", help: "warnings fail validation too"),
-            .choice("--ignore", value: "RULE", default: nil as RuleID?, help: "suppress a rule by id (repeatable)", repeatable: true),
+            .choice("--ignore", value: "RULE", RuleID.reportable, default: nil as RuleID?, help: "suppress a rule by id (repeatable)", repeatable: true),
             .option("--baseline", value: "FILE", help: "a previous --format json report; its findings do not count"),
             .flag("--no-record", help: "do not record the run in the catalog"),
         ])

@@ -52,7 +52,7 @@ extension PushPayload {
                            paymentID: request.paymentID ?? UUID().uuidString.lowercased())
         let errors = lint(payload, packs: ["\(version.id)@\(version.version)": facts]).filter { $0.severity == .error }
         guard errors.isEmpty else {
-            throw .refused("no payload written", errors.map { "[\($0.rule)] \($0.message)" }.joined(separator: "; "),
+            throw .refused("no payload written", errors.map { "[\($0.rule.rawValue)] \($0.message)" }.joined(separator: "; "),
                            hint: "change the title or body, or name a version that is not yanked")
         }
         return payload

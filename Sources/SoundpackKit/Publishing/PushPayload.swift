@@ -26,13 +26,6 @@ public enum PushPayload {
         return try StoreJSON.encode(payload)
     }
 
-    /// One lint finding: `payload.*` rule ids.
-    public struct Finding: Sendable, Equatable, Codable {
-        public var rule: String
-        public var severity: Severity
-        public var message: String
-    }
-
     /// What lint knows of a published pack: enough to tell whether it can say the amount.
     public struct PackFacts: Sendable {
         public var maxAmount: Amount
@@ -88,16 +81,16 @@ public enum PushPayload {
     /// skips the pack checks.
     public static func lint(_ data: Data, packs: [String: PackFacts]?) -> [Finding] {
         var findings: [Finding] = []
-        func add(_ rule: String, _ message: String, severity: Severity = .error) { findings.append(Finding(rule: rule, severity: severity, message: message)) }
-        if data.count > maxBytes { add("payload.too-large", "\(data.count) bytes; APNs refuses payloads above \(maxBytes)") }
+        func add(_ rule: RuleID, _ message: String, severity: Severity = .error) { findings.append(Finding(rule, severity, message)) }
+        if data.count > maxBytes { add(.payloadTooLarge, "\(data.count) bytes; APNs refuses payloads above \(maxBytes)") }
         // Far past what APNs takes, the rest is not worth parsing.
         guard data.count <= 1 << 20 else { return findings }
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            add("payload.invalid", "not a JSON object")
+            add(.payloadInvalid, "not a JSON object")
             return findings
         }
         if let duplicate = JSONDuplicateKeys.first(in: data) {
-            add("payload.invalid", duplicate.description)
+            add(.payloadInvalid, duplicate.description)
             return findings
         }
         let aps = root["aps"] as? [String: Any] ?? [:]
@@ -108,41 +101,41 @@ public enum PushPayload {
         default: body = nil
         }
         if (body ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            add("payload.no-body", "aps.alert has no body; since iOS 15 a push without one is not shown and the extension never runs")
+            add(.payloadNoBody, "aps.alert has no body; since iOS 15 a push without one is not shown and the extension never runs")
         }
         switch MutableContent.read(data) {
         case .number(1): break
         case .boolean(let flag):
-            add("payload.not-mutable", "aps.mutable-content is \(flag); APNs expects the number 1, so the extension may not run")
+            add(.payloadNotMutable, "aps.mutable-content is \(flag); APNs expects the number 1, so the extension may not run")
         default:
-            add("payload.not-mutable", "aps.mutable-content is not the number 1, so the Notification Service Extension does not run")
+            add(.payloadNotMutable, "aps.mutable-content is not the number 1, so the Notification Service Extension does not run")
         }
         switch aps["interruption-level"] {
         case nil:
-            add("payload.no-interruption-level", "no aps.interruption-level; \"time-sensitive\" lets a payment through Focus", severity: .warning)
+            add(.payloadNoInterruptionLevel, "no aps.interruption-level; \"time-sensitive\" lets a payment through Focus", severity: .warning)
         case let level as String where level == "critical":
-            add("payload.critical", "aps.interruption-level critical plays through mute and needs Apple's Critical Alerts entitlement; a payment is usually \"time-sensitive\"", severity: .warning)
+            add(.payloadCritical, "aps.interruption-level critical plays through mute and needs Apple's Critical Alerts entitlement; a payment is usually \"time-sensitive\"", severity: .warning)
         case let level as String where interruptionLevels.contains(level):
             break
         default:
-            add("payload.interruption-level", "aps.interruption-level must be one of \(interruptionLevels.sorted().joined(separator: ", ")), not \(String(describing: aps["interruption-level"] ?? "").quoted())")
+            add(.payloadInterruptionLevel, "aps.interruption-level must be one of \(interruptionLevels.sorted().joined(separator: ", ")), not \(String(describing: aps["interruption-level"] ?? "").quoted())")
         }
         var facts: PackFacts?
         if let packs {
             let pack = root["pack"] as? String ?? ""
             if let known = packs[pack] {
                 facts = known
-                if known.yanked { add("payload.yanked-pack", "pack '\(pack.quoted())' is yanked; name a version that is not") }
+                if known.yanked { add(.payloadYankedPack, "pack '\(pack.quoted())' is yanked; name a version that is not") }
             } else {
-                add("payload.unknown-pack", "pack '\(pack.quoted())' is not a published id@version in the store's index.json")
+                add(.payloadUnknownPack, "pack '\(pack.quoted())' is not a published id@version in the store's index.json")
             }
         }
         switch root["paymentId"] {
         case nil:
-            add("payload.no-payment-id", "no \"paymentId\": a push APNs delivers again, or one sent twice, is announced twice", severity: .warning)
+            add(.payloadNoPaymentID, "no \"paymentId\": a push APNs delivers again, or one sent twice, is announced twice", severity: .warning)
         case let id as String where PaymentID.isValid(id): break
         default:
-            add("payload.payment-id", "\"paymentId\" must be a string of 1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
+            add(.payloadPaymentID, "\"paymentId\" must be a string of 1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
         }
         if let text = root["amount"] as? String {
             do {
@@ -150,14 +143,14 @@ public enum PushPayload {
                 if let facts {
                     let missing = Set(facts.announcement.tokens(for: amount).map(\.rawValue)).subtracting(facts.clipKeys)
                     if !missing.isEmpty {
-                        add("payload.missing-clip", "the pack cannot say \(amount): it has no clip for \(missing.sorted(by: Token.precedes).map { "'\($0)'" }.joined(separator: ", "))")
+                        add(.payloadMissingClip, "the pack cannot say \(amount): it has no clip for \(missing.sorted(by: Token.precedes).map { "'\($0)'" }.joined(separator: ", "))")
                     }
                 }
             } catch {
-                add("payload.amount-unreadable", error.description)
+                add(.payloadAmountUnreadable, error.description)
             }
         } else {
-            add("payload.amount-unreadable", root["amount"] == nil ? "no \"amount\" key" : "\"amount\" must be a string such as \"15.40\" (a JSON number is not exact)")
+            add(.payloadAmountUnreadable, root["amount"] == nil ? "no \"amount\" key" : "\"amount\" must be a string such as \"15.40\" (a JSON number is not exact)")
         }
         return findings
     }

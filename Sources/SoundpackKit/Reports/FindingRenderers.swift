@@ -83,7 +83,7 @@ public enum FindingRenderer {
             var cases = ""
             var tests = 0, failures = 0, skipped = 0
             let clipSeconds = Dictionary(report.clips.map { (report.folder.shown($0.file), $0.seconds) }, uniquingKeysWith: max)
-            for rule in RuleID.allCases where rule != .catalogVersionConflict {
+            for rule in RuleID.allCases where rule.scope == .pack {
                 let found = report.findings.filter { $0.rule == rule }
                 let classname = xml("soundpack.\(report.id ?? "pack").\(rule.rawValue)")
                 if found.isEmpty {
@@ -213,7 +213,7 @@ public enum FindingRenderer {
     }
 
     public static func sarif(_ run: ValidationRun) throws(JSONWriteError) -> String {
-        let rules = RuleID.allCases
+        let rules = RuleID.reportable
         let ruleObjects: [JSONValue] = rules.map { rule in
             [
                 "id": .string(rule.rawValue),

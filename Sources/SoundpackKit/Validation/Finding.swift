@@ -5,7 +5,8 @@ public enum Severity: String, Sendable, Codable {
     case error, warning
 }
 
-/// The rule ids of DESIGN §6. They are a contract: users suppress and tune rules by these names.
+/// The rule ids of DESIGN §6, and of `payload lint`, in one namespace. They are a contract: users
+/// suppress and tune rules by these names.
 public enum RuleID: String, Sendable, Codable, CaseIterable {
     case manifestInvalid = "manifest.invalid"
     case manifestUnsafePath = "manifest.unsafe-path"
@@ -27,12 +28,40 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     case composeBannerCut = "compose.banner-cut"
     case composeTooLong = "compose.too-long"
     case catalogVersionConflict = "catalog.version-conflict"
+    case payloadInvalid = "payload.invalid"
+    case payloadNoBody = "payload.no-body"
+    case payloadNotMutable = "payload.not-mutable"
+    case payloadTooLarge = "payload.too-large"
+    case payloadInterruptionLevel = "payload.interruption-level"
+    case payloadNoInterruptionLevel = "payload.no-interruption-level"
+    case payloadCritical = "payload.critical"
+    case payloadAmountUnreadable = "payload.amount-unreadable"
+    case payloadUnknownPack = "payload.unknown-pack"
+    case payloadYankedPack = "payload.yanked-pack"
+    case payloadMissingClip = "payload.missing-clip"
+    case payloadPaymentID = "payload.payment-id"
+    case payloadNoPaymentID = "payload.no-payment-id"
+
+    /// What a rule checks: a pack (validate), a publication, or a push payload (`payload lint`).
+    public enum Scope: Sendable { case pack, publication, payload }
+
+    public var scope: Scope {
+        switch self {
+        case .catalogVersionConflict: return .publication
+        default: return rawValue.hasPrefix("payload.") ? .payload : .pack
+        }
+    }
+
+    /// The rules a pack's report can name (SARIF's rule list, `validate --ignore`): a pack's and
+    /// a publication's.
+    public static let reportable: [RuleID] = allCases.filter { $0.scope != .payload }
 
     /// Severity when the rule fires (compose.too-long is a warning below its error limit).
     public var defaultSeverity: Severity {
         switch self {
         case .coverageUnknownToken, .coverageOrphanFile, .fileUnsafeName, .audioLeadingSilence, .audioTrailingSilence,
-             .audioClipping, .audioDCOffset, .audioLoudnessOutlier, .composeBannerCut:
+             .audioClipping, .audioDCOffset, .audioLoudnessOutlier, .composeBannerCut,
+             .payloadNoInterruptionLevel, .payloadCritical, .payloadNoPaymentID:
             return .warning
         default:
             return .error
@@ -62,6 +91,19 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
         case .composeBannerCut: return "The longest announcement up to maxAmount is above checks.bannerCutSeconds; Temporary banners may cut it (public reports, not Apple-documented)."
         case .composeTooLong: return "The longest announcement up to maxAmount reaches checks.composeMaxSeconds (error, iOS limit 30 s) or checks.composeWarnSeconds (warning)."
         case .catalogVersionConflict: return "This id@version is already published with other content; published versions never change."
+        case .payloadInvalid: return "The payload is not one JSON object with unique keys."
+        case .payloadNoBody: return "aps.alert has no body; iOS 15 and later drop such a push."
+        case .payloadNotMutable: return "aps.mutable-content is not the number 1, so the service extension never runs."
+        case .payloadTooLarge: return "The payload is above 4096 bytes; APNs refuses it."
+        case .payloadInterruptionLevel: return "aps.interruption-level is not passive, active, time-sensitive or critical."
+        case .payloadNoInterruptionLevel: return "No aps.interruption-level: a Focus may hold the payment back."
+        case .payloadCritical: return "aps.interruption-level critical needs Apple's entitlement."
+        case .payloadAmountUnreadable: return "The amount is not an exact decimal string the pack can say (or is above its maxAmount)."
+        case .payloadUnknownPack: return "The pack is not a published version in the store's index.json."
+        case .payloadYankedPack: return "The pack names a yanked version; phones refuse to plan with it."
+        case .payloadMissingClip: return "The version lacks a clip the amount's announcement needs."
+        case .payloadPaymentID: return "paymentId is not 1–128 characters of [A-Za-z0-9._:-]."
+        case .payloadNoPaymentID: return "No paymentId: an APNs retry would be announced twice."
         }
     }
 }
