@@ -28,22 +28,14 @@ enum PublishCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: OutputFormat = try arguments.choice("--format")
-        var directories = arguments.positionals
-        if directories.isEmpty {
-            let packs = context.absolute("packs")
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: packs)) ?? []
-            // Hidden folders are never packs: a conversion or import stages its copy in one.
-            directories = names.sorted().filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(packs)/\($0)/pack.json") }
-                .map { "packs/\($0)" }
-            guard !directories.isEmpty else {
-                throw .usage("no packs to publish: no folder under ./packs holds a pack.json", hint: "soundpack publish DIR")
-            }
+        let workspace = try context.workspace(arguments)
+        let directories = arguments.positionals.isEmpty ? workspace.discoverPacks() : arguments.positionals
+        guard !directories.isEmpty else {
+            throw .usage("no packs to publish: no folder under ./packs holds a pack.json", hint: "soundpack publish DIR")
         }
-        var key: SigningKey?
-        if let keyFile = arguments.value("--sign-key") { key = try KeyFiles.secretKey(keyFile, context) }
-        let epochText = context.environment["SOURCE_DATE_EPOCH"] ?? "0"
-        guard let epoch = Int64(epochText), epoch >= 0 else {
-            throw .usage("SOURCE_DATE_EPOCH must be a non-negative integer, not '\(epochText)'")
+        let key = try arguments.value("--sign-key").map { (file) throws(SoundpackError) in try KeyFiles.secretKey(file, context) }
+        guard let epoch = workspace.sourceDateEpoch else {
+            throw .usage("SOURCE_DATE_EPOCH must be a non-negative integer, not '\(context.environment["SOURCE_DATE_EPOCH"] ?? "")'")
         }
         // A dry run against a project with no catalog yet compares with an empty one in memory,
         // so not even the catalog file is created.
@@ -64,7 +56,7 @@ enum PublishCommand: Command {
         }
         progress.finish()
         if format == .json {
-            context.stdout.write(try context.json(["packs": outcomes.map(Summary.init)]))
+            context.stdout.write(try context.json(["packs": outcomes]))
         } else {
             let colour = context.colours(context.stdout)
             for outcome in outcomes {
@@ -79,12 +71,5 @@ enum PublishCommand: Command {
             }
         }
         return outcomes.contains { $0.status == .refused } ? .failure : .success
-    }
-
-    struct Summary: Encodable {
-        var directory: String, id: String?, version: String?, status: String, message: String, rule: String?
-        init(_ outcome: PublishOutcome) {
-            (directory, id, version, status, message, rule) = (outcome.folder.shown, outcome.id, outcome.version?.description, outcome.status.rawValue, outcome.message, outcome.rule?.rawValue)
-        }
     }
 }

@@ -28,6 +28,22 @@ public struct PublishOutcome: Sendable {
     public var report: PackReport
 }
 
+/// `publish --format json`: one object per pack (schemas: the pack folder as shown, its id and
+/// version when pack.json is readable, the status, the message and the refusal's rule).
+extension PublishOutcome: Encodable {
+    private enum CodingKeys: String, CodingKey { case directory, id, version, status, message, rule }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(folder.shown, forKey: .directory)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encodeIfPresent(version, forKey: .version)
+        try c.encode(status, forKey: .status)
+        try c.encode(message, forKey: .message)
+        try c.encodeIfPresent(rule, forKey: .rule)
+    }
+}
+
 /// A store (static files) and the catalog that records it.
 public final class Publisher {
     public let catalog: any Catalog

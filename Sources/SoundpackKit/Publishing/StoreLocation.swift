@@ -71,6 +71,22 @@ public struct Workspace: Sendable {
         try store.open(environment: environment)
     }
 
+    /// The packs of a project: each folder under `packs/` that holds a pack.json, by name, as
+    /// `packs/NAME`. Hidden folders are never packs: a conversion or import stages its copy in one.
+    public func discoverPacks() -> [String] {
+        let packs = URL(fileURLWithPath: workingDirectory).appendingPathComponent("packs").path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: packs)) ?? []
+        return names.sorted().filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(packs)/\($0)/\(PackFolder.packFile)") }
+            .map { "packs/\($0)" }
+    }
+
+    /// `SOURCE_DATE_EPOCH` (the mtime of published tar entries), 0 when unset; nil when it is not
+    /// a non-negative integer.
+    public var sourceDateEpoch: Int64? {
+        guard let text = environment["SOURCE_DATE_EPOCH"] else { return 0 }
+        return Int64(text).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
     /// What a pack argument names: a folder with a pack.json, or ID[@VERSION].
     public func packSource(_ argument: String) throws(SoundpackError) -> PackSource {
         try PackSource.resolve(argument, workingDirectory: workingDirectory)
