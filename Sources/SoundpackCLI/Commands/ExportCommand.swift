@@ -37,31 +37,16 @@ enum ExportCommand: Command {
         var packs: [ExportedPack] = []
         var catalog: (any Catalog)?
         for argument in arguments.positionals {
-            let ref: (id: String, version: SemanticVersion?)
-            switch try context.packSource(argument) {
-            case .folder(let folder):
-                let report = Validator().validate(folder: folder)
-                guard report.errors == 0, let pack = ExportedPack(report: report) else {
-                    throw .refused("\(argument) does not validate (\(report.errors) errors)", hint: "soundpack validate \(argument)")
-                }
-                packs.append(pack)
-                continue
-            case .published(let id, let version): ref = (id, version)
+            let (pack, yanked) = try SharedContainerExport.pack(try context.packSource(argument), named: argument, store: store) { () throws(SoundpackError) in
+                if let catalog { return catalog }
+                let opened = try context.openCatalog(arguments, readOnly: true)
+                catalog = opened
+                return opened
             }
-            if catalog == nil { catalog = try context.openCatalog(arguments, readOnly: true) }
-            guard let catalog else { continue }
-            let found: (version: PublishedVersion, manifest: StoreManifest)?
-            do { found = try store.published(ref.id, ref.version, in: catalog) } catch {
-                throw error.context("cannot read \(argument) from the store")
+            if let yanked {
+                context.stderr.write("\(Style.warning(context.colours(context.stderr))) \(yanked.id.visible)@\(yanked.version) is yanked (\((yanked.yankReason ?? "no reason given").visible)); phones refuse to plan with it — export a version that is not yanked (soundpack export \(yanked.id.visible))\n")
             }
-            guard let found else {
-                throw .refused("\(argument) is neither a pack folder nor a published version", hint: "soundpack list shows published packs")
-            }
-            if found.version.yanked {
-                // Exported all the same (an app may need to ship what it has), but never silently.
-                context.stderr.write("\(Style.warning(context.colours(context.stderr))) \(found.version.id.visible)@\(found.version.version) is yanked (\((found.version.yankReason ?? "no reason given").visible)); phones refuse to plan with it — export a version that is not yanked (soundpack export \(found.version.id.visible))\n")
-            }
-            packs.append(ExportedPack(manifest: found.manifest, yanked: found.version.yanked))
+            packs.append(pack)
         }
         let data: Data
         do {

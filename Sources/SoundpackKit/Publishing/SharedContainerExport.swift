@@ -136,3 +136,32 @@ public enum SharedContainerExport {
     }
 }
 
+
+extension SharedContainerExport {
+    /// The pack `source` names (`argument` as the user wrote it), as export ships it: a folder
+    /// that validates, or a published version read from the store (the store is the source of
+    /// truth). A yanked version is exported all the same (an app may need to ship what it has)
+    /// and returned as `yanked` so the caller says so. `catalog` is opened only for a published
+    /// version.
+    public static func pack(_ source: PackSource, named argument: String, store: Store,
+                            catalog: () throws(SoundpackError) -> any Catalog) throws(SoundpackError) -> (pack: ExportedPack, yanked: PublishedVersion?) {
+        switch source {
+        case .folder(let folder):
+            let report = Validator().validate(folder: folder)
+            guard report.errors == 0, let pack = ExportedPack(report: report) else {
+                throw .refused("\(argument) does not validate (\(report.errors) errors)", hint: "soundpack validate \(argument)")
+            }
+            return (pack, nil)
+        case .published(let id, let version):
+            let found: (version: PublishedVersion, manifest: StoreManifest)?
+            let opened = try catalog()
+            do { found = try store.published(id, version, in: opened) } catch {
+                throw error.context("cannot read \(argument) from the store")
+            }
+            guard let found else {
+                throw .refused("\(argument) is neither a pack folder nor a published version", hint: "soundpack list shows published packs")
+            }
+            return (ExportedPack(manifest: found.manifest, yanked: found.version.yanked), found.version.yanked ? found.version : nil)
+        }
+    }
+}
