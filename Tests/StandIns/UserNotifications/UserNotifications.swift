@@ -103,6 +103,10 @@ open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger {
     public let timeInterval: TimeInterval
     /// When the center accepted the request; until then the trigger counts from now.
     var scheduledAt: Date?
+    /// Stand-in only: when the trigger was made. The app computes its interval just before; the
+    /// time until the center accepts it (a thread descheduled on a loaded machine) moves the fire
+    /// date, on iOS as here, and tests allow for it by this.
+    let createdAt = Date()
 
     /// Apple, `timeInterval`: "The time (in seconds) that must elapse from the current time before
     /// the trigger fires. This value must be greater than zero." and, with `repeats`, "the value in
@@ -160,6 +164,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         public var soundName: String?
         public var fireDate: Date
         public var addedAt: Date
+        /// When the request's time-interval trigger was made (its add time when it has none).
+        public var triggerMadeAt: Date
     }
 
     private let lock = NSLock()
@@ -204,7 +210,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         let fireDate = trigger?.nextTriggerDate() ?? now
         pending.removeAll { $0.request.identifier == request.identifier }
         pending.append((request, fireDate, now))
-        added.append(Scheduled(identifier: request.identifier, soundName: request.content.sound?.name?.rawValue, fireDate: fireDate, addedAt: now))
+        added.append(Scheduled(identifier: request.identifier, soundName: request.content.sound?.name?.rawValue, fireDate: fireDate, addedAt: now,
+                               triggerMadeAt: trigger?.createdAt ?? now))
         pending.sort { $0.fireDate < $1.fireDate }
         if pending.count > Self.pendingLimit {
             discarded += pending[Self.pendingLimit...].map(\.request.identifier)
@@ -245,7 +252,10 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         prune(now: Date())
-        return pending.map { Scheduled(identifier: $0.request.identifier, soundName: $0.request.content.sound?.name?.rawValue, fireDate: $0.fireDate, addedAt: $0.addedAt) }
+        return pending.map {
+            Scheduled(identifier: $0.request.identifier, soundName: $0.request.content.sound?.name?.rawValue, fireDate: $0.fireDate, addedAt: $0.addedAt,
+                      triggerMadeAt: ($0.request.trigger as? UNTimeIntervalNotificationTrigger)?.createdAt ?? $0.addedAt)
+        }
     }
 
     /// Stand-in only: every request ever added, in order, and those the 64 limit discarded.
