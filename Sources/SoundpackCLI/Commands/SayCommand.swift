@@ -86,14 +86,11 @@ enum SayCommand: Command {
             guard arguments.value("--grammar") == nil, arguments.value("--two") == nil else {
                 throw .usage("--pack and --grammar/--two cannot be combined", hint: "the pack's pack.json declares its grammar")
             }
-            let manifest: PackFile
-            do { manifest = try PackFileLoader.load(directory: context.absolute(pack)) } catch {
+            do { return try AnnouncementWriter.forPack(at: context.absolute(pack), format: format) } catch {
                 let missing = !FileManager.default.fileExists(atPath: context.absolute(pack))
                 throw .refused("cannot use \(pack)/pack.json", error.description,
                                hint: missing ? "check the folder name; soundpack init \(pack) --id ID creates a pack there" : "soundpack validate \(pack) shows what is wrong")
             }
-            return (AnnouncementWriter(announcement: manifest.announcement, format: format, texts: manifest.texts, files: manifest.clips),
-                    manifest.maxAmount)
         }
         guard arguments.value("--grammar") != nil else {
             throw .usage("say needs --pack DIR or --grammar G", hint: "soundpack say 15.40 --grammar zh-Hans")
@@ -103,8 +100,6 @@ enum SayCommand: Command {
         guard format != .files else {
             throw .usage("--format files needs --pack", hint: "a grammar alone has no clip files")
         }
-        let maximum = Amount(minorUnits: Amount.grammarLimit.minorUnits - 1)
-        let grammar = Grammar(id, two: two)
-        return (AnnouncementWriter(announcement: .readingOnly(grammar), format: format), maximum)
+        return AnnouncementWriter.forGrammar(Grammar(id, two: two), format: format)
     }
 }

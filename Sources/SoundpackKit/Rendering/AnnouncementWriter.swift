@@ -131,3 +131,18 @@ public struct AnnouncementWriter: Sendable {
         return out
     }
 }
+
+extension AnnouncementWriter {
+    /// The writer for the pack at `directory` (its grammar, prefix, suffix, texts and clip files)
+    /// and the largest amount it may read (its maxAmount).
+    public static func forPack(at directory: String, format: Format) throws(PackFileError) -> (writer: AnnouncementWriter, maximum: Amount) {
+        let pack = try PackFileLoader.load(directory: directory)
+        return (AnnouncementWriter(announcement: pack.announcement, format: format, texts: pack.texts, files: pack.clips), pack.maxAmount)
+    }
+
+    /// The writer for a grammar alone (no prefix or suffix, no clip files) and the largest amount
+    /// the grammar reads.
+    public static func forGrammar(_ grammar: Grammar, format: Format) -> (writer: AnnouncementWriter, maximum: Amount) {
+        (AnnouncementWriter(announcement: .readingOnly(grammar), format: format), Amount(minorUnits: Amount.grammarLimit.minorUnits - 1))
+    }
+}
