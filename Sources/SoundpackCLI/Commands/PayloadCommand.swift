@@ -79,8 +79,7 @@ enum PayloadCommand: Command {
         } else {
             let colour = context.colours(context.stdout)
             for finding in findings {
-                let label = finding.severity == .error ? Style.error(colour) : Style.warning(colour)
-                context.stdout.write("\(source.visible): \(label) [\(finding.rule.rawValue)] \(finding.message.visible)\n")
+                context.stdout.write(FindingRenderer.line(at: source, label: FindingRenderer.label(finding.severity, colour: colour), rule: finding.rule.rawValue, finding.message))
             }
             let errors = findings.filter { $0.severity == .error }.count
             context.stdout.write("\(source.visible): \(errors == 0 ? "passed" : "failed") — \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")\n")

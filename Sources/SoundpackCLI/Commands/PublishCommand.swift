@@ -65,8 +65,8 @@ enum PublishCommand: Command {
                     context.stdout.write("\(outcome.folder.shown.visible): \(outcome.message.visible)\n")
                 case .refused:
                     if outcome.report.errors > 0 { context.printReports([outcome.report]) }
-                    let rule = outcome.rule.map { "[\($0.rawValue)] " } ?? ""
-                    context.stdout.write("\(outcome.folder.shown(PackFolder.packFile).visible): \(Style.error(colour)) \(rule)\(outcome.message.visible)\n")
+                    context.stdout.write(FindingRenderer.line(at: outcome.folder.shown(PackFolder.packFile), label: Style.error(colour),
+                                                              rule: outcome.rule?.rawValue, outcome.message))
                 }
             }
         }

@@ -37,11 +37,10 @@ enum VerifyCommand: Command {
                                                            notices: result.notices)))
         } else {
             let colour = context.colours(context.stdout)
-            for notice in result.notices {
-                context.stdout.write("\(verifier.store.location.visible)/\(notice.path.visible): note: [\(notice.kind.rawValue)] \(notice.detail.visible)\n")
-            }
-            for drift in result.drifts {
-                context.stdout.write("\(verifier.store.location.visible)/\(drift.path.visible): \(Style.error(colour)) [\(drift.kind.rawValue)] \(drift.detail.visible)\n")
+            for (drifts, label) in [(result.notices, "note:"), (result.drifts, Style.error(colour))] {
+                for drift in drifts {
+                    context.stdout.write(FindingRenderer.line(at: "\(verifier.store.location)/\(drift.path)", label: label, rule: drift.kind.rawValue, drift.detail))
+                }
             }
             context.stdout.write("\(verifier.store.location.visible): \(result.filesChecked) files checked, \(result.drifts.isEmpty ? "no drift" : "\(result.drifts.count) problems")\n")
         }

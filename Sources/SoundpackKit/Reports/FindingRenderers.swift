@@ -16,10 +16,10 @@ public enum FindingRenderer {
                 if finding.suppressed != nil {
                     label = paint("note:", "1;36", colour) + " suppressed"
                 } else {
-                    label = finding.severity == .error ? paint("error:", "1;31", colour) : paint("warning:", "1;33", colour)
+                    label = Self.label(finding.severity, colour: colour)
                 }
                 let reason = finding.suppressed.map { " (\($0))" } ?? ""
-                out += "\(ValidationRun.placedLocation(report, finding).visible): \(label) [\(finding.rule.rawValue)] \(finding.message.visible)\(reason.visible)\n"
+                out += line(at: ValidationRun.placedLocation(report, finding), label: label, rule: finding.rule.rawValue, finding.message + reason)
             }
             out += summary(report, strict: run.strict, colour: colour) + "\n"
         }
@@ -30,6 +30,17 @@ public enum FindingRenderer {
             out += "\(run.reports.count) packs: \(run.reports.count - failed) passed, \(failed) failed (\(count(errors, "error")), \(count(warnings, "warning"))\(suppressed > 0 ? ", \(suppressed) suppressed" : ""))\n"
         }
         return out
+    }
+
+    /// One compiler-style line, `location: error: [rule] message`: how every command prints a
+    /// finding (validate, payload lint, a publish refusal, verify's drift), escaped for a terminal.
+    public static func line(at location: String, label: String, rule: String?, _ message: String) -> String {
+        "\(location.visible): \(label) \(rule.map { "[\($0)] " } ?? "")\(message.visible)\n"
+    }
+
+    /// `error:` or `warning:`, painted when `colour`.
+    public static func label(_ severity: Severity, colour: Bool) -> String {
+        severity == .error ? paint("error:", "1;31", colour) : paint("warning:", "1;33", colour)
     }
 
     public static func summary(_ report: PackReport, strict: Bool, colour: Bool) -> String {
