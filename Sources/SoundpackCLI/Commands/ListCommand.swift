@@ -19,18 +19,7 @@ enum ListCommand: Command {
         do { packs = try catalog.packs() } catch {
             throw error.context("cannot read the catalog")
         }
-        if format == .json {
-            context.stdout.write(try context.json(["packs": packs]))
-            return .success
-        }
-        guard !packs.isEmpty else {
-            context.stdout.write("no packs in the catalog at \(catalog.location.visible) (soundpack validate DIR records one)\n")
-            return .success
-        }
-        let rows = [["ID", "VERSION", "PUBLISHED", "GRAMMAR", "LAST VALIDATED", "RESULT", "NAME"]] + packs.map {
-            [$0.id, $0.latestVersion ?? "-", String($0.publishedVersions), $0.grammar, $0.lastValidated ?? "never", $0.lastResult ?? "-", $0.name ?? ""]
-        }
-        context.stdout.write(Table.render(rows))
+        try context.emit(PackList(packs: packs, catalog: catalog.location), format)
         return .success
     }
 }

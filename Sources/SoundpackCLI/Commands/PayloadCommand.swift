@@ -73,17 +73,7 @@ enum PayloadCommand: Command {
         let store = try context.store(arguments)
         let (findings, packsChecked) = try PushPayload.lint(data, against: store)
         let failed = findings.contains { $0.severity == .error }
-        if format == .json {
-            struct Document: Encodable { var file: String; var passed: Bool; var findings: [Finding] }
-            context.stdout.write(try context.json(Document(file: source, passed: !failed, findings: findings)))
-        } else {
-            let colour = context.colours(context.stdout)
-            for finding in findings {
-                context.stdout.write(FindingRenderer.line(at: source, label: FindingRenderer.label(finding.severity, colour: colour), rule: finding.rule.rawValue, finding.message))
-            }
-            let errors = findings.filter { $0.severity == .error }.count
-            context.stdout.write("\(source.visible): \(errors == 0 ? "passed" : "failed") — \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")\n")
-        }
+        try context.emit(PayloadLint(file: source, passed: !failed, findings: findings), format)
         let unchecked = "the store \(store.location.visible) has no index.json"
         if failed {
             if !packsChecked { context.stderr.write("\(Style.warning(context.colours(context.stderr))) \(unchecked), so the pack was not checked\n") }

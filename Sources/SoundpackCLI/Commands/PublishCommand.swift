@@ -55,21 +55,7 @@ enum PublishCommand: Command {
             throw error.context("cannot publish")
         }
         progress.finish()
-        if format == .json {
-            context.stdout.write(try context.json(["packs": outcomes]))
-        } else {
-            let colour = context.colours(context.stdout)
-            for outcome in outcomes {
-                switch outcome.status {
-                case .published, .unchanged, .wouldPublish:
-                    context.stdout.write("\(outcome.folder.shown.visible): \(outcome.message.visible)\n")
-                case .refused:
-                    if outcome.report.errors > 0 { context.printReports([outcome.report]) }
-                    context.stdout.write(FindingRenderer.line(at: outcome.folder.shown(PackFolder.packFile), label: Style.error(colour),
-                                                              rule: outcome.rule?.rawValue, outcome.message))
-                }
-            }
-        }
+        try context.emit(Publication(packs: outcomes), format)
         return outcomes.contains { $0.status == .refused } ? .failure : .success
     }
 }

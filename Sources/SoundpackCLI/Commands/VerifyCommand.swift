@@ -31,19 +31,7 @@ enum VerifyCommand: Command {
         }
         let result: StoreVerifier.Result
         do { result = try verifier.verify() } catch { throw error.context("cannot verify the store") }
-        if format == .json {
-            struct Document: Encodable { var store: String, filesChecked: Int, drift: [Drift], notices: [Drift] }
-            context.stdout.write(try context.json(Document(store: verifier.store.location, filesChecked: result.filesChecked, drift: result.drifts,
-                                                           notices: result.notices)))
-        } else {
-            let colour = context.colours(context.stdout)
-            for (drifts, label) in [(result.notices, "note:"), (result.drifts, Style.error(colour))] {
-                for drift in drifts {
-                    context.stdout.write(FindingRenderer.line(at: "\(verifier.store.location)/\(drift.path)", label: label, rule: drift.kind.rawValue, drift.detail))
-                }
-            }
-            context.stdout.write("\(verifier.store.location.visible): \(result.filesChecked) files checked, \(result.drifts.isEmpty ? "no drift" : "\(result.drifts.count) problems")\n")
-        }
+        try context.emit(Verification(store: verifier.store.location, filesChecked: result.filesChecked, drift: result.drifts, notices: result.notices), format)
         return result.drifts.isEmpty ? .success : .failure
     }
 }
