@@ -74,6 +74,22 @@ import SoundpackKit
         #expect(!FileManager.default.fileExists(atPath: folder.file("packs/imported")))
     }
 
+    /// `clips//5.caf` and `clips/./5.caf` are `clips/5.caf` on disk: one file named twice is
+    /// refused as twice, never written over or reported with libarchive's puzzling message.
+    @Test(arguments: ["clips//5.caf", "clips/./5.caf", "./clips/5.caf/"])
+    func twoSpellingsOfOnePathAreOneName(_ twin: String) throws {
+        let folder = TemporaryFolder()
+        var tar = TarBuilder()
+        tar.add("pack.json", Array(try Self.demoManifestText().utf8))
+        tar.add("clips/5.caf", [1, 2, 3])
+        tar.add(twin, [4, 5, 6])
+        try tar.finished().write(to: URL(fileURLWithPath: folder.file("twins.tar")))
+        let result = try Executable.run(["import", "twins.tar", "packs/imported"], in: folder.path)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("appears twice"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("packs/imported")))
+    }
+
     @Test func aPayloadWithEscapesIsLintedWithoutPrintingThem() throws {
         let folder = TemporaryFolder()
         let payload = #"{"aps":{"alert":{"body":"x"},"mutable-content":1},"amount":"\u001b[2J\u009b1","pack":"p@1.0.0"}"#

@@ -202,7 +202,11 @@ public enum SafeExtractor {
             var stripped = name
             while stripped.hasBytePrefix("./") { stripped = String(decoding: stripped.utf8.dropFirst(2), as: UTF8.self) }
             if (stripped.isEmpty || stripped == ".") && archive_entry_filetype(entry) == folderType && !name.isEmpty { continue }
-            let path = stripped
+            // One spelling per path: `clips//5.caf` and `clips/./5.caf` are `clips/5.caf` on disk,
+            // so they are that name here too (two of them are one file, refused below as twice).
+            let parts = stripped.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+                .filter { !$0.elementsEqual(".".utf8) }.map { String(decoding: $0, as: UTF8.self) }
+            let path = parts.joined(separator: "/") + (stripped.hasSuffix("/") && !parts.isEmpty ? "/" : "")
             if let reason = unsafeReason(path) { throw ArchiveError("entry '\(name.quoted(limit: 80))' refused: \(reason)") }
             if archive_entry_hardlink(entry) != nil { throw ArchiveError("entry '\(name.quoted(limit: 80))' refused: hard links are not allowed in a pack") }
             let type = archive_entry_filetype(entry)
