@@ -277,13 +277,6 @@ extension PackFile: Encodable {
         case schema = "$schema", id, name, version, grammar, grammarOptions, maxAmount, profile, clips, texts, checks
     }
 
-    private struct DynamicKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(schema, forKey: .schema)
@@ -299,9 +292,9 @@ extension PackFile: Encodable {
         let defaults = Checks()
         let changed = Checks.fields.filter { self.checks[keyPath: $0.path] != defaults[keyPath: $0.path] }
         if !changed.isEmpty || !checks.ignore.isEmpty {
-            var nested = c.nestedContainer(keyedBy: DynamicKey.self, forKey: .checks)
-            for field in changed { try nested.encode(checks[keyPath: field.path], forKey: DynamicKey(stringValue: field.name)) }
-            if !checks.ignore.isEmpty { try nested.encode(checks.ignore, forKey: DynamicKey(stringValue: "ignore")) }
+            var nested = c.nestedContainer(keyedBy: StringKey.self, forKey: .checks)
+            for field in changed { try nested.encode(checks[keyPath: field.path], forKey: StringKey(field.name)) }
+            if !checks.ignore.isEmpty { try nested.encode(checks.ignore, forKey: StringKey("ignore")) }
         }
     }
 }

@@ -183,24 +183,16 @@ public struct SharedManifest: Sendable, Equatable, Codable {
         }
     }
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public init(from decoder: any Decoder) throws {
-        let root = try decoder.container(keyedBy: Key.self)
-        let soundpack = try root.nestedContainer(keyedBy: Key.self, forKey: Key("soundpack"))
-        let version = (try? soundpack.decode(Int.self, forKey: Key("schemaVersion"))) ?? -1
+        let root = try decoder.container(keyedBy: StringKey.self)
+        let soundpack = try root.nestedContainer(keyedBy: StringKey.self, forKey: StringKey("soundpack"))
+        let version = (try? soundpack.decode(Int.self, forKey: StringKey("schemaVersion"))) ?? -1
         guard version == Self.supportedSchemaVersion else { throw PlanError.unsupportedManifestVersion(version) }
-        key = try soundpack.decodeIfPresent(String.self, forKey: Key("key")) ?? Self.defaultKey
-        bundledFiles = try root.decodeIfPresent([String].self, forKey: Key(key)) ?? []
+        key = try soundpack.decodeIfPresent(String.self, forKey: StringKey("key")) ?? Self.defaultKey
+        bundledFiles = try root.decodeIfPresent([String].self, forKey: StringKey(key)) ?? []
         var packs: [String: SharedPack] = [:]
-        if soundpack.contains(Key("packs")) {
-            let container = try soundpack.nestedContainer(keyedBy: Key.self, forKey: Key("packs"))
+        if soundpack.contains(StringKey("packs")) {
+            let container = try soundpack.nestedContainer(keyedBy: StringKey.self, forKey: StringKey("packs"))
             for id in container.allKeys {
                 packs[id.stringValue] = try SharedPack(id: id.stringValue, from: try container.superDecoder(forKey: id))
             }
@@ -209,13 +201,13 @@ public struct SharedManifest: Sendable, Equatable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var root = encoder.container(keyedBy: Key.self)
-        try root.encode(bundledFiles, forKey: Key(key))
-        var soundpack = root.nestedContainer(keyedBy: Key.self, forKey: Key("soundpack"))
-        try soundpack.encode(Self.supportedSchemaVersion, forKey: Key("schemaVersion"))
-        try soundpack.encode(key, forKey: Key("key"))
-        var container = soundpack.nestedContainer(keyedBy: Key.self, forKey: Key("packs"))
-        for (id, pack) in packs { try pack.encode(to: container.superEncoder(forKey: Key(id))) }
+        var root = encoder.container(keyedBy: StringKey.self)
+        try root.encode(bundledFiles, forKey: StringKey(key))
+        var soundpack = root.nestedContainer(keyedBy: StringKey.self, forKey: StringKey("soundpack"))
+        try soundpack.encode(Self.supportedSchemaVersion, forKey: StringKey("schemaVersion"))
+        try soundpack.encode(key, forKey: StringKey("key"))
+        var container = soundpack.nestedContainer(keyedBy: StringKey.self, forKey: StringKey("packs"))
+        for (id, pack) in packs { try pack.encode(to: container.superEncoder(forKey: StringKey(id))) }
     }
 
     private static func describe(_ error: DecodingError) -> String {
@@ -296,4 +288,14 @@ extension SharedManifest {
         let wanted = Dictionary(pack.clips.values.map { ($0.file, $0.sha256) }, uniquingKeysWith: { first, _ in first })
         return names.filter { name in wanted[name].map { shipped[name]?.contains($0) == true } ?? false }
     }
+}
+
+/// A JSON object key known only at run time (the shared manifest's UserDefaults key, a check's
+/// name in pack.json).
+struct StringKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
