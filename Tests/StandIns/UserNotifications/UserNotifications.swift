@@ -166,6 +166,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         public var addedAt: Date
         /// When the request's time-interval trigger was made (its add time when it has none).
         public var triggerMadeAt: Date
+        /// The trigger's interval, nil for a request without a time-interval trigger.
+        public var timeInterval: TimeInterval?
     }
 
     private let lock = NSLock()
@@ -211,7 +213,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         pending.removeAll { $0.request.identifier == request.identifier }
         pending.append((request, fireDate, now))
         added.append(Scheduled(identifier: request.identifier, soundName: request.content.sound?.name?.rawValue, fireDate: fireDate, addedAt: now,
-                               triggerMadeAt: trigger?.createdAt ?? now))
+                               triggerMadeAt: trigger?.createdAt ?? now, timeInterval: trigger?.timeInterval))
         pending.sort { $0.fireDate < $1.fireDate }
         if pending.count > Self.pendingLimit {
             discarded += pending[Self.pendingLimit...].map(\.request.identifier)
@@ -254,7 +256,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         prune(now: Date())
         return pending.map {
             Scheduled(identifier: $0.request.identifier, soundName: $0.request.content.sound?.name?.rawValue, fireDate: $0.fireDate, addedAt: $0.addedAt,
-                      triggerMadeAt: ($0.request.trigger as? UNTimeIntervalNotificationTrigger)?.createdAt ?? $0.addedAt)
+                      triggerMadeAt: ($0.request.trigger as? UNTimeIntervalNotificationTrigger)?.createdAt ?? $0.addedAt,
+                      timeInterval: ($0.request.trigger as? UNTimeIntervalNotificationTrigger)?.timeInterval)
         }
     }
 
