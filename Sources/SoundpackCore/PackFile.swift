@@ -175,7 +175,7 @@ public struct PackFile: Sendable, Equatable {
         self.init(
             id: id, name: try string("name", required: false), version: version, grammar: Grammar(grammarID, two: two),
             maxAmount: maxAmount, profile: profile, clips: clips, texts: texts, checks: checks)
-        schema = try string("$schema", required: false)
+        schema = root["$schema"] as? String  // read as before: any value is accepted, a string is kept
     }
 
     private static func describe(_ error: Error) -> String {
