@@ -22,7 +22,8 @@ func files(from bytes: [UInt8]) -> [(path: String, bytes: [UInt8])] {
         let parts = record.split(separator: 1, maxSplits: 1, omittingEmptySubsequences: false)
         let name = String(decoding: parts[0].prefix(200), as: UTF8.self)
         // Only names a pack may hold: one or two components, none empty (no `//`), `.`, `..` or hidden.
-        let components = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split on bytes: a combining mark after `/` makes one Character of the two.
+        let components = name.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         guard (1...2).contains(components.count), components.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && $0.utf8.count <= 100 }),
               SafeExtractor.unsafeReason(name) == nil, !name.hasSuffix("/"), name != "pack.json" else { continue }
         // A file and a folder of one name cannot both exist.
