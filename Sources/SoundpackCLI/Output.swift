@@ -10,10 +10,26 @@ protocol CommandOutput: Encodable {
     func text(colour: Bool) -> String
 }
 
+/// What a checking command prints (`verify`, `payload lint`): its findings, which the renderers
+/// of validate print as text, JUnit, GitHub annotations or SARIF; its JSON is its own document.
+protocol CheckOutput: CommandOutput {
+    var check: CheckReport { get }
+}
+
+extension CheckOutput {
+    func text(colour: Bool) -> String { check.text(colour: colour) }
+}
+
 extension CLIContext {
     /// Prints `output` on stdout as `format` asks: JSON through the one encoder, or its text.
     func emit(_ output: some CommandOutput, _ format: OutputFormat) throws(SoundpackError) {
         stdout.write(format == .json ? try json(output) : output.text(colour: colours(stdout)))
+    }
+
+    /// Prints a check's `output` as `format` asks, through the findings renderers.
+    func emit(_ output: some CheckOutput, _ format: ReportFormat) throws(SoundpackError) {
+        let rendering = try output.check.render(as: format, colour: colours(stdout))
+        if let rendering { stdout.write(rendering) } else { stdout.write(try json(output)) }
     }
 }
 
@@ -33,18 +49,17 @@ struct PackList: CommandOutput {
 }
 
 /// `verify`: notes and drift, file by file, and the count.
-struct Verification: CommandOutput {
+struct Verification: CheckOutput {
     var store: String
     var filesChecked: Int
-    var drift: [Drift]
-    var notices: [Drift]
+    var drift: [Finding]
+    var notices: [Finding]
 
-    func text(colour: Bool) -> String {
-        var out = ""
-        for (drifts, label) in [(notices, "note:"), (drift, Style.error(colour))] {
-            for item in drifts { out += FindingRenderer.line(at: "\(store)/\(item.path)", label: label, rule: item.kind.rawValue, item.detail) }
-        }
-        return out + "\(store.visible): \(filesChecked) files checked, \(drift.isEmpty ? "no drift" : "\(drift.count) problems")\n"
+    private enum CodingKeys: String, CodingKey { case store, filesChecked, drift, notices }
+
+    var check: CheckReport {
+        CheckReport(command: "verify", subject: store, scope: .store, findings: notices + drift,
+                    summary: "\(store): \(filesChecked) files checked, \(drift.isEmpty ? "no drift" : "\(drift.count) problems")", toolVersion: SoundpackCommand.version)
     }
 }
 
@@ -70,17 +85,14 @@ struct Publication: CommandOutput {
 }
 
 /// `payload lint`: each finding on the payload, and the verdict.
-struct PayloadLint: CommandOutput {
+struct PayloadLint: CheckOutput {
     var file: String
     var passed: Bool
     var findings: [Finding]
 
-    func text(colour: Bool) -> String {
-        var out = ""
-        for finding in findings {
-            out += FindingRenderer.line(at: file, label: FindingRenderer.label(finding.severity, colour: colour), rule: finding.rule.rawValue, finding.message)
-        }
+    var check: CheckReport {
         let errors = findings.filter { $0.severity == .error }.count
-        return out + "\(file.visible): \(errors == 0 ? "passed" : "failed") — \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")\n"
+        let summary = "\(file): \(errors == 0 ? "passed" : "failed") — \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")"
+        return CheckReport(command: "payload lint", subject: file, scope: .payload, findings: findings, summary: summary, toolVersion: SoundpackCommand.version)
     }
 }

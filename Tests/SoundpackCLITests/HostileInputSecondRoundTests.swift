@@ -195,8 +195,8 @@ import SoundpackTestSupport
         #expect(truncate(clip, (2 << 30) + 7) == 0)
         let result = try Executable.run(["verify"] + places, in: folder.path)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("clips/5.caf: error: [changed]"), "\(result.stdout)")
-        #expect(!result.stdout.contains("[missing]"), "\(result.stdout)")
+        #expect(result.stdout.contains("clips/5.caf: error: [store.changed]"), "\(result.stdout)")
+        #expect(!result.stdout.contains("[store.missing]"), "\(result.stdout)")
     }
 
     /// A FIFO planted in the store where a clip was is refused by verify at once, never waited on.
@@ -283,7 +283,7 @@ import SoundpackTestSupport
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let result = try Executable.run(["verify"] + places, in: folder.path)
         #expect(result.status == 1, "\(result.stdout)")
-        #expect(result.stdout.contains("[index]") && result.stdout.contains("appears twice"), "\(result.stdout)")
+        #expect(result.stdout.contains("[store.index]") && result.stdout.contains("appears twice"), "\(result.stdout)")
     }
 
     /// A manifest changed in the store behind the catalog's back never reaches an app or a push.

@@ -77,9 +77,9 @@ import SoundpackTestSupport
         try FileManager.default.removeItem(atPath: pack + "/clips/yi.caf")
         let minor = try Self.run(["publish"], folder)
         #expect(minor.status == 1)
-        #expect(minor.stdout.contains("is a minor bump from 1.0.1, but tokens removed (亿) needs a major bump"))
+        #expect(minor.stdout.contains("error: [catalog.version-bump] wechat@1.1.0 is a minor bump from 1.0.1, but tokens removed (亿) needs a major bump"), "\(minor.stdout)")
         try Self.setVersion(pack, "0.9.0")
-        #expect(try Self.run(["publish"], folder).stdout.contains("0.9.0 is not newer than the published 1.0.1"))
+        #expect(try Self.run(["publish"], folder).stdout.contains("error: [catalog.version-not-newer] wechat@0.9.0 is not newer than the published 1.0.1"))
         try Self.setVersion(pack, "2.0.0")
         #expect(try Self.run(["publish"], folder).status == 0)
         #expect(try Self.run(["verify"], folder).status == 0)
@@ -148,7 +148,7 @@ import SoundpackTestSupport
         #expect(version?["yanked"] as? Bool == true)
         #expect(version?["yankReason"] as? String == "clip 3 mispronounced")
         // A yanked version can never be published again, even unchanged.
-        #expect(try Self.run(["publish"], folder).stdout.contains("was yanked"))
+        #expect(try Self.run(["publish"], folder).stdout.contains("error: [catalog.version-yanked] wechat@1.0.0 was yanked"))
 
         let plist = try Self.run(["export", "wechat@1.0.0", "--base-url", "https://cdn.example.com/p/", "--namespace"], folder)
         #expect(plist.status == 0, "\(plist.stderr)")
@@ -169,9 +169,9 @@ import SoundpackTestSupport
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file("dist/wechat/1.0.0/stray.bin")))
         let verify = try Self.run(["verify"], folder)
         #expect(verify.status == 1)
-        #expect(verify.stdout.contains("clips/5.caf: error: [changed]"))
-        #expect(verify.stdout.contains("wechat-1.0.0.zip: error: [missing]"))
-        #expect(verify.stdout.contains("stray.bin: error: [unexpected]"))
+        #expect(verify.stdout.contains("clips/5.caf: error: [store.changed]"))
+        #expect(verify.stdout.contains("wechat-1.0.0.zip: error: [store.missing]"))
+        #expect(verify.stdout.contains("stray.bin: error: [store.unexpected]"))
     }
 
     @Test func signedManifestsVerify() throws {
@@ -187,7 +187,7 @@ import SoundpackTestSupport
         try Data((Data(key.sign(Array(manifest))).base64EncodedString() + "\n").utf8).write(to: URL(fileURLWithPath: folder.file("dist/wechat/1.0.0/manifest.json.sig")))
         let verify = try Self.run(["verify", "--public-key", "release.key.pub"], folder)
         #expect(verify.status == 1)
-        #expect(verify.stdout.contains("[signature]"))
+        #expect(verify.stdout.contains("[store.signature]"))
     }
 
     @Test func signingCanBeAdoptedAfterUnsignedReleases() throws {
@@ -200,7 +200,7 @@ import SoundpackTestSupport
         #expect(strict.status == 1 && strict.stdout.contains("wechat@1.0.0 is not signed"), "\(strict.stdout)")
         let adopted = try Self.run(["verify", "--public-key", "release.key.pub", "--unsigned-before", "wechat@1.0.1"], folder)
         #expect(adopted.status == 0, "\(adopted.stdout)")
-        #expect(adopted.stdout.contains("note: [signature] wechat@1.0.0 is not signed; accepted"), "\(adopted.stdout)")
+        #expect(adopted.stdout.contains("note: [store.signature] wechat@1.0.0 is not signed; accepted"), "\(adopted.stdout)")
         // The cut-off does not excuse the version it names, nor a later one.
         try Self.setVersion(folder.file("packs/wechat"), "1.0.2")
         #expect(try Self.run(["publish"], folder).status == 0)

@@ -8,7 +8,7 @@ enum PayloadCommand: Command {
     static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "payload",
-        synopsis: "payload AMOUNT --pack ID[@VER] [--title TEXT] [--body TEXT] [--base-url URL] [--payment-id ID]  |  payload lint FILE|- [--format text|json]",
+        synopsis: "payload AMOUNT --pack ID[@VER] [--title TEXT] [--body TEXT] [--base-url URL] [--payment-id ID]  |  payload lint FILE|- [--format text|json|junit|github|sarif]",
         summary: "Write an APNs payload for a payment that makes the extension run, or lint one.",
         discussion: """
             The payload has aps.alert with a body (default: the announcement in writing, as the clips frame it: prefix text, the amount in figures with 元, suffix text), mutable-content 1,
@@ -29,7 +29,7 @@ enum PayloadCommand: Command {
             .option("--body", value: "TEXT", help: "alert body"),
             .option("--base-url", value: "URL", help: "where the store is served (default: paths relative to the store)"),
             .option("--payment-id", value: "ID", help: "the payment's id, announced once by the phone (default: a fresh UUID)"),
-            .choice("--format", value: "FORMAT", default: OutputFormat.text, help: "lint's output"),
+            .choice("--format", value: "FORMAT", default: ReportFormat.text, help: "lint's output"),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
@@ -54,7 +54,7 @@ enum PayloadCommand: Command {
     }
 
     static func lint(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let format: OutputFormat = try arguments.choice("--format")
+        let format: ReportFormat = try arguments.choice("--format")
         guard arguments.positionals.count == 2 else { throw .usage("payload lint needs one FILE, or - for standard input") }
         let source = arguments.positionals[1]
         // A payload APNs accepts is 4 KiB; more than 1 MiB is not read at all.

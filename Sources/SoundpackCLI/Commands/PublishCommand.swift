@@ -4,11 +4,14 @@ import Foundation
 import SoundpackCore
 import SoundpackKit
 
+/// `publish --format`: text, JSON, or GitHub workflow annotations for the main branch's job.
+enum PublishFormat: String, CaseIterable, ArgumentChoice { case text, json, github }
+
 enum PublishCommand: Command {
     static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "publish",
-        synopsis: "publish [DIR...] [--sign-key FILE] [--dry-run] [--format text|json]",
+        synopsis: "publish [DIR...] [--sign-key FILE] [--dry-run] [--format text|json|github]",
         summary: "Validate, archive and copy packs into the store, and record each version in the catalog.",
         discussion: """
             Without DIR, every folder under ./packs that holds a pack.json. A pack with validation errors is
@@ -22,12 +25,12 @@ enum PublishCommand: Command {
             """,
         options: [
             .option("--sign-key", value: "FILE", help: "Ed25519 secret key written by soundpack keygen"),
-            .choice("--format", value: "FORMAT", default: OutputFormat.text),
+            .choice("--format", value: "FORMAT", default: PublishFormat.text),
             .flag("--dry-run", help: "check everything (validation, conflicts, the version bump) and say what would be published; write nothing"),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let format: OutputFormat = try arguments.choice("--format")
+        let format: PublishFormat = try arguments.choice("--format")
         let workspace = try context.workspace(arguments)
         let directories = arguments.positionals.isEmpty ? workspace.discoverPacks() : arguments.positionals
         guard !directories.isEmpty else {
@@ -55,7 +58,9 @@ enum PublishCommand: Command {
             throw error.context("cannot publish")
         }
         progress.finish()
-        try context.emit(Publication(packs: outcomes), format)
+        if format == .github { context.stdout.write(FindingRenderer.github(outcomes)) } else {
+            try context.emit(Publication(packs: outcomes), format == .json ? .json : .text)
+        }
         return outcomes.contains { $0.status == .refused } ? .failure : .success
     }
 }

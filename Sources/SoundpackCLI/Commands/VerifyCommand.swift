@@ -8,17 +8,17 @@ enum VerifyCommand: Command {
     static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "verify",
-        synopsis: "verify [--store DIR] [--public-key FILE...] [--unsigned-before ID@VERSION...] [--format text|json]",
+        synopsis: "verify [--store DIR] [--public-key FILE...] [--unsigned-before ID@VERSION...] [--format text|json|junit|github|sarif]",
         summary: "Recompute every hash in the store and compare with manifests and catalog; exit 1 on any drift.",
         discussion: "Notes (exit 0) what an interrupted publish left: staging folders, temporary files, a version moved into place but never recorded; the next publish cleans them. Reports files missing from the store, files whose bytes changed, files no manifest lists, an index.json that does not match the catalog, and (with --public-key) manifest signatures that do not verify, or versions that are not signed: a team that adopts signing after unsigned releases names its first signed version with --unsigned-before ID@VERSION, and the older unsigned versions are notes, not drift.",
         options: [
             .option("--public-key", value: "FILE", help: "an Ed25519 public key (FILE.pub from keygen) to check signatures with", repeatable: true),
             .option("--unsigned-before", value: "ID@VERSION", help: "versions of ID older than VERSION may be unsigned (signing adopted later)", repeatable: true),
-            .choice("--format", value: "FORMAT", default: OutputFormat.text),
+            .choice("--format", value: "FORMAT", default: ReportFormat.text),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let format: OutputFormat = try arguments.choice("--format")
+        let format: ReportFormat = try arguments.choice("--format")
         var verifier = StoreVerifier(catalog: try context.openCatalog(arguments, readOnly: true), store: try context.store(arguments))
         for file in arguments.values("--public-key") {
             let key = try KeyFiles.publicKey(file, context)

@@ -173,6 +173,7 @@ public final class Publisher {
                     ? "\(id)@\(version) comes twice in this run with different content (digests \(same.digest.prefix(12)) and \(digest.prefix(12))); only one can be published — bump the version of one"
                     : "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(same.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
             } else if same.yanked {
+                outcome.rule = .catalogVersionYanked
                 outcome.message = "\(id)@\(version) was yanked (\(same.yankReason ?? "no reason given")) and can never be published again; bump the version"
             } else {
                 outcome.status = .unchanged
@@ -204,6 +205,7 @@ public final class Publisher {
 
         if let newest = published.map(\.version).max() {
             guard newest < version else {
+                outcome.rule = .catalogVersionNotNewer
                 outcome.message = "\(id)@\(version) is not newer than the published \(newest); a new version must be greater than every published one"
                 return outcome
             }
@@ -219,6 +221,7 @@ public final class Publisher {
                 let bump = Bump.between(newest, version)
                 if bump < change.required {
                     let reasons = change.items.filter { $0.needs > bump }.map { "\($0.kind) (\($0.detail)) needs a \($0.needs.name) bump" }
+                    outcome.rule = .catalogVersionBump
                     outcome.message = "\(id)@\(version) is a \(bump.name) bump from \(newest), but \(reasons.joined(separator: "; "))"
                     return outcome
                 }

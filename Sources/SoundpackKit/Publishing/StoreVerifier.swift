@@ -3,14 +3,6 @@
 import Foundation
 import SoundpackCore
 
-/// One difference between the store and what the catalog and manifests say it holds.
-public struct Drift: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable { case missing, changed, unexpected, index, signature, leftover }
-    public var kind: Kind
-    public var path: String
-    public var detail: String
-}
-
 public struct StoreVerifier {
     public let catalog: any Catalog
     public let store: Store
@@ -29,15 +21,15 @@ public struct StoreVerifier {
     /// What `verify` found: drifts (exit 1), notices (what an interrupted publish left, harmless
     /// and cleaned by the next publish) and how many files were checked.
     public struct Result: Sendable {
-        public var drifts: [Drift]
-        public var notices: [Drift]
+        public var drifts: [Finding]
+        public var notices: [Finding]
         public var filesChecked: Int
     }
 
     /// Every drift and notice found, and how many files were checked.
     public func verify() throws(PublishError) -> Result {
-        var drifts: [Drift] = []
-        var unsignedNotices: [Drift] = []
+        var drifts: [Finding] = []
+        var unsignedNotices: [Finding] = []
         var expected: Set<[UInt8]> = [StoreLayout.index.pathKey]  // by bytes: NFC and NFD keys are two files
         var checked = 0
         var readError: StoreError?
@@ -56,7 +48,7 @@ public struct StoreVerifier {
                 return (true, Array(data))
             } catch {
                 if let found = digest(key), found.bytes > Int64(cap) {
-                    drifts.append(Drift(kind: .changed, path: key, detail: "\(found.bytes) bytes, above the \(cap >> 10) KiB a soundpack \((key as NSString).lastPathComponent) may hold"))
+                    drifts.append(Finding(.storeChanged, .error, file: key, "\(found.bytes) bytes, above the \(cap >> 10) KiB a soundpack \((key as NSString).lastPathComponent) may hold"))
                 } else {
                     readError = readError ?? error
                 }
@@ -67,12 +59,12 @@ public struct StoreVerifier {
         func compare(_ key: String, found: String?, sha256: String?, against source: String) {
             expected.insert(key.pathKey)
             guard let found else {
-                drifts.append(Drift(kind: .missing, path: key, detail: "listed in the \(source) but not in the store"))
+                drifts.append(Finding(.storeMissing, .error, file: key, "listed in the \(source) but not in the store"))
                 return
             }
             checked += 1
             if let sha256, found != sha256 {
-                drifts.append(Drift(kind: .changed, path: key, detail: "SHA-256 is \(found.prefix(16))…, the \(source) says \(sha256.prefix(16))…"))
+                drifts.append(Finding(.storeChanged, .error, file: key, "SHA-256 is \(found.prefix(16))…, the \(source) says \(sha256.prefix(16))…"))
             }
         }
         /// Checks `key` against `sha256`, streamed: a file of any size is hashed, never loaded.
@@ -94,25 +86,25 @@ public struct StoreVerifier {
             }
             compare(manifestKey, found: Digest.sha256Hex(bytes), sha256: version.manifestSha256, against: "catalog")
             if let duplicate = JSONDuplicateKeys.first(in: bytes) {
-                drifts.append(Drift(kind: .changed, path: manifestKey, detail: "not a manifest soundpack wrote: \(duplicate.description)"))
+                drifts.append(Finding(.storeChanged, .error, file: manifestKey, "not a manifest soundpack wrote: \(duplicate.description)"))
                 continue
             }
             guard let manifest = try? JSONDecoder().decode(StoreManifest.self, from: Data(bytes)) else {
-                drifts.append(Drift(kind: .changed, path: manifestKey, detail: "not a soundpack manifest"))
+                drifts.append(Finding(.storeChanged, .error, file: manifestKey, "not a soundpack manifest"))
                 continue
             }
             if manifest.digest != version.digest {
-                drifts.append(Drift(kind: .changed, path: manifestKey, detail: "digest differs from the catalog's"))
+                drifts.append(Finding(.storeChanged, .error, file: manifestKey, "digest differs from the catalog's"))
             }
             for (token, clip) in manifest.clips {
                 let key = StoreLayout.versionFile(id, number, clip.file)
                 check(key, sha256: clip.sha256, against: "manifest")
                 if let recorded = version.clips[token], recorded.sha256 != clip.sha256 || recorded.storeFile != clip.file {
-                    drifts.append(Drift(kind: .changed, path: key, detail: "the manifest and the catalog disagree on token '\(token)'"))
+                    drifts.append(Finding(.storeChanged, .error, file: key, "the manifest and the catalog disagree on token '\(token)'"))
                 }
             }
             if Set(manifest.clips.keys) != Set(version.clips.keys) {
-                drifts.append(Drift(kind: .changed, path: manifestKey, detail: "its tokens differ from the catalog's"))
+                drifts.append(Finding(.storeChanged, .error, file: manifestKey, "its tokens differ from the catalog's"))
             }
             check(StoreLayout.versionFile(id, number, manifest.packJSON.file), sha256: manifest.packJSON.sha256, against: "manifest")
             for (kind, archive) in manifest.archives {
@@ -120,7 +112,7 @@ public struct StoreVerifier {
                 let recorded = kind == ArchiveKind.tarGzip.rawValue ? version.tarSha256 : version.zipSha256
                 check(key, sha256: archive.sha256, against: "manifest")
                 if let recorded, recorded != archive.sha256 {
-                    drifts.append(Drift(kind: .changed, path: key, detail: "the manifest and the catalog disagree"))
+                    drifts.append(Finding(.storeChanged, .error, file: key, "the manifest and the catalog disagree"))
                 }
             }
             let signatureKey = StoreLayout.signature(id, number)
@@ -130,20 +122,19 @@ public struct StoreVerifier {
                 if let text, let signature = Data(base64Encoded: text) {
                     if let publicKey = publicKeys[keyID] {
                         if !SigningKey.verify(Array(signature), of: bytes, publicKey: publicKey) {
-                            drifts.append(Drift(kind: .signature, path: signatureKey, detail: "the signature by key \(keyID) does not match manifest.json"))
+                            drifts.append(Finding(.storeSignature, .error, file: signatureKey, "the signature by key \(keyID) does not match manifest.json"))
                         }
                     } else if !publicKeys.isEmpty {
-                        drifts.append(Drift(kind: .signature, path: manifestKey,
-                                            detail: "signed by key \(keyID), which is not one of the \(publicKeys.count) given with --public-key"))
+                        drifts.append(Finding(.storeSignature, .error, file: manifestKey, "signed by key \(keyID), which is not one of the \(publicKeys.count) given with --public-key"))
                     }
                 } else {
-                    drifts.append(Drift(kind: .missing, path: signatureKey, detail: "the manifest is signed by key \(keyID) but the signature is missing or unreadable"))
+                    drifts.append(Finding(.storeMissing, .error, file: signatureKey, "the manifest is signed by key \(keyID) but the signature is missing or unreadable"))
                 }
             } else if !publicKeys.isEmpty {
                 if let cutoff = unsignedBefore[id], number < cutoff {
-                    unsignedNotices.append(Drift(kind: .signature, path: manifestKey, detail: "\(id)@\(number) is not signed; accepted, as it is older than \(id)@\(cutoff) (--unsigned-before)"))
+                    unsignedNotices.append(Finding(.storeSignature, .note, file: manifestKey, "\(id)@\(number) is not signed; accepted, as it is older than \(id)@\(cutoff) (--unsigned-before)"))
                 } else {
-                    drifts.append(Drift(kind: .signature, path: manifestKey, detail: "\(id)@\(number) is not signed, and --public-key asks for a signature on every version (--unsigned-before \(id)@VERSION accepts older unsigned ones)"))
+                    drifts.append(Finding(.storeSignature, .error, file: manifestKey, "\(id)@\(number) is not signed, and --public-key asks for a signature on every version (--unsigned-before \(id)@VERSION accepts older unsigned ones)"))
                 }
             }
         }
@@ -154,20 +145,20 @@ public struct StoreVerifier {
             checked += 1
             if let duplicate = JSONDuplicateKeys.first(in: bytes) {
                 // Two readers could take different values from it; like every other reader, refused.
-                drifts.append(Drift(kind: .index, path: StoreLayout.index, detail: "not an index soundpack wrote: \(duplicate.description)"))
+                drifts.append(Finding(.storeIndex, .error, file: StoreLayout.index, "not an index soundpack wrote: \(duplicate.description)"))
             } else if (try? JSONDecoder().decode(StoreIndex.self, from: Data(bytes))) != index {
-                drifts.append(Drift(kind: .index, path: StoreLayout.index, detail: "does not match the catalog (soundpack publish rewrites it)"))
+                drifts.append(Finding(.storeIndex, .error, file: StoreLayout.index, "does not match the catalog (soundpack publish rewrites it)"))
             }
         } else if !indexFile.exists && !index.packs.isEmpty {
-            drifts.append(Drift(kind: .missing, path: StoreLayout.index, detail: "the store has no index"))
+            drifts.append(Finding(.storeMissing, .error, file: StoreLayout.index, "the store has no index"))
         }
 
         let keys: [String]
-        var notices: [Drift] = unsignedNotices
+        var notices: [Finding] = unsignedNotices
         do {
             keys = try store.backend.list()
             for leftover in try store.backend.leftovers() {
-                notices.append(Drift(kind: .leftover, path: leftover, detail: "left by an interrupted publish; the next soundpack publish removes it"))
+                notices.append(Finding(.storeLeftover, .note, file: leftover, "left by an interrupted publish; the next soundpack publish removes it"))
             }
         } catch { throw .environment(error.message) }
         // A whole version folder the catalog does not know, with a manifest: a publish stopped
@@ -184,12 +175,12 @@ public struct StoreVerifier {
                     continue
                 }
             }
-            drifts.append(Drift(kind: .unexpected, path: key, detail: "in the store but in no manifest"))
+            drifts.append(Finding(.storeUnexpected, .error, file: key, "in the store but in no manifest"))
         }
         for folder in unrecorded.sorted() {
-            notices.append(Drift(kind: .leftover, path: folder, detail: "a version an interrupted publish never recorded; publishing it again replaces it"))
+            notices.append(Finding(.storeLeftover, .note, file: folder, "a version an interrupted publish never recorded; publishing it again replaces it"))
         }
         if let readError { throw .environment(readError.message) }
-        return Result(drifts: drifts.sorted { ($0.path, $0.kind.rawValue) < ($1.path, $1.kind.rawValue) }, notices: notices, filesChecked: checked)
+        return Result(drifts: drifts.sorted { ($0.file ?? "", $0.rule.rawValue) < ($1.file ?? "", $1.rule.rawValue) }, notices: notices, filesChecked: checked)
     }
 }

@@ -38,9 +38,13 @@ public enum FindingRenderer {
         "\(location.visible): \(label) \(rule.map { "[\($0)] " } ?? "")\(message.visible)\n"
     }
 
-    /// `error:` or `warning:`, painted when `colour`.
+    /// `error:`, `warning:` or `note:`, painted when `colour`.
     public static func label(_ severity: Severity, colour: Bool) -> String {
-        severity == .error ? paint("error:", "1;31", colour) : paint("warning:", "1;33", colour)
+        switch severity {
+        case .error: return paint("error:", "1;31", colour)
+        case .warning: return paint("warning:", "1;33", colour)
+        case .note: return paint("note:", "1;36", colour)
+        }
     }
 
     public static func summary(_ report: PackReport, strict: Bool, colour: Bool) -> String {
@@ -87,47 +91,55 @@ public enum FindingRenderer {
     /// work: a testcase about a clip takes that clip's probe time, a suite its pack's, the whole the
     /// run's wall time or the sum of its suites, whichever is larger (clips are probed in parallel).
     public static func junit(_ run: ValidationRun) -> String {
+        junit(FindingGroup.of(run), name: "soundpack validate", seconds: max(run.seconds, run.reports.reduce(0) { $0 + $1.seconds }))
+    }
+
+    /// The same layout for a check (`verify`, `payload lint`): one testsuite named by its subject.
+    public static func junit(_ check: CheckReport) -> String {
+        junit([FindingGroup(check)], name: "soundpack \(check.command)", seconds: 0)
+    }
+
+    static func junit(_ groups: [FindingGroup], name: String, seconds: Double) -> String {
         func time(_ seconds: Double) -> String { String(format: "%.3f", max(seconds, 0)) }
         var suites = ""
         var totalTests = 0, totalFailures = 0
-        for report in run.reports {
+        for group in groups {
             var cases = ""
             var tests = 0, failures = 0, skipped = 0
-            let clipSeconds = Dictionary(report.clips.map { (report.folder.shown($0.file), $0.seconds) }, uniquingKeysWith: max)
-            for rule in RuleID.allCases where rule.scope == .pack {
-                let found = report.findings.filter { $0.rule == rule }
-                let classname = xml("soundpack.\(report.id ?? "pack").\(rule.rawValue)")
+            for rule in group.rules {
+                let found = group.findings.filter { $0.rule == rule }
+                let classname = xml("soundpack.\(group.className).\(rule.rawValue)")
                 if found.isEmpty {
                     tests += 1
-                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(report.folder.shown)"))\" time=\"0.000\"/>\n"
+                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(group.name)"))\" time=\"0.000\"/>\n"
                     continue
                 }
                 var byLocation: [(String, [Finding])] = []
                 for finding in found {
-                    let location = ValidationRun.location(report, finding)
+                    let location = group.location(finding)
                     if let i = byLocation.firstIndex(where: { $0.0 == location }) { byLocation[i].1.append(finding) } else { byLocation.append((location, [finding])) }
                 }
                 for (location, findings) in byLocation {
                     tests += 1
-                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(location)"))\" time=\"\(time(clipSeconds[location] ?? 0))\">\n"
-                    if let failing = findings.first(where: run.fails) {
+                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(location)"))\" time=\"\(time(group.seconds(location)))\">\n"
+                    if let failing = findings.first(where: group.fails) {
                         failures += 1
-                        let lines = findings.map { "\(ValidationRun.placedLocation(report, $0).visible): \($0.severity.rawValue): [\(rule.rawValue)] \($0.message.visible)" }
+                        let lines = findings.map { "\(group.placed($0).visible): \($0.severity.rawValue): [\(rule.rawValue)] \($0.message.visible)" }
                         cases += "      <failure type=\"\(failing.severity.rawValue)\" message=\"\(xml("[\(rule.rawValue)] \(failing.message.visible)"))\">\(xml(lines.joined(separator: "\n")))</failure>\n"
                     } else if let quiet = findings.first(where: { $0.suppressed != nil }) {
                         skipped += 1
                         cases += "      <skipped message=\"\(xml("suppressed: \(quiet.suppressed ?? "")"))\"/>\n"
                     } else {
-                        cases += "      <system-out>\(xml(findings.map { "\(ValidationRun.placedLocation(report, $0).visible): warning: [\(rule.rawValue)] \($0.message.visible)" }.joined(separator: "\n")))</system-out>\n"
+                        cases += "      <system-out>\(xml(findings.map { "\(group.placed($0).visible): \($0.severity.rawValue): [\(rule.rawValue)] \($0.message.visible)" }.joined(separator: "\n")))</system-out>\n"
                     }
                     cases += "    </testcase>\n"
                 }
             }
             totalTests += tests; totalFailures += failures
-            let properties = report.packFile.map { "    <properties>\n      <property name=\"pack\" value=\"\(xml("\($0.id)@\($0.version)"))\"/>\n    </properties>\n" } ?? ""
-            suites += "  <testsuite name=\"\(xml(report.folder.shown))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(time(report.seconds))\">\n\(properties)\(cases)  </testsuite>\n"
+            let properties = group.properties.isEmpty ? "" : "    <properties>\n" + group.properties.map { "      <property name=\"\(xml($0.0))\" value=\"\(xml($0.1))\"/>\n" }.joined() + "    </properties>\n"
+            suites += "  <testsuite name=\"\(xml(group.name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(time(group.time))\">\n\(properties)\(cases)  </testsuite>\n"
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"soundpack validate\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" time=\"\(time(max(run.seconds, run.reports.reduce(0) { $0 + $1.seconds })))\">\n\(suites)</testsuites>\n"
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"\(xml(name))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" time=\"\(time(seconds))\">\n\(suites)</testsuites>\n"
     }
 
     /// Text as XML 1.0 character data. Line breaks we put between findings stay (as `&#10;`);
@@ -155,17 +167,26 @@ public enum FindingRenderer {
 
     /// Workflow commands: `::error file=…,title=rule::[rule] message`; warnings as `::warning`,
     /// suppressed findings as `::notice`, so the gate's exceptions are visible on the pull request.
-    public static func github(_ run: ValidationRun) -> String {
+    public static func github(_ run: ValidationRun) -> String { github(FindingGroup.of(run)) }
+
+    /// `publish --format github`: each refused pack's errors and its refusal, and a notice per pack
+    /// saying what happened to it.
+    public static func github(_ outcomes: [PublishOutcome]) -> String { github(FindingGroup.of(outcomes)) }
+
+    /// The same commands for a check (`verify`, `payload lint`); notes are `::notice` too.
+    public static func github(_ check: CheckReport) -> String { github([FindingGroup(check)]) }
+
+    static func github(_ groups: [FindingGroup]) -> String {
         var out = ""
-        for report in run.reports {
-            for finding in report.findings {
-                let command = finding.suppressed != nil ? "notice" : (run.fails(finding) ? "error" : "warning")
+        for group in groups {
+            for finding in group.findings {
+                let command = finding.suppressed != nil || finding.severity == .note ? "notice" : (group.fails(finding) ? "error" : "warning")
                 let suffix = finding.suppressed.map { " (suppressed: \($0))" } ?? ""
                 let place = (finding.line.map { ",line=\($0)" } ?? "") + (finding.column.map { ",col=\($0)" } ?? "")
-                out += "::\(command) file=\(property(ValidationRun.location(report, finding)))\(place),title=\(property(finding.rule.rawValue))::\(data("[\(finding.rule.rawValue)] \(finding.message)\(suffix)"))\n"
+                out += "::\(command) file=\(property(group.location(finding)))\(place),title=\(property(finding.rule.rawValue))::\(data("[\(finding.rule.rawValue)] \(finding.message)\(suffix)"))\n"
             }
-            // A summary per pack, so a passing pack says so on the run page too.
-            out += "::notice title=\(property("soundpack \(report.passed(strict: run.strict) ? "passed" : "failed")"))::\(data(summary(report, strict: run.strict, colour: false)))\n"
+            // A summary per group, so a passing pack says so on the run page too.
+            out += "::notice title=\(property("soundpack \(group.passed ? "passed" : "failed")"))::\(data(group.summary))\n"
         }
         return out
     }
@@ -195,9 +216,15 @@ public enum FindingRenderer {
     /// `%SRCROOT%` (the checkout, where code scanning resolves it), an absolute one as a `file:` URI;
     /// the line and column of the key when the finding is about pack.json.
     static func physicalLocation(_ path: String, _ finding: Finding) -> JSONValue {
-        let artifact: JSONValue = path.hasBytePrefix("/")
-            ? ["uri": .string("file://" + percentEncodedPath(path))]
-            : ["uri": .string(percentEncodedPath(path)), "uriBaseId": "%SRCROOT%"]
+        let artifact: JSONValue
+        if path.hasBytePrefix("/") {
+            artifact = ["uri": .string("file://" + percentEncodedPath(path))]
+        } else if let scheme = path.range(of: "://"), path[..<scheme.lowerBound].allSatisfy({ $0.isASCII && $0.isLetter }) {
+            // A store URL (s3://bucket/prefix/…): absolute already; its path is encoded as a file's.
+            artifact = ["uri": .string(String(path[..<scheme.upperBound]) + percentEncodedPath(String(path[scheme.upperBound...])))]
+        } else {
+            artifact = ["uri": .string(percentEncodedPath(path)), "uriBaseId": "%SRCROOT%"]
+        }
         var location: [String: JSONValue] = ["artifactLocation": artifact]
         if let line = finding.line {
             var region: [String: JSONValue] = ["startLine": .integer(line)]
@@ -224,29 +251,41 @@ public enum FindingRenderer {
     }
 
     public static func sarif(_ run: ValidationRun) throws(JSONWriteError) -> String {
-        let rules = RuleID.reportable
+        try sarif(FindingGroup.of(run), rules: RuleID.reportable, toolVersion: run.toolVersion)
+    }
+
+    /// A check's findings (`verify`, `payload lint`) with the rules of its scope.
+    public static func sarif(_ check: CheckReport) throws(JSONWriteError) -> String {
+        try sarif([FindingGroup(check)], rules: RuleID.rules(of: check.scope), toolVersion: check.toolVersion)
+    }
+
+    static func sarif(_ groups: [FindingGroup], rules: [RuleID], toolVersion: String) throws(JSONWriteError) -> String {
         let ruleObjects: [JSONValue] = rules.map { rule in
-            [
+            var help: JSONValue = ["text": .string(rule.summary)]
+            if rule.scope == .pack || rule.scope == .publication {
+                help = ["text": "\(rule.summary) Tune or suppress it by id in pack.json \"checks\" (\"ignore\": [\"\(rule.rawValue)\"]) or with --ignore \(rule.rawValue).",
+                        "markdown": "\(rule.summary)\n\nSuppress with `--ignore \(rule.rawValue)` or `\"checks\": {\"ignore\": [\"\(rule.rawValue)\"]}` in pack.json."]
+            }
+            return [
                 "id": .string(rule.rawValue),
                 "name": .string(rule.rawValue),
                 "shortDescription": ["text": .string(rule.summary)],
                 "fullDescription": ["text": .string(rule.summary)],
-                "help": ["text": "\(rule.summary) Tune or suppress it by id in pack.json \"checks\" (\"ignore\": [\"\(rule.rawValue)\"]) or with --ignore \(rule.rawValue).",
-                         "markdown": "\(rule.summary)\n\nSuppress with `--ignore \(rule.rawValue)` or `\"checks\": {\"ignore\": [\"\(rule.rawValue)\"]}` in pack.json."],
-                "defaultConfiguration": ["level": rule.defaultSeverity == .error ? "error" : "warning"],
+                "help": help,
+                "defaultConfiguration": ["level": .string(rule.defaultSeverity.rawValue)],
             ]
         }
         var results: [JSONValue] = []
-        for report in run.reports {
-            for finding in report.findings {
+        for group in groups {
+            for finding in group.findings {
                 var result: [String: JSONValue] = [
                     "ruleId": .string(finding.rule.rawValue),
                     "ruleIndex": .integer(rules.firstIndex(of: finding.rule) ?? 0),
-                    "level": finding.severity == .error || run.strict ? "error" : "warning",
+                    "level": finding.severity == .note ? "note" : (finding.severity == .error || group.strict ? "error" : "warning"),
                     "message": ["text": .string(finding.message)],
-                    "locations": [["physicalLocation": physicalLocation(ValidationRun.location(report, finding), finding)]],
+                    "locations": [["physicalLocation": physicalLocation(group.location(finding), finding)]],
                 ]
-                if let token = finding.token { result["properties"] = ["token": .string(token), "pack": .string(report.id ?? report.folder.shown)] }
+                if let token = finding.token { result["properties"] = ["token": .string(token), "pack": .string(group.id)] }
                 if let reason = finding.suppressed { result["suppressions"] = [["kind": "external", "justification": .string(reason)]] }
                 results.append(.object(result))
             }
@@ -255,7 +294,7 @@ public enum FindingRenderer {
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
             "runs": [[
-                "tool": ["driver": ["name": "soundpack", "version": .string(run.toolVersion), "semanticVersion": .string(run.toolVersion), "rules": .array(ruleObjects)]],
+                "tool": ["driver": ["name": "soundpack", "version": .string(toolVersion), "semanticVersion": .string(toolVersion), "rules": .array(ruleObjects)]],
                 "results": .array(results),
             ]],
         ]

@@ -1,11 +1,12 @@
 // One finding model for every output format: the rule, its severity, and the token and file it concerns.
 
-/// How much a finding matters: errors fail validation, warnings fail it only under `--strict`.
+/// How much a finding matters: errors fail validation, warnings fail it only under `--strict`,
+/// notes never fail (`verify`'s leftovers of an interrupted publish; validate writes none).
 public enum Severity: String, Sendable, Codable {
-    case error, warning
+    case error, warning, note
 }
 
-/// The rule ids of DESIGN §6, and of `payload lint`, in one namespace. They are a contract: users
+/// The rule ids of DESIGN §6, of `payload lint` and of `verify`, in one namespace. They are a contract: users
 /// suppress and tune rules by these names.
 public enum RuleID: String, Sendable, Codable, CaseIterable {
     case manifestInvalid = "manifest.invalid"
@@ -28,6 +29,9 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     case composeBannerCut = "compose.banner-cut"
     case composeTooLong = "compose.too-long"
     case catalogVersionConflict = "catalog.version-conflict"
+    case catalogVersionYanked = "catalog.version-yanked"
+    case catalogVersionNotNewer = "catalog.version-not-newer"
+    case catalogVersionBump = "catalog.version-bump"
     case payloadInvalid = "payload.invalid"
     case payloadNoBody = "payload.no-body"
     case payloadNotMutable = "payload.not-mutable"
@@ -41,20 +45,33 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     case payloadMissingClip = "payload.missing-clip"
     case payloadPaymentID = "payload.payment-id"
     case payloadNoPaymentID = "payload.no-payment-id"
+    case storeMissing = "store.missing"
+    case storeChanged = "store.changed"
+    case storeUnexpected = "store.unexpected"
+    case storeIndex = "store.index"
+    case storeSignature = "store.signature"
+    case storeLeftover = "store.leftover"
 
-    /// What a rule checks: a pack (validate), a publication, or a push payload (`payload lint`).
-    public enum Scope: Sendable { case pack, publication, payload }
+    /// What a rule checks: a pack (validate), a publication, a push payload (`payload lint`) or
+    /// the store (`verify`).
+    public enum Scope: Sendable { case pack, publication, payload, store }
 
     public var scope: Scope {
         switch self {
-        case .catalogVersionConflict: return .publication
-        default: return rawValue.hasPrefix("payload.") ? .payload : .pack
+        case .catalogVersionConflict, .catalogVersionYanked, .catalogVersionNotNewer, .catalogVersionBump: return .publication
+        default:
+            if rawValue.hasPrefix("payload.") { return .payload }
+            return rawValue.hasPrefix("store.") ? .store : .pack
         }
     }
 
-    /// The rules a pack's report can name (SARIF's rule list, `validate --ignore`): a pack's and
-    /// a publication's.
-    public static let reportable: [RuleID] = allCases.filter { $0.scope != .payload }
+    /// The rules a pack's report can name (SARIF's rule list, `validate --ignore`): a pack's, and
+    /// catalog.version-conflict, which validate has always listed and accepted in `--ignore` (a CI
+    /// line naming it must keep working). The other refusals of publish are publish's alone.
+    public static let reportable: [RuleID] = allCases.filter { $0.scope == .pack || $0 == .catalogVersionConflict }
+
+    /// The rules of one scope, in declaration order (SARIF's rule list for that command).
+    public static func rules(of scope: Scope) -> [RuleID] { allCases.filter { $0.scope == scope } }
 
     /// Severity when the rule fires (compose.too-long is a warning below its error limit).
     public var defaultSeverity: Severity {
@@ -63,6 +80,8 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
              .audioClipping, .audioDCOffset, .audioLoudnessOutlier, .composeBannerCut,
              .payloadNoInterruptionLevel, .payloadCritical, .payloadNoPaymentID:
             return .warning
+        case .storeLeftover:
+            return .note
         default:
             return .error
         }
@@ -91,6 +110,9 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
         case .composeBannerCut: return "The longest announcement up to maxAmount is above checks.bannerCutSeconds; Temporary banners may cut it (public reports, not Apple-documented)."
         case .composeTooLong: return "The longest announcement up to maxAmount reaches checks.composeMaxSeconds (error, iOS limit 30 s) or checks.composeWarnSeconds (warning)."
         case .catalogVersionConflict: return "This id@version is already published with other content; published versions never change."
+        case .catalogVersionYanked: return "This id@version was yanked; a yanked version is never published again."
+        case .catalogVersionNotNewer: return "A new version must be greater than every published version of the pack."
+        case .catalogVersionBump: return "The version bump is smaller than the change needs: a removed token, a grammar or sample-format change needs a major bump, an added token a minor one."
         case .payloadInvalid: return "The payload is not one JSON object with unique keys."
         case .payloadNoBody: return "aps.alert has no body; iOS 15 and later drop such a push."
         case .payloadNotMutable: return "aps.mutable-content is not the number 1, so the service extension never runs."
@@ -104,6 +126,12 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
         case .payloadMissingClip: return "The version lacks a clip the amount's announcement needs."
         case .payloadPaymentID: return "paymentId is not 1–128 characters of [A-Za-z0-9._:-]."
         case .payloadNoPaymentID: return "No paymentId: an APNs retry would be announced twice."
+        case .storeMissing: return "A file the catalog or a manifest lists is not in the store (or a signed manifest has no signature)."
+        case .storeChanged: return "A file's bytes differ from the SHA-256 its manifest or the catalog records, or a manifest is not one soundpack wrote."
+        case .storeUnexpected: return "A file in the store that no manifest lists."
+        case .storeIndex: return "index.json does not match the catalog's published versions."
+        case .storeSignature: return "A manifest signature does not verify against the given public keys, or a version that must be signed is not."
+        case .storeLeftover: return "What an interrupted publish left (staging, temporary files, an unrecorded version); the next publish cleans it."
         }
     }
 }
