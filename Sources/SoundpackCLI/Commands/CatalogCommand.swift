@@ -47,8 +47,7 @@ enum CatalogCommand: Command {
         do { counts = try CatalogCopy.copy(from: source, to: target) } catch {
             throw .refused(error.message, hint: "nothing was written to \(target.location.visible)")
         }
-        let rows = counts.rows
-        context.stdout.write("copied \(source.location.visible) to \(target.location.visible): \(rows["packs"] ?? 0) packs, \(rows["versions"] ?? 0) versions, \(rows["clips"] ?? 0) clips, \(rows["validation_runs"] ?? 0) validation runs, \(rows["findings"] ?? 0) findings\n")
+        try context.emit(CatalogMigration(from: source.location, to: target.location, rows: counts.rows), .text)
         return .success
     }
 
@@ -65,9 +64,7 @@ enum CatalogCommand: Command {
         do { report = try StoreRecovery(store: store, catalog: catalog).recover(packID: nil, index: index, listing: true) } catch {
             throw error.context("cannot rebuild the catalog from the store")
         }
-        for name in report.recorded { context.stdout.write("recorded \(name.visible) from \(store.location.visible)\n") }
-        for name in report.yanked { context.stdout.write("recorded the yank of \(name.visible)\n") }
-        context.stdout.write("catalog \(catalog.location.visible): \(report.recorded.count) version\(report.recorded.count == 1 ? "" : "s") recorded from the store, \(report.yanked.count) yank\(report.yanked.count == 1 ? "" : "s"), \(report.known) already known; every file of each recorded version checked against its manifest\n")
+        try context.emit(CatalogRebuild(catalog: catalog.location, store: store.location, recorded: report.recorded, yanked: report.yanked, known: report.known), .text)
         return .success
     }
 }

@@ -57,17 +57,7 @@ enum ConvertCommand: Command {
             let replaceable = !options.force && FileManager.default.fileExists(atPath: context.absolute(destination))
             throw error.context("cannot convert \(source) into \(destination)", hint: replaceable ? "pass --force to replace it" : nil)
         }
-        let report = summary.report
-        if format == .json {
-            context.stdout.write(try context.json(report))
-            return .success
-        }
-        let limited = summary.clips.filter(\.limitedByPeak)
-        context.stdout.write("\(destination.visible): \(summary.clips.count) clips converted to \(summary.sampleRate) Hz \(summary.channels == 1 ? "mono" : "\(summary.channels) channels") \(options.encoding.rawValue) \(options.container.rawValue)\n")
-        for clip in limited {
-            context.stdout.write("\(destination.visible)/\(clip.destination.visible): note: the loudness target was not reached without passing -1 dBFS peak (gain \(String(format: "%+.1f", clip.gainDb)) dB)\n")
-        }
-        context.printReports([report])
+        try context.emit(Validated(summary, into: destination, options), format)
         return .success
     }
 }

@@ -26,7 +26,7 @@ enum ImportCommand: Command {
         do { outcome = try PackImporter.importArchive(context.absolute(archive), into: context.packFolder(destination)) } catch {
             throw error.context("cannot import \(archive)")
         }
-        context.printReports([outcome.report])
+        try context.emit(Validated(report: outcome.report), .text)
         guard case .imported = outcome else {
             throw .refused("cannot import \(archive)", "the pack in \(archive) does not validate (\(outcome.report.errors) errors); nothing was imported")
         }

@@ -32,23 +32,52 @@ enum RenderCommand: Command {
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard let packPath = arguments.value("--pack") else { throw .usage("render needs --pack DIR") }
         guard let output = arguments.value("--output") else { throw .usage("render needs -o FILE or -o DIR") }
-        let codec: AudioFileWriter.Encoding = try arguments.choice("--codec")
-        var options = RenderOptions(trimSilence: arguments.has("--trim-silence"), encoding: codec)
+        var options = RenderOptions(trimSilence: arguments.has("--trim-silence"), encoding: try arguments.choice("--codec"))
         if let gap = arguments.value("--gap-ms") {
             guard let ms = Double(gap), ms >= 0, ms <= 5_000 else { throw .usage("--gap-ms must be a number of milliseconds from 0 to 5000") }
             options.gapMs = ms
         }
-        let amountsFile = arguments.value("--amounts")
+        let amountsFile = arguments.value("--amounts"), allowLong = arguments.has("--allow-long")
         guard !arguments.positionals.isEmpty || amountsFile != nil else {
             throw .usage("render needs amounts: AMOUNT... or --amounts FILE", hint: "soundpack render --pack packs/wechat 15.40 -o /tmp/a.caf")
         }
+        let destination = try Self.destination(output, arguments, context)
+        let renderer: PackRenderer
+        do { renderer = try PackRenderer(directory: context.absolute(packPath), options: options) } catch { throw error.context("cannot render with \(packPath)") }
+        guard case .folder(let folder, let container) = destination else {
+            let amount: Amount
+            do { amount = try Amount(parsing: arguments.positionals[0], maximum: renderer.packFile.maxAmount) } catch { throw .refused(error.description) }
+            let rendered: RenderedAmount
+            do { rendered = try renderer.render(amount, to: destination, allowLong: allowLong, shown: output) } catch {
+                throw error.kind == .refused ? error.with(hint: "shorten the clips, or pass --allow-long") : error
+            }
+            if let bytes = rendered.bytes { try context.writeOutput(bytes, to: output) } else { try context.emit(RenderedFile(output: output, rendered), .text) }
+            return .success
+        }
+        // iOS plays the default sound instead of a file of 30 s or more: such a file is refused.
+        let list = try AmountList.read(arguments: arguments.positionals, file: amountsFile.map(context.absolute), shown: amountsFile ?? "",
+                                       standardInput: context.stdin, maximum: renderer.packFile.maxAmount) { amount in
+            guard !allowLong, let finding = renderer.tooLong(amount) else { return nil }
+            return "[\(finding.rule.rawValue)] \(finding.message) (shorten the clips, or pass --allow-long)"
+        }
+        do { try PackRenderer.makeOutputFolder(folder) } catch { throw error.context("cannot create the output folder \(output)") }
+        let errorLabel = Style.error(context.colours(context.stderr))
+        for rejection in list.rejections { context.stderr.write("\(errorLabel) \(rejection)\n") }
+        let progress = Progress("rendering", total: list.amounts.count, sink: context.stderr, environment: context.environment)
+        do { try renderer.write(list.amounts, into: folder, fileExtension: container.rawValue, container: container) { progress.advance() } } catch {
+            progress.finish()
+            throw .environment("cannot write \(error.path)", error.error.message)
+        }
+        progress.finish()
+        try context.emit(RenderedFolder(output: output, count: list.amounts.count, container: container, renderer: renderer), .text)
+        return list.rejections.isEmpty ? .success : .failure
+    }
 
-        let destination: RenderDestination
+    /// Where the output goes; the problems phrased with the flags that cause them.
+    static func destination(_ output: String, _ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> RenderDestination {
         let asked: Container? = arguments.value("--container") == nil ? nil : try arguments.choice("--container")
-        do {
-            destination = try RenderDestination.resolve(path: context.absolute(output), isStandardOutput: output == "-",
-                                                        amounts: amountsFile == nil ? arguments.positionals.count : nil, container: asked)
-        } catch {
+        let amounts = arguments.value("--amounts") == nil ? arguments.positionals.count : nil
+        do { return try RenderDestination.resolve(path: context.absolute(output), isStandardOutput: output == "-", amounts: amounts, container: asked) } catch {
             switch error {
             case .containerConflict(let asked, let named):
                 throw .usage("--container \(asked.rawValue) conflicts with -o \(output.visible), whose extension asks for \(named.rawValue)",
@@ -60,71 +89,5 @@ enum RenderCommand: Command {
                              hint: stream ? "render --pack DIR 5 6 -o out/" : "render --pack DIR 5 6 -o out/, or one amount per file")
             }
         }
-
-        let renderer: PackRenderer
-        do { renderer = try PackRenderer(directory: context.absolute(packPath), options: options) } catch {
-            throw error.context("cannot render with \(packPath)")
-        }
-
-        // iOS plays the default sound instead of a file of 30 s or more: such a file is refused.
-        let allowLong = arguments.has("--allow-long")
-        func tooLong(_ amount: Amount) -> String? {
-            guard !allowLong, let finding = renderer.tooLong(amount) else { return nil }
-            return "[\(finding.rule.rawValue)] \(finding.message) (shorten the clips, or pass --allow-long)"
-        }
-
-        switch destination {
-        case .file(let path, let container):
-            let amount = try Self.amount(arguments.positionals[0], renderer)
-            if let refusal = tooLong(amount) { throw .refused("\(output) not written", refusal) }
-            do { try renderer.write(amount, to: path, container: container) } catch {
-                throw .environment("cannot write \(output)", error.message)
-            }
-            let tokens = renderer.tokens(for: amount), frames = renderer.timing.frames(of: tokens)
-            context.stdout.write("\(output.visible): \(amount) as \(renderer.packFile.grammar.text(of: tokens, texts: renderer.packFile.texts).visible), \(frames) frames, \(String(format: "%.3f", Double(frames) / Double(renderer.sampleRate))) s\n")
-            return .success
-        case .stream(let container):
-            let amount = try Self.amount(arguments.positionals[0], renderer)
-            if let refusal = tooLong(amount) { throw .refused("\(output) not written", refusal) }
-            let bytes: Data
-            do { bytes = try renderer.bytes(amount, container: container) } catch { throw .environment("cannot render \(amount)", error.message) }
-            try context.writeOutput(bytes, to: output)
-            return .success
-        case .folder(let path, let container):
-            return try renderFolder(path, container, arguments, context, renderer: renderer, tooLong: tooLong)
-        }
-    }
-
-    static func amount(_ text: String, _ renderer: PackRenderer) throws(SoundpackError) -> Amount {
-        do { return try Amount(parsing: text, maximum: renderer.packFile.maxAmount) } catch { throw .refused(error.description) }
-    }
-
-    static func renderFolder(_ outputPath: String, _ container: Container, _ arguments: ParsedArguments, _ context: CLIContext,
-                             renderer: PackRenderer, tooLong: (Amount) -> String?) throws(SoundpackError) -> ExitCode {
-        let output = arguments.value("--output") ?? outputPath
-        do { try PackRenderer.makeOutputFolder(outputPath) } catch { throw error.context("cannot create the output folder \(output)") }
-        var handle: FileHandle?
-        var lines: LineSource?
-        if let amountsFile = arguments.value("--amounts") {
-            if amountsFile != "-" {
-                handle = FileHandle(forReadingAtPath: context.absolute(amountsFile))
-                guard handle != nil else { throw .environment("cannot read the amounts file \(amountsFile.visible)", "no such file or no permission") }
-            }
-            lines = handle.map { LineSource(fileDescriptor: $0.fileDescriptor) } ?? context.stdin
-        }
-        // Parse everything first (bad lines reported in order), then render on every core.
-        let list = AmountList(arguments: arguments.positionals, lines: lines, maximum: renderer.packFile.maxAmount, refuse: tooLong)
-        try? handle?.close()
-        let errorLabel = Style.error(context.colours(context.stderr))
-        for rejection in list.rejections { context.stderr.write("\(errorLabel) \(rejection)\n") }
-        let amounts = list.amounts
-        let progress = Progress("rendering", total: amounts.count, sink: context.stderr, environment: context.environment)
-        do { try renderer.write(amounts, into: outputPath, fileExtension: container.rawValue, container: container) { progress.advance() } } catch {
-            progress.finish()
-            throw .environment("cannot write \(error.path)", error.error.message)
-        }
-        progress.finish()
-        context.stdout.write("\(output.visible): \(amounts.count) file\(amounts.count == 1 ? "" : "s") written (\(container.rawValue), \(renderer.sampleRate) Hz, \(renderer.channels == 1 ? "mono" : "\(renderer.channels) channels"), \(renderer.options.encoding.rawValue))\n")
-        return list.rejections.isEmpty ? .success : .failure
     }
 }

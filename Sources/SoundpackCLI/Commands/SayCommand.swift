@@ -29,55 +29,10 @@ enum SayCommand: Command {
         guard !arguments.positionals.isEmpty else {
             throw .usage("say needs at least one amount, or - to read amounts from standard input", hint: "soundpack say 15.40 --grammar zh-Hans")
         }
-        let out = context.stdout
-        let errorLabel = Style.error(context.colours(context.stderr))
-        var failed = false
-        var buffer: [Token] = []
-        buffer.reserveCapacity(32)
-        var line: [UInt8] = []
-        line.reserveCapacity(512)
-
-        func answer(_ input: String, lineNumber: Int?) {
-            do throws(AmountError) {
-                let amount = try Amount(parsing: input, maximum: maximum)
-                line.removeAll(keepingCapacity: true)
-                writer.write(amount, tokens: &buffer, into: &line)
-                out.write(bytes: line)
-            } catch {
-                failed = true
-                out.flush()
-                context.stderr.write("\(errorLabel) \(lineNumber.map { "line \($0): " } ?? "")\(error.description)\n")
-            }
-        }
-
-        for argument in arguments.positionals {
-            if argument == "-" {
-                var number = 0
-                // Stops reading once standard output is gone (`| head -1`): nobody reads the rest.
-                while out.failure == nil, let input = context.stdin.nextLineBytes(maxBytes: AmountList.maxLineBytes) {
-                    number += 1
-                    switch input {
-                    case .bytes(let bytes):
-                        // The plain form ("15.40") straight from the bytes; anything else through
-                        // the full parser, which also explains what is wrong.
-                        if let amount = bytes.withUnsafeBufferPointer({ Amount(plainDigits: $0) }), amount <= maximum {
-                            line.removeAll(keepingCapacity: true)
-                            writer.write(amount, tokens: &buffer, into: &line)
-                            out.write(bytes: line)
-                        } else {
-                            answer(String(decoding: bytes, as: UTF8.self), lineNumber: number)
-                        }
-                    case .tooLong(let start, let bytes):
-                        failed = true
-                        out.flush()
-                        context.stderr.write("\(errorLabel) line \(number): '\(start.quoted())' is not an amount — the line is \(bytes) bytes, above \(AmountList.maxLineBytes)\n")
-                    }
-                }
-            } else {
-                answer(argument, lineNumber: nil)
-            }
-        }
-        return failed ? .failure : .success
+        let out = context.stdout, errorLabel = Style.error(context.colours(context.stderr))
+        let passed = writer.answer(arguments.positionals, lines: context.stdin, maximum: maximum, write: { out.write(bytes: $0) },
+                                   stopped: { out.failure != nil }, reject: { out.flush(); context.stderr.write("\(errorLabel) \($0)\n") })
+        return passed ? .success : .failure
     }
 
     /// The writer for the pack or grammar the arguments name, and the largest amount it may read.

@@ -39,17 +39,9 @@ enum YankCommand: Command {
             throw error.context("cannot \(undo ? "undo the yank" : "yank") \(ref.id.visible)@\(version)",
                                 hint: "the catalog may already have it; run the same command again to bring index.json up to date")
         }
-        let name = "\(ref.id.visible)@\(version)"
-        switch outcome {
-        case .notPublished:
-            throw .refused("\(name) is not published", hint: "soundpack list shows what is")
-        case .alreadyYanked(let earlier):
-            context.stdout.write("\(name) is already yanked\(earlier.map { ": \($0.visible)" } ?? ""); the first reason stays\n")
-        case .notYanked:
-            context.stdout.write("\(name) is not yanked; nothing to undo\n")
-        case .yanked, .unyanked:
-            context.stdout.write(outcome == .yanked ? "yanked \(name): \(reason.visible)\n" : "\(name) is no longer yanked\n")
-        }
+        let name = "\(ref.id)@\(version)"
+        guard outcome != .notPublished else { throw .refused("\(name.visible) is not published", hint: "soundpack list shows what is") }
+        try context.emit(Yank(name: name, reason: reason, outcome: outcome), .text)
         return .success
     }
 }

@@ -142,3 +142,29 @@ public struct VersionChange: Sendable, Codable, Equatable {
         self.items = items
     }
 }
+
+extension VersionFacts {
+    /// One side of `diff`: a pack folder, validated but not recorded, or a version the catalog
+    /// recorded, its texts taken from the store's manifest when the store has it. `catalog` is
+    /// opened only for a recorded version. The name is the pack's id.
+    public static func of(_ source: PackSource, as argument: String, catalog: () throws(SoundpackError) -> any Catalog,
+                          store: Store?) throws(SoundpackError) -> (name: String, facts: VersionFacts) {
+        switch source {
+        case .folder(let folder):
+            let report = Validator().validate(folder: folder)
+            guard let facts = VersionFacts(report) else {
+                throw .refused("\(argument)/pack.json cannot be read", report.findings.first?.message)
+            }
+            return (report.packFile?.id ?? argument, facts)
+        case .published(_, nil):
+            throw .usage("'\(argument.visible)' needs a version: ID@VERSION")
+        case .published(let id, let version?):
+            let found: VersionRecord?
+            do { found = try catalog().versionRecord(of: id, version) } catch { throw error.context("cannot read the catalog") }
+            guard let found else { throw .refused("\(argument) is neither a pack folder nor a version in the catalog") }
+            var recorded = VersionFacts(found)
+            if let manifest = try? store?.manifest(id, version) { recorded.texts = manifest.texts }
+            return (id, recorded)
+        }
+    }
+}

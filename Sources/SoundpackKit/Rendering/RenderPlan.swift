@@ -67,3 +67,51 @@ extension PackRenderer {
         do { try Folders.create(path) } catch { throw .environment(error.message) }
     }
 }
+
+/// What one amount rendered to: its tokens and length, and the bytes when they go to a stream.
+public struct RenderedAmount: Sendable {
+    public var amount: Amount
+    public var text: String
+    public var frames: Int64
+    public var seconds: Double
+    /// The file's bytes for a stream; nil when a file was written.
+    public var bytes: Data?
+}
+
+extension PackRenderer {
+    /// Renders `amount` into a file or a stream's bytes. An announcement at or above the pack's
+    /// limit is refused (`compose.too-long`, the one refusal) unless `allowLong`; `shown` names
+    /// the output in messages.
+    public func render(_ amount: Amount, to destination: RenderDestination, allowLong: Bool, shown: String) throws(SoundpackError) -> RenderedAmount {
+        if !allowLong, let finding = tooLong(amount) { throw .refused("\(shown) not written", "[\(finding.rule.rawValue)] \(finding.message)") }
+        let tokens = tokens(for: amount), frames = timing.frames(of: tokens)
+        var rendered = RenderedAmount(amount: amount, text: packFile.grammar.text(of: tokens, texts: packFile.texts), frames: frames,
+                                      seconds: Double(frames) / Double(sampleRate))
+        switch destination {
+        case .file(let path, let container):
+            do { try write(amount, to: path, container: container) } catch { throw .environment("cannot write \(shown)", error.message) }
+        case .stream(let container):
+            do throws(AudioError) { rendered.bytes = try bytes(amount, container: container) } catch { throw .environment("cannot render \(amount)", error.message) }
+        case .folder:
+            preconditionFailure("a folder takes a list of amounts")
+        }
+        return rendered
+    }
+}
+
+extension AmountList {
+    /// The amounts of the arguments and of `file` (one per line; `-` is `standardInput`), read
+    /// whole before anything is rendered, so bad lines are reported in order.
+    /// `file` is absolute; `shown` is how it was named.
+    public static func read(arguments: [String], file: String?, shown: String, standardInput: LineSource, maximum: Amount,
+                            refuse: (Amount) -> String?) throws(SoundpackError) -> AmountList {
+        guard let file, shown != "-" else {
+            return AmountList(arguments: arguments, lines: file == nil ? nil : standardInput, maximum: maximum, refuse: refuse)
+        }
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            throw .environment("cannot read the amounts file \(shown.visible)", "no such file or no permission")
+        }
+        defer { try? handle.close() }
+        return AmountList(arguments: arguments, lines: LineSource(fileDescriptor: handle.fileDescriptor), maximum: maximum, refuse: refuse)
+    }
+}

@@ -1,0 +1,69 @@
+// What the commands that write packs print (convert, import): what was written, then the new
+// pack's validation, as validate prints it.
+
+import Foundation
+import SoundpackCore
+import SoundpackKit
+
+/// A pack's validation as `validate` prints it as text; its JSON is the report.
+struct Validated: CommandOutput {
+    var report: PackReport
+    /// Lines before the report (what was written).
+    var header = ""
+
+    func encode(to encoder: any Encoder) throws { try report.encode(to: encoder) }
+
+    func text(colour: Bool) -> String {
+        header + FindingRenderer.text(ValidationRun(reports: [report], strict: false, toolVersion: SoundpackCommand.version), colour: colour)
+    }
+}
+
+extension Validated {
+    /// `convert`: the clips converted, a note for each that stayed below the loudness target to
+    /// keep its peak, and the new pack's report.
+    init(_ summary: ConvertSummary, into destination: String, _ options: ConvertOptions) {
+        var header = "\(destination.visible): \(summary.clips.count) clips converted to \(summary.sampleRate) Hz \(summary.channels == 1 ? "mono" : "\(summary.channels) channels") \(options.encoding.rawValue) \(options.container.rawValue)\n"
+        for clip in summary.clips where clip.limitedByPeak {
+            header += "\(destination.visible)/\(clip.destination.visible): note: the loudness target was not reached without passing -1 dBFS peak (gain \(String(format: "%+.1f", clip.gainDb)) dB)\n"
+        }
+        self.init(report: summary.report, header: header)
+    }
+}
+
+/// `render` of one amount into a file: what it says and how long it is.
+struct RenderedFile: CommandOutput {
+    var output: String
+    var amount: String
+    var text: String
+    var frames: Int64
+    var seconds: Double
+
+    init(output: String, _ rendered: RenderedAmount) {
+        (self.output, amount, text, frames, seconds) = (output, rendered.amount.description, rendered.text, rendered.frames, rendered.seconds)
+    }
+
+    func text(colour: Bool) -> String {
+        "\(output.visible): \(amount) as \(text.visible), \(frames) frames, \(String(format: "%.3f", seconds)) s\n"
+    }
+}
+
+/// `render` into a folder: how many files, in which format.
+struct RenderedFolder: CommandOutput {
+    var output: String
+    var count: Int
+    var container: Container
+    var sampleRate: Int
+    var channels: Int
+    var encoding: AudioFileWriter.Encoding
+
+    private enum CodingKeys: String, CodingKey { case output, count, sampleRate, channels }
+
+    init(output: String, count: Int, container: Container, renderer: PackRenderer) {
+        (self.output, self.count, self.container) = (output, count, container)
+        (sampleRate, channels, encoding) = (renderer.sampleRate, renderer.channels, renderer.options.encoding)
+    }
+
+    func text(colour: Bool) -> String {
+        "\(output.visible): \(count) file\(count == 1 ? "" : "s") written (\(container.rawValue), \(sampleRate) Hz, \(channels == 1 ? "mono" : "\(channels) channels"), \(encoding.rawValue))\n"
+    }
+}
