@@ -43,6 +43,7 @@ import SoundpackTestSupport
         let folder = try PublishEndToEndTests.project()
         let amounts = try Executable.run(["render", "--pack", "packs/wechat", "--amounts", "nosuch.txt", "-o", "out"], in: folder.path)
         #expect(amounts.status == 3 && amounts.stderr.contains("cannot read the amounts file nosuch.txt"), "\(amounts.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out")), "the output folder is made only once the amounts are read")
         let baseline = try Executable.run(["validate", "packs/wechat", "--baseline", "nosuch.json", "--no-record"], in: folder.path)
         #expect(baseline.status == 3 && baseline.stderr.contains("cannot read the baseline nosuch.json"), "\(baseline.stderr)")
         let archive = try Executable.run(["import", "nosuch.tar.gz", "dest"], in: folder.path)

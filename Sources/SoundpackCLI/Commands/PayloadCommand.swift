@@ -57,19 +57,7 @@ enum PayloadCommand: Command {
         let format: ReportFormat = try arguments.choice("--format")
         guard arguments.positionals.count == 2 else { throw .usage("payload lint needs one FILE, or - for standard input") }
         let source = arguments.positionals[1]
-        // A payload APNs accepts is 4 KiB; more than 1 MiB is not read at all.
-        let cap = 1 << 20
-        let data: Data
-        if source == "-" {
-            guard let bytes = context.stdin.readAll(maxBytes: cap) else {
-                throw .refused("standard input is not a payload", "more than 1 MiB; APNs refuses payloads above \(PushPayload.maxBytes) bytes")
-            }
-            data = Data(bytes)
-        } else {
-            do { data = Data(try CappedFile.read(context.absolute(source), cap: cap, what: "a payload")) } catch {
-                throw .refused("cannot read \(source)", error.message)
-            }
-        }
+        let data = try PushPayload.read(context.absolute(source), shown: source, standardInput: context.stdin)
         let store = try context.store(arguments)
         let (findings, packsChecked) = try PushPayload.lint(data, against: store)
         let failed = findings.contains { $0.severity == .error }

@@ -58,6 +58,19 @@ extension PushPayload {
         return payload
     }
 
+    /// A payload to lint: the file at `path` (absolute; `shown` as named), or all of `standardInput`
+    /// for `-`. A payload APNs accepts is 4 KiB; more than 1 MiB is not read at all.
+    public static func read(_ path: String, shown: String, standardInput: LineSource) throws(SoundpackError) -> Data {
+        let cap = 1 << 20
+        guard shown != "-" else {
+            guard let bytes = standardInput.readAll(maxBytes: cap) else {
+                throw .refused("standard input is not a payload", "more than 1 MiB; APNs refuses payloads above \(maxBytes) bytes")
+            }
+            return Data(bytes)
+        }
+        do { return Data(try CappedFile.read(path, cap: cap, what: "a payload")) } catch { throw .refused("cannot read \(shown)", error.message) }
+    }
+
     /// The findings on `data` against the versions the store publishes (its index.json and their
     /// manifests: the store is the source of truth), so the lint can tell whether the named pack
     /// exists, is not yanked, and can say the amount. `packsChecked` is false when the store has
