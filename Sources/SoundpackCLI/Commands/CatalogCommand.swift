@@ -33,37 +33,16 @@ enum CatalogCommand: Command {
             throw .usage("catalog takes one subcommand: migrate or rebuild", hint: "soundpack catalog migrate --from .soundpack/catalog.sqlite --to postgresql://user@host/db, or soundpack catalog rebuild --from-store")
         }
         guard let from = arguments.value("--from"), let to = arguments.value("--to") else { throw .usage("catalog migrate needs --from and --to") }
-        func open(_ named: String, mustExist: Bool) throws(SoundpackError) -> SQLCatalog {
-            do throws(CatalogError) {
-                let location = CatalogLocation(named, workingDirectory: context.workingDirectory)
-                guard !mustExist || location.exists else { throw CatalogError("there is no catalog at \(named.visible)") }
-                return try location.open()
-            } catch {
-                throw error.context("cannot use the catalog")
-            }
-        }
-        let source = try open(from, mustExist: true), target = try open(to, mustExist: false)
-        let counts: CatalogCopy.Counts
-        do { counts = try CatalogCopy.copy(from: source, to: target) } catch {
-            throw .refused(error.message, hint: "nothing was written to \(target.location.visible)")
-        }
-        try context.emit(CatalogMigration(from: source.location, to: target.location, rows: counts.rows), .text)
+        let migration = try CatalogCopy.migrate(from: CatalogLocation(from, workingDirectory: context.workingDirectory),
+                                                to: CatalogLocation(to, workingDirectory: context.workingDirectory))
+        try context.emit(CatalogMigration(from: migration.from, to: migration.to, rows: migration.counts.rows), .text)
         return .success
     }
 
     static func rebuild(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard arguments.has("--from-store") else { throw .usage("catalog rebuild needs --from-store", hint: "soundpack catalog rebuild --from-store --store s3://bucket/voice") }
-        let catalog = try context.openCatalog(arguments)
-        let store = try context.store(arguments)
-        let lock: any StoreLock
-        do { lock = try catalog.storeLock() ?? store.lock() } catch { throw .environment("cannot lock the store", "\(error)") }
-        defer { lock.release() }
-        let report: StoreRecovery.Report
-        let index: StoreIndex?
-        do { index = try store.readIndex() } catch { throw error.context("cannot read the store") }
-        do { report = try StoreRecovery(store: store, catalog: catalog).recover(packID: nil, index: index, listing: true) } catch {
-            throw error.context("cannot rebuild the catalog from the store")
-        }
+        let catalog = try context.openCatalog(arguments), store = try context.store(arguments)
+        let report = try Publisher(catalog: catalog, store: store).rebuildCatalog()
         try context.emit(CatalogRebuild(catalog: catalog.location, store: store.location, recorded: report.recorded, yanked: report.yanked, known: report.known), .text)
         return .success
     }

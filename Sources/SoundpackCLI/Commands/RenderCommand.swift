@@ -60,34 +60,21 @@ enum RenderCommand: Command {
             guard !allowLong, let finding = renderer.tooLong(amount) else { return nil }
             return "[\(finding.rule.rawValue)] \(finding.message) (shorten the clips, or pass --allow-long)"
         }
-        do { try PackRenderer.makeOutputFolder(folder) } catch { throw error.context("cannot create the output folder \(output)") }
         let errorLabel = Style.error(context.colours(context.stderr))
         for rejection in list.rejections { context.stderr.write("\(errorLabel) \(rejection)\n") }
         let progress = Progress("rendering", total: list.amounts.count, sink: context.stderr, environment: context.environment)
-        do { try renderer.write(list.amounts, into: folder, fileExtension: container.rawValue, container: container) { progress.advance() } } catch {
-            progress.finish()
-            throw .environment("cannot write \(error.path)", error.error.message)
-        }
-        progress.finish()
+        defer { progress.finish() }
+        try renderer.write(list.amounts, intoFolder: folder, shown: output, container: container) { progress.advance() }
         try context.emit(RenderedFolder(output: output, count: list.amounts.count, container: container, renderer: renderer), .text)
         return list.rejections.isEmpty ? .success : .failure
     }
 
-    /// Where the output goes; the problems phrased with the flags that cause them.
+    /// Where the output goes (the problems phrased with the flags that cause them).
     static func destination(_ output: String, _ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> RenderDestination {
         let asked: Container? = arguments.value("--container") == nil ? nil : try arguments.choice("--container")
         let amounts = arguments.value("--amounts") == nil ? arguments.positionals.count : nil
         do { return try RenderDestination.resolve(path: context.absolute(output), isStandardOutput: output == "-", amounts: amounts, container: asked) } catch {
-            switch error {
-            case .containerConflict(let asked, let named):
-                throw .usage("--container \(asked.rawValue) conflicts with -o \(output.visible), whose extension asks for \(named.rawValue)",
-                             hint: "name the file .\(asked.rawValue), or leave --container out")
-            case .unknownContainer:
-                throw .usage("cannot tell the container of '\(output)'", hint: "end the file name in .caf, .wav or .aiff, or give a folder")
-            case .severalAmountsNeedAFolder(let stream):
-                throw .usage("several amounts need a folder for -o, not \(stream ? "'\(output)'" : "the file name '\(output)'")",
-                             hint: stream ? "render --pack DIR 5 6 -o out/" : "render --pack DIR 5 6 -o out/, or one amount per file")
-            }
+            throw error.usage(output: output)
         }
     }
 }

@@ -67,3 +67,19 @@ struct RenderedFolder: CommandOutput {
         "\(output.visible): \(count) file\(count == 1 ? "" : "s") written (\(container.rawValue), \(sampleRate) Hz, \(channels == 1 ? "mono" : "\(channels) channels"), \(encoding.rawValue))\n"
     }
 }
+
+extension RenderDestination.Problem {
+    /// The problem as a usage error, phrased with the flags that cause it (`-o OUTPUT`, `--container`).
+    func usage(output: String) -> SoundpackError {
+        switch self {
+        case .containerConflict(let asked, let named):
+            return .usage("--container \(asked.rawValue) conflicts with -o \(output.visible), whose extension asks for \(named.rawValue)",
+                          hint: "name the file .\(asked.rawValue), or leave --container out")
+        case .unknownContainer:
+            return .usage("cannot tell the container of '\(output)'", hint: "end the file name in .caf, .wav or .aiff, or give a folder")
+        case .severalAmountsNeedAFolder(let stream):
+            return .usage("several amounts need a folder for -o, not \(stream ? "'\(output)'" : "the file name '\(output)'")",
+                          hint: stream ? "render --pack DIR 5 6 -o out/" : "render --pack DIR 5 6 -o out/, or one amount per file")
+        }
+    }
+}

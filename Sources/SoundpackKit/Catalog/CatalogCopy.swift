@@ -26,6 +26,30 @@ public enum CatalogCopy {
         public var rows: [String: Int] = [:]
     }
 
+    /// What `migrate` copied, and where from and to (the locations as the catalogs name them).
+    public struct Migration: Sendable {
+        public var from: String
+        public var to: String
+        public var counts: Counts
+    }
+
+    /// Opens the catalog at `from` (which must exist) and the one at `to` (a new SQLite file is
+    /// created), brings both to the current schema and copies; all or nothing.
+    public static func migrate(from: CatalogLocation, to: CatalogLocation) throws(SoundpackError) -> Migration {
+        func open(_ location: CatalogLocation, mustExist: Bool) throws(SoundpackError) -> SQLCatalog {
+            do throws(CatalogError) {
+                guard !mustExist || location.exists else { throw CatalogError("there is no catalog at \(location.description.visible)") }
+                return try location.open()
+            } catch {
+                throw error.context("cannot use the catalog")
+            }
+        }
+        let source = try open(from, mustExist: true), target = try open(to, mustExist: false)
+        do { return Migration(from: source.location, to: target.location, counts: try copy(from: source, to: target)) } catch {
+            throw .refused(error.message, hint: "nothing was written to \(target.location.visible)")
+        }
+    }
+
     /// Copies `source` into `target`, which must hold no packs; all or nothing.
     public static func copy(from source: SQLCatalog, to target: SQLCatalog) throws(CatalogError) -> Counts {
         guard try target.db.query("SELECT COUNT(*) AS n FROM packs", []).first?["n"].int == 0 else {

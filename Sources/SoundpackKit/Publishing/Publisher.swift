@@ -128,6 +128,19 @@ public final class Publisher {
         return try store.lock()
     }
 
+    /// Records in the catalog every version the store holds and the catalog lacks, with the yanks
+    /// index.json lists (`catalog rebuild --from-store`), under the lock publish takes.
+    public func rebuildCatalog() throws(PublishError) -> StoreRecovery.Report {
+        let lock: any StoreLock
+        do { lock = try storeLock() } catch { throw .environment("cannot lock the store", "\(error)") }
+        defer { lock.release() }
+        let index: StoreIndex?
+        do { index = try readIndex() } catch { throw error.context("cannot read the store") }
+        do { return try StoreRecovery(store: store, catalog: catalog).recover(packID: nil, index: index, listing: true) } catch {
+            throw error.context("cannot rebuild the catalog from the store")
+        }
+    }
+
     /// Yanks `id@version` (or, with `undo`, takes a yank back) under the store lock publish takes:
     /// the versions of the pack the store holds and the catalog lacks are recorded first (the store
     /// is the truth), and index.json is rewritten whatever the outcome, so a yank whose index write

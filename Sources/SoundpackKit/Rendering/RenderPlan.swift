@@ -57,6 +57,16 @@ extension PackRenderer {
         return data
     }
 
+    /// Renders every amount into `folder` as `AMOUNT.EXT` (the folder made if missing, its parent
+    /// must exist); `shown` names the folder in errors as the user wrote it.
+    public func write(_ amounts: [Amount], intoFolder folder: String, shown: String, container: Container,
+                      progress: (@Sendable () -> Void)? = nil) throws(SoundpackError) {
+        do { try Self.makeOutputFolder(folder) } catch { throw error.context("cannot create the output folder \(shown)") }
+        do { try write(amounts, into: folder, fileExtension: container.rawValue, container: container, progress: progress) } catch {
+            throw .environment("cannot write \(error.path)", error.error.message)
+        }
+    }
+
     /// Makes the output folder, but not the folders above it: a typo there is an error.
     public static func makeOutputFolder(_ path: String) throws(SoundpackError) {
         let parent = (path as NSString).deletingLastPathComponent
