@@ -15,7 +15,9 @@
 #   verify   soundpack verify of the 50-pack store vs sha256sum of every file in it  target <= 1.0x
 #   json     soundpack validate of a pack whose pack.json is 0.9 MiB on one line vs the same pack
 #            with its ordinary pack.json, and vs python3 json.load      target: adds < 1 s
-#   say      soundpack say of 1,000,000 amounts (text)                               target >= 1.5 M/s
+#   say      soundpack say --grammar zh-Hans of 1,000,000 amounts (text), with each reading option
+#            vs  the same amounts read by BENCH_SAY_BASELINE's binary (default 4f716a5, before
+#            the grammar framework), with its default reading  target >= 1.5 M/s, <= 1.1x
 #   extension the extension's plan + verify + join of packs/wechat's worst-case amount (from
 #            validate), every clip in Library/Sounds and hash-checked, 50 runs in one process
 #            vs  the phone's budget                                    target <= 50 ms, <= 8 MiB added
@@ -257,11 +259,33 @@ import random
 rng = random.Random(2026)
 print("\n".join("%d.%02d" % (rng.randrange(0, 100_000_000), rng.randrange(0, 100)) for _ in range(1_000_000)))
 PY
-  hyperfine -w 1 -r 5 --export-json "$work/say.json" \
-    "$bin say --pack packs/wechat - <$work/amounts-1m.txt >/dev/null" >/dev/null 2>&1
-  echo "say: 1,000,000 random amounts read as text (median of 5)"
+  # The baseline: the release binary of BENCH_SAY_BASELINE (default: the last commit before the
+  # grammar framework), built in a worktree of this repository. It knows no reading options, so
+  # each option is compared with its default reading of the same amounts.
+  base_ref=${BENCH_SAY_BASELINE:-4f716a5}
+  base=$work/baseline-$base_ref
+  if [ ! -x "$base/.build/release/soundpack" ]; then
+    git worktree add --detach "$base" "$base_ref" >/dev/null 2>&1
+    (cd "$base" && swift build -c release --product soundpack >/dev/null)
+  fi
+  basebin=$base/.build/release/soundpack
+  echo "say: 1,000,000 random amounts read as text, medians of 5 runs each, against $base_ref's binary"
+  printf '%-44s %10s %10s %8s %10s
+' "grammar and options" "this (s)" "base (s)" "ratio" "M/s"
+  for options in "" "--two liang" "--two liang-large" "--money jiao-fen" "--money kuai-mao" "--ten-start yi-shi" \
+                 "--two liang-large --money kuai-mao --ten-start yi-shi"; do
+    # The baseline reads with the options it has (--two er|liang), else with the defaults.
+    case "$options" in ""|"--two liang") baseopts=$options ;; *) baseopts="" ;; esac
+    hyperfine -w 1 -r 5 --export-json "$work/say.json" \
+      "$bin say --grammar zh-Hans $options - <$work/amounts-1m.txt >/dev/null" \
+      "$basebin say --grammar zh-Hans $baseopts - <$work/amounts-1m.txt >/dev/null" >/dev/null 2>&1
+    read -r this that < <(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results']; print('%.3f %.3f' % (r[0]['median'], r[1]['median']))" "$work/say.json")
+    printf '%-44s %10s %10s %7sx %10s\n' "zh-Hans ${options:-(defaults)}" "$this" "$that" "$(ratio "$this" "$that" 2)" "$(awk -v s="$this" 'BEGIN { printf "%.2f", 1 / s }')"
+  done
+  hyperfine -w 1 -r 5 --export-json "$work/say.json" "$bin say --pack packs/wechat - <$work/amounts-1m.txt >/dev/null" >/dev/null 2>&1
   printf '%-44s %10s s\n' "soundpack say --pack packs/wechat -" "$(wall say)"
-  echo "rate: $(awk -v s="$(wall say)" 'BEGIN { printf "%.2f", 1 / s }') M readings/s (target >= 1.5 M/s)"
+  echo "target: >= 1.5 M readings/s for every option, ratio to the baseline <= 1.1"
+  [ -n "${BENCH_WORK:-}" ] || git worktree remove --force "$base" >/dev/null 2>&1 || true
   echo
 fi
 

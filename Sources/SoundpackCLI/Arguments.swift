@@ -44,6 +44,8 @@ enum OutputFormat: String, ArgumentChoice { case text, json }
 extension ColourChoice: ArgumentChoice {}
 extension GrammarID: ArgumentChoice {}
 extension TwoStyle: ArgumentChoice {}
+extension MoneyStyle: ArgumentChoice {}
+extension TenStart: ArgumentChoice {}
 extension SharedManifest.Encoding: ArgumentChoice {}
 extension AnnouncementWriter.Format: ArgumentChoice {}
 extension AudioFileWriter.Encoding: ArgumentChoice {}
@@ -162,4 +164,23 @@ struct ParsedArguments: Sendable {
         }
         return chosen
     }
+}
+
+/// The reading options of DESIGN §4a as flags (`say --grammar`, `init`): one spec and one parse.
+enum GrammarOptionFlags {
+    static let names = ["--two", "--money", "--ten-start"]
+
+    static let specs: [OptionSpec] = [
+        .choice("--two", value: "STYLE", default: TwoStyle.default, help: "how 2 is said"),
+        .choice("--money", value: "STYLE", default: MoneyStyle.default, help: "how the currency and fraction are said"),
+        .choice("--ten-start", value: "STYLE", default: TenStart.default, help: "10 as 十 or 一十"),
+    ]
+
+    /// The options the arguments choose (the defaults for those not given).
+    static func parse(_ arguments: ParsedArguments) throws(SoundpackError) -> GrammarOptions {
+        GrammarOptions(two: try arguments.choice("--two"), money: try arguments.choice("--money"), tenStart: try arguments.choice("--ten-start"))
+    }
+
+    /// Whether any of the flags is given.
+    static func anyGiven(_ arguments: ParsedArguments) -> Bool { names.contains { arguments.value($0) != nil } }
 }

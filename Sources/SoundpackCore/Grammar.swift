@@ -1,4 +1,5 @@
-// The zh-Hans and zh-Hant grammars: which tokens an amount is read as, and how they are written.
+// A pack's grammar as pack.json declares it: the grammar id and its options, and the one reading
+// they make. Everything outside SoundpackCore reads amounts through this type.
 
 /// The grammars a pack can declare in pack.json (`grammar`).
 public enum GrammarID: String, CaseIterable, Sendable, Codable {
@@ -6,73 +7,116 @@ public enum GrammarID: String, CaseIterable, Sendable, Codable {
     case zhHant = "zh-Hant"
 }
 
-/// How a 2 is said where Mandarin allows 两 (`grammarOptions.two`).
-public enum TwoStyle: String, CaseIterable, Sendable, Codable {
-    /// The style a pack has when pack.json names none.
-    public static let `default` = TwoStyle.er
+/// A grammar's reading options (`grammarOptions` in pack.json, DESIGN §4a).
+public struct GrammarOptions: Sendable, Hashable, CustomStringConvertible {
+    public var two: TwoStyle
+    public var money: MoneyStyle
+    public var tenStart: TenStart
 
-    /// Always 二.
-    case er
-    /// 两 in the hundreds and thousands place of a group, and for a group of exactly 2 before 万/亿.
-    case liang
+    public init(two: TwoStyle = .default, money: MoneyStyle = .default, tenStart: TenStart = .default) {
+        self.two = two
+        self.money = money
+        self.tenStart = tenStart
+    }
+
+    /// `two=er money=yuan tenStart=shi`.
+    public var description: String { written.map { "\($0.name)=\($0.value)" }.joined(separator: " ") }
+
+    /// The options' names as pack.json writes them.
+    public static let names = ["two", "money", "tenStart"]
+
+    /// Each option as pack.json writes it (name, value), in `names` order.
+    public var written: [(name: String, value: String)] {
+        [("two", two.rawValue), ("money", money.rawValue), ("tenStart", tenStart.rawValue)]
+    }
+
+    /// The options that differ from their defaults. `two` is written always (packs have said it
+    /// since the first version); the others only when chosen, so the files and digests of packs
+    /// that choose none are what they were before the options existed.
+    public var chosen: [(name: String, value: String)] {
+        zip(written, GrammarOptions().written).filter { $0.0.name == "two" || $0.0.value != $0.1.value }.map(\.0)
+    }
+
+    /// Sets the option `name` from its written `value`; false when either is unknown.
+    public mutating func set(_ name: String, _ value: String) -> Bool {
+        switch name {
+        case "two": guard let v = TwoStyle(rawValue: value) else { return false }; two = v
+        case "money": guard let v = MoneyStyle(rawValue: value) else { return false }; money = v
+        case "tenStart": guard let v = TenStart(rawValue: value) else { return false }; tenStart = v
+        default: return false
+        }
+        return true
+    }
+
+    /// The values `name` takes, for messages.
+    public static func values(of name: String) -> [String] {
+        switch name {
+        case "two": return TwoStyle.allCases.map(\.rawValue)
+        case "money": return MoneyStyle.allCases.map(\.rawValue)
+        case "tenStart": return TenStart.allCases.map(\.rawValue)
+        default: return []
+        }
+    }
 }
 
-/// Reads amounts in Chinese as sequences of clip tokens (DESIGN §4).
-///
-/// zh-Hant uses the same sounds (and so the same tokens and clip keys) as zh-Hans; only the
-/// written text differs (萬 億 點 兩).
+/// Reads amounts as sequences of clip tokens for one grammar and its options.
 public struct Grammar: Sendable, Hashable {
     public let id: GrammarID
-    public let two: TwoStyle
+    public let options: GrammarOptions
+    private let chinese: ChineseGrammar
 
-    public init(_ id: GrammarID, two: TwoStyle = .default) {
+    public init(_ id: GrammarID, options: GrammarOptions = GrammarOptions()) {
         self.id = id
-        self.two = two
+        self.options = options
+        chinese = ChineseGrammar(traditional: id == .zhHant, two: options.two, money: options.money, tenStart: options.tenStart)
     }
 
-    /// Every token this grammar can say, including `prefix` and the optional `suffix` and 两.
-    public var inventory: Set<Token> { Set(Token.allCases) }
+    public init(_ id: GrammarID, two: TwoStyle) {
+        self.init(id, options: GrammarOptions(two: two))
+    }
+
+    public var two: TwoStyle { options.two }
+
+    /// The grammar and the options that differ from their defaults: `zh-Hans`, `zh-Hans money=kuai-mao`.
+    public var summary: String {
+        let defaults = GrammarOptions().written
+        let chosen = zip(options.written, defaults).filter { $0.0.value != $0.1.value }.map { "\($0.0.name)=\($0.0.value)" }
+        return ([id.rawValue] + chosen).joined(separator: " ")
+    }
+
+    /// Every token an announcement in this grammar can play, by ordinal (`prefix`, `suffix`, the
+    /// grammar's tokens): `inventory[token.ordinal] == token`. `sorted()` gives listing order.
+    public var inventory: [Token] { [.prefix, .suffix] + chinese.tokens }
+
+    /// The token whose clip key is `key` (`prefix`, `suffix` or one of the grammar's).
+    public func token(forKey key: String) -> Token? {
+        if key == Token.prefix.rawValue { return .prefix }
+        if key == Token.suffix.rawValue { return .suffix }
+        return chinese.token(forKey: key)
+    }
+
+    /// Listing order of clip keys: the grammar's tokens in its order, then other keys by name.
+    public func precedes(_ a: String, _ b: String) -> Bool {
+        switch (token(forKey: a), token(forKey: b)) {
+        case let (x?, y?): return x < y
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): return a < b
+        }
+    }
 
     /// The tokens that read `amount`, without prefix or suffix: 15.40 → 十 五 点 四 元.
-    public func tokens(for amount: Amount) -> [Token] {
-        var tokens: [Token] = []
-        tokens.reserveCapacity(24)
-        appendTokens(for: amount, to: &tokens)
-        return tokens
-    }
+    public func tokens(for amount: Amount) -> [Token] { chinese.tokens(for: amount) }
 
     /// Appends the reading of `amount` to `tokens` (no prefix or suffix); the allocation-free form.
     public func appendTokens(for amount: Amount, to tokens: inout [Token]) {
-        var state = ReadingMachine.State()
-        let machine = ReadingMachine(two: two)
-        for digit in ReadingMachine.digits(of: amount) { machine.step(&state, digit: digit, into: &tokens) }
+        chinese.appendTokens(for: amount, to: &tokens)
     }
 
     /// The written form of a token: 十, 萬, 點 … `prefix`/`suffix` come from the pack's `texts`.
     public func text(of token: Token, texts: [String: String] = [:]) -> String {
-        switch token {
-        case .prefix, .suffix: return texts[token.rawValue] ?? "[\(token.rawValue)]"
-        case .zero: return "零"
-        case .one: return "一"
-        case .two: return "二"
-        case .three: return "三"
-        case .four: return "四"
-        case .five: return "五"
-        case .six: return "六"
-        case .seven: return "七"
-        case .eight: return "八"
-        case .nine: return "九"
-        case .ten, .hundred, .thousand, .yuan: return token.rawValue
-        case .tenThousand: return id == .zhHant ? "萬" : "万"
-        case .hundredMillion: return id == .zhHant ? "億" : "亿"
-        case .point: return id == .zhHant ? "點" : "点"
-        case .liang: return id == .zhHant ? "兩" : "两"
-        }
-    }
-
-    /// An amount in figures with the grammar's unit, as an alert's text writes it: 15.40元.
-    public func figures(_ amount: Amount) -> String {
-        "\(amount)\(text(of: .yuan))"
+        if token == .prefix || token == .suffix { return texts[token.rawValue] ?? "[\(token.rawValue)]" }
+        return chinese.text(of: token)
     }
 
     /// The written reading of a token sequence.
@@ -82,17 +126,25 @@ public struct Grammar: Sendable, Hashable {
         return result
     }
 
+    /// An amount in figures with the grammar's unit, as an alert's text writes it: 15.40元.
+    public func figures(_ amount: Amount) -> String { chinese.figures(amount) }
+
+    /// An ASCII file name stem for a token's clip (`shi` for 十), safe in URLs and sound names.
+    public func fileStem(of token: Token) -> String {
+        token == .prefix || token == .suffix ? token.rawValue : chinese.fileStem(of: token)
+    }
+
     /// The tokens some amount in `0...maximum` is read with (no prefix or suffix).
     ///
     /// A pack needs a clip for each of these; 亿 is not needed when `maxAmount` is below 10^8.
     public func reachableTokens(upTo maximum: Amount) -> Set<Token> {
-        ReadingMachine(two: two).reachableTokens(upTo: maximum)
+        chinese.reachableTokens(upTo: maximum)
     }
 
     /// The amount in `0...maximum` whose reading costs most, with `cost` per token (for example
     /// a clip's frames). Searches the reading's structure digit by digit, not every amount.
     public func costliestReading(upTo maximum: Amount, cost: (Token) -> Int64) -> (amount: Amount, tokens: [Token], cost: Int64) {
-        let amount = ReadingMachine(two: two).costliestAmount(upTo: maximum, cost: cost)
+        let amount = chinese.costliestAmount(upTo: maximum, cost: cost)
         let tokens = self.tokens(for: amount)
         return (amount, tokens, tokens.reduce(0) { $0 + cost($1) })
     }

@@ -312,7 +312,7 @@ public struct ManifestRefresher: Sendable {
         guard manifest.schemaVersion == 1 else { throw ManifestDecodingError("schema version \(manifest.schemaVersion); this SoundpackCore reads 1") }
         guard PackFile.isValidID(manifest.id) else { throw ManifestDecodingError("'\(manifest.id.visible)' is not a pack id") }
         for (token, clip) in manifest.clips {
-            guard Token(rawValue: token) != nil else { throw ManifestDecodingError("unknown token '\(token.visible)'") }
+            guard manifest.readingGrammar.token(forKey: token) != nil else { throw ManifestDecodingError("unknown token '\(token.visible)'") }
             guard Self.isSafeStorePath(clip.file), clip.bytes >= 0, clip.durationSeconds.isFinite, clip.durationSeconds >= 0 else {
                 throw ManifestDecodingError("the clip of '\(token.visible)' ('\(clip.file.visible)') is not a file of its version folder")
             }

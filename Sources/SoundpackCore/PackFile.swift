@@ -116,15 +116,17 @@ public struct PackFile: Sendable, Equatable {
         guard let grammarID = GrammarID(rawValue: grammarText) else {
             throw PackFileError(field: "grammar", message: "'\(grammarText)' is not a known grammar (known: \(GrammarID.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        var two = TwoStyle.default
-        if let options = root["grammarOptions"] {
-            guard let map = options as? [String: Any] else { throw PackFileError(field: "grammarOptions", message: "must be an object") }
-            for (key, value) in map {
-                guard key == "two" else { throw PackFileError(field: "grammarOptions.\(key)", message: "unknown option (known: two)") }
-                guard let text = value as? String, let style = TwoStyle(rawValue: text) else {
-                    throw PackFileError(field: "grammarOptions.two", message: "must be \"er\" or \"liang\"")
+        var options = GrammarOptions()
+        if let given = root["grammarOptions"] {
+            guard let map = given as? [String: Any] else { throw PackFileError(field: "grammarOptions", message: "must be an object") }
+            for (key, value) in map.sorted(by: { $0.key < $1.key }) {
+                guard GrammarOptions.names.contains(key) else {
+                    throw PackFileError(field: "grammarOptions.\(key)", message: "unknown option (known: \(GrammarOptions.names.joined(separator: ", ")))")
                 }
-                two = style
+                guard let text = value as? String, options.set(key, text) else {
+                    let values = GrammarOptions.values(of: key).map { "\"\($0)\"" }
+                    throw PackFileError(field: "grammarOptions.\(key)", message: "must be \(values.dropLast().joined(separator: ", ")) or \(values.last ?? "")")
+                }
             }
         }
         if root["maxAmount"] is NSNumber {
@@ -173,7 +175,7 @@ public struct PackFile: Sendable, Equatable {
             try checks.apply(map)
         }
         self.init(
-            id: id, name: try string("name", required: false), version: version, grammar: Grammar(grammarID, two: two),
+            id: id, name: try string("name", required: false), version: version, grammar: Grammar(grammarID, options: options),
             maxAmount: maxAmount, profile: profile, clips: clips, texts: texts, checks: checks)
         schema = root["$schema"] as? String  // read as before: any value is accepted, a string is kept
     }
@@ -284,7 +286,7 @@ extension PackFile: Encodable {
         try c.encodeIfPresent(name, forKey: .name)
         try c.encode(version, forKey: .version)
         try c.encode(grammar.id, forKey: .grammar)
-        try c.encode(["two": grammar.two.rawValue], forKey: .grammarOptions)
+        try c.encode(Dictionary(uniqueKeysWithValues: grammar.options.chosen.map { ($0.name, $0.value) }), forKey: .grammarOptions)
         try c.encode(maxAmount, forKey: .maxAmount)
         try c.encode(profile, forKey: .profile)
         try c.encode(clips, forKey: .clips)

@@ -63,27 +63,30 @@ public struct SharedPack: Sendable, Equatable {
     /// How this pack frames every reading (the same framing `soundpack say` and `render` use).
     public var announcement: Announcement { Announcement(grammar: grammar, hasSuffix: clips[.suffix] != nil) }
 
-    private enum CodingKeys: String, CodingKey { case version, grammar, two, maxAmount, texts, yanked, tokens }
+    private enum CodingKeys: String, CodingKey { case version, grammar, two, money, tenStart, maxAmount, texts, yanked, tokens }
 
     init(id: String, from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.id = id
         version = try c.decode(String.self, forKey: .version)
         let grammarText = try c.decode(String.self, forKey: .grammar)
-        let twoText = try c.decodeIfPresent(String.self, forKey: .two)
         let maxText = try c.decode(String.self, forKey: .maxAmount)
-        let two: TwoStyle? = if let twoText { TwoStyle(rawValue: twoText) } else { .default }
-        guard let grammarID = GrammarID(rawValue: grammarText), let two,
-              let maxAmount = try? Amount(parsing: maxText) else {
-            throw PlanError.unreadableManifest("pack \(id) has no usable grammar, two or maxAmount")
+        var options = GrammarOptions()
+        var optionsRead = true
+        for (key, name) in [(CodingKeys.two, "two"), (.money, "money"), (.tenStart, "tenStart")] {
+            if let text = try c.decodeIfPresent(String.self, forKey: key) { optionsRead = optionsRead && options.set(name, text) }
         }
-        grammar = Grammar(grammarID, two: two)
+        guard let grammarID = GrammarID(rawValue: grammarText), optionsRead,
+              let maxAmount = try? Amount(parsing: maxText) else {
+            throw PlanError.unreadableManifest("pack \(id) has no usable grammar, grammar options or maxAmount")
+        }
+        grammar = Grammar(grammarID, options: options)
         self.maxAmount = maxAmount
         texts = try c.decodeIfPresent([String: String].self, forKey: .texts) ?? [:]
         yanked = try c.decodeIfPresent(Bool.self, forKey: .yanked) ?? false
         var clips: [Token: Clip] = [:]
         for (key, clip) in try c.decodeIfPresent([String: Clip].self, forKey: .tokens) ?? [:] {
-            guard let token = Token(rawValue: key) else { throw PlanError.unreadableManifest("pack \(id) has an unknown token '\(key)'") }
+            guard let token = grammar.token(forKey: key) else { throw PlanError.unreadableManifest("pack \(id) has an unknown token '\(key)'") }
             clips[token] = clip
         }
         self.clips = clips
@@ -93,7 +96,8 @@ public struct SharedPack: Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(version, forKey: .version)
         try c.encode(grammar.id.rawValue, forKey: .grammar)
-        try c.encode(grammar.two.rawValue, forKey: .two)
+        // The options that differ from their defaults (two always): what the tool reads, the phone reads.
+        for (name, value) in grammar.options.chosen { try c.encode(value, forKey: CodingKeys(rawValue: name)!) }
         try c.encode(maxAmount.description, forKey: .maxAmount)
         try c.encode(texts, forKey: .texts)
         try c.encode(yanked, forKey: .yanked)
@@ -261,7 +265,7 @@ extension SharedPack {
     public init(published manifest: StoreManifest, storeURL: String, yanked: Bool = false) {
         var clips: [Token: Clip] = [:]
         for (key, clip) in manifest.clips {
-            guard let token = Token(rawValue: key) else { continue }
+            guard let token = manifest.readingGrammar.token(forKey: key) else { continue }
             let file = clip.file.slashSeparated.last ?? clip.file
             let url = StoreLayout.url(of: StoreLayout.versionFile(manifest.id, manifest.version, clip.file), under: storeURL)
             clips[token] = Clip(file: file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: clip.durationSeconds, url: url)

@@ -77,6 +77,10 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     public var version: SemanticVersion
     public var grammar: GrammarID
     public var two: TwoStyle
+    /// `grammarOptions.money` and `.tenStart` when the pack chose them; nil (and not written) for
+    /// the defaults, so the manifests of packs that choose none are what they were before.
+    public var money: MoneyStyle?
+    public var tenStart: TenStart?
     public var maxAmount: Amount
     public var profile: Profile
     public var texts: [String: String]
@@ -110,7 +114,16 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     }
 
     /// The grammar the version reads amounts with.
-    public var readingGrammar: Grammar { Grammar(grammar, two: two) }
+    public var readingGrammar: Grammar {
+        Grammar(grammar, options: GrammarOptions(two: two, money: money ?? .default, tenStart: tenStart ?? .default))
+    }
+
+    /// Sets `two`, `money` and `tenStart` from a grammar's options (the latter two nil when default).
+    public mutating func setOptions(_ options: GrammarOptions) {
+        two = options.two
+        money = options.money == .default ? nil : options.money
+        tenStart = options.tenStart == .default ? nil : options.tenStart
+    }
 }
 
 /// `index.json` at the store root: every published version, rebuilt from the catalog.

@@ -15,19 +15,24 @@ import Testing
         #expect(PortableSHA256().sha256Hex(Data(input.utf8)) == digest)
     }
 
-    static func manifestJSON(schemaVersion: Int = 1, bundled: [String] = ["prefix.caf", "1.caf"], url: Bool = true) -> Data {
+    static func manifestJSON(schemaVersion: Int = 1, bundled: [String] = ["prefix.caf", "1.caf"], url: Bool = true,
+                             options: [String: String] = ["two": "er"]) -> Data {
         func clip(_ file: String, _ content: String) -> [String: Any] {
             var entry: [String: Any] = ["file": file, "bytes": content.utf8.count, "sha256": PortableSHA256().sha256Hex(Data(content.utf8)), "durationSeconds": 0.3]
             if url { entry["url"] = "https://cdn.example.com/p/wechat/1.0.0/clips/\(file)" }
             return entry
         }
         var tokens: [String: Any] = [:]
-        for token in Token.allCases where token != .liang && token != .suffix { tokens[token.rawValue] = clip("\(token.fileStem).caf", "clip \(token.rawValue)") }
+        for token in Token.allCases where token != .suffix && (token != .liang || options["two"] != "er") {
+            tokens[token.rawValue] = clip("\(token.fileStem).caf", "clip \(token.rawValue)")
+        }
+        var pack: [String: Any] = ["version": "1.0.0", "grammar": "zh-Hans", "maxAmount": "99999999.99",
+                                   "texts": ["prefix": "微信到账"], "yanked": false, "tokens": tokens]
+        pack.merge(options) { $1 }
         let document: [String: Any] = [
             "kMainAppMp3FileKey": bundled,
             "soundpack": ["schemaVersion": schemaVersion, "key": "kMainAppMp3FileKey",
-                          "packs": ["wechat": ["version": "1.0.0", "grammar": "zh-Hans", "two": "er", "maxAmount": "99999999.99",
-                                               "texts": ["prefix": "微信到账"], "yanked": false, "tokens": tokens]]],
+                          "packs": ["wechat": pack]],
         ]
         return try! JSONSerialization.data(withJSONObject: document)
     }
@@ -39,6 +44,23 @@ import Testing
         #expect(json == plist)
         #expect(json.bundledFiles == ["prefix.caf", "1.caf"])
         #expect(json.packs["wechat"]?.clips[.ten]?.file == "shi.caf")
+    }
+
+    /// The phone reads with the options the exported manifest carries, so it plans what `say` reads.
+    @Test(arguments: [["two": "liang-large", "money": "kuai-mao", "tenStart": "yi-shi"], ["two": "liang", "money": "jiao-fen"], ["two": "er"]])
+    func plansWhatTheToolReadsWithTheExportedOptions(_ options: [String: String]) throws {
+        let manifest = try SharedManifest(data: Self.manifestJSON(options: options))
+        var chosen = GrammarOptions()
+        for (name, value) in options {
+            let known = chosen.set(name, value)
+            #expect(known)
+        }
+        #expect(manifest.packs["wechat"]?.grammar.options == chosen)
+        let planner = try ClipPlanner(manifest: manifest, packID: "wechat")
+        let announcement = Announcement(grammar: Grammar(.zhHans, options: chosen), hasSuffix: false)
+        for text in ["15.45", "15.05", "0.05", "0", "22222", "100000", "12", "2200.4", "20000000.01"] {
+            #expect(try planner.plan(amount: text).clips.map(\.token) == announcement.tokens(for: try Amount(parsing: text)), "\(text)")
+        }
     }
 
     @Test func refusesAnUnknownManifestVersion() {

@@ -60,7 +60,19 @@ try:
     invalid = copy("invalid")
     edit(invalid, lambda d: d.update({"maxAmount": 12.5}))
 
-    for document in (run(demo), run(broken, invalid, os.path.join(work, "missing"))):
+    # Every reading option chosen (DESIGN §4a), with the clips they need.
+    options = copy("options")
+    for key, stem in (("块", "kuai"), ("毛", "mao"), ("分", "fen"), ("两", "liang")):
+        shutil.copy(os.path.join(options, "clips/5.caf"), os.path.join(options, f"clips/{stem}.caf"))
+    edit(options, lambda d: (d.update({"id": "options", "grammarOptions": {"two": "liang-large", "money": "kuai-mao", "tenStart": "yi-shi"}}),
+                             d["clips"].update({"块": "clips/kuai.caf", "毛": "clips/mao.caf", "分": "clips/fen.caf", "两": "clips/liang.caf"})))
+    packs_v.validate(json.load(open(os.path.join(options, "pack.json"))))
+    checked += 1
+    optioned = run(options)
+    if optioned["packs"][0]["errors"] or optioned["packs"][0].get("money") != "kuai-mao":
+        sys.exit(f"the pack with every option does not validate as such: {optioned['packs'][0]['findings']}")
+
+    for document in (run(demo), optioned, run(broken, invalid, os.path.join(work, "missing"))):
         report_v.validate(document)
         checked += 1
     rules = {f["rule"] for p in document["packs"] for f in p["findings"]}
@@ -76,6 +88,8 @@ try:
         lambda d: d.update({"chekcs": {}}),
         lambda d: d.update({"checks": {"maxClipSeconds": -1}}),
         lambda d: d.update({"grammarOptions": {"two": "san"}}),
+        lambda d: d.update({"grammarOptions": {"money": "pounds"}}),
+        lambda d: d.update({"grammarOptions": {"tens": "yi-shi"}}),
         lambda d: d.pop("clips"),
     ]
     for i, change in enumerate(refusals):
@@ -91,6 +105,7 @@ try:
     # publish the demo pack into a fresh store, then check manifest.json, index.json and the export.
     project = os.path.join(work, "project")
     shutil.copytree(demo, os.path.join(project, "packs", "wechat"))
+    shutil.copytree(options, os.path.join(project, "packs", "options"))
     env = dict(os.environ, SOUNDPACK_CATALOG=os.path.join(project, "catalog.sqlite"))
     def tool(*args):
         out = subprocess.run([binary, *args], capture_output=True, text=True, cwd=project, env=env)
@@ -104,7 +119,9 @@ try:
     for name, document in (("manifest", json.load(open(os.path.join(project, "dist/wechat/1.0.0/manifest.json")))),
                            ("index", json.load(open(os.path.join(project, "dist/index.json")))),
                            ("export", json.loads(tool("export", "wechat@1.0.0", "--format", "json", "--base-url", "https://cdn.example.com"))),
-                           ("payload", payload)):
+                           ("payload", payload),
+                           ("manifest", json.load(open(os.path.join(project, "dist/options/1.0.0/manifest.json")))),
+                           ("export", json.loads(tool("export", "options@1.0.0", "--format", "json")))):
         validator(json.load(open(os.path.join(root, f"schemas/{name}.schema.json")))).validate(document)
         checked += 1
     # The default export is an XML property list; Python's plistlib must read it to the same document.

@@ -7,13 +7,13 @@ import SoundpackKit
 enum InitCommand: Command {
     static let spec = CommandSpec(
         name: "init",
-        synopsis: "init DIR --id ID [--grammar zh-Hans|zh-Hant] [--two er|liang] [--max-amount AMOUNT] [--prefix TEXT]",
+        synopsis: "init DIR --id ID [--grammar zh-Hans|zh-Hant] [--two STYLE] [--money STYLE] [--ten-start STYLE] [--max-amount AMOUNT] [--prefix TEXT]",
         summary: "Scaffold a pack: DIR/pack.json listing a clip for every token the grammar needs.",
         discussion: "Clip paths are clips/<token>.caf with ASCII names (十 → clips/shi.caf). An existing pack.json is never overwritten.",
         options: [
             .option("--id", value: "ID", help: "pack id: 1-63 of a-z 0-9 -"),
             .choice("--grammar", value: "G", default: GrammarID.zhHans),
-            .choice("--two", value: "STYLE", default: TwoStyle.default, help: "how 2 is said"),
+        ] + GrammarOptionFlags.specs + [
             .option("--max-amount", value: "AMOUNT", help: "largest amount the pack must say (default 99999999.99)"),
             .option("--prefix", value: "TEXT", help: "the words of the prefix clip, e.g. 微信到账"),
         ])
@@ -27,16 +27,16 @@ enum InitCommand: Command {
             throw .usage("'\(id)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
         }
         let grammarID: GrammarID = try arguments.choice("--grammar")
-        let two: TwoStyle = try arguments.choice("--two")
+        let options = try GrammarOptionFlags.parse(arguments)
         let maxText = arguments.value("--max-amount") ?? "99999999.99"
         let maximum: Amount
         do { maximum = try Amount(parsing: maxText) } catch { throw .usage("--max-amount: \(error.description)") }
-        let grammar = Grammar(grammarID, two: two)
+        let grammar = Grammar(grammarID, options: options)
 
         // A new pack has no suffix clip; one can be added later under "suffix".
         let tokens = Announcement(grammar: grammar, hasSuffix: false).requiredTokens(upTo: maximum)
         var clips: [String: String] = [:]
-        for token in tokens { clips[token.rawValue] = "clips/\(token.fileStem).caf" }
+        for token in tokens { clips[token.rawValue] = "clips/\(grammar.fileStem(of: token)).caf" }
         var file = PackFile(id: id, name: id, version: SemanticVersion("0.1.0")!, grammar: grammar, maxAmount: maximum, clips: clips)
         if let prefix = arguments.value("--prefix") { file.texts = ["prefix": prefix] }
 

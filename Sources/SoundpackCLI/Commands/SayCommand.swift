@@ -7,20 +7,21 @@ import SoundpackKit
 enum SayCommand: Command {
     static let spec = CommandSpec(
         name: "say",
-        synopsis: "say AMOUNT...|- (--pack DIR | --grammar G [--two er|liang]) [--format text|tokens|files|json]",
+        synopsis: "say AMOUNT...|- (--pack DIR | --grammar G [--two STYLE] [--money STYLE] [--ten-start STYLE]) [--format text|tokens|files|json]",
         summary: "Print how amounts are read: one line per amount.",
         discussion: """
             AMOUNT is a decimal like 15.40 or 1,234.5 (at most 2 fraction digits, below 10^12 and at
             most the pack's maxAmount). `-` reads one amount per line from standard input; a bad line
             is reported on stderr with its line number, the others are still answered, and the exit
-            code is 1. With --grammar alone there is no prefix and --format files is not available.
+            code is 1. With --grammar alone there is no prefix and --format files is not available;
+            --two, --money and --ten-start choose its reading options (a pack's come from its pack.json).
             Formats: text (微信到账十五点四元), tokens (space-separated token ids), files (clip paths as
             written in pack.json, single-quoted for the shell when they hold spaces or quotes), json (one object per line).
             """,
         options: [
             .option("--pack", value: "DIR", help: "read with this pack's grammar, prefix, suffix and maxAmount"),
             .choice("--grammar", value: "G", default: nil as GrammarID?, help: "the reading, without a pack"),
-            .choice("--two", value: "STYLE", default: TwoStyle.default, help: "how 2 is said, with --grammar"),
+        ] + GrammarOptionFlags.specs + [
             .choice("--format", value: "FORMAT", default: AnnouncementWriter.Format.text),
         ])
 
@@ -38,8 +39,8 @@ enum SayCommand: Command {
     /// The writer for the pack or grammar the arguments name, and the largest amount it may read.
     static func makeWriter(_ arguments: ParsedArguments, format: AnnouncementWriter.Format, _ context: CLIContext) throws(SoundpackError) -> (AnnouncementWriter, Amount) {
         if let pack = arguments.value("--pack") {
-            guard arguments.value("--grammar") == nil, arguments.value("--two") == nil else {
-                throw .usage("--pack and --grammar/--two cannot be combined", hint: "the pack's pack.json declares its grammar")
+            guard arguments.value("--grammar") == nil, !GrammarOptionFlags.anyGiven(arguments) else {
+                throw .usage("--pack and --grammar/--two/--money/--ten-start cannot be combined", hint: "the pack's pack.json declares its grammar and options")
             }
             do { return try AnnouncementWriter.forPack(at: context.absolute(pack), format: format) } catch {
                 let missing = !FileManager.default.fileExists(atPath: context.absolute(pack))
@@ -51,10 +52,10 @@ enum SayCommand: Command {
             throw .usage("say needs --pack DIR or --grammar G", hint: "soundpack say 15.40 --grammar zh-Hans")
         }
         let id: GrammarID = try arguments.choice("--grammar")
-        let two: TwoStyle = try arguments.choice("--two")
+        let options = try GrammarOptionFlags.parse(arguments)
         guard format != .files else {
             throw .usage("--format files needs --pack", hint: "a grammar alone has no clip files")
         }
-        return AnnouncementWriter.forGrammar(Grammar(id, two: two), format: format)
+        return AnnouncementWriter.forGrammar(Grammar(id, options: options), format: format)
     }
 }

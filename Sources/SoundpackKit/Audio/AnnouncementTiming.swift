@@ -11,19 +11,19 @@ public struct AnnouncementTiming: Sendable {
     public var gapFrames: Int64
 
     public init(clipFrames: [Token: Int64], gapFrames: Int64 = 0) {
-        var frames = [Int64?](repeating: nil, count: Token.allCases.count)
+        var frames = [Int64?](repeating: nil, count: (clipFrames.keys.map(\.ordinal).max() ?? -1) + 1)
         for (token, count) in clipFrames { frames[token.ordinal] = count }
         self.clipFrames = frames
         self.gapFrames = gapFrames
     }
 
-    public func frames(of token: Token) -> Int64? { clipFrames[token.ordinal] }
+    public func frames(of token: Token) -> Int64? { token.ordinal < clipFrames.count ? clipFrames[token.ordinal] : nil }
 
     /// Total frames of the clips of `tokens` played in order with gaps between them.
     public func frames(of tokens: [Token]) -> Int64 {
         guard !tokens.isEmpty else { return 0 }
         var total = gapFrames * Int64(tokens.count - 1)
-        for token in tokens { total += clipFrames[token.ordinal] ?? 0 }
+        for token in tokens { total += frames(of: token) ?? 0 }
         return total
     }
 

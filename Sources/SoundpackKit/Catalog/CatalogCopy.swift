@@ -6,13 +6,13 @@ import Foundation
 import SoundpackCore
 
 public enum CatalogCopy {
-    /// The tables in an order that satisfies the foreign keys, each with its columns (schema 4)
+    /// The tables in an order that satisfies the foreign keys, each with its columns (schema 5)
     /// and how its rows are ordered: `ROWS` stands for the order rows were written in (clips and
     /// findings are listed in that order).
     static let tables: [(name: String, columns: [String], order: String)] = [
         ("packs", ["id", "name", "grammar", "created_at"], "id"),
         ("versions", ["id", "pack_id", "version", "digest", "grammar", "max_amount", "published_at", "yanked", "yank_reason", "updated_at",
-                      "two", "manifest_sha256", "tar_sha256", "zip_sha256", "key_id", "yanked_at"], "id"),
+                      "two", "manifest_sha256", "tar_sha256", "zip_sha256", "key_id", "yanked_at", "reading_options"], "id"),
         ("clips", ["version_id", "token", "file", "bytes", "sha256", "container", "codec", "bits", "sample_rate", "channels", "frames",
                    "duration", "peak_dbfs", "leading_silence_ms", "trailing_silence_ms", "true_peak_dbtp", "momentary_max_lufs",
                    "dc_offset_percent", "clipped_runs", "store_file"], "version_id, ROWS"),
@@ -88,6 +88,26 @@ extension SQLConnection {
         guard insertionOrder != "rowid" else { return }
         for table in tables {
             try query("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), GREATEST((SELECT MAX(id) FROM \(table)), 1))", [])
+        }
+    }
+}
+
+extension GrammarOptions {
+    /// The options other than `two` as the catalog's `reading_options` column holds them
+    /// (`money=kuai-mao tenStart=yi-shi`); nil when they are the defaults.
+    var catalogText: String? {
+        let chosen = self.chosen.filter { $0.name != "two" }
+        return chosen.isEmpty ? nil : chosen.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+    }
+
+    /// The options of a catalog row (`two` NULL in rows written before it existed); nil when a
+    /// value is not one this soundpack knows.
+    init?(two: String?, catalogText: String?) {
+        self.init()
+        if let two, !set("two", two) { return nil }
+        for pair in (catalogText ?? "").split(separator: " ") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[0] != "two", set(parts[0], parts[1]) else { return nil }
         }
     }
 }

@@ -306,6 +306,14 @@ final class PostgreSQLConnection: SQLConnection {
             FOR EACH ROW WHEN (OLD.published_at IS NULL AND NEW.yanked = 1)
             EXECUTE FUNCTION soundpack_refuse('only published versions can be yanked');
         """,
+        // 5: the reading options beside `two` (`money=kuai-mao tenStart=yi-shi`; NULL for the defaults).
+        """
+        ALTER TABLE versions ADD COLUMN reading_options TEXT;
+        CREATE TRIGGER published_reading_options_are_immutable
+            BEFORE UPDATE OF reading_options ON versions
+            FOR EACH ROW WHEN (OLD.published_at IS NOT NULL)
+            EXECUTE FUNCTION soundpack_refuse('published versions are immutable');
+        """,
     ]
 }
 

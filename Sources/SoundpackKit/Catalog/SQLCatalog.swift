@@ -29,7 +29,7 @@ public protocol SQLConnection: AnyObject {
 /// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
 public class SQLCatalog: Catalog {
     /// The schema this binary writes; a catalog with a higher version is refused.
-    public static let schemaVersion: Int64 = 4
+    public static let schemaVersion: Int64 = 5
     let db: any SQLConnection
 
     public var location: String { db.location }
@@ -97,9 +97,10 @@ public class SQLCatalog: Catalog {
 
     private func insertVersion(_ pack: VersionIdentity, at now: String) throws -> Int64 {
         let row = try db.query("""
-            INSERT INTO versions (pack_id, version, digest, grammar, two, max_amount, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+            INSERT INTO versions (pack_id, version, digest, grammar, two, reading_options, max_amount, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """, [.text(pack.packID), .text(pack.version.description), .text(pack.digest), .text(pack.grammar.id.rawValue),
-                  .text(pack.grammar.two.rawValue), .text(pack.maxAmount.description), .text(now)]).first
+                  .text(pack.grammar.two.rawValue), pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
+                  .text(pack.maxAmount.description), .text(now)]).first
         guard let id = row?["id"].int else { throw corrupt("a version row without an id") }
         return id
     }
@@ -131,8 +132,9 @@ public class SQLCatalog: Catalog {
             let versionID: Int64
             if let rowID = existing?["id"].int {
                 versionID = rowID
-                try db.query("UPDATE versions SET digest = ?, grammar = ?, two = ?, max_amount = ?, updated_at = ? WHERE id = ?",
+                try db.query("UPDATE versions SET digest = ?, grammar = ?, two = ?, reading_options = ?, max_amount = ?, updated_at = ? WHERE id = ?",
                              [.text(pack.digest), .text(pack.grammar.id.rawValue), .text(pack.grammar.two.rawValue),
+                              pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
                               .text(pack.maxAmount.description), .text(now), .integer(rowID)])
                 try db.query("DELETE FROM clips WHERE version_id = ?", [.integer(rowID)])
             } else {
@@ -172,11 +174,12 @@ public class SQLCatalog: Catalog {
             }
             for clip in publication.clips { try insert(clip, versionID: versionID) }
             try db.query("""
-                UPDATE versions SET digest = ?, grammar = ?, max_amount = ?, two = ?, manifest_sha256 = ?, tar_sha256 = ?, zip_sha256 = ?,
+                UPDATE versions SET digest = ?, grammar = ?, max_amount = ?, two = ?, reading_options = ?, manifest_sha256 = ?, tar_sha256 = ?, zip_sha256 = ?,
                                     key_id = ?, updated_at = ?, published_at = ?
                 WHERE id = ?
                 """,
                 [.text(pack.digest), .text(pack.grammar.id.rawValue), .text(pack.maxAmount.description), .text(pack.grammar.two.rawValue),
+                 pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
                  .text(publication.manifestSha256), publication.tarSha256.map(SQLValue.text) ?? .null,
                  publication.zipSha256.map(SQLValue.text) ?? .null, publication.keyID.map(SQLValue.text) ?? .null,
                  .text(now), .text(now), .integer(versionID)])
@@ -274,11 +277,11 @@ public class SQLCatalog: Catalog {
 
     public func versionRecord(of id: String, _ version: SemanticVersion) throws(CatalogError) -> VersionRecord? {
         guard let row = try read("""
-            SELECT v.id, v.version, v.digest, v.grammar, v.two, v.max_amount, v.published_at, p.name
+            SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, p.name
             FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ? AND v.version = ?
             """, [.text(id), .text(version.description)]).first else { return nil }
         guard let grammarID = row["grammar"].string.flatMap(GrammarID.init(rawValue:)),
-              let two = row["two"] == .null ? TwoStyle.default : row["two"].string.flatMap(TwoStyle.init(rawValue:)),
+              let options = GrammarOptions(two: row["two"].string, catalogText: row["reading_options"].string),
               let maxAmount = row["max_amount"].string.flatMap({ try? Amount(parsing: $0) }),
               let digest = row["digest"].string else {
             throw corrupt("an unreadable version row for \(id)@\(version)")
@@ -299,7 +302,7 @@ public class SQLCatalog: Catalog {
             return clip
         }
         let identity = VersionIdentity(packID: id, packName: row["name"].string, version: version, digest: digest,
-                                       grammar: Grammar(grammarID, two: two), maxAmount: maxAmount)
+                                       grammar: Grammar(grammarID, options: options), maxAmount: maxAmount)
         return VersionRecord(pack: identity, published: row["published_at"] != .null, clips: clips)
     }
 

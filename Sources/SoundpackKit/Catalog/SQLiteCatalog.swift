@@ -184,5 +184,13 @@ final class SQLiteConnection: SQLConnection {
             WHEN OLD.published_at IS NULL AND NEW.yanked = 1
             BEGIN SELECT RAISE(ABORT, 'only published versions can be yanked'); END;
         """,
+        // 5: the reading options beside `two` (`money=kuai-mao tenStart=yi-shi`; NULL for the defaults).
+        """
+        ALTER TABLE versions ADD COLUMN reading_options TEXT;
+        CREATE TRIGGER published_reading_options_are_immutable
+            BEFORE UPDATE OF reading_options ON versions
+            WHEN OLD.published_at IS NOT NULL
+            BEGIN SELECT RAISE(ABORT, 'published versions are immutable'); END;
+        """,
     ]
 }

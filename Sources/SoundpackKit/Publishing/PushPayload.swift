@@ -143,7 +143,7 @@ public enum PushPayload {
                 if let facts {
                     let missing = Set(facts.announcement.tokens(for: amount).map(\.rawValue)).subtracting(facts.clipKeys)
                     if !missing.isEmpty {
-                        add(.payloadMissingClip, "the pack cannot say \(amount): it has no clip for \(missing.sorted(by: Token.precedes).map { "'\($0)'" }.joined(separator: ", "))")
+                        add(.payloadMissingClip, "the pack cannot say \(amount): it has no clip for \(missing.sorted(by: facts.announcement.grammar.precedes).map { "'\($0)'" }.joined(separator: ", "))")
                     }
                 }
             } catch {

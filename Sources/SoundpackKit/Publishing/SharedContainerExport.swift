@@ -32,7 +32,7 @@ public struct ExportedPack: Sendable {
         texts = manifest.texts
         self.yanked = yanked
         clips = manifest.clips.compactMap { key, clip in
-            Token(rawValue: key).map { Clip(token: $0, storePath: clip.file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: clip.durationSeconds) }
+            manifest.readingGrammar.token(forKey: key).map { Clip(token: $0, storePath: clip.file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: clip.durationSeconds) }
         }
     }
 

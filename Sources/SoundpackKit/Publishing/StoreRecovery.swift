@@ -129,7 +129,7 @@ public struct StoreRecovery {
         let packPaths = (try? PackFile(json: Data(packJSON)))?.clips ?? [:]
         var clips: [ClipRecord] = []
         let probe = AudioProbe()
-        for (key, clip) in manifest.clips.sorted(by: { Token.precedes($0.key, $1.key) }) {  // the order validation reports them in
+        for (key, clip) in manifest.clips.sorted(by: { manifest.readingGrammar.precedes($0.key, $1.key) }) {  // the order validation reports them in
             let bytes = try verified(clip.file, bytes: clip.bytes, sha256: clip.sha256)
             let facts: ClipFacts
             do { facts = try probe.probe(bytes: bytes) } catch {

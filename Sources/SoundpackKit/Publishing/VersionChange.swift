@@ -101,15 +101,15 @@ public struct VersionChange: Sendable, Codable, Equatable {
         from = old.version.description
         to = new.version.description
         let oldTokens = Set(old.clips.keys), newTokens = Set(new.clips.keys)
-        tokensAdded = newTokens.subtracting(oldTokens).sorted(by: Token.precedes)
-        tokensRemoved = oldTokens.subtracting(newTokens).sorted(by: Token.precedes)
-        audioChanged = oldTokens.intersection(newTokens).filter { old.clips[$0]?.sha256 != new.clips[$0]?.sha256 }.sorted(by: Token.precedes)
+        tokensAdded = newTokens.subtracting(oldTokens).sorted(by: new.grammar.precedes)
+        tokensRemoved = oldTokens.subtracting(newTokens).sorted(by: new.grammar.precedes)
+        audioChanged = oldTokens.intersection(newTokens).filter { old.clips[$0]?.sha256 != new.clips[$0]?.sha256 }.sorted(by: new.grammar.precedes)
         var items: [Item] = []
         if !tokensRemoved.isEmpty {
             items.append(Item(kind: "tokens removed", detail: tokensRemoved.joined(separator: " "), needs: .major))
         }
         if old.grammar != new.grammar {
-            let describe = { (g: Grammar) in "\(g.id.rawValue) two=\(g.two.rawValue)" }
+            let describe = { (g: Grammar) in ([g.id.rawValue] + g.options.chosen.map { "\($0.name)=\($0.value)" }).joined(separator: " ") }
             items.append(Item(kind: "grammar changed", detail: "\(describe(old.grammar)) → \(describe(new.grammar))", needs: .major))
         }
         if let a = old.format, let b = new.format, a != b {
@@ -126,11 +126,11 @@ public struct VersionChange: Sendable, Codable, Equatable {
             items.append(Item(kind: "audio changed", detail: audioChanged.joined(separator: " "), needs: .patch))
         }
         if let a = old.texts, let b = new.texts, a != b {
-            let keys = Set(a.keys).union(b.keys).filter { a[$0] != b[$0] }.sorted(by: Token.precedes)
+            let keys = Set(a.keys).union(b.keys).filter { a[$0] != b[$0] }.sorted(by: new.grammar.precedes)
             items.append(Item(kind: "texts changed", detail: keys.map { "\($0): \(a[$0] ?? "(none)") → \(b[$0] ?? "(none)")" }.joined(separator: "; "), needs: .patch))
         }
         if let a = old.paths, let b = new.paths {
-            let moved = Set(a.keys).intersection(b.keys).filter { a[$0] != b[$0] }.sorted(by: Token.precedes)
+            let moved = Set(a.keys).intersection(b.keys).filter { a[$0] != b[$0] }.sorted(by: new.grammar.precedes)
             if !moved.isEmpty {
                 items.append(Item(kind: "paths changed", detail: moved.map { "\($0): \(a[$0] ?? "") → \(b[$0] ?? "")" }.joined(separator: "; "), needs: .patch))
             }

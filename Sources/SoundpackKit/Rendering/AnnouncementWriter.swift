@@ -47,7 +47,7 @@ public struct AnnouncementWriter: Sendable {
         self.announcement = announcement
         self.format = format
         self.files = files
-        for token in Token.allCases {
+        for token in announcement.grammar.inventory {
             let text = announcement.grammar.text(of: token, texts: texts), file = files[token.rawValue] ?? ""
             tokenText.add(text)
             tokenTextJSON.add(Self.jsonEscaped(text))

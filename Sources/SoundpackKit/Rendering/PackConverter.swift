@@ -78,7 +78,7 @@ public struct PackConverter: Sendable {
         // Decode every clip first: a bad source clip stops the run before anything is written.
         let probe = AudioProbe(limits: limits)
         var decoded: [(key: String, path: String, audio: DecodedAudio)] = []
-        for (key, path) in manifest.clips.sorted(by: { Token.precedes($0.key, $1.key) }) {
+        for (key, path) in manifest.clips.sorted(by: { manifest.grammar.precedes($0.key, $1.key) }) {
             if let reason = PackPaths.unsafeReason(path, root: sourceURL) {
                 throw input("clip '\(path)' for '\(key)' refused: \(reason)")
             }
@@ -123,7 +123,7 @@ public struct PackConverter: Sendable {
                 let gain = Float(pow(10, gainDb / 20))
                 if gain != 1 { for i in samples.indices { samples[i] *= gain } }
             }
-            var stem = Token(rawValue: entry.key)?.fileStem ?? Self.safeStem(entry.key, index: index)
+            var stem = manifest.grammar.token(forKey: entry.key).map(manifest.grammar.fileStem) ?? Self.safeStem(entry.key, index: index)
             while usedNames.contains(stem) { stem += "-\(index)" }
             usedNames.insert(stem)
             let relative = "clips/\(stem).\(ext)"

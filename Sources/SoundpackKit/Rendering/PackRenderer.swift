@@ -47,7 +47,7 @@ public final class PackRenderer: Sendable {
         let root = URL(fileURLWithPath: directory, isDirectory: true)
         let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs)
         let threshold = Float(pow(10, manifest.checks.silenceThresholdDbfs / 20))
-        var clips = [[Float]?](repeating: nil, count: Token.allCases.count)
+        var clips = [[Float]?](repeating: nil, count: manifest.grammar.inventory.count)
         var format: (rate: Int, channels: Int, token: Token)?
         var frames: [Token: Int64] = [:]
         for token in needed.sorted() {

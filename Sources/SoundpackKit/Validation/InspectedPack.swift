@@ -53,7 +53,7 @@ public struct InspectedPack: Sendable {
 }
 
 /// The longest announcement any amount up to `maxAmount` makes with this pack's clips.
-public struct WorstCase: Sendable, Equatable, Codable {
+public struct WorstCase: Sendable, Equatable, Encodable {
     /// Encoded as its decimal text and the tokens' clip keys, as before they were typed.
     public var amount: Amount
     public var tokens: [Token]

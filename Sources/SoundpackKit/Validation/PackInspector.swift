@@ -95,9 +95,9 @@ public struct PackInspector: Sendable {
         pack.audioFiles = PackPaths.audioFiles(under: root)
         pack.packFile = manifest
         pack.clips = manifest.clips.map { key, path in
-            InspectedClip(key: key, token: Token(rawValue: key), path: path,
+            InspectedClip(key: key, token: manifest.grammar.token(forKey: key), path: path,
                           unsafePath: PackPaths.unsafeReason(path, root: root), probe: nil)
-        }.sorted { Token.precedes($0.key, $1.key) }
+        }.sorted { manifest.grammar.precedes($0.key, $1.key) }
         return pack
     }
 }

@@ -75,8 +75,8 @@ public struct PackReport: Sendable, Encodable, Equatable {
         /// How long reading and measuring the file took; not in the JSON report (it varies run to run).
         public var seconds: Double = 0
 
-        /// The grammar token for the key, nil when the grammar has no such token.
-        public var token: Token? { Token(rawValue: key) }
+        /// The grammar's token for the key, nil when the grammar has no such token.
+        public var token: Token?
 
         private enum CodingKeys: String, CodingKey { case token, file, facts, error }
         public func encode(to encoder: any Encoder) throws {
@@ -115,7 +115,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
             var error: String?
             if let reason = clip.unsafePath { error = reason }
             if case .failure(let failure)? = clip.probe { error = failure.message }
-            return Clip(key: clip.key, file: clip.path, facts: clip.facts, error: error, seconds: clip.probeSeconds)
+            return Clip(key: clip.key, file: clip.path, facts: clip.facts, error: error, seconds: clip.probeSeconds, token: clip.token)
         }
         worstCase = pack.worstCase
         digest = pack.packFile.map { PackDigest.digest(of: $0, clipHashes: pack.clipHashes) }
@@ -163,7 +163,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
     public func passed(strict: Bool) -> Bool { errors == 0 && (!strict || warnings == 0) }
 
     private enum CodingKeys: String, CodingKey {
-        case directory, id, name, version, grammar, two, maxAmount, profile, texts, findings, clips, worstCase, checks, digest
+        case directory, id, name, version, grammar, two, money, tenStart, maxAmount, profile, texts, findings, clips, worstCase, checks, digest
         case errors, warnings, suppressed, ignoredByPack
     }
 
@@ -175,7 +175,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
             try c.encodeIfPresent(pack.name, forKey: .name)
             try c.encode(pack.version.description, forKey: .version)
             try c.encode(pack.grammar.id.rawValue, forKey: .grammar)
-            try c.encode(pack.grammar.two.rawValue, forKey: .two)
+            for (name, value) in pack.grammar.options.chosen { try c.encode(value, forKey: CodingKeys(rawValue: name)!) }
             try c.encode(pack.maxAmount.description, forKey: .maxAmount)
             try c.encode(pack.profile.rawValue, forKey: .profile)
             try c.encode(pack.texts, forKey: .texts)

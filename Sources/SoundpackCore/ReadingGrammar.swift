@@ -1,0 +1,148 @@
+// The grammar framework (DESIGN §4c): a grammar reads an amount as a transducer over its 14 digits,
+// left to right, knowing how many remain; every analysis (coverage, worst case, enumeration) is
+// written once here, over any grammar, never around one.
+
+/// A language's reading of amounts: its tokens and a transducer over the amount's digits.
+///
+/// An amount is read as 14 decimal digits, most significant first: 12 integer places (below
+/// 10^12, `Amount.grammarLimit`) and 2 fraction places. `step` consumes one digit and appends what
+/// is said there; its `State` is everything the reading remembers of the digits before, so two
+/// prefixes of digits that end in equal states read every continuation alike. That is what lets
+/// the analyses below search the reading's structure instead of every amount.
+public protocol ReadingGrammar: Sendable {
+    associatedtype State: Hashable & Sendable
+
+    /// The grammar's own tokens in listing order, with ordinals from `Token.firstGrammarOrdinal`
+    /// (`prefix` and `suffix` are every announcement's, not a grammar's).
+    var tokens: [Token] { get }
+    /// The state before the first digit.
+    var start: State { get }
+    /// Consumes the digit at `position` (0…13; `ReadingDigits.integerPlaces` of them integer) and
+    /// appends what is said there.
+    func step(_ state: inout State, digit: Int, at position: Int, into tokens: inout [Token])
+    /// The written form of one of the grammar's tokens (not `prefix` or `suffix`).
+    func text(of token: Token) -> String
+    /// An ASCII file name stem for a token's clip (`shi` for 十), safe in URLs and sound names.
+    func fileStem(of token: Token) -> String
+    /// An amount in figures with the grammar's currency, as an alert writes it (15.40元).
+    func figures(_ amount: Amount) -> String
+}
+
+/// The digits a grammar reads.
+public enum ReadingDigits {
+    /// 12 integer places (up to 10^11) and 2 fraction places.
+    public static let count = 14
+    public static let integerPlaces = 12
+
+    /// The 14 digits of an amount's minor units, most significant first.
+    public static func of(_ amount: Amount) -> [Int] {
+        var digits = [Int](repeating: 0, count: count)
+        var rest = amount.minorUnits
+        for position in stride(from: count - 1, through: 0, by: -1) {
+            digits[position] = Int(rest % 10)
+            rest /= 10
+        }
+        return digits
+    }
+}
+
+extension ReadingGrammar {
+    /// Appends the reading of `amount` (no prefix or suffix): the allocation-free form.
+    public func appendTokens(for amount: Amount, to tokens: inout [Token]) {
+        var state = start
+        var rest = amount.minorUnits
+        var divisor: Int64 = 10_000_000_000_000  // 10^13: the first of 14 digits
+        for position in 0..<ReadingDigits.count {
+            let digit = Int(rest / divisor)
+            rest -= Int64(digit) * divisor
+            divisor /= 10
+            step(&state, digit: digit, at: position, into: &tokens)
+        }
+    }
+
+    /// The reading of `amount`, without prefix or suffix.
+    public func tokens(for amount: Amount) -> [Token] {
+        var tokens: [Token] = []
+        tokens.reserveCapacity(24)
+        appendTokens(for: amount, to: &tokens)
+        return tokens
+    }
+
+    /// The grammar's token whose clip key is `key`, if it has one.
+    public func token(forKey key: String) -> Token? {
+        tokens.first { $0.rawValue == key }
+    }
+}
+
+/// A state of the digit search: the grammar's state after some digits, and whether those digits
+/// are still the maximum's own (so the next digit is bounded by the maximum's).
+private struct SearchKey<State: Hashable>: Hashable {
+    var state: State
+    var tight: Bool
+}
+
+extension ReadingGrammar {
+    /// Every token some amount in `0...maximum` is read with: the clips a pack needs. A breadth
+    /// search over (position, state, tight), so it costs the reading's structure, not 10^14 amounts.
+    public func reachableTokens(upTo maximum: Amount) -> Set<Token> {
+        let bound = ReadingDigits.of(maximum)
+        var frontier: Set<SearchKey<State>> = [SearchKey(state: start, tight: true)]
+        var found = Set<Token>()
+        var buffer: [Token] = []
+        for position in 0..<ReadingDigits.count {
+            var next = Set<SearchKey<State>>()
+            for key in frontier {
+                let limit = key.tight ? bound[position] : 9
+                for digit in 0...limit {
+                    var state = key.state
+                    buffer.removeAll(keepingCapacity: true)
+                    step(&state, digit: digit, at: position, into: &buffer)
+                    found.formUnion(buffer)
+                    next.insert(SearchKey(state: state, tight: key.tight && digit == limit))
+                }
+            }
+            frontier = next
+        }
+        return found
+    }
+
+    /// The amount in `0...maximum` with the greatest total `cost` of its reading; among equals,
+    /// the largest. Dynamic programming over (position, state, tight).
+    public func costliestAmount(upTo maximum: Amount, cost: (Token) -> Int64) -> Amount {
+        let bound = ReadingDigits.of(maximum)
+        // One memo per position: the state alone does not say how many digits remain.
+        var memo = [[SearchKey<State>: (cost: Int64, digit: Int)]](repeating: [:], count: ReadingDigits.count)
+        var buffer: [Token] = []
+
+        func best(_ key: SearchKey<State>, _ position: Int) -> Int64 {
+            if position == ReadingDigits.count { return 0 }
+            if let known = memo[position][key] { return known.cost }
+            let limit = key.tight ? bound[position] : 9
+            var bestCost = Int64.min, bestDigit = 0
+            for digit in stride(from: limit, through: 0, by: -1) {
+                var state = key.state
+                buffer.removeAll(keepingCapacity: true)
+                step(&state, digit: digit, at: position, into: &buffer)
+                var here: Int64 = 0
+                for token in buffer { here += cost(token) }
+                let total = here + best(SearchKey(state: state, tight: key.tight && digit == limit), position + 1)
+                if total > bestCost { bestCost = total; bestDigit = digit }
+            }
+            memo[position][key] = (bestCost, bestDigit)
+            return bestCost
+        }
+
+        var key = SearchKey(state: start, tight: true)
+        _ = best(key, 0)
+        var minorUnits: Int64 = 0
+        var scratch: [Token] = []
+        for position in 0..<ReadingDigits.count {
+            guard let digit = memo[position][key]?.digit else { break }
+            minorUnits = minorUnits * 10 + Int64(digit)
+            let limit = key.tight ? bound[position] : 9
+            step(&key.state, digit: digit, at: position, into: &scratch)
+            key.tight = key.tight && digit == limit
+        }
+        return Amount(minorUnits: minorUnits)
+    }
+}
