@@ -269,16 +269,17 @@ PY
     (cd "$base" && swift build -c release --product soundpack >/dev/null)
   fi
   basebin=$base/.build/release/soundpack
-  echo "say: 1,000,000 random amounts read as text, medians of 5 runs each, against $base_ref's binary"
+  echo "say: 1,000,000 random amounts read as text on cpu 0, medians of 7 runs each, against $base_ref's binary"
   printf '%-44s %10s %10s %8s %10s
 ' "grammar and options" "this (s)" "base (s)" "ratio" "M/s"
   for options in "" "--two liang" "--two liang-large" "--money jiao-fen" "--money kuai-mao" "--ten-start yi-shi" \
                  "--two liang-large --money kuai-mao --ten-start yi-shi"; do
     # The baseline reads with the options it has (--two er|liang), else with the defaults.
     case "$options" in ""|"--two liang") baseopts=$options ;; *) baseopts="" ;; esac
-    hyperfine -w 1 -r 5 --export-json "$work/say.json" \
-      "$bin say --grammar zh-Hans $options - <$work/amounts-1m.txt >/dev/null" \
-      "$basebin say --grammar zh-Hans $baseopts - <$work/amounts-1m.txt >/dev/null" >/dev/null 2>&1
+    # One core for both (say reads on one thread): the other core's load moves neither.
+    hyperfine -w 1 -r 7 --export-json "$work/say.json" \
+      "taskset -c 0 $bin say --grammar zh-Hans $options - <$work/amounts-1m.txt >/dev/null" \
+      "taskset -c 0 $basebin say --grammar zh-Hans $baseopts - <$work/amounts-1m.txt >/dev/null" >/dev/null 2>&1
     read -r this that < <(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results']; print('%.3f %.3f' % (r[0]['median'], r[1]['median']))" "$work/say.json")
     printf '%-44s %10s %10s %7sx %10s\n' "zh-Hans ${options:-(defaults)}" "$this" "$that" "$(ratio "$this" "$that" 2)" "$(awk -v s="$this" 'BEGIN { printf "%.2f", 1 / s }')"
   done

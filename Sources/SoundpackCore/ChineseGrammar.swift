@@ -51,21 +51,58 @@ public struct ChineseGrammar: ReadingGrammar, Hashable {
         self.tenStart = tenStart
     }
 
-    // The inventory: clip keys as pack.json writes them, in listing order.
-    public static let digits: [Token] = (0...9).map { Token(String($0), ordinal: Token.firstGrammarOrdinal + $0) }
-    public static let ten = token("十", 10), hundred = token("百", 11), thousand = token("千", 12)
-    public static let tenThousand = token("万", 13), hundredMillion = token("亿", 14)
-    public static let point = token("点", 15), yuan = token("元", 16), liang = token("两", 17)
-    public static let jiao = token("角", 18), fen = token("分", 19), kuai = token("块", 20), mao = token("毛", 21)
-    private static func token(_ key: String, _ index: Int) -> Token { Token(key, ordinal: Token.firstGrammarOrdinal + index) }
+    // The inventory: clip keys as pack.json writes them, in listing order. Computed from literals,
+    // so the reading's hot path makes its tokens without touching a lazily initialised global.
+    public static func digit(_ value: Int) -> Token {
+        switch value {
+        case 0: return Token("0", ordinal: 2)
+        case 1: return Token("1", ordinal: 3)
+        case 2: return Token("2", ordinal: 4)
+        case 3: return Token("3", ordinal: 5)
+        case 4: return Token("4", ordinal: 6)
+        case 5: return Token("5", ordinal: 7)
+        case 6: return Token("6", ordinal: 8)
+        case 7: return Token("7", ordinal: 9)
+        case 8: return Token("8", ordinal: 10)
+        default: return Token("9", ordinal: 11)
+        }
+    }
+    public static var ten: Token { Token("十", ordinal: 12) }
+    public static var hundred: Token { Token("百", ordinal: 13) }
+    public static var thousand: Token { Token("千", ordinal: 14) }
+    public static var tenThousand: Token { Token("万", ordinal: 15) }
+    public static var hundredMillion: Token { Token("亿", ordinal: 16) }
+    public static var point: Token { Token("点", ordinal: 17) }
+    public static var yuan: Token { Token("元", ordinal: 18) }
+    public static var liang: Token { Token("两", ordinal: 19) }
+    public static var jiao: Token { Token("角", ordinal: 20) }
+    public static var fen: Token { Token("分", ordinal: 21) }
+    public static var kuai: Token { Token("块", ordinal: 22) }
+    public static var mao: Token { Token("毛", ordinal: 23) }
 
+    public static let digits: [Token] = (0...9).map(digit)
     public static let inventory: [Token] = digits + [ten, hundred, thousand, tenThousand, hundredMillion, point, yuan, liang, jiao, fen, kuai, mao]
     public var tokens: [Token] { Self.inventory }
 
     private static let digitTexts = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九"]
     private static let stems = ["shi", "bai", "qian", "wan", "yi", "dian", "yuan", "liang", "jiao", "fen", "kuai", "mao"]
-    private static let units: [Token?] = [nil, ten, hundred, thousand]
-    private static let levelUnits: [Token?] = [nil, tenThousand, hundredMillion]
+    /// The unit of a place inside a level (个 has none), and of a level (个 has none).
+    private static func unit(inLevel place: Int) -> Token? {
+        switch place {
+        case 1: return ten
+        case 2: return hundred
+        case 3: return thousand
+        default: return nil
+        }
+    }
+
+    private static func unit(ofLevel level: Int) -> Token? {
+        switch level {
+        case 1: return tenThousand
+        case 2: return hundredMillion
+        default: return nil
+        }
+    }
 
     public func text(of token: Token) -> String {
         let index = token.ordinal - Token.firstGrammarOrdinal
@@ -107,7 +144,7 @@ public struct ChineseGrammar: ReadingGrammar, Hashable {
             integerStep(&state, digit: digit, place: ReadingDigits.integerPlaces - 1 - position, into: &tokens)
         } else if position == ReadingDigits.integerPlaces {
             // 零元 / 零点…元: nothing said before the fraction. The other styles decide at the end.
-            if money == .yuan, !state.started { tokens.append(Self.digits[0]) }
+            if money == .yuan, !state.started { tokens.append(Self.digit(0)) }
             if state.started, money != .yuan { tokens.append(money == .kuaiMao ? Self.kuai : Self.yuan) }
             state.tenths = digit
         } else {
@@ -118,16 +155,16 @@ public struct ChineseGrammar: ReadingGrammar, Hashable {
     func integerStep(_ state: inout State, digit: Int, place: Int, into tokens: inout [Token]) {
         let inLevel = place % 4, level = place / 4
         if digit != 0 {
-            if state.pendingZero { tokens.append(Self.digits[0]) }
+            if state.pendingZero { tokens.append(Self.digit(0)) }
             state.pendingZero = false
             if inLevel == 1 && digit == 1 && !state.started && tenStart == .shi {
                 // 十 alone at the start: 10 → 十, 100000 → 十万.
             } else if digit == 2 && saysLiang(inLevel: inLevel, level: level, levelNonzero: state.levelNonzero) {
                 tokens.append(Self.liang)
             } else {
-                tokens.append(Self.digits[digit])
+                tokens.append(Self.digit(digit))
             }
-            if let unit = Self.units[inLevel] { tokens.append(unit) }
+            if let unit = Self.unit(inLevel: inLevel) { tokens.append(unit) }
             state.started = true
             state.levelNonzero = true
         } else if state.started {
@@ -135,7 +172,7 @@ public struct ChineseGrammar: ReadingGrammar, Hashable {
         }
         if inLevel == 0 {
             if state.levelNonzero {
-                if let unit = Self.levelUnits[level] { tokens.append(unit) }
+                if let unit = Self.unit(ofLevel: level) { tokens.append(unit) }
                 // 204000 → 二十万四千: the zero closing the 万 level is silent.
                 state.pendingZero = false
             }
@@ -162,27 +199,27 @@ public struct ChineseGrammar: ReadingGrammar, Hashable {
             // Trailing zeros dropped: 15.40 → 十五点四元, 15.00 → 十五元.
             if tenths != 0 || hundredths != 0 {
                 tokens.append(Self.point)
-                tokens.append(Self.digits[tenths])
-                if hundredths != 0 { tokens.append(Self.digits[hundredths]) }
+                tokens.append(Self.digit(tenths))
+                if hundredths != 0 { tokens.append(Self.digit(hundredths)) }
             }
             tokens.append(Self.yuan)
         case .jiaoFen, .kuaiMao:
             let spoken = money == .kuaiMao
             if !state.started && tenths == 0 && hundredths == 0 {
-                tokens.append(Self.digits[0])  // 零元, 零块
+                tokens.append(Self.digit(0))  // 零元, 零块
                 tokens.append(spoken ? Self.kuai : Self.yuan)
                 return
             }
             if tenths != 0 {
-                tokens.append(Self.digits[tenths])
+                tokens.append(Self.digit(tenths))
                 tokens.append(spoken ? Self.mao : Self.jiao)
                 if hundredths != 0 {
-                    tokens.append(Self.digits[hundredths])
+                    tokens.append(Self.digit(hundredths))
                     if !spoken { tokens.append(Self.fen) }  // 四毛五: the 分 after 毛 is not said
                 }
             } else if hundredths != 0 {
-                if state.started { tokens.append(Self.digits[0]) }  // 十五元零五分; 0.05 → 五分
-                tokens.append(Self.digits[hundredths])
+                if state.started { tokens.append(Self.digit(0)) }  // 十五元零五分; 0.05 → 五分
+                tokens.append(Self.digit(hundredths))
                 tokens.append(Self.fen)
             }
         }
