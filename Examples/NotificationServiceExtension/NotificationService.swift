@@ -64,16 +64,18 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
         if #available(iOS 15.0, *) { content.interruptionLevel = .timeSensitive }
 
         // The payload `soundpack payload` writes: "amount": "15.40", "pack": "wechat@1.0.1",
-        // "paymentId": "…". The manifest URL in it is not fetched: URLs come from the configured store only.
-        guard let amount = content.userInfo["amount"] as? String,
-              let pin = (content.userInfo["pack"] as? String).flatMap({ PackPin($0) }) else {
+        // "paymentId": "…", and for a pack with phrases "phrase": "refund" (a phrase that says no
+        // amount comes without one). The manifest URL in it is not fetched: URLs come from the
+        // configured store only.
+        let amount = content.userInfo["amount"] as? String, phrase = content.userInfo["phrase"] as? String
+        guard amount != nil || phrase != nil, let pin = (content.userInfo["pack"] as? String).flatMap({ PackPin($0) }) else {
             deliver()
             return
         }
         let payment = (content.userInfo["paymentId"] as? String).flatMap { PaymentID.isValid($0) ? $0 : nil } ?? request.identifier
         let style = self.style
         work = Task {
-            await self.announce(amount: amount, pin: pin, payment: payment, style: style)
+            await self.announce(Said(phrase: phrase, amount: amount), pin: pin, payment: payment, style: style)
             self.deliver()
         }
     }
@@ -95,7 +97,15 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
         return expired
     }
 
-    private func announce(amount: String, pin: PackPin, payment: String, style: AnnouncementStyle) async {
+    /// What a push asks to be said: a phrase (nil: the pack's default; one the pack does not have
+    /// falls back to the default) and an amount as written (nil for a phrase that says none).
+    struct Said: Sendable, CustomStringConvertible {
+        var phrase: String?
+        var amount: String?
+        var description: String { [phrase.map { "phrase \($0)" }, amount].compactMap { $0 }.joined(separator: " ") }
+    }
+
+    private func announce(_ said: Said, pin: PackPin, payment: String, style: AnnouncementStyle) async {
         let group: URL, planner: ClipPlanner
         do { group = try configuration.group() } catch { return configuration.report("no App Group container: \(error)") }
         // An APNs retry, a duplicated push or the app's foreground handler never speak twice.
@@ -106,12 +116,12 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
         do { planner = try await self.planner(pin: pin, group: group) } catch { return configuration.report("no plan for \(pin): \(error)") }
         switch style {
         case .joinedSound:
-            if let name = await joinedSound(amount: amount, planner: planner, group: group) { useSound(name) }
+            if let name = await joinedSound(said, planner: planner, group: group) { useSound(name) }
         case .localSequence:
             do {
-                try await scheduleSequence(amount: amount, planner: planner, group: group, payment: payment)
+                try await scheduleSequence(said, planner: planner, group: group, payment: payment)
                 useSound(nil)
-            } catch { configuration.report("no sequence for \(amount): \(error)") }
+            } catch { configuration.report("no sequence for \(said): \(error)") }
         }
     }
 
@@ -153,24 +163,26 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
                                soundsFolder: configuration.sounds(in: group), hasher: CryptoKitSHA256())
     }
 
-    /// The joined sound for the amount; when its clips cannot all be had in time, the prefix (and
-    /// suffix) alone from the clips on the phone; then, opted in, the written text in the system
-    /// voice; nil when none of them can be made (the default sound plays).
-    private func joinedSound(amount: String, planner: ClipPlanner, group: URL) async -> String? {
+    /// The joined sound for the phrase and amount; when its clips cannot all be had in time, the
+    /// phrase's own clips (prefix and suffix) alone from the clips on the phone; then, opted in, the
+    /// written text in the system voice; nil when none of them can be made (the default sound plays).
+    private func joinedSound(_ said: Said, planner: ClipPlanner, group: URL) async -> String? {
         let sounds = configuration.sounds(in: group)
-        do { return try await prepareSound(try planner.plan(amount: amount), sounds: sounds) } catch {
-            configuration.report("no joined sound for \(amount): \(error)")
+        do { return try await prepareSound(try planner.plan(amount: said.amount, phrase: said.phrase), sounds: sounds) } catch {
+            configuration.report("no joined sound for \(said): \(error)")
         }
         guard !isExpired else { return nil }
-        do { return try await prepareSound(try planner.framingPlan(), sounds: sounds) } catch {
+        do { return try await prepareSound(try planner.framingPlan(phrase: said.phrase), sounds: sounds) } catch {
             configuration.report("no prefix alone: \(error)")
         }
-        guard configuration.speaksWrittenTextAsLastResort, !isExpired,
-              let parsed = try? Amount(parsing: amount, maximum: planner.pack.maxAmount) else { return nil }
-        let pack = planner.pack
-        let text = pack.grammar.text(of: pack.announcement.tokens(for: parsed), texts: pack.texts)
+        let pack = planner.pack, phrase = planner.phrase(said.phrase)
+        let parsed = said.amount.flatMap { try? Amount(parsing: $0, maximum: pack.maxAmount) }
+        guard configuration.speaksWrittenTextAsLastResort, !isExpired, parsed != nil || !phrase.saysAmount else { return nil }
+        let announcement = pack.phrasebook.announcement(phrase)
+        let text = pack.grammar.text(of: parsed.map(announcement.tokens) ?? announcement.frame([]), texts: pack.texts)
+        let spoken = [pack.phrasebook.isDeclared ? phrase.id : nil, parsed?.description].compactMap { $0 }.joined(separator: ".")
         do {
-            return try await SpokenText.write(text, language: pack.grammar.id.speechLanguage, soundName: "soundpack-\(pack.id)-spoken-\(parsed).caf",
+            return try await SpokenText.write(text, language: pack.grammar.id.speechLanguage, soundName: "soundpack-\(pack.id)-spoken-\(spoken).caf",
                                               into: JoinedSoundCache(folder: sounds), within: configuration.downloadBudget)
         } catch {
             configuration.report("no spoken text: \(error)")
@@ -202,8 +214,8 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     /// does not fit in iOS's 64 pending slots is refused whole rather than silently cut (iOS keeps
     /// the soonest 64 and drops the rest: the 元). After `serviceExtensionTimeWillExpire` nothing is
     /// added, and what was added for this payment is removed: the push plays its default sound alone.
-    private func scheduleSequence(amount: String, planner: ClipPlanner, group: URL, payment: String) async throws {
-        let plan = try planner.plan(amount: amount)
+    private func scheduleSequence(_ said: Said, planner: ClipPlanner, group: URL, payment: String) async throws {
+        let plan = try planner.plan(amount: said.amount, phrase: said.phrase)
         try await download(plan.downloads, into: configuration.sounds(in: group))
         let center = UNUserNotificationCenter.current()
         await Self.scheduling.lock()

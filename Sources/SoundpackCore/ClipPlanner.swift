@@ -23,11 +23,14 @@ public struct PlannedClip: Sendable, Equatable {
 
 /// The clips of one announcement, in order, and the name to give the joined sound.
 public struct ClipPlan: Sendable, Equatable {
-    /// The amount said; nil for the framing alone (`ClipPlanner.framingPlan()`).
+    /// The phrase said (the pack's default phrase when the push named none, or one it does not have).
+    public var phrase: String
+    /// The amount said; nil for the phrase's clips alone (`ClipPlanner.framingPlan()`, or a phrase
+    /// that says no amount).
     public var amount: Amount?
     public var clips: [PlannedClip]
-    /// A deterministic file name for the joined sound: the same pack, version and amount always
-    /// give the same name, and different ones never collide.
+    /// A deterministic file name for the joined sound: the same pack, version, phrase and amount
+    /// always give the same name, and different ones never collide.
     public var soundName: String
 
     /// Clips that must be downloaded, each once (a clip can appear several times in a reading).
@@ -60,15 +63,27 @@ public struct ClipPlanner: Sendable {
         self.hasher = hasher
     }
 
-    /// The plan for an amount written as the push carries it ("15.40").
-    public func plan(amount text: String) throws(PlanError) -> ClipPlan {
-        let amount: Amount
-        do { amount = try Amount(parsing: text, maximum: pack.maxAmount) } catch { throw .amountUnreadable(error) }
-        let tokens = pack.announcement.tokens(for: amount)
+    /// The phrase the push names, or the pack's default phrase when it names none or one the pack
+    /// does not have (a push written for a newer version, say): a phrase is never refused.
+    public func phrase(_ id: String?) -> Phrase {
+        id.flatMap(pack.phrasebook.phrase) ?? pack.phrasebook.defaultPhrase
+    }
+
+    /// The plan for a phrase (the default one when nil) and an amount written as the push carries
+    /// it ("15.40"). A phrase that says no amount ignores one; one that says an amount needs it.
+    public func plan(amount text: String?, phrase id: String? = nil) throws(PlanError) -> ClipPlan {
+        let phrase = phrase(id)
+        let announcement = pack.phrasebook.announcement(phrase)
+        var amount: Amount?
+        if phrase.saysAmount {
+            guard let text else { throw .noAmount(phrase: phrase.id) }
+            do { amount = try Amount(parsing: text, maximum: pack.maxAmount) } catch { throw .amountUnreadable(error) }
+        }
+        let tokens = amount.map(announcement.tokens) ?? phrase.before
         var clips: [PlannedClip] = []
         var known: [String: ClipSource] = [:]
         for token in tokens {
-            guard let clip = pack.clips[token] else { throw .missingClip(token: token.rawValue, amount: amount.description) }
+            guard let clip = pack.clips[token] else { throw .missingClip(token: token.rawValue, amount: amount?.description ?? "phrase '\(phrase.id)'") }
             let source: ClipSource
             if let cached = known[clip.file] {
                 source = cached
@@ -78,21 +93,24 @@ public struct ClipPlanner: Sendable {
             }
             clips.append(PlannedClip(token: token, file: clip.file, bytes: clip.bytes, sha256: clip.sha256, source: source))
         }
-        return ClipPlan(amount: amount, clips: clips, soundName: Self.soundName(pack: pack, amount: amount))
+        return ClipPlan(phrase: phrase.id, amount: amount, clips: clips, soundName: Self.soundName(pack: pack, phrase: phrase.id, amount: amount))
     }
 
-    /// The pack's prefix (and suffix, when it has one) without the amount, from clips already on the
-    /// phone: what an extension plays when the amount's clips cannot all be had in time, rather than
-    /// the default chime. Throws `.missingClip` when either would have to be downloaded.
-    public func framingPlan() throws(PlanError) -> ClipPlan {
+    /// The phrase's own clips (the default phrase's when nil: the pack's prefix, and suffix when it
+    /// has one) without the amount, from clips already on the phone: what an extension plays when
+    /// the amount's clips cannot all be had in time, rather than the default chime. Throws
+    /// `.missingClip` when one would have to be downloaded.
+    public func framingPlan(phrase id: String? = nil) throws(PlanError) -> ClipPlan {
+        let phrase = phrase(id)
         var clips: [PlannedClip] = []
-        for token in pack.announcement.frame([]) {
+        for token in phrase.clips {
             guard let clip = pack.clips[token] else { throw .missingClip(token: token.rawValue, amount: "the framing") }
             let source = try locate(clip)
             if case .download = source { throw .missingClip(token: token.rawValue, amount: "the framing (not on the phone)") }
             clips.append(PlannedClip(token: token, file: clip.file, bytes: clip.bytes, sha256: clip.sha256, source: source))
         }
-        return ClipPlan(amount: nil, clips: clips, soundName: Self.soundName(pack: pack, spoken: "framing"))
+        let name = phrase.saysAmount ? Self.soundName(pack: pack, phrase: phrase.id, spoken: "framing") : Self.soundName(pack: pack, phrase: phrase.id, amount: nil)
+        return ClipPlan(phrase: phrase.id, amount: nil, clips: clips, soundName: name)
     }
 
     private func locate(_ clip: SharedPack.Clip) throws(PlanError) -> ClipSource {
@@ -107,9 +125,16 @@ public struct ClipPlanner: Sendable {
         return .download(url)
     }
 
-    /// `soundpack-<pack>-<version>-<amount>.caf`, with only `[A-Za-z0-9._-]`.
-    public static func soundName(pack: SharedPack, amount: Amount) -> String {
-        soundName(pack: pack, spoken: amount.description)
+    /// `soundpack-<pack>-<version>-<amount>.caf` for a pack without phrases;
+    /// `soundpack-<pack>-<version>-<phrase>.<amount>.caf` (`…-<phrase>.caf` for a phrase that says no
+    /// amount) for one with them, so the sounds of two phrases never mix. Only `[A-Za-z0-9._-]`.
+    public static func soundName(pack: SharedPack, phrase: String? = nil, amount: Amount?) -> String {
+        soundName(pack: pack, phrase: phrase, spoken: amount?.description)
+    }
+
+    private static func soundName(pack: SharedPack, phrase: String?, spoken: String?) -> String {
+        let said = pack.phrasebook.isDeclared ? [phrase ?? pack.phrasebook.defaultID, spoken].compactMap { $0 }.joined(separator: ".") : spoken ?? "framing"
+        return soundName(pack: pack, spoken: said)
     }
 
     private static func soundName(pack: SharedPack, spoken: String) -> String {

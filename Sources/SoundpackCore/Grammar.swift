@@ -113,9 +113,17 @@ public struct Grammar: Sendable, Hashable {
         chinese.appendTokens(for: amount, to: &tokens)
     }
 
-    /// The written form of a token: 十, 萬, 點 … `prefix`/`suffix` come from the pack's `texts`.
+    /// Whether `token` is one of the grammar's own (a digit, 十 …), not a clip of the pack's
+    /// phrases (`prefix`, `suffix`, `wechat` …).
+    public func says(_ token: Token) -> Bool {
+        token.ordinal >= Token.firstGrammarOrdinal && token.ordinal - Token.firstGrammarOrdinal < chinese.tokens.count
+            && chinese.tokens[token.ordinal - Token.firstGrammarOrdinal] == token
+    }
+
+    /// The written form of a token: 十, 萬, 點 … A phrase's clips (`prefix`, `suffix`, `wechat`)
+    /// are written as the pack's `texts` say.
     public func text(of token: Token, texts: [String: String] = [:]) -> String {
-        if token == .prefix || token == .suffix { return texts[token.rawValue] ?? "[\(token.rawValue)]" }
+        guard says(token) else { return texts[token.rawValue] ?? "[\(token.rawValue)]" }
         return chinese.text(of: token)
     }
 
@@ -131,7 +139,7 @@ public struct Grammar: Sendable, Hashable {
 
     /// An ASCII file name stem for a token's clip (`shi` for 十), safe in URLs and sound names.
     public func fileStem(of token: Token) -> String {
-        token == .prefix || token == .suffix ? token.rawValue : chinese.fileStem(of: token)
+        says(token) ? chinese.fileStem(of: token) : token.rawValue
     }
 
     /// The tokens some amount in `0...maximum` is read with (no prefix or suffix).

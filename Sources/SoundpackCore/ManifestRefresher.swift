@@ -311,8 +311,10 @@ public struct ManifestRefresher: Sendable {
         do { manifest = try JSONDecoder().decode(StoreManifest.self, from: data) } catch { throw ManifestDecodingError("\(error)") }
         guard manifest.schemaVersion == 1 else { throw ManifestDecodingError("schema version \(manifest.schemaVersion); this SoundpackCore reads 1") }
         guard PackFile.isValidID(manifest.id) else { throw ManifestDecodingError("'\(manifest.id.visible)' is not a pack id") }
+        let phrasebook: Phrasebook
+        do { phrasebook = try manifest.checkedPhrasebook() } catch { throw ManifestDecodingError("phrases: \(error.description)") }
         for (token, clip) in manifest.clips {
-            guard manifest.readingGrammar.token(forKey: token) != nil else { throw ManifestDecodingError("unknown token '\(token.visible)'") }
+            guard phrasebook.token(forKey: token) != nil else { throw ManifestDecodingError("unknown token '\(token.visible)'") }
             guard Self.isSafeStorePath(clip.file), clip.bytes >= 0, clip.durationSeconds.isFinite, clip.durationSeconds >= 0 else {
                 throw ManifestDecodingError("the clip of '\(token.visible)' ('\(clip.file.visible)') is not a file of its version folder")
             }

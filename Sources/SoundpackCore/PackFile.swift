@@ -22,6 +22,10 @@ public struct PackFile: Sendable, Equatable {
     /// Clip key (token raw value, possibly unknown to the grammar) → path relative to the pack.
     public var clips: [String: String]
     public var texts: [String: String]
+    /// `phrases` as written (phrase id → clip keys and `{amount}`); nil when pack.json declares none.
+    public var phrases: [String: [String]]?
+    /// `defaultPhrase` as written; nil when pack.json says none.
+    public var defaultPhrase: String?
     public var checks: Checks
     /// `$schema` as written: where an editor finds the schema (kept when the file is rewritten).
     public var schema: String?
@@ -29,7 +33,7 @@ public struct PackFile: Sendable, Equatable {
     /// Clip keys a pack.json may list: about 20 tokens, with room for unknown keys (warnings).
     public static let maxClips = 256
     static let knownFields: Set<String> = [
-        "$schema", "id", "name", "version", "grammar", "grammarOptions", "maxAmount", "profile", "clips", "texts", "checks",
+        "$schema", "id", "name", "version", "grammar", "grammarOptions", "maxAmount", "profile", "clips", "texts", "phrases", "defaultPhrase", "checks",
     ]
 
     public init(
@@ -47,10 +51,14 @@ public struct PackFile: Sendable, Equatable {
         self.checks = checks
     }
 
-    /// How this pack frames every reading: its prefix, and its suffix when it has a clip for one.
-    public var announcement: Announcement {
-        Announcement(grammar: grammar, hasSuffix: clips[Token.suffix.rawValue] != nil)
+    /// What this pack can announce: the phrases pack.json declares, or the one phrase `default`
+    /// (prefix, the amount, the suffix when the pack has a clip for one).
+    public var phrasebook: Phrasebook {
+        Phrasebook.orImplicit(grammar: grammar, declared: phrases, defaultPhrase: defaultPhrase, hasSuffix: clips[Token.suffix.rawValue] != nil)
     }
+
+    /// How this pack frames a reading by default: its default phrase.
+    public var announcement: Announcement { phrasebook.announcement(phrasebook.defaultPhrase) }
 
     /// Whether `id` is a valid pack id: `[a-z0-9][a-z0-9-]{0,62}`.
     public static func isValidID(_ id: String) -> Bool {
@@ -169,6 +177,32 @@ public struct PackFile: Sendable, Equatable {
             try refuseControls(key, field: "texts")
             try refuseControls(text, field: "texts.\(key)")
         }
+        var phrases: [String: [String]]?
+        if let value = root["phrases"] {
+            guard let map = value as? [String: Any] else { throw PackFileError(field: "phrases", message: "must be an object: phrase id → its pieces") }
+            var declared: [String: [String]] = [:]
+            for (id, pieces) in map {
+                guard let list = pieces as? [String] else {
+                    throw PackFileError(field: "phrases.\(id.quoted(limit: 40))", message: "must be an array of clip keys and \"\(Phrasebook.amountPiece)\", like [\"wechat\", \"\(Phrasebook.amountPiece)\"]")
+                }
+                declared[id] = list
+            }
+            phrases = declared
+        }
+        let defaultPhrase = try string("defaultPhrase", required: false)
+        if let phrases {
+            guard let defaultPhrase else {
+                throw PackFileError(field: "defaultPhrase", message: "required with phrases: the phrase said when a push or a command names none")
+            }
+            let book = try Phrasebook(grammar: Grammar(grammarID, options: options), declared: phrases, defaultPhrase: defaultPhrase)
+            for phrase in book.phrases {
+                for clip in phrase.clips where texts[clip.rawValue] == nil {
+                    throw PackFileError(field: "texts.\(clip.rawValue)", message: "is missing: phrase '\(phrase.id)' says clip '\(clip.rawValue)', and its words are needed for alerts and say (add \"\(clip.rawValue)\": \"…\" to texts)")
+                }
+            }
+        } else if let defaultPhrase, defaultPhrase != Phrasebook.implicitID {
+            throw PackFileError(field: "defaultPhrase", message: "'\(defaultPhrase.quoted(limit: 40))' is not a phrase: without phrases a pack has the one phrase '\(Phrasebook.implicitID)'")
+        }
         var checks = Checks()
         if let value = root["checks"] {
             guard let map = value as? [String: Any] else { throw PackFileError(field: "checks", message: "must be an object") }
@@ -177,6 +211,8 @@ public struct PackFile: Sendable, Equatable {
         self.init(
             id: id, name: try string("name", required: false), version: version, grammar: Grammar(grammarID, options: options),
             maxAmount: maxAmount, profile: profile, clips: clips, texts: texts, checks: checks)
+        self.phrases = phrases
+        self.defaultPhrase = defaultPhrase
         schema = root["$schema"] as? String  // read as before: any value is accepted, a string is kept
     }
 
@@ -276,7 +312,7 @@ public struct PackFileError: Error, Equatable, Sendable, CustomStringConvertible
 /// defaults (the same meaning as the file read). Encode with sorted keys for stable bytes.
 extension PackFile: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case schema = "$schema", id, name, version, grammar, grammarOptions, maxAmount, profile, clips, texts, checks
+        case schema = "$schema", id, name, version, grammar, grammarOptions, maxAmount, profile, clips, texts, phrases, defaultPhrase, checks
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -291,6 +327,8 @@ extension PackFile: Encodable {
         try c.encode(profile, forKey: .profile)
         try c.encode(clips, forKey: .clips)
         if !texts.isEmpty { try c.encode(texts, forKey: .texts) }
+        try c.encodeIfPresent(phrases, forKey: .phrases)
+        try c.encodeIfPresent(defaultPhrase, forKey: .defaultPhrase)
         let defaults = Checks()
         let changed = Checks.fields.filter { self.checks[keyPath: $0.path] != defaults[keyPath: $0.path] }
         if !changed.isEmpty || !checks.ignore.isEmpty {

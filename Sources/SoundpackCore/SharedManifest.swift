@@ -49,8 +49,11 @@ public struct SharedPack: Sendable, Equatable {
     public var yanked: Bool
     /// Token → clip.
     public var clips: [Token: Clip]
+    /// What the pack can announce (the same phrases `soundpack say` and `render` read).
+    public var phrasebook: Phrasebook
 
-    public init(id: String, version: String, grammar: Grammar, maxAmount: Amount, texts: [String: String], yanked: Bool, clips: [Token: Clip]) {
+    public init(id: String, version: String, grammar: Grammar, maxAmount: Amount, texts: [String: String], yanked: Bool, clips: [Token: Clip],
+                phrasebook: Phrasebook? = nil) {
         self.id = id
         self.version = version
         self.grammar = grammar
@@ -58,12 +61,13 @@ public struct SharedPack: Sendable, Equatable {
         self.texts = texts
         self.yanked = yanked
         self.clips = clips
+        self.phrasebook = phrasebook ?? Phrasebook(grammar: grammar, hasSuffix: clips[.suffix] != nil)
     }
 
-    /// How this pack frames every reading (the same framing `soundpack say` and `render` use).
-    public var announcement: Announcement { Announcement(grammar: grammar, hasSuffix: clips[.suffix] != nil) }
+    /// How this pack frames a reading by default (the same framing `soundpack say` and `render` use).
+    public var announcement: Announcement { phrasebook.announcement(phrasebook.defaultPhrase) }
 
-    private enum CodingKeys: String, CodingKey { case version, grammar, two, money, tenStart, maxAmount, texts, yanked, tokens }
+    private enum CodingKeys: String, CodingKey { case version, grammar, two, money, tenStart, maxAmount, texts, yanked, tokens, phrases, defaultPhrase }
 
     init(id: String, from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -84,9 +88,17 @@ public struct SharedPack: Sendable, Equatable {
         self.maxAmount = maxAmount
         texts = try c.decodeIfPresent([String: String].self, forKey: .texts) ?? [:]
         yanked = try c.decodeIfPresent(Bool.self, forKey: .yanked) ?? false
+        let written = try c.decodeIfPresent([String: Clip].self, forKey: .tokens) ?? [:]
+        do {
+            phrasebook = try Phrasebook.of(grammar: grammar, declared: try c.decodeIfPresent([String: [String]].self, forKey: .phrases),
+                                           defaultPhrase: try c.decodeIfPresent(String.self, forKey: .defaultPhrase),
+                                           hasSuffix: written[Token.suffix.rawValue] != nil)
+        } catch let error as PackFileError {
+            throw PlanError.unreadableManifest("pack \(id): \(error.description)")
+        }
         var clips: [Token: Clip] = [:]
-        for (key, clip) in try c.decodeIfPresent([String: Clip].self, forKey: .tokens) ?? [:] {
-            guard let token = grammar.token(forKey: key) else { throw PlanError.unreadableManifest("pack \(id) has an unknown token '\(key)'") }
+        for (key, clip) in written {
+            guard let token = phrasebook.token(forKey: key) else { throw PlanError.unreadableManifest("pack \(id) has an unknown token '\(key.quoted(limit: 40))'") }
             clips[token] = clip
         }
         self.clips = clips
@@ -102,6 +114,11 @@ public struct SharedPack: Sendable, Equatable {
         try c.encode(texts, forKey: .texts)
         try c.encode(yanked, forKey: .yanked)
         try c.encode(Dictionary(uniqueKeysWithValues: clips.map { ($0.key.rawValue, $0.value) }), forKey: .tokens)
+        // Only a pack that declares phrases writes them: the manifests of the others are as before.
+        if phrasebook.isDeclared {
+            try c.encode(phrasebook.written, forKey: .phrases)
+            try c.encode(phrasebook.defaultID, forKey: .defaultPhrase)
+        }
     }
 }
 
@@ -234,6 +251,7 @@ public enum PlanError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownPack(String)
     case yankedPack(String)
     case amountUnreadable(AmountError)
+    case noAmount(phrase: String)
     case missingClip(token: String, amount: String)
     case noDownloadURL(file: String)
     case sizeMismatch(file: String, expected: Int, actual: Int)
@@ -246,6 +264,7 @@ public enum PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownPack(let id): return "the shared manifest has no pack '\(id)'"
         case .yankedPack(let pin): return "\(pin) is yanked; plan with a version that is not (export or refresh the newest)"
         case .amountUnreadable(let error): return error.description
+        case .noAmount(let phrase): return "phrase '\(phrase.visible)' says an amount, and none was given"
         case .missingClip(let token, let amount): return "the pack cannot say \(amount): it has no clip for token '\(token)'"
         case .noDownloadURL(let file): return "\(file) is neither bundled nor in Library/Sounds, and the manifest gives no URL to download it (export with --base-url)"
         case .sizeMismatch(let file, let expected, let actual): return "\(file) is \(actual) bytes, the manifest says \(expected); refusing to use it"
@@ -263,15 +282,16 @@ extension SharedPack {
     /// `ManifestRefresher`): file names are the clips' last path components, as `export` writes
     /// them, and each clip downloads from the store served at `storeURL`.
     public init(published manifest: StoreManifest, storeURL: String, yanked: Bool = false) {
+        let phrasebook = manifest.phrasebook
         var clips: [Token: Clip] = [:]
         for (key, clip) in manifest.clips {
-            guard let token = manifest.readingGrammar.token(forKey: key) else { continue }
+            guard let token = phrasebook.token(forKey: key) else { continue }
             let file = clip.file.slashSeparated.last ?? clip.file
             let url = StoreLayout.url(of: StoreLayout.versionFile(manifest.id, manifest.version, clip.file), under: storeURL)
             clips[token] = Clip(file: file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: clip.durationSeconds, url: url)
         }
         self.init(id: manifest.id, version: manifest.version.description, grammar: manifest.readingGrammar, maxAmount: manifest.maxAmount,
-                  texts: manifest.texts, yanked: yanked, clips: clips)
+                  texts: manifest.texts, yanked: yanked, clips: clips, phrasebook: phrasebook)
     }
 }
 

@@ -84,6 +84,10 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     public var maxAmount: Amount
     public var profile: Profile
     public var texts: [String: String]
+    /// pack.json's `phrases` and `defaultPhrase`; nil (and not written) for a pack that declares
+    /// none, so the manifests of those packs are what they were before phrases existed.
+    public var phrases: [String: [String]]?
+    public var defaultPhrase: String?
     /// SHA-256 over the pack's canonical manifest (see PackDigest).
     public var digest: String
     /// Token → clip.
@@ -116,6 +120,23 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     /// The grammar the version reads amounts with.
     public var readingGrammar: Grammar {
         Grammar(grammar, options: GrammarOptions(two: two, money: money ?? .default, tenStart: tenStart ?? .default))
+    }
+
+    /// What the version can announce; throws when its phrases do not fit its grammar.
+    public func checkedPhrasebook() throws(PackFileError) -> Phrasebook {
+        try Phrasebook.of(grammar: readingGrammar, declared: phrases, defaultPhrase: defaultPhrase, hasSuffix: clips[Token.suffix.rawValue] != nil)
+    }
+
+    /// What the version can announce (the implicit phrase when its declared ones do not fit its
+    /// grammar: `ManifestRefresher.decodeManifest` refuses such a manifest).
+    public var phrasebook: Phrasebook {
+        Phrasebook.orImplicit(grammar: readingGrammar, declared: phrases, defaultPhrase: defaultPhrase, hasSuffix: clips[Token.suffix.rawValue] != nil)
+    }
+
+    /// Sets `phrases` and `defaultPhrase` from a pack's phrasebook (nil when it declares none).
+    public mutating func setPhrases(_ book: Phrasebook) {
+        phrases = book.isDeclared ? book.written : nil
+        defaultPhrase = book.isDeclared ? book.defaultID : nil
     }
 
     /// Sets `two`, `money` and `tenStart` from a grammar's options (the latter two nil when default).

@@ -29,6 +29,36 @@ import UserNotifications
         #expect(!left.contains { $0.hasPrefix(".") }, "\(left)")
     }
 
+    /// A push naming a phrase: the extension joins that phrase's clips and the amount, exactly as
+    /// `render --phrase` does, under a name of its own; a phrase without an amount needs none, and
+    /// a phrase the version does not have is said as the default phrase.
+    @Test func aPhraseIsAnnouncedWithTheSoundRenderMakes() async throws {
+        let phone = try Phone.make(pack: "merchant", bundled: ["wechat.caf", "yuan.caf"])
+        defer { phone.tearDown() }
+        try phone.install()
+        let (refund, calls) = await phone.push(try phone.request("15.40", pack: "merchant", extra: ["--phrase", "refund"]))
+        #expect(calls.count == 1)
+        #expect(refund.body == "退款15.40元")
+        let name = try #require(refund.soundName, "\(phone.reports)")
+        #expect(name == "soundpack-merchant-1.0.0-refund.15.40.caf")
+        #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(name)) == (try phone.rendered("15.40", pack: "packs/merchant", extra: ["--phrase", "refund"])))
+
+        let (order, _) = await phone.push(try phone.request(nil, pack: "merchant", extra: ["--phrase", "order"]))
+        #expect(order.body == "您有一笔新订单")
+        let orderName = try #require(order.soundName, "\(phone.reports)")
+        #expect(orderName == "soundpack-merchant-1.0.0-order.caf")
+        #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(orderName)) == (try phone.rendered(nil, pack: "packs/merchant", extra: ["--phrase", "order"])))
+
+        // A push written for a phrase this version lacks falls back to the default phrase.
+        let written = try phone.run(["payload", "2", "--pack", "merchant", "--phrase", "alipay", "--base-url", phone.server.baseURL]).stdout
+        var payload = try #require(try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any])
+        payload["phrase"] = "gift"
+        let (gift, _) = await phone.push(try Phone.request(payload: try JSONSerialization.data(withJSONObject: payload)))
+        let giftName = try #require(gift.soundName, "\(phone.reports)")
+        #expect(giftName == "soundpack-merchant-1.0.0-wechat.2.caf")
+        #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(giftName)) == (try phone.rendered("2", pack: "packs/merchant")))
+    }
+
     @Test func aPushWithoutAnAmountIsDeliveredAsSent() async throws {
         let phone = try Phone.make()
         defer { phone.tearDown() }

@@ -22,12 +22,13 @@ struct Phone {
     /// What the extension reported on its way (why it fell back), for failure messages.
     let reports = Reports()
 
-    /// Published wechat@1.0.0, served; the app bundles `bundled` (file names) and the export.
+    /// Published wechat@1.0.0 (or `pack`: merchant, the demo pack with phrases), served; the app
+    /// bundles `bundled` (file names) and the export.
     /// `suffix`: the pack also ends every announcement with a 1.28 s suffix clip (a take of the prefix).
-    static func make(bundled: [String] = ["prefix.caf", "yuan.caf"], suffix: Bool = false) throws -> Phone {
+    static func make(pack id: String = "wechat", bundled: [String] = ["prefix.caf", "yuan.caf"], suffix: Bool = false) throws -> Phone {
         let project = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: project.file("packs"), withIntermediateDirectories: true)
-        let pack = try Fixtures.copyDemoPack(into: project, as: "packs/wechat")
+        let pack = try Fixtures.copyDemoPack(into: project, as: "packs/\(id)", from: id == "wechat" ? Fixtures.demoPack : Fixtures.merchantPack)
         if suffix {
             try FileManager.default.copyItem(atPath: pack + "/clips/prefix.caf", toPath: pack + "/clips/suffix.caf")
             try Fixtures.editManifest(pack) { object in
@@ -47,9 +48,9 @@ struct Phone {
         for folder in [phone.group, phone.appBundle, phone.extensionBundle] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
-        try phone.run(["export", "wechat", "--base-url", server.baseURL, "-o", phone.appBundle.appendingPathComponent("SoundpackManifest.plist").path])
+        try phone.run(["export", id, "--base-url", server.baseURL, "-o", phone.appBundle.appendingPathComponent("SoundpackManifest.plist").path])
         for file in bundled {
-            try FileManager.default.copyItem(atPath: project.file("packs/wechat/clips/\(file)"), toPath: phone.appBundle.appendingPathComponent(file).path)
+            try FileManager.default.copyItem(atPath: project.file("packs/\(id)/clips/\(file)"), toPath: phone.appBundle.appendingPathComponent(file).path)
         }
         AppGroupContainers.register(phone.configuration.appGroup, at: phone.group)
         return phone
@@ -78,8 +79,8 @@ struct Phone {
 
     /// What `soundpack payload` prints, as the request iOS hands the extension: userInfo is the whole
     /// payload, the alert's body and the "default" sound from aps.
-    func request(_ amount: String, pack: String = "wechat", extra: [String] = [], identifier: String = UUID().uuidString) throws -> UNNotificationRequest {
-        let payload = try run(["payload", amount, "--pack", pack, "--base-url", server.baseURL] + extra).stdout
+    func request(_ amount: String?, pack: String = "wechat", extra: [String] = [], identifier: String = UUID().uuidString) throws -> UNNotificationRequest {
+        let payload = try run(["payload"] + [amount].compactMap { $0 } + ["--pack", pack, "--base-url", server.baseURL] + extra).stdout
         return try Self.request(payload: Data(payload.utf8), identifier: identifier)
     }
 
@@ -114,10 +115,10 @@ struct Phone {
         }
     }
 
-    /// `soundpack render` of the pack folder for `amount`, as bytes.
-    func rendered(_ amount: String, pack: String = "packs/wechat") throws -> Data {
+    /// `soundpack render` of the pack folder for `amount` (and `extra` flags: `--phrase`), as bytes.
+    func rendered(_ amount: String?, pack: String = "packs/wechat", extra: [String] = []) throws -> Data {
         let name = "rendered-\(UUID().uuidString).caf"
-        try run(["render", "--pack", pack, amount, "-o", name])
+        try run(["render", "--pack", pack] + [amount].compactMap { $0 } + extra + ["-o", name])
         return try Data(contentsOf: URL(fileURLWithPath: project.file(name)))
     }
 

@@ -33,7 +33,7 @@ import SoundpackCore
         #expect(version.clips.first?.sha256 == report.clips.first?.facts?.sha256)
         #expect(version.runs.count == 2)
         #expect(version.runs.first?.ranAt == "1970-01-01T00:00:00.000Z")
-        #expect(version.runs.last?.worstAmount == report.worstCase?.amount.description)
+        #expect(version.runs.last?.worstAmount == report.worstCase?.amount?.description)
         #expect(try catalog.version(of: "wechat", SemanticVersion("9.9.9")) == nil)
         #expect(try catalog.version(of: "nope", nil) == nil)
     }

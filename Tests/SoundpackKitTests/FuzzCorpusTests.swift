@@ -26,7 +26,9 @@ import SoundpackTestSupport
             let data = try Self.bytes(path)
             _ = JSONDuplicateKeys.first(in: data)
             if let manifest = try? PackFile(json: data) {
-                #expect(manifest.announcement.requiredTokens(upTo: manifest.maxAmount).contains(.prefix))
+                let book = manifest.phrasebook, required = book.requiredTokens(upTo: manifest.maxAmount)
+                #expect(book.isDeclared || required.contains(.prefix))
+                for phrase in book.phrases { #expect(Set(phrase.clips).isSubset(of: required), "\(path): \(phrase.id)") }
             }
             _ = try? SharedManifest(data: data)
         }
@@ -60,7 +62,7 @@ import SoundpackTestSupport
     @Test func payloadInputs() throws {
         for path in Self.inputs("payload") {
             let facts = PushPayload.PackFacts(maxAmount: Amount(minorUnits: 9_999_999_999), yanked: false,
-                                              announcement: Announcement(grammar: Grammar(.zhHans), hasSuffix: false),
+                                              phrasebook: Phrasebook(grammar: Grammar(.zhHans), hasSuffix: false),
                                               clipKeys: Set(Grammar(.zhHans).inventory.map(\.rawValue)))
             let findings = PushPayload.lint(try Self.bytes(path), packs: ["wechat@1.0.0": facts])
             if path.hasSuffix("good.json") { #expect(findings.filter { $0.severity == .error }.isEmpty, "\(findings)") }

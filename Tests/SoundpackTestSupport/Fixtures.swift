@@ -37,13 +37,15 @@ public enum Fixtures {
     }()
 
     public static var demoPack: String { repositoryRoot + "/packs/wechat" }
+    /// The demo pack with phrases: wechat (default), alipay, refund, and order (no amount).
+    public static var merchantPack: String { repositoryRoot + "/packs/merchant" }
 
-    /// Copies the demo pack into `folder/name` and returns its path.
+    /// Copies the demo pack (or `source`) into `folder/name` and returns its path.
     @discardableResult
-    public static func copyDemoPack(into folder: TemporaryFolder, as name: String = "wechat") throws -> String {
+    public static func copyDemoPack(into folder: TemporaryFolder, as name: String = "wechat", from source: String = demoPack) throws -> String {
         let target = folder.file(name)
         try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: demoPack, toPath: target)
+        try FileManager.default.copyItem(atPath: source, toPath: target)
         return target
     }
 

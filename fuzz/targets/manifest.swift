@@ -9,12 +9,22 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     _ = JSONDuplicateKeys.first(in: bytes)
     if let manifest = try? PackFile(json: bytes) {
-        let required = manifest.announcement.requiredTokens(upTo: manifest.maxAmount)
-        precondition(required.contains(.prefix), "a pack's announcement always needs its prefix")
-        _ = manifest.grammar.text(of: manifest.announcement.tokens(for: manifest.maxAmount), texts: manifest.texts).visible
+        let book = manifest.phrasebook
+        let required = book.requiredTokens(upTo: manifest.maxAmount)
+        if !book.isDeclared { precondition(required.contains(.prefix), "a pack without phrases always needs its prefix") }
+        for (ordinal, token) in book.inventory.enumerated() { precondition(token.ordinal == ordinal, "a token is at its ordinal") }
+        for phrase in book.phrases {
+            let tokens = book.announcement(phrase).tokens(for: manifest.maxAmount)
+            precondition(Set(phrase.clips).isSubset(of: required) && Set(tokens).isSubset(of: required), "every phrase says only required tokens")
+            precondition(phrase.clips.allSatisfy { manifest.texts[$0.rawValue] != nil } || !book.isDeclared, "a declared phrase's clips have texts")
+            _ = manifest.grammar.text(of: tokens, texts: manifest.texts).visible
+        }
     }
     if let shared = try? SharedManifest(data: bytes) {
-        for pack in shared.packs.values { _ = try? ClipPlanner(manifest: shared, packID: pack.id).plan(amount: "15.40") }
+        for pack in shared.packs.values {
+            let planner = try? ClipPlanner(manifest: shared, packID: pack.id)
+            for phrase in [nil] + pack.phrasebook.phrases.map(\.id) { _ = try? planner?.plan(amount: "15.40", phrase: phrase) }
+        }
     }
     _ = try? ManifestRefresher.decodeIndex(bytes)
     if let published = try? ManifestRefresher.decodeManifest(bytes) {
@@ -26,7 +36,8 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(!clip.file.contains("/") && clip.file != ".." && clip.file != ".", "a clip file name is one path component")
             if let url = clip.url { precondition(url.host == "cdn.example.com", "a clip URL stays on the store's host") }
         }
-        _ = try? ClipPlanner(manifest: SharedManifest(bundledFiles: [], packs: [pack.id: pack]), packID: pack.id).plan(amount: "15.40")
+        let planner = try? ClipPlanner(manifest: SharedManifest(bundledFiles: [], packs: [pack.id: pack]), packID: pack.id)
+        for phrase in [nil] + pack.phrasebook.phrases.map(\.id) { _ = try? planner?.plan(amount: "15.40", phrase: phrase) }
     }
     return 0
 }

@@ -11,7 +11,7 @@ public func fuzzPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for value in S3Store.xmlValues(name, in: bytes) { precondition(!value.contains("</\(name)>"), "an element's text never holds its closing tag") }
     }
     let facts = PushPayload.PackFacts(maxAmount: Amount(minorUnits: 9_999_999_999), yanked: false,
-                                      announcement: Announcement(grammar: Grammar(.zhHans), hasSuffix: false), clipKeys: Set(Grammar(.zhHans).inventory.map(\.rawValue)))
+                                      phrasebook: Phrasebook(grammar: Grammar(.zhHans), hasSuffix: false), clipKeys: Set(Grammar(.zhHans).inventory.map(\.rawValue)))
     for packs in [nil, ["wechat@1.0.0": facts]] as [[String: PushPayload.PackFacts]?] {
         for finding in PushPayload.lint(bytes, packs: packs) { _ = finding.message.visible }
     }

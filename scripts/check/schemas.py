@@ -91,6 +91,11 @@ try:
         lambda d: d.update({"grammarOptions": {"money": "pounds"}}),
         lambda d: d.update({"grammarOptions": {"tens": "yi-shi"}}),
         lambda d: d.pop("clips"),
+        lambda d: d.update({"phrases": {"a": ["wechat", "{amount}"]}, "texts": {"wechat": "微信到账"}}),
+        lambda d: d.update({"phrases": {"a": ["wechat", "{amount}", "{amount}"]}, "defaultPhrase": "a", "texts": {"wechat": "微信到账"}}),
+        lambda d: d.update({"phrases": {"A": ["wechat"]}, "defaultPhrase": "A", "texts": {"wechat": "微信到账"}}),
+        lambda d: d.update({"phrases": {"a": ["WeChat"]}, "defaultPhrase": "a"}),
+        lambda d: d.update({"phrases": {"a": []}, "defaultPhrase": "a"}),
     ]
     for i, change in enumerate(refusals):
         pack = copy(f"refused-{i}")
@@ -106,6 +111,7 @@ try:
     project = os.path.join(work, "project")
     shutil.copytree(demo, os.path.join(project, "packs", "wechat"))
     shutil.copytree(options, os.path.join(project, "packs", "options"))
+    shutil.copytree(os.path.join(root, "packs/merchant"), os.path.join(project, "packs", "merchant"))
     env = dict(os.environ, SOUNDPACK_CATALOG=os.path.join(project, "catalog.sqlite"))
     def tool(*args):
         out = subprocess.run([binary, *args], capture_output=True, text=True, cwd=project, env=env)
@@ -115,13 +121,20 @@ try:
     tool("publish")
     # A payload is written for a version that is not yanked; the index and export then carry a yank.
     payload = json.loads(tool("payload", "15.40", "--pack", "wechat@1.0.0", "--base-url", "https://cdn.example.com"))
+    # A pack with phrases: a phrase with an amount and one without.
+    refund = json.loads(tool("payload", "15.40", "--pack", "merchant", "--phrase", "refund"))
+    order = json.loads(tool("payload", "--pack", "merchant", "--phrase", "order"))
     tool("yank", "wechat@1.0.0", "--reason", "schema check")
     for name, document in (("manifest", json.load(open(os.path.join(project, "dist/wechat/1.0.0/manifest.json")))),
                            ("index", json.load(open(os.path.join(project, "dist/index.json")))),
                            ("export", json.loads(tool("export", "wechat@1.0.0", "--format", "json", "--base-url", "https://cdn.example.com"))),
                            ("payload", payload),
                            ("manifest", json.load(open(os.path.join(project, "dist/options/1.0.0/manifest.json")))),
-                           ("export", json.loads(tool("export", "options@1.0.0", "--format", "json")))):
+                           ("export", json.loads(tool("export", "options@1.0.0", "--format", "json"))),
+                           ("manifest", json.load(open(os.path.join(project, "dist/merchant/1.0.0/manifest.json")))),
+                           ("export", json.loads(tool("export", "merchant", "--format", "json"))),
+                           ("report", json.loads(tool("validate", "packs/merchant", "--no-record", "--format", "json"))),
+                           ("payload", refund), ("payload", order)):
         validator(json.load(open(os.path.join(root, f"schemas/{name}.schema.json")))).validate(document)
         checked += 1
     # The default export is an XML property list; Python's plistlib must read it to the same document.

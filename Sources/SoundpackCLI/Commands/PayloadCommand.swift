@@ -8,23 +8,26 @@ enum PayloadCommand: Command {
     static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "payload",
-        synopsis: "payload AMOUNT --pack ID[@VER] [--title TEXT] [--body TEXT] [--base-url URL] [--payment-id ID]  |  payload lint FILE|- [--format text|json|junit|github|sarif]",
+        synopsis: "payload [AMOUNT] --pack ID[@VER] [--phrase ID] [--title TEXT] [--body TEXT] [--base-url URL] [--payment-id ID]  |  payload lint FILE|- [--format text|json|junit|github|sarif]",
         summary: "Write an APNs payload for a payment that makes the extension run, or lint one.",
         discussion: """
             The payload has aps.alert with a body (default: the announcement in writing, as the clips frame it: prefix text, the amount in figures with 元, suffix text), mutable-content 1,
             interruption-level time-sensitive, sound "default" as the fallback, and type "payment", amount (an exact
-            string), pack (id@version, a published version from the catalog), manifest (--base-url + the store path
+            string; left out for a phrase that says none), phrase (--phrase, default the pack's defaultPhrase; written
+            for packs that declare phrases), pack (id@version, a published version from the catalog), manifest (--base-url + the store path
             of the version's manifest.json) and paymentId (--payment-id, default a fresh UUID), by which the phone
             announces each payment once. A payload is written only when it passes its own lint. `payload lint`
             reports payload.invalid, payload.no-body, payload.not-mutable (mutable-content must be the number 1),
             payload.too-large (over 4096 bytes), payload.interruption-level (not passive, active, time-sensitive or
             critical), payload.amount-unreadable (also above the pack's maxAmount), and, against the store's index.json,
-            payload.unknown-pack, payload.yanked-pack and payload.missing-clip, payload.payment-id (not 1–128 characters
+            payload.unknown-pack, payload.yanked-pack, payload.unknown-phrase (not a phrase of that version) and
+            payload.missing-clip, payload.payment-id (not 1–128 characters
             of [A-Za-z0-9._:-]) (errors); payload.no-interruption-level, payload.critical (it needs Apple's entitlement)
             and payload.no-payment-id are warnings. Exit 1 on errors.
             """,
         options: [
             .option("--pack", value: "ID[@VER]", help: "a published pack; the newest version when @VER is left out"),
+            .option("--phrase", value: "ID", help: "the pack's phrase to say (default: its defaultPhrase)"),
             .option("--title", value: "TEXT", help: "alert title"),
             .option("--body", value: "TEXT", help: "alert body"),
             .option("--base-url", value: "URL", help: "where the store is served (default: paths relative to the store)"),
@@ -34,12 +37,13 @@ enum PayloadCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         if arguments.positionals.first == "lint" { return try lint(arguments, context) }
-        guard arguments.positionals.count == 1, let amount = arguments.positionals.first else {
+        guard arguments.positionals.count == 1 || (arguments.positionals.isEmpty && arguments.value("--phrase") != nil) else {
             throw .usage("payload needs one amount", hint: "soundpack payload 15.40 --pack wechat")
         }
         guard let packText = arguments.value("--pack") else { throw .usage("payload needs --pack ID[@VER]") }
         let ref = try parseReference(packText, requireVersion: false)
-        var request = PaymentPushRequest(amount: amount, packID: ref.id, version: ref.version)
+        var request = PaymentPushRequest(amount: arguments.positionals.first, packID: ref.id, version: ref.version)
+        request.phrase = arguments.value("--phrase")
         (request.title, request.body) = (arguments.value("--title"), arguments.value("--body"))
         (request.baseURL, request.paymentID) = (arguments.value("--base-url"), arguments.value("--payment-id"))
         if let base = request.baseURL {

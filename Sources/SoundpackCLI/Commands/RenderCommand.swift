@@ -7,12 +7,15 @@ import SoundpackKit
 enum RenderCommand: Command {
     static let spec = CommandSpec(
         name: "render",
-        synopsis: "render --pack DIR (AMOUNT... | --amounts FILE|-) -o FILE|DIR|- [--container caf|wav|aiff] [--codec pcm16|ulaw|alaw] [--gap-ms N] [--trim-silence] [--allow-long]",
+        synopsis: "render --pack DIR [--phrase ID] (AMOUNT... | --amounts FILE|-) -o FILE|DIR|- [--container caf|wav|aiff] [--codec pcm16|ulaw|alaw] [--gap-ms N] [--trim-silence] [--allow-long]",
         summary: "Join a pack's clips into one iOS-playable sound file per amount.",
         discussion: """
             One amount with -o FILE writes that file; its extension (.caf, .wav, .aiff) picks the container.
             Several amounts, or --amounts FILE (one per line; - for standard input), write one file per
             amount into the folder -o DIR, named from the amount (15.40.caf); equal amounts share one file.
+            --phrase ID says one of the pack's phrases (default: its defaultPhrase); files in a folder are
+            then named from the phrase and the amount (refund-15.40.caf). A phrase that says no amount
+            (您有一笔新订单) takes none: -o FILE, or -o DIR for ID.caf.
             The output has the pack's sample rate and channels, 16-bit PCM unless --codec says otherwise.
             Each clip is decoded once per run. A bad amount is reported with its line number and the
             others are still rendered; the exit code is then 1. An announcement at or above the pack's
@@ -20,6 +23,7 @@ enum RenderCommand: Command {
             """,
         options: [
             .option("--pack", value: "DIR", help: "the pack folder"),
+            .option("--phrase", value: "ID", help: "the phrase to say (default: the pack's defaultPhrase)"),
             .option("-o", "--output", value: "PATH", help: "output file (one amount) or folder"),
             .option("--amounts", value: "FILE", help: "read amounts from FILE, one per line (- for stdin)"),
             .choice("--container", value: "C", [Container.caf, .wav, .aiff], default: .caf, help: "the container of files written into a folder or to stdout"),
@@ -37,21 +41,42 @@ enum RenderCommand: Command {
             guard let ms = Double(gap), ms >= 0, ms <= 5_000 else { throw .usage("--gap-ms must be a number of milliseconds from 0 to 5000") }
             options.gapMs = ms
         }
-        let amountsFile = arguments.value("--amounts"), allowLong = arguments.has("--allow-long")
-        guard !arguments.positionals.isEmpty || amountsFile != nil else {
+        let amountsFile = arguments.value("--amounts"), allowLong = arguments.has("--allow-long"), phraseID = arguments.value("--phrase")
+        let givesAmounts = !arguments.positionals.isEmpty || amountsFile != nil
+        guard givesAmounts || phraseID != nil else {
             throw .usage("render needs amounts: AMOUNT... or --amounts FILE", hint: "soundpack render --pack packs/wechat 15.40 -o /tmp/a.caf")
         }
-        let destination = try Self.destination(output, arguments, context)
-        let renderer: PackRenderer
+        // Without --phrase the output is checked before the pack is read (with one, how many files
+        // there are depends on the phrase).
+        let early = phraseID == nil ? try Self.destination(output, arguments, context) : nil
+        var renderer: PackRenderer
         do { renderer = try PackRenderer(directory: context.absolute(packPath), options: options) } catch { throw error.context("cannot render with \(packPath)") }
+        if let phraseID { renderer = renderer.speaking(try renderer.packFile.phrasebook.phrase(named: phraseID, of: renderer.packFile.id)) }
+        let saysAmount = renderer.phrase.saysAmount
+        if saysAmount != givesAmounts {
+            throw saysAmount
+                ? .usage("phrase '\(renderer.phrase.id)' says an amount: give AMOUNT... or --amounts FILE", hint: "soundpack render --pack \(packPath) --phrase \(renderer.phrase.id) 15.40 -o /tmp/a.caf")
+                : .usage("phrase '\(renderer.phrase.id)' says no amount; leave the amounts out", hint: "soundpack render --pack \(packPath) --phrase \(renderer.phrase.id) -o /tmp/\(renderer.phrase.id).caf")
+        }
+        let destination: RenderDestination
+        if let early { destination = early } else { destination = try Self.destination(output, arguments, context, amounts: saysAmount ? nil : 1) }
         guard case .folder(let folder, let container) = destination else {
-            let amount: Amount
-            do { amount = try Amount(parsing: arguments.positionals[0], maximum: renderer.packFile.maxAmount) } catch { throw .refused(error.description) }
+            var amount: Amount?
+            if saysAmount {
+                do { amount = try Amount(parsing: arguments.positionals[0], maximum: renderer.packFile.maxAmount) } catch { throw .refused(error.description) }
+            }
             let rendered: RenderedAmount
             do { rendered = try renderer.render(amount, to: destination, allowLong: allowLong, shown: output) } catch {
                 throw error.kind == .refused ? error.with(hint: "shorten the clips, or pass --allow-long") : error
             }
-            if let bytes = rendered.bytes { try context.writeOutput(bytes, to: output) } else { try context.emit(RenderedFile(output: output, rendered), .text) }
+            if let bytes = rendered.bytes { try context.writeOutput(bytes, to: output) } else {
+                try context.emit(RenderedFile(output: output, rendered, phraseNamed: phraseID != nil), .text)
+            }
+            return .success
+        }
+        guard saysAmount else {
+            try renderer.write([nil], intoFolder: folder, shown: output, container: container, namedByPhrase: true)
+            try context.emit(RenderedFolder(output: output, count: 1, container: container, renderer: renderer), .text)
             return .success
         }
         // iOS plays the default sound instead of a file of 30 s or more: such a file is refused.
@@ -64,15 +89,16 @@ enum RenderCommand: Command {
         for rejection in list.rejections { context.stderr.write("\(errorLabel) \(rejection)\n") }
         let progress = Progress("rendering", total: list.amounts.count, sink: context.stderr, environment: context.environment)
         defer { progress.finish() }
-        try renderer.write(list.amounts, intoFolder: folder, shown: output, container: container) { progress.advance() }
+        try renderer.write(list.amounts, intoFolder: folder, shown: output, container: container, namedByPhrase: phraseID != nil) { progress.advance() }
         try context.emit(RenderedFolder(output: output, count: list.amounts.count, container: container, renderer: renderer), .text)
         return list.rejections.isEmpty ? .success : .failure
     }
 
     /// Where the output goes (the problems phrased with the flags that cause them).
-    static func destination(_ output: String, _ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> RenderDestination {
+    /// `amounts` is how many files are asked for when the arguments do not say (a phrase without an amount: 1).
+    static func destination(_ output: String, _ arguments: ParsedArguments, _ context: CLIContext, amounts given: Int? = nil) throws(SoundpackError) -> RenderDestination {
         let asked: Container? = arguments.value("--container") == nil ? nil : try arguments.choice("--container")
-        let amounts = arguments.value("--amounts") == nil ? arguments.positionals.count : nil
+        let amounts = given ?? (arguments.value("--amounts") == nil ? arguments.positionals.count : nil)
         do { return try RenderDestination.resolve(path: context.absolute(output), isStandardOutput: output == "-", amounts: amounts, container: asked) } catch {
             throw error.usage(output: output)
         }

@@ -7,7 +7,7 @@ import SoundpackKit
 enum SayCommand: Command {
     static let spec = CommandSpec(
         name: "say",
-        synopsis: "say AMOUNT...|- (--pack DIR | --grammar G [--two STYLE] [--money STYLE] [--ten-start STYLE]) [--format text|tokens|files|json]",
+        synopsis: "say AMOUNT...|- (--pack DIR [--phrase ID] | --grammar G [--two STYLE] [--money STYLE] [--ten-start STYLE]) [--format text|tokens|files|json]",
         summary: "Print how amounts are read: one line per amount.",
         discussion: """
             AMOUNT is a decimal like 15.40 or 1,234.5 (at most 2 fraction digits, below 10^12 and at
@@ -15,11 +15,14 @@ enum SayCommand: Command {
             is reported on stderr with its line number, the others are still answered, and the exit
             code is 1. With --grammar alone there is no prefix and --format files is not available;
             --two, --money and --ten-start choose its reading options (a pack's come from its pack.json).
+            --phrase ID says one of the pack's phrases (default: its defaultPhrase); a phrase that says no
+            amount (您有一笔新订单) takes none and prints one line.
             Formats: text (微信到账十五点四元), tokens (space-separated token ids), files (clip paths as
             written in pack.json, single-quoted for the shell when they hold spaces or quotes), json (one object per line).
             """,
         options: [
-            .option("--pack", value: "DIR", help: "read with this pack's grammar, prefix, suffix and maxAmount"),
+            .option("--pack", value: "DIR", help: "read with this pack's grammar, phrases and maxAmount"),
+            .option("--phrase", value: "ID", help: "the pack's phrase to say (default: its defaultPhrase)"),
             .choice("--grammar", value: "G", default: nil as GrammarID?, help: "the reading, without a pack"),
         ] + GrammarOptionFlags.specs + [
             .choice("--format", value: "FORMAT", default: AnnouncementWriter.Format.text),
@@ -27,6 +30,14 @@ enum SayCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let (writer, maximum) = try makeWriter(arguments, format: try arguments.choice("--format"), context)
+        guard writer.announcement.saysAmount else {
+            let phrase = writer.announcement.phrase.id
+            guard arguments.positionals.isEmpty else { throw .usage("phrase '\(phrase)' says no amount; leave the amounts out", hint: "soundpack say --pack DIR --phrase \(phrase)") }
+            var buffer: [Token] = [], line: [UInt8] = []
+            writer.write(nil, tokens: &buffer, into: &line)
+            context.stdout.write(bytes: line)
+            return .success
+        }
         guard !arguments.positionals.isEmpty else {
             throw .usage("say needs at least one amount, or - to read amounts from standard input", hint: "soundpack say 15.40 --grammar zh-Hans")
         }
@@ -42,11 +53,18 @@ enum SayCommand: Command {
             guard arguments.value("--grammar") == nil, !GrammarOptionFlags.anyGiven(arguments) else {
                 throw .usage("--pack and --grammar/--two/--money/--ten-start cannot be combined", hint: "the pack's pack.json declares its grammar and options")
             }
-            do { return try AnnouncementWriter.forPack(at: context.absolute(pack), format: format) } catch {
+            let packFile: PackFile
+            do { packFile = try PackFileLoader.load(directory: context.absolute(pack)) } catch {
                 let missing = !FileManager.default.fileExists(atPath: context.absolute(pack))
                 throw .refused("cannot use \(pack)/pack.json", error.description,
                                hint: missing ? "check the folder name; soundpack init \(pack) --id ID creates a pack there" : "soundpack validate \(pack) shows what is wrong")
             }
+            let book = packFile.phrasebook
+            let phrase = try arguments.value("--phrase").map { id throws(SoundpackError) in try book.phrase(named: id, of: packFile.id) } ?? book.defaultPhrase
+            return (AnnouncementWriter.forPack(packFile, phrase: phrase, format: format), packFile.maxAmount)
+        }
+        guard arguments.value("--phrase") == nil else {
+            throw .usage("--phrase needs --pack", hint: "a grammar alone has no phrases")
         }
         guard arguments.value("--grammar") != nil else {
             throw .usage("say needs --pack DIR or --grammar G", hint: "soundpack say 15.40 --grammar zh-Hans")

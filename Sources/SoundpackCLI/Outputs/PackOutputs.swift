@@ -33,17 +33,22 @@ extension Validated {
 /// `render` of one amount into a file: what it says and how long it is.
 struct RenderedFile: CommandOutput {
     var output: String
-    var amount: String
+    /// The phrase, when one was named (`--phrase`).
+    var phrase: String?
+    /// The amount; nil for a phrase that says none.
+    var amount: String?
     var text: String
     var frames: Int64
     var seconds: Double
 
-    init(output: String, _ rendered: RenderedAmount) {
-        (self.output, amount, text, frames, seconds) = (output, rendered.amount.description, rendered.text, rendered.frames, rendered.seconds)
+    init(output: String, _ rendered: RenderedAmount, phraseNamed: Bool) {
+        (self.output, amount, text, frames, seconds) = (output, rendered.amount?.description, rendered.text, rendered.frames, rendered.seconds)
+        phrase = phraseNamed ? rendered.phrase : nil
     }
 
     func text(colour: Bool) -> String {
-        "\(output.visible): \(amount) as \(text.visible), \(frames) frames, \(String(format: "%.3f", seconds)) s\n"
+        let said = [phrase.map { "phrase \($0)" }, amount].compactMap { $0 }.joined(separator: ", ")
+        return "\(output.visible): \(said) as \(text.visible), \(frames) frames, \(String(format: "%.3f", seconds)) s\n"
     }
 }
 

@@ -27,24 +27,24 @@ public struct AnnouncementTiming: Sendable {
         return total
     }
 
-    /// The amount up to `maximum` whose announcement lasts longest; nil when a clip it may need
-    /// is missing.
-    public func longest(_ announcement: Announcement, upTo maximum: Amount) -> (amount: Amount, tokens: [Token], frames: Int64)? {
-        for token in announcement.memoizedRequiredTokens(upTo: maximum) where frames(of: token) == nil { return nil }
-        let best = announcement.costliest(upTo: maximum, cost: { self.frames(of: $0) ?? 0 }, gap: gapFrames)
-        return (best.amount, best.tokens, best.cost)
+    /// The phrase and amount up to `maximum` whose announcement lasts longest (the amount nil for
+    /// a phrase that says none); nil when a clip one may need is missing.
+    public func longest(_ phrasebook: Phrasebook, upTo maximum: Amount) -> (phrase: Phrase, amount: Amount?, tokens: [Token], frames: Int64)? {
+        for token in phrasebook.memoizedRequiredTokens(upTo: maximum) where frames(of: token) == nil { return nil }
+        let best = phrasebook.costliest(upTo: maximum, cost: { self.frames(of: $0) ?? 0 }, gap: gapFrames)
+        return (best.phrase, best.amount, best.tokens, best.cost)
     }
 }
 
-extension Announcement {
-    private struct RequiredKey: Hashable { var announcement: Announcement, maximum: Amount }
+extension Phrasebook {
+    private struct RequiredKey: Hashable { var phrasebook: Phrasebook, maximum: Amount }
     private static let requiredMemo = Mutex<[RequiredKey: Set<Token>]>([:])
 
-    /// `requiredTokens(upTo:)`, searched once per announcement and maximum in a process: every
+    /// `requiredTokens(upTo:)`, searched once per phrasebook and maximum in a process: every
     /// pack of one grammar and maximum needs the same tokens, and a run over many packs would
     /// otherwise repeat the search for each.
     func memoizedRequiredTokens(upTo maximum: Amount) -> Set<Token> {
-        let key = RequiredKey(announcement: self, maximum: maximum)
+        let key = RequiredKey(phrasebook: self, maximum: maximum)
         if let known = Self.requiredMemo.withLock({ $0[key] }) { return known }
         let tokens = requiredTokens(upTo: maximum)
         Self.requiredMemo.withLock { memo in

@@ -22,6 +22,12 @@ enum PackDigest {
         for (key, value) in manifest.texts.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
             lines.append("text \(key)\t\(value)")
         }
+        // Phrases only when declared, so packs without them keep their digests.
+        let book = manifest.phrasebook
+        if book.isDeclared {
+            lines.append("defaultPhrase=\(book.defaultID)")
+            for phrase in book.phrases { lines.append("phrase \(phrase.id)\t\(phrase.pieces.joined(separator: " "))") }
+        }
         for (key, path) in manifest.clips.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
             lines.append("clip \(key)\t\(path)\t\(clipHashes[key] ?? "-")")
         }

@@ -11,7 +11,7 @@ extension ValidationRecord {
         self.init(
             pack: identity, clips: report.clips.map { ClipRecord(key: $0.key, file: $0.file, facts: $0.facts) },
             path: report.folder.shown, ranAt: date, errors: report.errors, warnings: report.warnings,
-            passed: report.passed(strict: strict), worstAmount: report.worstCase?.amount.description, worstSeconds: report.worstCase?.seconds,
+            passed: report.passed(strict: strict), worstAmount: report.worstCase?.amount?.description, worstSeconds: report.worstCase?.seconds,
             toolVersion: toolVersion,
             findings: report.findings.map {
                 FindingRecord(rule: $0.rule.rawValue, severity: $0.severity.rawValue, token: $0.token, file: $0.file, message: $0.message)

@@ -6,7 +6,10 @@ import SoundpackCore
 
 /// What a payment push says, as the command line gives it.
 public struct PaymentPushRequest: Sendable {
-    public var amount: String
+    /// nil for a phrase that says no amount.
+    public var amount: String?
+    /// nil: the pack's default phrase.
+    public var phrase: String?
     public var packID: String
     /// nil: the newest version that is not yanked.
     public var version: SemanticVersion?
@@ -18,7 +21,7 @@ public struct PaymentPushRequest: Sendable {
     /// nil: a fresh UUID.
     public var paymentID: String?
 
-    public init(amount: String, packID: String, version: SemanticVersion?) {
+    public init(amount: String?, packID: String, version: SemanticVersion?) {
         self.amount = amount
         self.packID = packID
         self.version = version
@@ -37,17 +40,29 @@ extension PushPayload {
         guard let (version, manifest) = found else {
             throw .refused("\(name.visible) is not a published pack in the catalog", hint: "soundpack publish, then soundpack list")
         }
-        let amount: Amount
-        do { amount = try Amount(parsing: request.amount, maximum: manifest.maxAmount) } catch { throw .refused(error.description) }
+        let facts = PackFacts(manifest, yanked: version.yanked)
+        let phrase = try request.phrase.map { id throws(SoundpackError) in try facts.phrasebook.phrase(named: id, of: "\(version.id)@\(version.version)") }
+            ?? facts.phrasebook.defaultPhrase
+        var amount: Amount?
+        switch (phrase.saysAmount, request.amount) {
+        case (true, let text?):
+            do { amount = try Amount(parsing: text, maximum: manifest.maxAmount) } catch { throw .refused(error.description) }
+        case (true, nil):
+            throw .usage("phrase '\(phrase.id)' says an amount, and none was given", hint: "soundpack payload 15.40 --pack \(request.packID)\(request.phrase.map { " --phrase \($0)" } ?? "")")
+        case (false, _?):
+            throw .usage("phrase '\(phrase.id)' says no amount; leave the amount out", hint: "soundpack payload --pack \(request.packID) --phrase \(phrase.id)")
+        case (false, nil):
+            break
+        }
         if let base = request.baseURL { try SharedContainerExport.checkBaseURL(base) }
         if let id = request.paymentID, !PaymentID.isValid(id) {
             throw .usage("'\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
         }
-        let facts = PackFacts(manifest, yanked: version.yanked)
         let manifestPath = StoreLayout.manifest(version.id, version.version)
         let base = request.baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        let payload = try make(amount: amount, packID: version.id, version: version.version.description, title: request.title ?? manifest.name,
-                           body: request.body ?? facts.announcement.alertText(for: amount, texts: manifest.texts),
+        let payload = try make(amount: amount, phrase: facts.phrasebook.isDeclared ? phrase.id : nil, packID: version.id,
+                           version: version.version.description, title: request.title ?? manifest.name,
+                           body: request.body ?? facts.phrasebook.announcement(phrase).alertText(for: amount, texts: manifest.texts),
                            manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath,
                            paymentID: request.paymentID ?? UUID().uuidString.lowercased())
         let errors = lint(payload, packs: ["\(version.id)@\(version.version)": facts]).filter { $0.severity == .error }

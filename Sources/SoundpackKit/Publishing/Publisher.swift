@@ -228,8 +228,8 @@ public final class Publisher {
             // 1.0.0-rc.1) and the next candidate may change anything the candidate had.
             if let old, !newest.isPrerelease(ofSameCoreAs: version) {
                 var oldFacts = VersionFacts(old)
-                // The texts are in the store's manifest of the version, not in the catalog.
-                if let stored = try? store.storedManifest(id, newest) { oldFacts.texts = stored.texts }
+                // The texts and phrases are in the store's manifest of the version, not in the catalog.
+                if let stored = try? store.storedManifest(id, newest) { oldFacts = oldFacts.completed(by: stored) }
                 let change = VersionChange(from: oldFacts, to: facts)
                 let bump = Bump.between(newest, version)
                 if bump < change.required {
@@ -320,6 +320,7 @@ public final class Publisher {
             packJSON: StoreManifest.FileRecord(file: StoreLayout.packJSONFile, bytes: packJSON.count, sha256: Digest.sha256Hex(packJSON)),
             archives: archives, signingKey: signingKey?.keyID)
         manifest.setOptions(pack.grammar.options)
+        manifest.setPhrases(pack.phrasebook)
         put(StoreLayout.packJSONFile, packJSON)
         let encoded: [UInt8]
         encoded = Array(try manifest.encoded())

@@ -11,41 +11,42 @@ public enum PushPayload {
     /// the extension runs, time-sensitive to pass Focus, the default sound as the fallback, and the
     /// exact amount, pack and manifest URL for the extension, and the payment's id, by which the
     /// phone announces each payment once (an APNs retry or a duplicated push stays silent).
-    public static func make(amount: Amount, packID: String, version: String, title: String?, body: String, manifestURL: String,
-                            paymentID: String) throws(JSONWriteError) -> Data {
+    /// `phrase` is written when given (packs that declare phrases); `amount` when the phrase says one.
+    public static func make(amount: Amount?, phrase: String? = nil, packID: String, version: String, title: String?, body: String,
+                            manifestURL: String, paymentID: String) throws(JSONWriteError) -> Data {
         var alert: [String: JSONValue] = ["body": .string(body)]
         if let title { alert["title"] = .string(title) }
-        let payload: JSONValue = [
+        var payload: [String: JSONValue] = [
             "aps": ["alert": .object(alert), "mutable-content": 1, "interruption-level": "time-sensitive", "sound": "default"],
             "type": "payment",
-            "amount": .string(amount.description),
             "pack": "\(packID)@\(version)",
             "manifest": .string(manifestURL),
             "paymentId": .string(paymentID),
         ]
-        return try StoreJSON.encode(payload)
+        if let amount { payload["amount"] = .string(amount.description) }
+        if let phrase { payload["phrase"] = .string(phrase) }
+        return try StoreJSON.encode(JSONValue.object(payload))
     }
 
     /// What lint knows of a published pack: enough to tell whether it can say the amount.
     public struct PackFacts: Sendable {
         public var maxAmount: Amount
         public var yanked: Bool
-        public var announcement: Announcement
+        /// What the version can announce.
+        public var phrasebook: Phrasebook
         /// The clip keys the version has.
         public var clipKeys: Set<String>
 
-        public init(maxAmount: Amount, yanked: Bool, announcement: Announcement, clipKeys: Set<String>) {
+        public init(maxAmount: Amount, yanked: Bool, phrasebook: Phrasebook, clipKeys: Set<String>) {
             self.maxAmount = maxAmount
             self.yanked = yanked
-            self.announcement = announcement
+            self.phrasebook = phrasebook
             self.clipKeys = clipKeys
         }
 
         /// The facts of a published version from its manifest.
         public init(_ manifest: StoreManifest, yanked: Bool) {
-            self.init(maxAmount: manifest.maxAmount, yanked: yanked,
-                      announcement: Announcement(grammar: manifest.readingGrammar, hasSuffix: manifest.clips[Token.suffix.rawValue] != nil),
-                      clipKeys: Set(manifest.clips.keys))
+            self.init(maxAmount: manifest.maxAmount, yanked: yanked, phrasebook: manifest.phrasebook, clipKeys: Set(manifest.clips.keys))
         }
     }
 
@@ -137,20 +138,48 @@ public enum PushPayload {
         default:
             add(.payloadPaymentID, "\"paymentId\" must be a string of 1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
         }
-        if let text = root["amount"] as? String {
-            do {
-                let amount = try Amount(parsing: text, maximum: facts?.maxAmount ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1))
-                if let facts {
-                    let missing = Set(facts.announcement.tokens(for: amount).map(\.rawValue)).subtracting(facts.clipKeys)
-                    if !missing.isEmpty {
-                        add(.payloadMissingClip, "the pack cannot say \(amount): it has no clip for \(missing.sorted(by: facts.announcement.grammar.precedes).map { "'\($0)'" }.joined(separator: ", "))")
-                    }
+        // The phrase: the version's default when the payload names none; the phone falls back to it
+        // for one it does not know, so an unknown phrase would say something else than meant.
+        var phrase = facts.map { $0.phrasebook.defaultPhrase }
+        switch root["phrase"] {
+        case nil: break
+        case let id as String:
+            if let facts {
+                if let known = facts.phrasebook.phrase(id) { phrase = known } else {
+                    add(.payloadUnknownPhrase, "phrase '\(id.quoted())' is not one of \(root["pack"] as? String ?? "the pack")'s (\(facts.phrasebook.phrases.map(\.id).joined(separator: ", ")))")
                 }
-            } catch {
-                add(.payloadAmountUnreadable, error.description)
             }
-        } else {
-            add(.payloadAmountUnreadable, root["amount"] == nil ? "no \"amount\" key" : "\"amount\" must be a string such as \"15.40\" (a JSON number is not exact)")
+        default:
+            add(.payloadUnknownPhrase, "\"phrase\" must be a string, the id of one of the pack's phrases")
+        }
+        let saysAmount = phrase?.saysAmount ?? (root["phrase"] == nil)
+        if let text = root["amount"] as? String {
+            if let phrase, !phrase.saysAmount {
+                add(.payloadAmountUnreadable, "phrase '\(phrase.id)' says no amount; leave \"amount\" out")
+            } else {
+                do {
+                    let amount = try Amount(parsing: text, maximum: facts?.maxAmount ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1))
+                    if let facts, let phrase {
+                        let tokens = facts.phrasebook.announcement(phrase).tokens(for: amount)
+                        let missing = Set(tokens.map(\.rawValue)).subtracting(facts.clipKeys)
+                        if !missing.isEmpty {
+                            add(.payloadMissingClip, "the pack cannot say \(amount): it has no clip for \(missing.sorted(by: facts.phrasebook.grammar.precedes).map { "'\($0)'" }.joined(separator: ", "))")
+                        }
+                    }
+                } catch {
+                    add(.payloadAmountUnreadable, error.description)
+                }
+            }
+        } else if root["amount"] != nil {
+            add(.payloadAmountUnreadable, "\"amount\" must be a string such as \"15.40\" (a JSON number is not exact)")
+        } else if saysAmount {
+            let named = facts?.phrasebook.isDeclared == true ? phrase : nil
+            add(.payloadAmountUnreadable, named.map { "no \"amount\" key, and phrase '\($0.id)' says one" } ?? "no \"amount\" key")
+        } else if let facts, let phrase {
+            let missing = Set(phrase.clips.map(\.rawValue)).subtracting(facts.clipKeys)
+            if !missing.isEmpty {
+                add(.payloadMissingClip, "the pack cannot say phrase '\(phrase.id)': it has no clip for \(missing.sorted().map { "'\($0)'" }.joined(separator: ", "))")
+            }
         }
         return findings
     }

@@ -22,6 +22,8 @@ public struct ExportedPack: Sendable {
     public var texts: [String: String]
     public var yanked: Bool
     public var clips: [Clip]
+    /// What the pack can announce.
+    public var phrasebook: Phrasebook
 
     /// A pack from its published store manifest.
     public init(manifest: StoreManifest, yanked: Bool) {
@@ -31,8 +33,10 @@ public struct ExportedPack: Sendable {
         maxAmount = manifest.maxAmount
         texts = manifest.texts
         self.yanked = yanked
+        let book = manifest.phrasebook
+        phrasebook = book
         clips = manifest.clips.compactMap { key, clip in
-            manifest.readingGrammar.token(forKey: key).map { Clip(token: $0, storePath: clip.file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: clip.durationSeconds) }
+            book.token(forKey: key).map { Clip(token: $0, storePath: clip.file, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: clip.durationSeconds) }
         }
     }
 
@@ -45,6 +49,7 @@ public struct ExportedPack: Sendable {
         maxAmount = manifest.maxAmount
         texts = manifest.texts
         yanked = false
+        phrasebook = manifest.phrasebook
         clips = report.clips.compactMap { clip in
             guard let token = clip.token, let facts = clip.facts else { return nil }
             return Clip(token: token, storePath: StoreLayout.clipFile(packPath: clip.file), bytes: facts.bytes, sha256: facts.sha256,
@@ -89,7 +94,7 @@ public enum SharedContainerExport {
                 clips[clip.token] = SharedPack.Clip(file: name, bytes: clip.bytes, sha256: clip.sha256, durationSeconds: clip.durationSeconds, url: url)
             }
             shared[pack.id] = SharedPack(id: pack.id, version: pack.version.description, grammar: pack.grammar, maxAmount: pack.maxAmount,
-                                         texts: pack.texts, yanked: pack.yanked, clips: clips)
+                                         texts: pack.texts, yanked: pack.yanked, clips: clips, phrasebook: pack.phrasebook)
         }
         return SharedManifest(key: key, bundledFiles: names.sorted(), packs: shared)
     }

@@ -38,10 +38,13 @@ public struct VersionFacts: Sendable, Equatable {
     public var texts: [String: String]?
     /// Clip key → its path in the pack, when known.
     public var paths: [String: String]?
+    /// What the version can announce, when known (the catalog does not keep phrases; the store's
+    /// manifest does).
+    public var phrasebook: Phrasebook?
 
     /// The one constructor; both sides of a comparison are built from typed facts through it.
     public init(version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount, clips: [String: Clip],
-                texts: [String: String]? = nil, paths: [String: String]? = nil) {
+                texts: [String: String]? = nil, paths: [String: String]? = nil, phrasebook: Phrasebook? = nil) {
         self.version = version
         self.digest = digest
         self.grammar = grammar
@@ -49,6 +52,16 @@ public struct VersionFacts: Sendable, Equatable {
         self.clips = clips
         self.texts = texts
         self.paths = paths
+        self.phrasebook = phrasebook
+    }
+
+    /// These facts completed with what the store's manifest of the version keeps and the catalog
+    /// does not: the texts and the phrases.
+    public func completed(by manifest: StoreManifest) -> VersionFacts {
+        var facts = self
+        facts.texts = manifest.texts
+        facts.phrasebook = manifest.phrasebook
+        return facts
     }
 
     /// The most common clip format: the pack's format.
@@ -66,7 +79,7 @@ extension VersionFacts {
         var clips: [String: Clip] = [:]
         for clip in report.clips { if let facts = clip.facts { clips[clip.key] = Clip(sha256: facts.sha256, format: facts.format) } }
         self.init(version: manifest.version, digest: digest, grammar: manifest.grammar, maxAmount: manifest.maxAmount, clips: clips,
-                  texts: manifest.texts, paths: manifest.clips)
+                  texts: manifest.texts, paths: manifest.clips, phrasebook: manifest.phrasebook)
     }
 
     /// The facts of a version the catalog recorded.
@@ -92,6 +105,11 @@ public struct VersionChange: Sendable, Codable, Equatable {
     public var tokensAdded: [String]
     public var tokensRemoved: [String]
     public var audioChanged: [String]
+    /// Phrase ids added, removed and changed (pieces or being the default); nil when neither
+    /// version declares phrases, or one side's are not known.
+    public var phrasesAdded: [String]?
+    public var phrasesRemoved: [String]?
+    public var phrasesChanged: [String]?
     public var items: [Item]
 
     /// The bump the changes need together.
@@ -118,6 +136,23 @@ public struct VersionChange: Sendable, Codable, Equatable {
         if old.maxAmount != new.maxAmount {
             let (a, b) = (old.maxAmount, new.maxAmount)
             items.append(Item(kind: b < a ? "maxAmount lowered" : "maxAmount raised", detail: "\(a) → \(b)", needs: b < a ? .major : .minor))
+        }
+        // Phrases are compared when either side declares them: a payload names a phrase, so one
+        // removed or saying other clips (or another default) breaks pushes written for the old version.
+        if let a = old.phrasebook, let b = new.phrasebook, a.isDeclared || b.isDeclared {
+            let (was, now) = (a.written, b.written)
+            let added = Set(now.keys).subtracting(was.keys).sorted(), removed = Set(was.keys).subtracting(now.keys).sorted()
+            let changed = Set(was.keys).intersection(now.keys).filter { was[$0] != now[$0] }.sorted()
+            (phrasesAdded, phrasesRemoved, phrasesChanged) = (added, removed, changed)
+            if !removed.isEmpty { items.append(Item(kind: "phrases removed", detail: removed.joined(separator: " "), needs: .major)) }
+            if !changed.isEmpty {
+                let detail = changed.map { "\($0): \(was[$0]?.joined(separator: " ") ?? "") → \(now[$0]?.joined(separator: " ") ?? "")" }
+                items.append(Item(kind: "phrases changed", detail: detail.joined(separator: "; "), needs: .major))
+            }
+            if a.defaultID != b.defaultID {
+                items.append(Item(kind: "default phrase changed", detail: "\(a.defaultID) → \(b.defaultID)", needs: .major))
+            }
+            if !added.isEmpty { items.append(Item(kind: "phrases added", detail: added.joined(separator: " "), needs: .minor)) }
         }
         if !tokensAdded.isEmpty {
             items.append(Item(kind: "tokens added", detail: tokensAdded.joined(separator: " "), needs: .minor))
@@ -163,7 +198,7 @@ extension VersionFacts {
             do { found = try catalog().versionRecord(of: id, version) } catch { throw error.context("cannot read the catalog") }
             guard let found else { throw .refused("\(argument) is neither a pack folder nor a version in the catalog") }
             var recorded = VersionFacts(found)
-            if let manifest = try? store?.manifest(id, version) { recorded.texts = manifest.texts }
+            if let manifest = try? store?.manifest(id, version) { recorded = recorded.completed(by: manifest) }
             return (id, recorded)
         }
     }

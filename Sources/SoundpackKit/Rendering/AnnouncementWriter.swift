@@ -21,6 +21,8 @@ public struct AnnouncementWriter: Sendable {
 
     public let announcement: Announcement
     public let format: Format
+    /// `"phrase":"…",` opening each JSON line, for a pack that declares phrases; empty otherwise.
+    private let phraseJSON: [UInt8]
     /// Clip files by token key; empty without a pack.
     public let files: [String: String]
     /// Per-token output bytes by `Token.ordinal`, each table one flat array: appending a token is
@@ -43,11 +45,13 @@ public struct AnnouncementWriter: Sendable {
     /// - Parameters:
     ///   - texts: the pack's `texts` (the words of its prefix and suffix).
     ///   - files: the pack's `clips`; needed for `.files`.
-    public init(announcement: Announcement, format: Format, texts: [String: String] = [:], files: [String: String] = [:]) {
+    ///   - namesPhrase: whether JSON lines say the phrase (a pack that declares phrases).
+    public init(announcement: Announcement, format: Format, texts: [String: String] = [:], files: [String: String] = [:], namesPhrase: Bool = false) {
         self.announcement = announcement
         self.format = format
         self.files = files
-        for token in announcement.grammar.inventory {
+        phraseJSON = namesPhrase ? Array(#""phrase":"\#(Self.jsonEscaped(announcement.phrase.id))","#.utf8) : []
+        for token in announcement.inventory {
             let text = announcement.grammar.text(of: token, texts: texts), file = files[token.rawValue] ?? ""
             tokenText.add(text)
             tokenTextJSON.add(Self.jsonEscaped(text))
@@ -67,10 +71,11 @@ public struct AnnouncementWriter: Sendable {
         return plain ? path : "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
-    /// Appends the answer for `amount` and a newline to `line`; `buffer` is scratch space.
-    public func write(_ amount: Amount, tokens buffer: inout [Token], into line: inout [UInt8]) {
+    /// Appends the answer for `amount` and a newline to `line`; `buffer` is scratch space. A phrase
+    /// that says no amount is answered with nil.
+    public func write(_ amount: Amount?, tokens buffer: inout [Token], into line: inout [UInt8]) {
         buffer.removeAll(keepingCapacity: true)
-        announcement.appendTokens(for: amount, to: &buffer)
+        if let amount { announcement.appendTokens(for: amount, to: &buffer) } else { buffer.append(contentsOf: announcement.frame([])) }
         func join(_ table: Table, _ separator: UInt8?) {
             // Room for every token and separator at once, then plain copies into it: tokens are a
             // few bytes, and appending them one by one cost more than copying them.
@@ -97,9 +102,14 @@ public struct AnnouncementWriter: Sendable {
         case .tokens: join(tokenID, UInt8(ascii: " "))
         case .files: join(fileText, UInt8(ascii: " "))
         case .json:
-            line.append(contentsOf: #"{"amount":""#.utf8)
-            line.append(contentsOf: amount.description.utf8)
-            line.append(contentsOf: #"","text":""#.utf8)
+            line.append(UInt8(ascii: "{"))
+            line.append(contentsOf: phraseJSON)
+            if let amount, announcement.saysAmount {
+                line.append(contentsOf: #""amount":""#.utf8)
+                line.append(contentsOf: amount.description.utf8)
+                line.append(contentsOf: #"","#.utf8)
+            }
+            line.append(contentsOf: #""text":""#.utf8)
             join(tokenTextJSON, nil)
             line.append(contentsOf: #"","tokens":["#.utf8)
             join(tokenJSON, UInt8(ascii: ","))
@@ -133,11 +143,17 @@ public struct AnnouncementWriter: Sendable {
 }
 
 extension AnnouncementWriter {
-    /// The writer for the pack at `directory` (its grammar, prefix, suffix, texts and clip files)
+    /// The writer for the pack at `directory` (its grammar, default phrase, texts and clip files)
     /// and the largest amount it may read (its maxAmount).
     public static func forPack(at directory: String, format: Format) throws(PackFileError) -> (writer: AnnouncementWriter, maximum: Amount) {
         let pack = try PackFileLoader.load(directory: directory)
-        return (AnnouncementWriter(announcement: pack.announcement, format: format, texts: pack.texts, files: pack.clips), pack.maxAmount)
+        return (forPack(pack, phrase: pack.phrasebook.defaultPhrase, format: format), pack.maxAmount)
+    }
+
+    /// The writer of `phrase`, one of `pack`'s phrases.
+    public static func forPack(_ pack: PackFile, phrase: Phrase, format: Format) -> AnnouncementWriter {
+        let book = pack.phrasebook
+        return AnnouncementWriter(announcement: book.announcement(phrase), format: format, texts: pack.texts, files: pack.clips, namesPhrase: book.isDeclared)
     }
 
     /// The writer for a grammar alone (no prefix or suffix, no clip files) and the largest amount

@@ -24,10 +24,13 @@ public struct RenderOptions: Sendable {
     }
 }
 
-/// A pack loaded for rendering: each clip it may need is decoded once, then amounts are joined
-/// from memory.
+/// A pack loaded for rendering: each clip any of its phrases may need is decoded once, then
+/// announcements of one phrase (`speaking(_:)` gives the others) are joined from memory.
 public final class PackRenderer: Sendable {
     public let packFile: PackFile
+    /// The phrase rendered (the pack's default phrase unless `speaking(_:)` chose another).
+    public let phrase: Phrase
+    private let announcement: Announcement
     public let sampleRate: Int
     public let channels: Int
     public let options: RenderOptions
@@ -42,12 +45,13 @@ public final class PackRenderer: Sendable {
         do { manifest = try PackFileLoader.load(directory: directory) } catch {
             throw RenderError(.refused, "\(directory)/pack.json: \(error.description)")
         }
-        let needed = manifest.announcement.requiredTokens(upTo: manifest.maxAmount)
+        let book = manifest.phrasebook
+        let needed = book.requiredTokens(upTo: manifest.maxAmount)
 
         let root = URL(fileURLWithPath: directory, isDirectory: true)
         let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs)
         let threshold = Float(pow(10, manifest.checks.silenceThresholdDbfs / 20))
-        var clips = [[Float]?](repeating: nil, count: manifest.grammar.inventory.count)
+        var clips = [[Float]?](repeating: nil, count: book.inventory.count)
         var format: (rate: Int, channels: Int, token: Token)?
         var frames: [Token: Int64] = [:]
         for token in needed.sorted() {
@@ -76,6 +80,8 @@ public final class PackRenderer: Sendable {
         }
         guard let format else { throw RenderError(.refused, "the pack has no clips") }
         self.packFile = manifest
+        self.phrase = book.defaultPhrase
+        self.announcement = book.announcement(book.defaultPhrase)
         self.sampleRate = format.rate
         self.channels = format.channels
         self.options = options
@@ -85,16 +91,35 @@ public final class PackRenderer: Sendable {
             clipFrames: frames, gapFrames: Int64((options.gapMs * Double(format.rate) / 1000).rounded()))
     }
 
-    /// The clip tokens of the announcement for `amount`: prefix, reading, suffix.
-    public func tokens(for amount: Amount) -> [Token] {
-        packFile.announcement.tokens(for: amount)
+    private init(_ other: PackRenderer, phrase: Phrase) {
+        (packFile, sampleRate, channels, options, timing) = (other.packFile, other.sampleRate, other.channels, other.options, other.timing)
+        (clips, clips16) = (other.clips, other.clips16)
+        self.phrase = phrase
+        announcement = packFile.phrasebook.announcement(phrase)
+    }
+
+    /// This pack's renderer of `phrase` (one of its phrasebook's), sharing the decoded clips.
+    public func speaking(_ phrase: Phrase) -> PackRenderer { PackRenderer(self, phrase: phrase) }
+
+    /// The clip tokens of the phrase for `amount`: prefix, reading, suffix. A phrase that says no
+    /// amount plays its clips whatever `amount` is; nil plays the phrase's clips without the reading.
+    public func tokens(for amount: Amount?) -> [Token] {
+        amount.map(announcement.tokens) ?? announcement.frame([])
     }
 
     /// The joined samples (interleaved) of the announcement for `amount`.
-    public func render(_ amount: Amount) -> [Float] { join(tokens(for: amount), clips) }
+    public func render(_ amount: Amount?) -> [Float] { join(tokens(for: amount), clips) }
+
+    /// The name `amount`'s file has in a folder, without extension: the amount (`15.40`), or the
+    /// phrase and the amount when `namedByPhrase` (`refund-15.40`; `order` for a phrase that says none).
+    public func fileStem(for amount: Amount?, namedByPhrase: Bool) -> String {
+        let said = phrase.saysAmount ? amount?.description : nil
+        guard namedByPhrase else { return said ?? phrase.id }
+        return [phrase.id, said].compactMap { $0 }.joined(separator: "-")
+    }
 
     /// Renders `amount` into `path` (container by the caller, usually from the extension).
-    public func write(_ amount: Amount, to path: String, container: Container) throws(AudioError) {
+    public func write(_ amount: Amount?, to path: String, container: Container) throws(AudioError) {
         let samples: AudioFileWriter.Samples = clips16.isEmpty ? .float(render(amount)) : .int16(join(tokens(for: amount), clips16))
         try AudioFileWriter.write(samples, sampleRate: sampleRate, channels: channels, container: container,
                                   encoding: options.encoding, to: path)
@@ -102,20 +127,21 @@ public final class PackRenderer: Sendable {
 
     /// The `compose.too-long` refusal of `amount`'s announcement, or nil when iOS would play it:
     /// judged by the pack's checks as validate judges the longest one.
-    public func tooLong(_ amount: Amount) -> Finding? {
+    public func tooLong(_ amount: Amount?) -> Finding? {
         let seconds = Double(timing.frames(of: tokens(for: amount))) / Double(sampleRate)
         let checks = packFile.checks
         guard ComposeTooLong.isTooLong(seconds: seconds, checks: checks) else { return nil }
-        return Finding(.composeTooLong, .error, "the announcement of \(amount) lasts \(String(format: "%.2f", seconds)) s, at or above \(Format.number(checks.composeMaxSeconds)) s; iOS would play the default sound")
+        let said = [packFile.phrasebook.isDeclared ? "phrase '\(phrase.id)'" : nil, phrase.saysAmount ? amount?.description : nil].compactMap { $0 }.joined(separator: " with ")
+        return Finding(.composeTooLong, .error, "the announcement of \(said) lasts \(String(format: "%.2f", seconds)) s, at or above \(Format.number(checks.composeMaxSeconds)) s; iOS would play the default sound")
     }
 
-    /// Renders every amount into `folder` as `AMOUNT.EXT`, on every core; stops at the first file
-    /// that cannot be written and names it.
-    public func write(_ amounts: [Amount], into folder: String, fileExtension: String, container: Container,
+    /// Renders every amount into `folder` as `AMOUNT.EXT` (`PHRASE-AMOUNT.EXT` when
+    /// `namedByPhrase`), on every core; stops at the first file that cannot be written and names it.
+    public func write(_ amounts: [Amount?], into folder: String, fileExtension: String, container: Container, namedByPhrase: Bool = false,
                       progress: (@Sendable () -> Void)? = nil) throws(RenderFailure) {
         AudioFileWriter.removeAbandonedTemporaries(in: folder)
         try WorkerPool.run(amounts.count) { (index: Int) throws(RenderFailure) in
-            let path = "\(folder)/\(amounts[index]).\(fileExtension)"
+            let path = "\(folder)/\(fileStem(for: amounts[index], namedByPhrase: namedByPhrase)).\(fileExtension)"
             do throws(AudioError) { try write(amounts[index], to: path, container: container) } catch {
                 throw RenderFailure(path: path, error: error)
             }
@@ -137,5 +163,15 @@ public final class PackRenderer: Sendable {
     /// Float samples as 16-bit integers, scaled by 32768 and clipped, as libsndfile converts them.
     static func pcm16(_ samples: [Float]) -> [Int16] {
         samples.map { Int16(clamping: Int(($0 * 32_768).rounded())) }
+    }
+}
+
+extension Phrasebook {
+    /// The phrase `id` of pack `pack`, refused (with the phrases it has) when there is none.
+    public func phrase(named id: String, of pack: String) throws(SoundpackError) -> Phrase {
+        guard let phrase = phrase(id) else {
+            throw .refused("pack \(pack) has no phrase '\(id.quoted(limit: 40))'", hint: "its phrases: \(phrases.map(\.id).joined(separator: ", "))")
+        }
+        return phrase
     }
 }

@@ -48,21 +48,21 @@ public enum RenderDestination: Sendable, Equatable {
 extension PackRenderer {
     /// The file `amount` renders to, as bytes: written aside in the temporary folder, read back,
     /// removed.
-    public func bytes(_ amount: Amount, container: Container) throws(AudioError) -> Data {
+    public func bytes(_ amount: Amount?, container: Container) throws(AudioError) -> Data {
         let aside = FileManager.default.temporaryDirectory
             .appendingPathComponent("soundpack-render-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(container.rawValue)").path
         defer { unlink(aside) }
         try write(amount, to: aside, container: container)
-        guard let data = FileManager.default.contents(atPath: aside) else { throw AudioError("cannot read back the rendered \(amount)") }
+        guard let data = FileManager.default.contents(atPath: aside) else { throw AudioError("cannot read back the rendered \(fileStem(for: amount, namedByPhrase: true))") }
         return data
     }
 
-    /// Renders every amount into `folder` as `AMOUNT.EXT` (the folder made if missing, its parent
-    /// must exist); `shown` names the folder in errors as the user wrote it.
-    public func write(_ amounts: [Amount], intoFolder folder: String, shown: String, container: Container,
+    /// Renders every amount into `folder` as `AMOUNT.EXT` (`PHRASE-AMOUNT.EXT` when `namedByPhrase`;
+    /// the folder made if missing, its parent must exist); `shown` names the folder in errors as the user wrote it.
+    public func write(_ amounts: [Amount?], intoFolder folder: String, shown: String, container: Container, namedByPhrase: Bool = false,
                       progress: (@Sendable () -> Void)? = nil) throws(SoundpackError) {
         do { try Self.makeOutputFolder(folder) } catch { throw error.context("cannot create the output folder \(shown)") }
-        do { try write(amounts, into: folder, fileExtension: container.rawValue, container: container, progress: progress) } catch {
+        do { try write(amounts, into: folder, fileExtension: container.rawValue, container: container, namedByPhrase: namedByPhrase, progress: progress) } catch {
             throw .environment("cannot write \(error.path)", error.error.message)
         }
     }
@@ -80,7 +80,9 @@ extension PackRenderer {
 
 /// What one amount rendered to: its tokens and length, and the bytes when they go to a stream.
 public struct RenderedAmount: Sendable {
-    public var amount: Amount
+    /// The phrase said, and the amount (nil for a phrase that says none).
+    public var phrase: String
+    public var amount: Amount?
     public var text: String
     public var frames: Int64
     public var seconds: Double
@@ -92,16 +94,18 @@ extension PackRenderer {
     /// Renders `amount` into a file or a stream's bytes. An announcement at or above the pack's
     /// limit is refused (`compose.too-long`, the one refusal) unless `allowLong`; `shown` names
     /// the output in messages.
-    public func render(_ amount: Amount, to destination: RenderDestination, allowLong: Bool, shown: String) throws(SoundpackError) -> RenderedAmount {
+    public func render(_ amount: Amount?, to destination: RenderDestination, allowLong: Bool, shown: String) throws(SoundpackError) -> RenderedAmount {
         if !allowLong, let finding = tooLong(amount) { throw .refused("\(shown) not written", "[\(finding.rule.rawValue)] \(finding.message)") }
         let tokens = tokens(for: amount), frames = timing.frames(of: tokens)
-        var rendered = RenderedAmount(amount: amount, text: packFile.grammar.text(of: tokens, texts: packFile.texts), frames: frames,
+        var rendered = RenderedAmount(phrase: phrase.id, amount: phrase.saysAmount ? amount : nil, text: packFile.grammar.text(of: tokens, texts: packFile.texts), frames: frames,
                                       seconds: Double(frames) / Double(sampleRate))
         switch destination {
         case .file(let path, let container):
             do { try write(amount, to: path, container: container) } catch { throw .environment("cannot write \(shown)", error.message) }
         case .stream(let container):
-            do throws(AudioError) { rendered.bytes = try bytes(amount, container: container) } catch { throw .environment("cannot render \(amount)", error.message) }
+            do throws(AudioError) { rendered.bytes = try bytes(amount, container: container) } catch {
+                throw .environment("cannot render \(fileStem(for: amount, namedByPhrase: packFile.phrasebook.isDeclared))", error.message)
+            }
         case .folder:
             preconditionFailure("a folder takes a list of amounts")
         }

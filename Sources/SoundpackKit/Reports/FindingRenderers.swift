@@ -58,7 +58,7 @@ public enum FindingRenderer {
             parts.append(clips)
         }
         if let worst = report.worstCase {
-            parts.append("longest announcement \(String(format: "%.2f", worst.seconds)) s for \(worst.amount)")
+            parts.append("longest announcement \(String(format: "%.2f", worst.seconds)) s for \(worst.phrase == nil ? worst.amount?.description ?? "" : worst.said)")
         }
         let details = parts.isEmpty ? "" : parts.joined(separator: ", ") + "; "
         let suppressed = report.suppressed > 0 ? ", \(report.suppressed) suppressed" : ""

@@ -75,26 +75,44 @@ public enum HTMLReport {
             let share = min(worst.seconds / limit, 1)
             let tone = worst.seconds >= limit ? "over" : (worst.seconds >= warn ? "warn" : "ok")
             let limitText = limit == Checks().composeMaxSeconds ? "iOS's \(String(format: "%g", limit)) s limit" : "the pack's \(String(format: "%g", limit)) s limit"
-            html += "<h3>Longest announcement</h3>\n<p>\(esc(worst.amount.description)) — \(esc(worst.text)) — <strong>\(String(format: "%.2f", worst.seconds)) s</strong> of \(limitText)</p>\n"
+            let said = [worst.phrase.map { "phrase \($0)" }, worst.amount?.description].compactMap { $0 }.joined(separator: ", ")
+            html += "<h3>Longest announcement</h3>\n<p>\(esc(said)) — \(esc(worst.text)) — <strong>\(String(format: "%.2f", worst.seconds)) s</strong> of \(limitText)</p>\n"
             html += "<div class=\"limit\" role=\"img\" aria-label=\"\(String(format: "%.1f", worst.seconds)) of \(String(format: "%g", limit)) seconds\"><div class=\"\(tone)\" style=\"width:\(String(format: "%.1f", share * 100))%\"></div></div>\n"
         } else {
             let why = report.packFile == nil ? "pack.json cannot be read" : "a clip some amount needs is missing or unreadable (see the findings)"
             html += "<h3>Longest announcement</h3>\n<p class=\"muted\">No figure: \(esc(why)), so no announcement can be timed.</p>\n"
         }
 
-        // Amounts rendered by the same code as `render`.
+        // Amounts rendered by the same code as `render`: the default phrase's, then each other phrase
+        // once (with the first sample amount when it says one).
         if let renderer {
             var figures = ""
-            let chosen = amounts + (report.worstCase.map { [$0.amount] } ?? [])
-            var seen = Set<Amount>()
-            // Amounts above the pack's maxAmount are not its announcements: left out.
-            for amount in chosen where amount <= renderer.packFile.maxAmount {
-                guard seen.insert(amount).inserted else { continue }
+            let book = renderer.packFile.phrasebook
+            func figure(_ renderer: PackRenderer, _ amount: Amount?) {
                 let samples = renderer.render(amount)
                 let seconds = Double(samples.count / renderer.channels) / Double(renderer.sampleRate)
                 let words = renderer.packFile.grammar.text(of: renderer.tokens(for: amount), texts: renderer.packFile.texts)
-                figures += "<figure class=\"amount\"><figcaption>\(esc(amount.description)) · \(esc(words)) · \(String(format: "%.2f", seconds)) s</figcaption>"
+                let said = [book.isDeclared ? renderer.phrase.id : nil, renderer.phrase.saysAmount ? amount?.description : nil].compactMap { $0 }.joined(separator: " ")
+                let attribute = book.isDeclared ? " data-phrase=\"\(esc(renderer.phrase.id))\"" : ""
+                figures += "<figure class=\"amount\"\(attribute)><figcaption>\(esc(said)) · \(esc(words)) · \(String(format: "%.2f", seconds)) s</figcaption>"
                 figures += audioTag(samples, rate: renderer.sampleRate, channels: renderer.channels) + "</figure>\n"
+            }
+            let worstPhrase = report.worstCase.flatMap { worst in worst.phrase.map { $0 } ?? book.defaultID }
+            var chosen = amounts
+            if worstPhrase == book.defaultID, let amount = report.worstCase?.amount { chosen.append(amount) }
+            var seen = Set<Amount>()
+            // Amounts above the pack's maxAmount are not its announcements: left out.
+            if renderer.phrase.saysAmount {
+                for amount in chosen where amount <= renderer.packFile.maxAmount {
+                    guard seen.insert(amount).inserted else { continue }
+                    figure(renderer, amount)
+                }
+            } else {
+                figure(renderer, nil)
+            }
+            for phrase in book.phrases where phrase.id != book.defaultID {
+                let sample = phrase.id == worstPhrase ? report.worstCase?.amount : amounts.first { $0 <= renderer.packFile.maxAmount }
+                figure(renderer.speaking(phrase), sample)
             }
             html += "<h3>Sample announcements</h3>\n<div class=\"amounts\">\(figures)</div>\n"
         } else {

@@ -8,7 +8,7 @@ import SoundpackCore
 public struct InspectedClip: Sendable {
     /// The key as written in pack.json (`prefix`, `0`, `十`, …).
     public var key: String
-    /// The grammar token for the key, nil when the grammar has no such token.
+    /// The pack's token for the key (the grammar's, or a phrase's own clip), nil when neither has it.
     public var token: Token?
     /// The path as written in pack.json, relative to the pack folder.
     public var path: String
@@ -41,7 +41,7 @@ public struct InspectedPack: Sendable {
     /// The tokens the pack's announcements need for every amount up to `maxAmount`.
     public var requiredTokens: [Token] {
         guard let packFile else { return [] }
-        return packFile.announcement.memoizedRequiredTokens(upTo: packFile.maxAmount).sorted()
+        return packFile.phrasebook.memoizedRequiredTokens(upTo: packFile.maxAmount).sorted()
     }
 
     /// The SHA-256 of each clip key's file, where it was read.
@@ -52,15 +52,26 @@ public struct InspectedPack: Sendable {
     }
 }
 
-/// The longest announcement any amount up to `maxAmount` makes with this pack's clips.
+/// The longest announcement any phrase and amount up to `maxAmount` make with this pack's clips.
 public struct WorstCase: Sendable, Equatable, Encodable {
-    /// Encoded as its decimal text and the tokens' clip keys, as before they were typed.
-    public var amount: Amount
+    /// The phrase said; written only for a pack that declares phrases.
+    public var phrase: String?
+    /// Encoded as its decimal text and the tokens' clip keys, as before they were typed; nil when
+    /// the longest is a phrase that says no amount.
+    public var amount: Amount?
     public var tokens: [Token]
     public var text: String
     public var frames: Int64
     public var sampleRate: Int
     public var seconds: Double
+
+    /// What is said, for messages: `amount 15.40`; with phrases `phrase 'refund' with amount 15.40`
+    /// or `phrase 'order'`.
+    public var said: String {
+        let amount = self.amount.map { "amount \($0)" }
+        guard let phrase else { return amount ?? "no amount" }
+        return (["phrase '\(phrase)'"] + [amount].compactMap { $0 }).joined(separator: " with ")
+    }
 
     /// Searches the reading's structure for the longest announcement, costing each token at its
     /// clip's frames (converted to the highest sample rate when rates differ, rounding up). Nil
@@ -72,9 +83,10 @@ public struct WorstCase: Sendable, Equatable, Encodable {
         let timing = AnnouncementTiming(clipFrames: facts.mapValues { f in
             f.sampleRate == rate ? f.frames : (f.frames * Int64(rate) + Int64(f.sampleRate) - 1) / Int64(f.sampleRate)
         })
-        guard let longest = timing.longest(manifest.announcement, upTo: manifest.maxAmount) else { return nil }
+        let book = manifest.phrasebook
+        guard let longest = timing.longest(book, upTo: manifest.maxAmount) else { return nil }
         return WorstCase(
-            amount: longest.amount, tokens: longest.tokens,
+            phrase: book.isDeclared ? longest.phrase.id : nil, amount: longest.amount, tokens: longest.tokens,
             text: manifest.grammar.text(of: longest.tokens, texts: manifest.texts), frames: longest.frames,
             sampleRate: rate, seconds: Double(longest.frames) / Double(rate))
     }

@@ -94,8 +94,9 @@ public struct PackInspector: Sendable {
         }
         pack.audioFiles = PackPaths.audioFiles(under: root)
         pack.packFile = manifest
+        let book = manifest.phrasebook
         pack.clips = manifest.clips.map { key, path in
-            InspectedClip(key: key, token: manifest.grammar.token(forKey: key), path: path,
+            InspectedClip(key: key, token: book.token(forKey: key), path: path,
                           unsafePath: PackPaths.unsafeReason(path, root: root), probe: nil)
         }.sorted { manifest.grammar.precedes($0.key, $1.key) }
         return pack

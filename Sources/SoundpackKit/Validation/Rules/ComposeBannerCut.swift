@@ -9,6 +9,6 @@ struct ComposeBannerCut: ValidationRule {
     func check(_ pack: InspectedPack) -> [Finding] {
         guard let checks = pack.packFile?.checks, let worst = pack.worstCase, worst.seconds > checks.bannerCutSeconds else { return [] }
         return [Finding(Self.id, .warning, at: "maxAmount",
-                        "the longest announcement, for amount \(worst.amount), lasts \(Format.seconds(worst.seconds)), above \(Format.seconds(checks.bannerCutSeconds)): Temporary banners may stop it early (reported, not Apple-documented); shorten the clips or lower maxAmount, or have users choose Persistent banners")]
+                        "the longest announcement, for \(worst.said), lasts \(Format.seconds(worst.seconds)), above \(Format.seconds(checks.bannerCutSeconds)): Temporary banners may stop it early (reported, not Apple-documented); shorten the clips or lower maxAmount, or have users choose Persistent banners")]
     }
 }

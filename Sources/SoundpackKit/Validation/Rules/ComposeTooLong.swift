@@ -18,7 +18,7 @@ struct ComposeTooLong: ValidationRule {
             return []
         }
         return [Finding(Self.id, severity, at: "maxAmount",
-                        "the longest announcement, for amount \(worst.amount) (\(worst.text)), lasts \(Format.seconds(worst.seconds)), at or above \(Format.seconds(limit)); shorten the clips or lower maxAmount")]
+                        "the longest announcement, for \(worst.said) (\(worst.text)), lasts \(Format.seconds(worst.seconds)), at or above \(Format.seconds(limit)); shorten the clips or lower maxAmount")]
     }
 }
 

@@ -1,13 +1,21 @@
-/// `coverage.unknown-token` (warning): a clip key the grammar never says (a typo such as `"11"` or
-/// a traditional character used as a key). The clip would never play.
+import SoundpackCore
+
+/// `coverage.unknown-token` (warning): a clip key neither the grammar nor any phrase says (a typo
+/// such as `"11"`, a traditional character used as a key, a phrase clip no phrase lists). The clip
+/// would never play.
 struct CoverageUnknownToken: ValidationRule {
     static let id = RuleID.coverageUnknownToken
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard let manifest = pack.packFile else { return [] }
-        return pack.clips.filter { $0.token == nil }.map { clip in
-            Finding(Self.id, .warning, token: clip.key, file: clip.path,
-                    "clip key '\(clip.key)' is not a token of grammar \(manifest.grammar.id.rawValue); it is never said")
+        let book = manifest.phrasebook
+        func said(_ token: Token) -> Bool {
+            manifest.grammar.says(token) ? book.saysAmounts : book.phrases.contains { $0.clips.contains(token) }
+        }
+        return pack.clips.filter { $0.token.map(said) != true }.map { clip in
+            let why = book.isDeclared ? "neither a token of grammar \(manifest.grammar.id.rawValue) nor a clip any phrase says"
+                : "not a token of grammar \(manifest.grammar.id.rawValue)"
+            return Finding(Self.id, .warning, token: clip.key, file: clip.path, "clip key '\(clip.key.visible)' is \(why); it is never said")
         }
     }
 }

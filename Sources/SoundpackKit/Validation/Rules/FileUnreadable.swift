@@ -1,12 +1,18 @@
+import SoundpackCore
+
 /// `file.unreadable` (error): the clip file is missing, empty, truncated, not audio, or above the
-/// size, channel, rate or length caps. The message says which.
+/// size, channel, rate or length caps. The message says which, and for a phrase's own clip which
+/// phrases cannot be said without it.
 struct FileUnreadable: ValidationRule {
     static let id = RuleID.fileUnreadable
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        pack.clips.compactMap { clip in
+        let book = pack.packFile?.phrasebook
+        return pack.clips.compactMap { clip in
             guard case .failure(let error)? = clip.probe else { return nil }
-            return Finding(Self.id, .error, token: clip.key, file: clip.path, "cannot read clip for '\(clip.key)': \(error.message)")
+            let users = book.flatMap { book in clip.token.map { book.isDeclared ? book.phrases(saying: $0).map { "'\($0.id)'" } : [] } } ?? []
+            let unsaid = users.isEmpty ? "" : " (phrase\(users.count == 1 ? "" : "s") \(users.joined(separator: ", ")) cannot be said)"
+            return Finding(Self.id, .error, token: clip.key, file: clip.path, "cannot read clip for '\(clip.key)': \(error.message)\(unsaid)")
         }
     }
 }
