@@ -462,8 +462,11 @@ nonisolated extension GrammarID {
     /// The system voice's language for a grammar.
     var speechLanguage: String {
         switch self {
+        case .zhHans: return "zh-CN"
         case .zhHant: return "zh-TW"
-        default: return "zh-CN"
+        case .enUS: return "en-US"
+        case .enIN: return "en-IN"
+        case .hiIN: return "hi-IN"
         }
     }
 }

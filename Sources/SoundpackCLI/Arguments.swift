@@ -176,9 +176,13 @@ enum GrammarOptionFlags {
         .choice("--ten-start", value: "STYLE", default: TenStart.default, help: "10 as 十 or 一十"),
     ]
 
-    /// The options the arguments choose (the defaults for those not given).
-    static func parse(_ arguments: ParsedArguments) throws(SoundpackError) -> GrammarOptions {
-        GrammarOptions(two: try arguments.choice("--two"), money: try arguments.choice("--money"), tenStart: try arguments.choice("--ten-start"))
+    /// The options the arguments choose for `grammar` (the defaults for those not given); refused
+    /// for a grammar that takes none.
+    static func parse(_ arguments: ParsedArguments, for grammar: GrammarID) throws(SoundpackError) -> GrammarOptions {
+        if !grammar.hasOptions, let flag = names.first(where: { arguments.value($0) != nil }) {
+            throw .usage("\(flag) is a zh reading option; grammar \(grammar.rawValue) takes none", hint: "leave \(flag) out, or use --grammar zh-Hans")
+        }
+        return GrammarOptions(two: try arguments.choice("--two"), money: try arguments.choice("--money"), tenStart: try arguments.choice("--ten-start"))
     }
 
     /// Whether any of the flags is given.

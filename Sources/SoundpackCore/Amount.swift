@@ -29,11 +29,12 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public static func < (lhs: Amount, rhs: Amount) -> Bool { lhs.minorUnits < rhs.minorUnits }
 
-    /// Parses `[0-9]+(\.[0-9]{1,2})?` with optional thousands commas (`1,234.50`).
+    /// Parses `[0-9]+(\.[0-9]{1,2})?` with optional thousands commas (`1,234.50`; with `.indian`
+    /// grouping also `12,34,567.89`).
     ///
     /// Surrounding whitespace is ignored. Everything else (signs, exponents, full-width digits,
     /// misplaced commas, more than two fraction digits, 10^12 or more) is an ``AmountError``.
-    public init(parsing input: String) throws(AmountError) {
+    public init(parsing input: String, grouping: DigitGrouping = .thousands) throws(AmountError) {
         let text = input.trimmingWhitespace()
         guard !text.isEmpty else { throw AmountError(input: input, problem: .empty) }
         let bytes = Array(text.utf8)
@@ -66,9 +67,12 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
         var digits = [UInt8]()
         if integerBytes.contains(UInt8(ascii: ",")) {
             let groups = integerBytes.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-            guard let first = groups.first, (1...3).contains(first.count),
-                  groups.dropFirst().allSatisfy({ $0.count == 3 }) else {
-                throw AmountError(input: input, problem: .badGrouping)
+            let thousands = groups.first.map { (1...3).contains($0.count) } == true && groups.dropFirst().allSatisfy { $0.count == 3 }
+            // Indian: the last group 3 digits, the others 2, the first 1 or 2 (12,34,567).
+            let indian = grouping == .indian && groups.count >= 2 && groups.last?.count == 3
+                && groups.first.map { (1...2).contains($0.count) } == true && groups.dropFirst().dropLast().allSatisfy { $0.count == 2 }
+            guard thousands || indian else {
+                throw AmountError(input: input, problem: grouping == .indian ? .badIndianGrouping : .badGrouping)
             }
             for group in groups { digits.append(contentsOf: group) }
         } else {
@@ -118,8 +122,8 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// Parses and checks the amount against an upper limit (a pack's `maxAmount`).
-    public init(parsing input: String, maximum: Amount) throws(AmountError) {
-        try self.init(parsing: input)
+    public init(parsing input: String, maximum: Amount, grouping: DigitGrouping = .thousands) throws(AmountError) {
+        try self.init(parsing: input, grouping: grouping)
         guard self <= maximum else {
             throw AmountError(input: input, problem: .aboveMaximum(maximum))
         }
@@ -129,7 +133,7 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
 /// Why a string is not an amount. The message names the input and the rule it broke.
 public struct AmountError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Problem: Equatable, Sendable {
-        case empty, nonASCII, negative, sign, exponent, notDecimal, badGrouping
+        case empty, nonASCII, negative, sign, exponent, notDecimal, badGrouping, badIndianGrouping
         case tooManyFractionDigits, aboveGrammarLimit
         case aboveMaximum(Amount)
     }
@@ -147,6 +151,7 @@ public struct AmountError: Error, Equatable, Sendable, CustomStringConvertible {
         case .exponent: return "\(shown) is not an amount — exponent notation is not allowed; write the digits out"
         case .notDecimal: return "\(shown) is not an amount — expected digits with at most one '.', like 15.40"
         case .badGrouping: return "\(shown) is not an amount — thousands commas must separate groups of 3 digits, like 1,234,567.89"
+        case .badIndianGrouping: return "\(shown) is not an amount — commas must separate groups of 3 digits (1,234,567.89) or the lakh and crore groups (12,34,567.89)"
         case .tooManyFractionDigits: return "\(shown) is not an amount — at most 2 digits after the point"
         case .aboveGrammarLimit: return "\(shown) is too large — amounts must be below 1000000000000 (10^12)"
         case .aboveMaximum(let max): return "\(shown) is too large — this pack's maxAmount is \(max)"

@@ -45,7 +45,7 @@ public struct Announcement: Sendable, Hashable {
     /// (微信到账15.40元), framed as the clips are; `amount` is not said by a phrase without one.
     public func alertText(for amount: Amount?, texts: [String: String]) -> String {
         let figures = phrase.saysAmount ? amount.map(grammar.figures) ?? "" : ""
-        return grammar.text(of: phrase.before, texts: texts) + figures + grammar.text(of: phrase.after, texts: texts)
+        return grammar.joined([grammar.text(of: phrase.before, texts: texts), figures, grammar.text(of: phrase.after, texts: texts)])
     }
 
     /// The announcement of `amount`: 15.40 → prefix 十 五 点 四 元 (suffix).
@@ -58,10 +58,11 @@ public struct Announcement: Sendable, Hashable {
 
     /// Appends the announcement of `amount` to `tokens`; the allocation-free form for bulk use.
     public func appendTokens(for amount: Amount, to tokens: inout [Token]) {
-        tokens.append(contentsOf: phrase.before)
+        // Tested before appending: most phrases say one clip or none around the reading.
+        if !phrase.before.isEmpty { tokens.append(contentsOf: phrase.before) }
         guard phrase.saysAmount else { return }
         grammar.appendTokens(for: amount, to: &tokens)
-        tokens.append(contentsOf: phrase.after)
+        if !phrase.after.isEmpty { tokens.append(contentsOf: phrase.after) }
     }
 
     /// Every token some announcement of an amount in `0...maximum` plays: the clips it needs.

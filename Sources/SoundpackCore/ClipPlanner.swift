@@ -77,7 +77,7 @@ public struct ClipPlanner: Sendable {
         var amount: Amount?
         if phrase.saysAmount {
             guard let text else { throw .noAmount(phrase: phrase.id) }
-            do { amount = try Amount(parsing: text, maximum: pack.maxAmount) } catch { throw .amountUnreadable(error) }
+            do { amount = try Amount(parsing: text, maximum: pack.maxAmount, grouping: pack.grammar.grouping) } catch { throw .amountUnreadable(error) }
         }
         let tokens = amount.map(announcement.tokens) ?? phrase.before
         var clips: [PlannedClip] = []

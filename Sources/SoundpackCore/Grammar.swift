@@ -5,6 +5,12 @@
 public enum GrammarID: String, CaseIterable, Sendable, Codable {
     case zhHans = "zh-Hans"
     case zhHant = "zh-Hant"
+    case enUS = "en-US"
+    case enIN = "en-IN"
+    case hiIN = "hi-IN"
+
+    /// Whether the grammar takes the zh reading options (`two`, `money`, `tenStart`); the others take none.
+    public var hasOptions: Bool { self == .zhHans || self == .zhHant }
 }
 
 /// A grammar's reading options (`grammarOptions` in pack.json, DESIGN §4a).
@@ -62,13 +68,26 @@ public struct GrammarOptions: Sendable, Hashable, CustomStringConvertible {
 /// Reads amounts as sequences of clip tokens for one grammar and its options.
 public struct Grammar: Sendable, Hashable {
     public let id: GrammarID
+    /// The reading options; the defaults for a grammar that takes none (`GrammarID.hasOptions`).
     public let options: GrammarOptions
-    private let chinese: ChineseGrammar
+    private let reading: Reading
+
+    /// The grammar that reads: one of the framework's (DESIGN §4c), chosen by the id.
+    private enum Reading: Sendable, Hashable {
+        case chinese(ChineseGrammar)
+        case english(EnglishGrammar)
+        case hindi(HindiGrammar)
+    }
 
     public init(_ id: GrammarID, options: GrammarOptions = GrammarOptions()) {
         self.id = id
-        self.options = options
-        chinese = ChineseGrammar(traditional: id == .zhHant, two: options.two, money: options.money, tenStart: options.tenStart)
+        self.options = id.hasOptions ? options : GrammarOptions()
+        switch id {
+        case .zhHans, .zhHant:
+            reading = .chinese(ChineseGrammar(traditional: id == .zhHant, two: options.two, money: options.money, tenStart: options.tenStart))
+        case .enUS, .enIN: reading = .english(EnglishGrammar(indian: id == .enIN))
+        case .hiIN: reading = .hindi(HindiGrammar())
+        }
     }
 
     public init(_ id: GrammarID, two: TwoStyle) {
@@ -76,6 +95,10 @@ public struct Grammar: Sendable, Hashable {
     }
 
     public var two: TwoStyle { options.two }
+
+    /// The options as pack.json, the manifests and the report write them: `two` always and the
+    /// others when chosen, for a grammar that takes options; none for one that takes none.
+    public var chosenOptions: [(name: String, value: String)] { id.hasOptions ? options.chosen : [] }
 
     /// The grammar and the options that differ from their defaults: `zh-Hans`, `zh-Hans money=kuai-mao`.
     public var summary: String {
@@ -86,13 +109,44 @@ public struct Grammar: Sendable, Hashable {
 
     /// Every token an announcement in this grammar can play, by ordinal (`prefix`, `suffix`, the
     /// grammar's tokens): `inventory[token.ordinal] == token`. `sorted()` gives listing order.
-    public var inventory: [Token] { [.prefix, .suffix] + chinese.tokens }
+    public var inventory: [Token] { [.prefix, .suffix] + ownTokens }
+
+    /// The grammar's own tokens.
+    private var ownTokens: [Token] {
+        switch reading {
+        case .chinese(let g): return g.tokens
+        case .english(let g): return g.tokens
+        case .hindi(let g): return g.tokens
+        }
+    }
+
+    /// What joins written words: nothing in Chinese, a space in English and Hindi.
+    public var separator: String {
+        switch reading {
+        case .chinese(let g): return g.separator
+        case .english(let g): return g.separator
+        case .hindi(let g): return g.separator
+        }
+    }
+
+    /// How amount input may group digits with commas.
+    public var grouping: DigitGrouping {
+        switch reading {
+        case .chinese(let g): return g.grouping
+        case .english(let g): return g.grouping
+        case .hindi(let g): return g.grouping
+        }
+    }
 
     /// The token whose clip key is `key` (`prefix`, `suffix` or one of the grammar's).
     public func token(forKey key: String) -> Token? {
         if key == Token.prefix.rawValue { return .prefix }
         if key == Token.suffix.rawValue { return .suffix }
-        return chinese.token(forKey: key)
+        switch reading {
+        case .chinese(let g): return g.token(forKey: key)
+        case .english(let g): return g.token(forKey: key)
+        case .hindi(let g): return g.token(forKey: key)
+        }
     }
 
     /// Listing order of clip keys: the grammar's tokens in its order, then other keys by name.
@@ -106,53 +160,103 @@ public struct Grammar: Sendable, Hashable {
     }
 
     /// The tokens that read `amount`, without prefix or suffix: 15.40 → 十 五 点 四 元.
-    public func tokens(for amount: Amount) -> [Token] { chinese.tokens(for: amount) }
+    public func tokens(for amount: Amount) -> [Token] {
+        var tokens: [Token] = []
+        tokens.reserveCapacity(24)
+        appendTokens(for: amount, to: &tokens)
+        return tokens
+    }
 
     /// Appends the reading of `amount` to `tokens` (no prefix or suffix); the allocation-free form.
     public func appendTokens(for amount: Amount, to tokens: inout [Token]) {
-        chinese.appendTokens(for: amount, to: &tokens)
+        switch reading {
+        case .chinese(let g): g.appendTokens(for: amount, to: &tokens)
+        case .english(let g): g.appendTokens(for: amount, to: &tokens)
+        case .hindi(let g): g.appendTokens(for: amount, to: &tokens)
+        }
     }
 
     /// Whether `token` is one of the grammar's own (a digit, 十 …), not a clip of the pack's
     /// phrases (`prefix`, `suffix`, `wechat` …).
     public func says(_ token: Token) -> Bool {
-        token.ordinal >= Token.firstGrammarOrdinal && token.ordinal - Token.firstGrammarOrdinal < chinese.tokens.count
-            && chinese.tokens[token.ordinal - Token.firstGrammarOrdinal] == token
+        let own = ownTokens, index = token.ordinal - Token.firstGrammarOrdinal
+        return index >= 0 && index < own.count && own[index] == token
     }
 
     /// The written form of a token: 十, 萬, 點 … A phrase's clips (`prefix`, `suffix`, `wechat`)
     /// are written as the pack's `texts` say.
     public func text(of token: Token, texts: [String: String] = [:]) -> String {
         guard says(token) else { return texts[token.rawValue] ?? "[\(token.rawValue)]" }
-        return chinese.text(of: token)
+        switch reading {
+        case .chinese(let g): return g.text(of: token, texts: texts)
+        case .english(let g): return g.text(of: token, texts: texts)
+        case .hindi(let g): return g.text(of: token, texts: texts)
+        }
     }
 
-    /// The written reading of a token sequence.
+    /// What joins the written `a` and `b` (en: twenty-one; a phrase's clip: the grammar's separator).
+    public func separator(between a: Token, and b: Token) -> String {
+        guard says(a), says(b) else { return separator }
+        switch reading {
+        case .chinese(let g): return g.separator(between: a, and: b)
+        case .english(let g): return g.separator(between: a, and: b)
+        case .hindi(let g): return g.separator(between: a, and: b)
+        }
+    }
+
+    /// The written reading of a token sequence, words joined as the grammar writes them.
     public func text(of tokens: [Token], texts: [String: String] = [:]) -> String {
         var result = ""
-        for token in tokens { result += text(of: token, texts: texts) }
+        for (index, token) in tokens.enumerated() {
+            if index > 0 { result += separator(between: tokens[index - 1], and: token) }
+            result += text(of: token, texts: texts)
+        }
         return result
     }
 
-    /// An amount in figures with the grammar's unit, as an alert's text writes it: 15.40元.
-    public func figures(_ amount: Amount) -> String { chinese.figures(amount) }
+    /// Written parts joined by the grammar's separator, the empty ones left out (an alert's text:
+    /// a phrase's words around the amount in figures).
+    public func joined(_ parts: [String]) -> String { parts.filter { !$0.isEmpty }.joined(separator: separator) }
+
+    /// An amount in figures with the grammar's unit, as an alert's text writes it: 15.40元, $15.40.
+    public func figures(_ amount: Amount) -> String {
+        switch reading {
+        case .chinese(let g): return g.figures(amount)
+        case .english(let g): return g.figures(amount)
+        case .hindi(let g): return g.figures(amount)
+        }
+    }
 
     /// An ASCII file name stem for a token's clip (`shi` for 十), safe in URLs and sound names.
     public func fileStem(of token: Token) -> String {
-        says(token) ? chinese.fileStem(of: token) : token.rawValue
+        guard says(token) else { return token.rawValue }
+        switch reading {
+        case .chinese(let g): return g.fileStem(of: token)
+        case .english(let g): return g.fileStem(of: token)
+        case .hindi(let g): return g.fileStem(of: token)
+        }
     }
 
     /// The tokens some amount in `0...maximum` is read with (no prefix or suffix).
     ///
     /// A pack needs a clip for each of these; 亿 is not needed when `maxAmount` is below 10^8.
     public func reachableTokens(upTo maximum: Amount) -> Set<Token> {
-        chinese.reachableTokens(upTo: maximum)
+        switch reading {
+        case .chinese(let g): return g.reachableTokens(upTo: maximum)
+        case .english(let g): return g.reachableTokens(upTo: maximum)
+        case .hindi(let g): return g.reachableTokens(upTo: maximum)
+        }
     }
 
     /// The amount in `0...maximum` whose reading costs most, with `cost` per token (for example
     /// a clip's frames). Searches the reading's structure digit by digit, not every amount.
     public func costliestReading(upTo maximum: Amount, cost: (Token) -> Int64) -> (amount: Amount, tokens: [Token], cost: Int64) {
-        let amount = chinese.costliestAmount(upTo: maximum, cost: cost)
+        let amount: Amount
+        switch reading {
+        case .chinese(let g): amount = g.costliestAmount(upTo: maximum, cost: cost)
+        case .english(let g): amount = g.costliestAmount(upTo: maximum, cost: cost)
+        case .hindi(let g): amount = g.costliestAmount(upTo: maximum, cost: cost)
+        }
         let tokens = self.tokens(for: amount)
         return (amount, tokens, tokens.reduce(0) { $0 + cost($1) })
     }

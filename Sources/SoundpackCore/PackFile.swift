@@ -128,6 +128,9 @@ public struct PackFile: Sendable, Equatable {
         if let given = root["grammarOptions"] {
             guard let map = given as? [String: Any] else { throw PackFileError(field: "grammarOptions", message: "must be an object") }
             for (key, value) in map.sorted(by: { $0.key < $1.key }) {
+                guard grammarID.hasOptions else {
+                    throw PackFileError(field: "grammarOptions.\(key.quoted(limit: 40))", message: "grammar \(grammarID.rawValue) takes no reading options (they are zh-Hans and zh-Hant's); leave grammarOptions out")
+                }
                 guard GrammarOptions.names.contains(key) else {
                     throw PackFileError(field: "grammarOptions.\(key)", message: "unknown option (known: \(GrammarOptions.names.joined(separator: ", ")))")
                 }
@@ -322,7 +325,9 @@ extension PackFile: Encodable {
         try c.encodeIfPresent(name, forKey: .name)
         try c.encode(version, forKey: .version)
         try c.encode(grammar.id, forKey: .grammar)
-        try c.encode(Dictionary(uniqueKeysWithValues: grammar.options.chosen.map { ($0.name, $0.value) }), forKey: .grammarOptions)
+        if grammar.id.hasOptions {
+            try c.encode(Dictionary(uniqueKeysWithValues: grammar.chosenOptions.map { ($0.name, $0.value) }), forKey: .grammarOptions)
+        }
         try c.encode(maxAmount, forKey: .maxAmount)
         try c.encode(profile, forKey: .profile)
         try c.encode(clips, forKey: .clips)

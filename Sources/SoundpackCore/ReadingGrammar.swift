@@ -17,15 +17,40 @@ public protocol ReadingGrammar: Sendable {
     var tokens: [Token] { get }
     /// The state before the first digit.
     var start: State { get }
+    /// The state before the first digit of `amount`'s reading. A grammar that says first something
+    /// the whole amount decides (en-IN: `rupee` or `rupees` before the number) guesses it here;
+    /// `accepts` checks the guess at the end. Default: `start`.
+    func start(for amount: Amount) -> State
+    /// Every state a reading may start in, for the searches (default: `[start]`).
+    var starts: [State] { get }
+    /// Whether a reading that ends in `state` is an amount's (a guessed start proved right). Default: true.
+    func accepts(_ state: State) -> Bool
     /// Consumes the digit at `position` (0…13; `ReadingDigits.integerPlaces` of them integer) and
     /// appends what is said there.
     func step(_ state: inout State, digit: Int, at position: Int, into tokens: inout [Token])
     /// The written form of one of the grammar's tokens (not `prefix` or `suffix`).
     func text(of token: Token) -> String
+    /// The written form of a token, where the pack's `texts` may name it (en: `unit` → dollar).
+    /// Default: `text(of:)`, whatever `texts` say.
+    func text(of token: Token, texts: [String: String]) -> String
+    /// What joins written words: nothing in Chinese (十五点四元), a space in English and Hindi.
+    var separator: String { get }
+    /// What joins the written `a` and `b` when `b` follows `a` (en: twenty-one). Default: `separator`.
+    func separator(between a: Token, and b: Token) -> String
+    /// How amount input groups its integer digits (en-IN and hi-IN also take 12,34,567.89).
+    var grouping: DigitGrouping { get }
     /// An ASCII file name stem for a token's clip (`shi` for 十), safe in URLs and sound names.
     func fileStem(of token: Token) -> String
     /// An amount in figures with the grammar's currency, as an alert writes it (15.40元).
     func figures(_ amount: Amount) -> String
+}
+
+/// How amount input may group its integer digits with commas.
+public enum DigitGrouping: Sendable {
+    /// Thousands: 1,234,567.89.
+    case thousands
+    /// Thousands, or the Indian lakh and crore grouping: 12,34,567.89.
+    case indian
 }
 
 /// The digits a grammar reads.
@@ -47,9 +72,17 @@ public enum ReadingDigits {
 }
 
 extension ReadingGrammar {
+    public func start(for amount: Amount) -> State { start }
+    public var starts: [State] { [start] }
+    public func accepts(_ state: State) -> Bool { true }
+    public func text(of token: Token, texts: [String: String]) -> String { text(of: token) }
+    public var separator: String { "" }
+    public func separator(between a: Token, and b: Token) -> String { separator }
+    public var grouping: DigitGrouping { .thousands }
+
     /// Appends the reading of `amount` (no prefix or suffix): the allocation-free form.
     public func appendTokens(for amount: Amount, to tokens: inout [Token]) {
-        var state = start
+        var state = start(for: amount)
         var rest = amount.minorUnits
         var divisor: Int64 = 10_000_000_000_000  // 10^13: the first of 14 digits
         for position in 0..<ReadingDigits.count {
@@ -84,24 +117,41 @@ private struct SearchKey<State: Hashable>: Hashable {
 extension ReadingGrammar {
     /// Every token some amount in `0...maximum` is read with: the clips a pack needs. A breadth
     /// search over (position, state, tight), so it costs the reading's structure, not 10^14 amounts.
+    /// A search forward over the layers of (state, tight), then back from the accepted ends: only
+    /// tokens on a path some amount reads are counted (a guessed start that proves wrong says nothing).
     public func reachableTokens(upTo maximum: Amount) -> Set<Token> {
         let bound = ReadingDigits.of(maximum)
-        var frontier: Set<SearchKey<State>> = [SearchKey(state: start, tight: true)]
-        var found = Set<Token>()
         var buffer: [Token] = []
+        // Each digit allowed after `key` at `position`: the key it leads to and the tokens it reads.
+        func successors(of key: SearchKey<State>, at position: Int, _ body: (SearchKey<State>, [Token]) -> Void) {
+            let limit = key.tight ? bound[position] : 9
+            for digit in 0...limit {
+                var state = key.state
+                buffer.removeAll(keepingCapacity: true)
+                step(&state, digit: digit, at: position, into: &buffer)
+                body(SearchKey(state: state, tight: key.tight && digit == limit), buffer)
+            }
+        }
+        var layers: [Set<SearchKey<State>>] = [Set(starts.map { SearchKey(state: $0, tight: true) })]
         for position in 0..<ReadingDigits.count {
             var next = Set<SearchKey<State>>()
-            for key in frontier {
-                let limit = key.tight ? bound[position] : 9
-                for digit in 0...limit {
-                    var state = key.state
-                    buffer.removeAll(keepingCapacity: true)
-                    step(&state, digit: digit, at: position, into: &buffer)
-                    found.formUnion(buffer)
-                    next.insert(SearchKey(state: state, tight: key.tight && digit == limit))
+            for key in layers[position] {
+                successors(of: key, at: position) { following, _ in next.insert(following) }
+            }
+            layers.append(next)
+        }
+        var live = layers[ReadingDigits.count].filter { accepts($0.state) }
+        var found = Set<Token>()
+        for position in stride(from: ReadingDigits.count - 1, through: 0, by: -1) {
+            var liveHere = Set<SearchKey<State>>()
+            for key in layers[position] {
+                successors(of: key, at: position) { following, tokens in
+                    guard live.contains(following) else { return }
+                    found.formUnion(tokens)
+                    liveHere.insert(key)
                 }
             }
-            frontier = next
+            live = liveHere
         }
         return found
     }
@@ -114,30 +164,36 @@ extension ReadingGrammar {
         var memo = [[SearchKey<State>: (cost: Int64, digit: Int)]](repeating: [:], count: ReadingDigits.count)
         var buffer: [Token] = []
 
-        func best(_ key: SearchKey<State>, _ position: Int) -> Int64 {
-            if position == ReadingDigits.count { return 0 }
-            if let known = memo[position][key] { return known.cost }
+        // nil: no amount continues from here (every end is a guess proved wrong).
+        func best(_ key: SearchKey<State>, _ position: Int) -> Int64? {
+            if position == ReadingDigits.count { return accepts(key.state) ? 0 : nil }
+            if let known = memo[position][key] { return known.digit < 0 ? nil : known.cost }
             let limit = key.tight ? bound[position] : 9
-            var bestCost = Int64.min, bestDigit = 0
+            var bestCost = Int64.min, bestDigit = -1
             for digit in stride(from: limit, through: 0, by: -1) {
                 var state = key.state
                 buffer.removeAll(keepingCapacity: true)
                 step(&state, digit: digit, at: position, into: &buffer)
                 var here: Int64 = 0
                 for token in buffer { here += cost(token) }
-                let total = here + best(SearchKey(state: state, tight: key.tight && digit == limit), position + 1)
-                if total > bestCost { bestCost = total; bestDigit = digit }
+                guard let rest = best(SearchKey(state: state, tight: key.tight && digit == limit), position + 1) else { continue }
+                if here + rest > bestCost { bestCost = here + rest; bestDigit = digit }
             }
             memo[position][key] = (bestCost, bestDigit)
-            return bestCost
+            return bestDigit < 0 ? nil : bestCost
         }
 
+        // The start whose best reading costs most; among equals, the first.
         var key = SearchKey(state: start, tight: true)
-        _ = best(key, 0)
+        var top: Int64?
+        for state in starts {
+            let candidate = SearchKey(state: state, tight: true)
+            if let cost = best(candidate, 0), top.map({ cost > $0 }) ?? true { (key, top) = (candidate, cost) }
+        }
         var minorUnits: Int64 = 0
         var scratch: [Token] = []
         for position in 0..<ReadingDigits.count {
-            guard let digit = memo[position][key]?.digit else { break }
+            guard let digit = memo[position][key]?.digit, digit >= 0 else { break }
             minorUnits = minorUnits * 10 + Int64(digit)
             let limit = key.tight ? bound[position] : 9
             step(&key.state, digit: digit, at: position, into: &scratch)

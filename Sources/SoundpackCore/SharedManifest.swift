@@ -109,7 +109,7 @@ public struct SharedPack: Sendable, Equatable {
         try c.encode(version, forKey: .version)
         try c.encode(grammar.id.rawValue, forKey: .grammar)
         // The options that differ from their defaults (two always): what the tool reads, the phone reads.
-        for (name, value) in grammar.options.chosen { try c.encode(value, forKey: CodingKeys(rawValue: name)!) }
+        for (name, value) in grammar.chosenOptions { try c.encode(value, forKey: CodingKeys(rawValue: name)!) }
         try c.encode(maxAmount.description, forKey: .maxAmount)
         try c.encode(texts, forKey: .texts)
         try c.encode(yanked, forKey: .yanked)

@@ -76,7 +76,8 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     public var name: String?
     public var version: SemanticVersion
     public var grammar: GrammarID
-    public var two: TwoStyle
+    /// `grammarOptions.two` of a zh pack; nil (and not written) for a grammar without options.
+    public var two: TwoStyle?
     /// `grammarOptions.money` and `.tenStart` when the pack chose them; nil (and not written) for
     /// the defaults, so the manifests of packs that choose none are what they were before.
     public var money: MoneyStyle?
@@ -99,7 +100,7 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     /// The id of the Ed25519 key that signed `manifest.json` (signature in `manifest.json.sig`).
     public var signingKey: String?
 
-    public init(id: String, name: String?, version: SemanticVersion, grammar: GrammarID, two: TwoStyle, maxAmount: Amount,
+    public init(id: String, name: String?, version: SemanticVersion, grammar: GrammarID, two: TwoStyle?, maxAmount: Amount,
                 profile: Profile, texts: [String: String], digest: String, clips: [String: Clip], packJSON: FileRecord,
                 archives: [String: FileRecord], signingKey: String?) {
         self.id = id
@@ -119,7 +120,7 @@ public struct StoreManifest: Codable, Equatable, Sendable {
 
     /// The grammar the version reads amounts with.
     public var readingGrammar: Grammar {
-        Grammar(grammar, options: GrammarOptions(two: two, money: money ?? .default, tenStart: tenStart ?? .default))
+        Grammar(grammar, options: GrammarOptions(two: two ?? .default, money: money ?? .default, tenStart: tenStart ?? .default))
     }
 
     /// What the version can announce; throws when its phrases do not fit its grammar.
@@ -139,8 +140,11 @@ public struct StoreManifest: Codable, Equatable, Sendable {
         defaultPhrase = book.isDeclared ? book.defaultID : nil
     }
 
-    /// Sets `two`, `money` and `tenStart` from a grammar's options (the latter two nil when default).
-    public mutating func setOptions(_ options: GrammarOptions) {
+    /// Sets `two`, `money` and `tenStart` from a grammar's options (the latter two nil when default;
+    /// all three nil for a grammar without options).
+    public mutating func setOptions(of grammar: Grammar) {
+        let options = grammar.options
+        guard grammar.id.hasOptions else { (two, money, tenStart) = (nil, nil, nil); return }
         two = options.two
         money = options.money == .default ? nil : options.money
         tenStart = options.tenStart == .default ? nil : options.tenStart

@@ -96,6 +96,7 @@ try:
         lambda d: d.update({"phrases": {"A": ["wechat"]}, "defaultPhrase": "A", "texts": {"wechat": "微信到账"}}),
         lambda d: d.update({"phrases": {"a": ["WeChat"]}, "defaultPhrase": "a"}),
         lambda d: d.update({"phrases": {"a": []}, "defaultPhrase": "a"}),
+        lambda d: d.update({"grammar": "en-US", "grammarOptions": {"two": "er"}}),
     ]
     for i, change in enumerate(refusals):
         pack = copy(f"refused-{i}")
@@ -112,6 +113,7 @@ try:
     shutil.copytree(demo, os.path.join(project, "packs", "wechat"))
     shutil.copytree(options, os.path.join(project, "packs", "options"))
     shutil.copytree(os.path.join(root, "packs/merchant"), os.path.join(project, "packs", "merchant"))
+    shutil.copytree(os.path.join(root, "packs/en-us"), os.path.join(project, "packs", "en-us"))
     env = dict(os.environ, SOUNDPACK_CATALOG=os.path.join(project, "catalog.sqlite"))
     def tool(*args):
         out = subprocess.run([binary, *args], capture_output=True, text=True, cwd=project, env=env)
@@ -134,7 +136,12 @@ try:
                            ("manifest", json.load(open(os.path.join(project, "dist/merchant/1.0.0/manifest.json")))),
                            ("export", json.loads(tool("export", "merchant", "--format", "json"))),
                            ("report", json.loads(tool("validate", "packs/merchant", "--no-record", "--format", "json"))),
-                           ("payload", refund), ("payload", order)):
+                           ("payload", refund), ("payload", order),
+                           # A grammar without options: no "two" in its manifest or export.
+                           ("manifest", json.load(open(os.path.join(project, "dist/en-us/1.0.0/manifest.json")))),
+                           ("export", json.loads(tool("export", "en-us", "--format", "json"))),
+                           ("report", json.loads(tool("validate", "packs/en-us", "--no-record", "--format", "json"))),
+                           ("payload", json.loads(tool("payload", "15.40", "--pack", "en-us")))):
         validator(json.load(open(os.path.join(root, f"schemas/{name}.schema.json")))).validate(document)
         checked += 1
     # The default export is an XML property list; Python's plistlib must read it to the same document.

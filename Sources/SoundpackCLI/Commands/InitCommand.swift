@@ -7,7 +7,7 @@ import SoundpackKit
 enum InitCommand: Command {
     static let spec = CommandSpec(
         name: "init",
-        synopsis: "init DIR --id ID [--grammar zh-Hans|zh-Hant] [--two STYLE] [--money STYLE] [--ten-start STYLE] [--max-amount AMOUNT] [--prefix TEXT]",
+        synopsis: "init DIR --id ID [--grammar zh-Hans|zh-Hant|en-US|en-IN|hi-IN] [--two STYLE] [--money STYLE] [--ten-start STYLE] [--max-amount AMOUNT] [--prefix TEXT]",
         summary: "Scaffold a pack: DIR/pack.json listing a clip for every token the grammar needs.",
         discussion: "Clip paths are clips/<token>.caf with ASCII names (十 → clips/shi.caf). An existing pack.json is never overwritten.",
         options: [
@@ -27,7 +27,7 @@ enum InitCommand: Command {
             throw .usage("'\(id)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
         }
         let grammarID: GrammarID = try arguments.choice("--grammar")
-        let options = try GrammarOptionFlags.parse(arguments)
+        let options = try GrammarOptionFlags.parse(arguments, for: grammarID)
         let maxText = arguments.value("--max-amount") ?? "99999999.99"
         let maximum: Amount
         do { maximum = try Amount(parsing: maxText) } catch { throw .usage("--max-amount: \(error.description)") }

@@ -63,7 +63,9 @@ enum RenderCommand: Command {
         guard case .folder(let folder, let container) = destination else {
             var amount: Amount?
             if saysAmount {
-                do { amount = try Amount(parsing: arguments.positionals[0], maximum: renderer.packFile.maxAmount) } catch { throw .refused(error.description) }
+                do { amount = try Amount(parsing: arguments.positionals[0], maximum: renderer.packFile.maxAmount, grouping: renderer.packFile.grammar.grouping) } catch {
+                    throw .refused(error.description)
+                }
             }
             let rendered: RenderedAmount
             do { rendered = try renderer.render(amount, to: destination, allowLong: allowLong, shown: output) } catch {
@@ -81,7 +83,7 @@ enum RenderCommand: Command {
         }
         // iOS plays the default sound instead of a file of 30 s or more: such a file is refused.
         let list = try AmountList.read(arguments: arguments.positionals, file: amountsFile.map(context.absolute), shown: amountsFile ?? "",
-                                       standardInput: context.stdin, maximum: renderer.packFile.maxAmount) { amount in
+                                       standardInput: context.stdin, maximum: renderer.packFile.maxAmount, grouping: renderer.packFile.grammar.grouping) { amount in
             guard !allowLong, let finding = renderer.tooLong(amount) else { return nil }
             return "[\(finding.rule.rawValue)] \(finding.message) (shorten the clips, or pass --allow-long)"
         }

@@ -70,7 +70,7 @@ enum SayCommand: Command {
             throw .usage("say needs --pack DIR or --grammar G", hint: "soundpack say 15.40 --grammar zh-Hans")
         }
         let id: GrammarID = try arguments.choice("--grammar")
-        let options = try GrammarOptionFlags.parse(arguments)
+        let options = try GrammarOptionFlags.parse(arguments, for: id)
         guard format != .files else {
             throw .usage("--format files needs --pack", hint: "a grammar alone has no clip files")
         }

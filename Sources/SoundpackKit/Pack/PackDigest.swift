@@ -17,7 +17,7 @@ enum PackDigest {
         ]
         // two always; the other reading options only when chosen, so packs that choose none keep
         // the digests they had before the options existed.
-        lines += manifest.grammar.options.chosen.map { "\($0.name)=\($0.value)" }
+        lines += manifest.grammar.chosenOptions.map { "\($0.name)=\($0.value)" }
         lines += ["maxAmount=\(manifest.maxAmount)", "profile=\(manifest.profile.rawValue)"]
         for (key, value) in manifest.texts.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
             lines.append("text \(key)\t\(value)")

@@ -46,7 +46,7 @@ extension PushPayload {
         var amount: Amount?
         switch (phrase.saysAmount, request.amount) {
         case (true, let text?):
-            do { amount = try Amount(parsing: text, maximum: manifest.maxAmount) } catch { throw .refused(error.description) }
+            do { amount = try Amount(parsing: text, maximum: manifest.maxAmount, grouping: manifest.readingGrammar.grouping) } catch { throw .refused(error.description) }
         case (true, nil):
             throw .usage("phrase '\(phrase.id)' says an amount, and none was given", hint: "soundpack payload 15.40 --pack \(request.packID)\(request.phrase.map { " --phrase \($0)" } ?? "")")
         case (false, _?):

@@ -319,7 +319,7 @@ public final class Publisher {
             maxAmount: pack.maxAmount, profile: pack.profile, texts: pack.texts, digest: digest, clips: clips,
             packJSON: StoreManifest.FileRecord(file: StoreLayout.packJSONFile, bytes: packJSON.count, sha256: Digest.sha256Hex(packJSON)),
             archives: archives, signingKey: signingKey?.keyID)
-        manifest.setOptions(pack.grammar.options)
+        manifest.setOptions(of: pack.grammar)
         manifest.setPhrases(pack.phrasebook)
         put(StoreLayout.packJSONFile, packJSON)
         let encoded: [UInt8]

@@ -158,7 +158,8 @@ public enum PushPayload {
                 add(.payloadAmountUnreadable, "phrase '\(phrase.id)' says no amount; leave \"amount\" out")
             } else {
                 do {
-                    let amount = try Amount(parsing: text, maximum: facts?.maxAmount ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1))
+                    let amount = try Amount(parsing: text, maximum: facts?.maxAmount ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1),
+                                            grouping: facts?.phrasebook.grammar.grouping ?? .thousands)
                     if let facts, let phrase {
                         let tokens = facts.phrasebook.announcement(phrase).tokens(for: amount)
                         let missing = Set(tokens.map(\.rawValue)).subtracting(facts.clipKeys)

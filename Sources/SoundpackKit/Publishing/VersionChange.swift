@@ -127,7 +127,7 @@ public struct VersionChange: Sendable, Codable, Equatable {
             items.append(Item(kind: "tokens removed", detail: tokensRemoved.joined(separator: " "), needs: .major))
         }
         if old.grammar != new.grammar {
-            let describe = { (g: Grammar) in ([g.id.rawValue] + g.options.chosen.map { "\($0.name)=\($0.value)" }).joined(separator: " ") }
+            let describe = { (g: Grammar) in ([g.id.rawValue] + g.chosenOptions.map { "\($0.name)=\($0.value)" }).joined(separator: " ") }
             items.append(Item(kind: "grammar changed", detail: "\(describe(old.grammar)) → \(describe(new.grammar))", needs: .major))
         }
         if let a = old.format, let b = new.format, a != b {

@@ -19,11 +19,12 @@ public struct AmountList: Sendable {
     public private(set) var amounts: [Amount] = []
     public private(set) var rejections: [Rejection] = []
 
-    public init(arguments: [String], lines: LineSource?, maximum: Amount, refuse: (Amount) -> String? = { _ in nil }) {
+    public init(arguments: [String], lines: LineSource?, maximum: Amount, grouping: DigitGrouping = .thousands,
+                refuse: (Amount) -> String? = { _ in nil }) {
         var seen = Set<Amount>()
         func take(_ text: String, line: Int?) {
             do {
-                let amount = try Amount(parsing: text, maximum: maximum)
+                let amount = try Amount(parsing: text, maximum: maximum, grouping: grouping)
                 if let reason = refuse(amount) {
                     rejections.append(Rejection(line: line, reason: reason))
                 } else if seen.insert(amount).inserted {

@@ -21,7 +21,7 @@ extension AnnouncementWriter {
             write(line)
         }
         func answer(_ input: String, lineNumber: Int?) {
-            do throws(AmountError) { say(try Amount(parsing: input, maximum: maximum)) } catch {
+            do throws(AmountError) { say(try Amount(parsing: input, maximum: maximum, grouping: announcement.grammar.grouping)) } catch {
                 passed = false
                 reject("\(lineNumber.map { "line \($0): " } ?? "")\(error.description)")
             }

@@ -23,6 +23,9 @@ public struct AnnouncementWriter: Sendable {
     public let format: Format
     /// `"phrase":"…",` opening each JSON line, for a pack that declares phrases; empty otherwise.
     private let phraseJSON: [UInt8]
+    /// Between written words, by the ordinals of the two (`inventory.count` per row): none in
+    /// Chinese, a space in English and Hindi, `-` in twenty-one. Empty when the grammar writes none.
+    private let wordSeparators: [UInt8]
     /// Clip files by token key; empty without a pack.
     public let files: [String: String]
     /// Per-token output bytes by `Token.ordinal`, each table one flat array: appending a token is
@@ -50,6 +53,8 @@ public struct AnnouncementWriter: Sendable {
         self.announcement = announcement
         self.format = format
         self.files = files
+        let inventory = announcement.inventory, grammar = announcement.grammar
+        wordSeparators = grammar.separator.isEmpty ? [] : inventory.flatMap { a in inventory.map { b in grammar.separator(between: a, and: b).utf8.first ?? 0 } }
         phraseJSON = namesPhrase ? Array(#""phrase":"\#(Self.jsonEscaped(announcement.phrase.id))","#.utf8) : []
         for token in announcement.inventory {
             let text = announcement.grammar.text(of: token, texts: texts), file = files[token.rawValue] ?? ""
@@ -76,21 +81,31 @@ public struct AnnouncementWriter: Sendable {
     public func write(_ amount: Amount?, tokens buffer: inout [Token], into line: inout [UInt8]) {
         buffer.removeAll(keepingCapacity: true)
         if let amount { announcement.appendTokens(for: amount, to: &buffer) } else { buffer.append(contentsOf: announcement.frame([])) }
-        func join(_ table: Table, _ separator: UInt8?) {
+        func join(_ table: Table, _ separator: UInt8?, pairwise: [UInt8] = []) {
             // Room for every token and separator at once, then plain copies into it: tokens are a
             // few bytes, and appending them one by one cost more than copying them.
             let start = line.count
             line.append(contentsOf: repeatElement(0, count: buffer.count * (table.widest + 1)))
             var end = start
+            let width = table.ranges.count
             line.withUnsafeMutableBufferPointer { out in
                 table.bytes.withUnsafeBufferPointer { bytes in
                     table.ranges.withUnsafeBufferPointer { ranges in
-                        for (i, token) in buffer.enumerated() {
-                            if i > 0, let separator { out[end] = separator; end += 1 }
-                            let range = ranges[token.ordinal]
-                            if let target = out.baseAddress, let source = bytes.baseAddress, !range.isEmpty {
-                                (target + end).update(from: source + range.lowerBound, count: range.count)
-                                end += range.count
+                        pairwise.withUnsafeBufferPointer { pairs in
+                            var previous = -1
+                            for (i, token) in buffer.enumerated() {
+                                if i > 0 {
+                                    if let separator { out[end] = separator; end += 1 } else if !pairs.isEmpty {
+                                        let between = pairs[previous * width + token.ordinal]
+                                        if between != 0 { out[end] = between; end += 1 }
+                                    }
+                                }
+                                previous = token.ordinal
+                                let range = ranges[token.ordinal]
+                                if let target = out.baseAddress, let source = bytes.baseAddress, !range.isEmpty {
+                                    (target + end).update(from: source + range.lowerBound, count: range.count)
+                                    end += range.count
+                                }
                             }
                         }
                     }
@@ -110,7 +125,7 @@ public struct AnnouncementWriter: Sendable {
                 line.append(contentsOf: #"","#.utf8)
             }
             line.append(contentsOf: #""text":""#.utf8)
-            join(tokenTextJSON, nil)
+            join(tokenTextJSON, nil, pairwise: wordSeparators)
             line.append(contentsOf: #"","tokens":["#.utf8)
             join(tokenJSON, UInt8(ascii: ","))
             line.append(UInt8(ascii: "]"))
@@ -121,7 +136,7 @@ public struct AnnouncementWriter: Sendable {
             }
             line.append(UInt8(ascii: "}"))
         case .text:
-            join(tokenText, nil)
+            join(tokenText, nil, pairwise: wordSeparators)
         }
         line.append(UInt8(ascii: "\n"))
     }

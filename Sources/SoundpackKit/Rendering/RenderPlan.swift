@@ -118,14 +118,14 @@ extension AmountList {
     /// whole before anything is rendered, so bad lines are reported in order.
     /// `file` is absolute; `shown` is how it was named.
     public static func read(arguments: [String], file: String?, shown: String, standardInput: LineSource, maximum: Amount,
-                            refuse: (Amount) -> String?) throws(SoundpackError) -> AmountList {
+                            grouping: DigitGrouping = .thousands, refuse: (Amount) -> String?) throws(SoundpackError) -> AmountList {
         guard let file, shown != "-" else {
-            return AmountList(arguments: arguments, lines: file == nil ? nil : standardInput, maximum: maximum, refuse: refuse)
+            return AmountList(arguments: arguments, lines: file == nil ? nil : standardInput, maximum: maximum, grouping: grouping, refuse: refuse)
         }
         guard let handle = FileHandle(forReadingAtPath: file) else {
             throw .environment("cannot read the amounts file \(shown.visible)", "no such file or no permission")
         }
         defer { try? handle.close() }
-        return AmountList(arguments: arguments, lines: LineSource(fileDescriptor: handle.fileDescriptor), maximum: maximum, refuse: refuse)
+        return AmountList(arguments: arguments, lines: LineSource(fileDescriptor: handle.fileDescriptor), maximum: maximum, grouping: grouping, refuse: refuse)
     }
 }

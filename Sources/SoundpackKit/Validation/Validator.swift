@@ -175,7 +175,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
             try c.encodeIfPresent(pack.name, forKey: .name)
             try c.encode(pack.version.description, forKey: .version)
             try c.encode(pack.grammar.id.rawValue, forKey: .grammar)
-            for (name, value) in pack.grammar.options.chosen { try c.encode(value, forKey: CodingKeys(rawValue: name)!) }
+            for (name, value) in pack.grammar.chosenOptions { try c.encode(value, forKey: CodingKeys(rawValue: name)!) }
             try c.encode(pack.maxAmount.description, forKey: .maxAmount)
             try c.encode(pack.profile.rawValue, forKey: .profile)
             try c.encode(pack.texts, forKey: .texts)
