@@ -37,9 +37,11 @@ let package = Package(
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
-        // libpq and libcurl are opened on first use (Sources/CSyscalls/lazy_library.h), not linked: their headers only.
+        // libpq, libcurl and libespeak-ng are opened on first use (Sources/CSyscalls/lazy_library.h), not linked: their headers only.
         .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL"),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
+        // libespeak-ng (synth) likewise: its header only, the library opened when synth speaks.
+        .systemLibrary(name: "CEspeakNG", path: "Sources/CEspeakNG"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSyscalls", path: "Sources/CSyscalls"),
 
@@ -47,7 +49,7 @@ let package = Package(
         .target(name: "SoundpackCore", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(
             name: "SoundpackKit",
-            dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CCurl", "COpenSSL", "CSyscalls", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive"]
+            dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CCurl", "COpenSSL", "CSyscalls", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive", "CEspeakNG"]
         ),
         .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
         .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),

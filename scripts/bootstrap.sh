@@ -10,7 +10,7 @@
 #                                junit-10.xsd from the pinned pytest sdist, for the JUnit check
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libpq-dev libcurl4-openssl-dev libssl-dev libsndfile1-dev libsodium-dev libebur128-dev libsamplerate0-dev libarchive-dev)
+packages=(pkg-config libsqlite3-dev libpq-dev libcurl4-openssl-dev libssl-dev libsndfile1-dev libsodium-dev libebur128-dev libsamplerate0-dev libarchive-dev libespeak-ng-dev)
 dev=0
 if [ "${1:-}" = "--dev" ]; then
   dev=1

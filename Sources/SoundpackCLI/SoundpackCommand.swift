@@ -21,7 +21,7 @@ public enum SoundpackCommand {
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        InitCommand.self, ValidateCommand.self, SayCommand.self, RenderCommand.self, ConvertCommand.self, PublishCommand.self,
+        InitCommand.self, ValidateCommand.self, SayCommand.self, RenderCommand.self, ConvertCommand.self, SynthCommand.self, PublishCommand.self,
         ReportCommand.self, ListCommand.self, ShowCommand.self, DiffCommand.self, YankCommand.self, VerifyCommand.self, ExportCommand.self,
         ImportCommand.self, PayloadCommand.self, KeygenCommand.self, CatalogCommand.self, CompletionsCommand.self, ManCommand.self,
     ]

@@ -27,13 +27,15 @@ public struct PackFile: Sendable, Equatable {
     /// `defaultPhrase` as written; nil when pack.json says none.
     public var defaultPhrase: String?
     public var checks: Checks
+    /// `source` as written (by `synth`): the engine and voice that spoke the clips; nil for recorded ones.
+    public var source: VoiceSource?
     /// `$schema` as written: where an editor finds the schema (kept when the file is rewritten).
     public var schema: String?
 
     /// Clip keys a pack.json may list: about 20 tokens, with room for unknown keys (warnings).
     public static let maxClips = 256
     static let knownFields: Set<String> = [
-        "$schema", "id", "name", "version", "grammar", "grammarOptions", "maxAmount", "profile", "clips", "texts", "phrases", "defaultPhrase", "checks",
+        "$schema", "id", "name", "version", "grammar", "grammarOptions", "maxAmount", "profile", "clips", "texts", "phrases", "defaultPhrase", "source", "checks",
     ]
 
     public init(
@@ -206,6 +208,10 @@ public struct PackFile: Sendable, Equatable {
         } else if let defaultPhrase, defaultPhrase != Phrasebook.implicitID {
             throw PackFileError(field: "defaultPhrase", message: "'\(defaultPhrase.quoted(limit: 40))' is not a phrase: without phrases a pack has the one phrase '\(Phrasebook.implicitID)'")
         }
+        var source: VoiceSource?
+        if let value = root["source"] {
+            source = try VoiceSource(value)
+        }
         var checks = Checks()
         if let value = root["checks"] {
             guard let map = value as? [String: Any] else { throw PackFileError(field: "checks", message: "must be an object") }
@@ -216,6 +222,7 @@ public struct PackFile: Sendable, Equatable {
             maxAmount: maxAmount, profile: profile, clips: clips, texts: texts, checks: checks)
         self.phrases = phrases
         self.defaultPhrase = defaultPhrase
+        self.source = source
         schema = root["$schema"] as? String  // read as before: any value is accepted, a string is kept
     }
 
@@ -315,7 +322,7 @@ public struct PackFileError: Error, Equatable, Sendable, CustomStringConvertible
 /// defaults (the same meaning as the file read). Encode with sorted keys for stable bytes.
 extension PackFile: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case schema = "$schema", id, name, version, grammar, grammarOptions, maxAmount, profile, clips, texts, phrases, defaultPhrase, checks
+        case schema = "$schema", id, name, version, grammar, grammarOptions, maxAmount, profile, clips, texts, phrases, defaultPhrase, source, checks
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -334,6 +341,7 @@ extension PackFile: Encodable {
         if !texts.isEmpty { try c.encode(texts, forKey: .texts) }
         try c.encodeIfPresent(phrases, forKey: .phrases)
         try c.encodeIfPresent(defaultPhrase, forKey: .defaultPhrase)
+        try c.encodeIfPresent(source, forKey: .source)
         let defaults = Checks()
         let changed = Checks.fields.filter { self.checks[keyPath: $0.path] != defaults[keyPath: $0.path] }
         if !changed.isEmpty || !checks.ignore.isEmpty {
@@ -341,5 +349,44 @@ extension PackFile: Encodable {
             for field in changed { try nested.encode(checks[keyPath: field.path], forKey: StringKey(field.name)) }
             if !checks.ignore.isEmpty { try nested.encode(checks.ignore, forKey: StringKey("ignore")) }
         }
+    }
+}
+
+/// Where a pack's clips came from when a text-to-speech engine spoke them (pack.json `source`,
+/// written by `synth`): shown wherever the pack is, so a placeholder voice is never taken for a
+/// recorded one.
+public struct VoiceSource: Sendable, Equatable, Codable {
+    /// `espeak-ng`, or the program a team's own engine command runs.
+    public var engine: String
+    /// The engine's voice, when it has one.
+    public var voice: String?
+
+    public init(engine: String, voice: String? = nil) {
+        self.engine = engine
+        self.voice = voice
+    }
+
+    /// `espeak-ng (voice cmn)`.
+    public var description: String { voice.map { "\(engine) (voice \($0))" } ?? engine }
+
+    init(_ value: Any) throws(PackFileError) {
+        guard let map = value as? [String: Any] else {
+            throw PackFileError(field: "source", message: "must be an object like {\"engine\": \"espeak-ng\", \"voice\": \"cmn\"}")
+        }
+        if let unknown = map.keys.filter({ $0 != "engine" && $0 != "voice" }).sorted().first {
+            throw PackFileError(field: "source.\(unknown.quoted(limit: 40))", message: "unknown field (known: engine, voice)")
+        }
+        func text(_ key: String) throws(PackFileError) -> String? {
+            guard let value = map[key] else { return nil }
+            guard let text = value as? String, (1...200).contains(text.count),
+                  !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw PackFileError(field: "source.\(key)", message: "must be 1-200 characters with no control characters")
+            }
+            return text
+        }
+        guard let engine = try text("engine") else {
+            throw PackFileError(field: "source.engine", message: "required field is missing: the engine that spoke the clips")
+        }
+        self.init(engine: engine, voice: try text("voice"))
     }
 }

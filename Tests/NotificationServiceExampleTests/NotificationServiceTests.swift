@@ -29,6 +29,23 @@ import UserNotifications
         #expect(!left.contains { $0.hasPrefix(".") }, "\(left)")
     }
 
+    /// IMA4 clips (a quarter of the bytes to download): the extension decodes them and joins them
+    /// into the same 16-bit PCM CAF render writes, byte for byte.
+    @Test func ima4ClipsAreJoinedIntoThePCMSoundRenderMakes() async throws {
+        let phone = try Phone.make(codec: "ima4")
+        defer { phone.tearDown() }
+        try phone.install()
+        let (shown, calls) = await phone.push(try phone.request("1234.56"))
+        #expect(calls.count == 1)
+        let name = try #require(shown.soundName, "\(phone.reports)")
+        let joined = try Data(contentsOf: phone.sounds.appendingPathComponent(name))
+        #expect(joined == (try phone.rendered("1234.56")))
+        let format = try AudioProbe().probe(path: phone.sounds.appendingPathComponent(name).path)
+        #expect(format.codec == .lpcm && format.container == .caf)
+        let clip = try AudioProbe().probe(path: phone.project.file("packs/wechat/clips/5.caf"))
+        #expect(clip.codec == .ima4)
+    }
+
     /// A push naming a phrase: the extension joins that phrase's clips and the amount, exactly as
     /// `render --phrase` does, under a name of its own; a phrase without an amount needs none, and
     /// a phrase the version does not have is said as the default phrase.

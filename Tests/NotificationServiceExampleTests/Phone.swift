@@ -25,10 +25,18 @@ struct Phone {
     /// Published wechat@1.0.0 (or `pack`: merchant, the demo pack with phrases), served; the app
     /// bundles `bundled` (file names) and the export.
     /// `suffix`: the pack also ends every announcement with a 1.28 s suffix clip (a take of the prefix).
-    static func make(pack id: String = "wechat", bundled: [String] = ["prefix.caf", "yuan.caf"], suffix: Bool = false) throws -> Phone {
+    /// `codec`: the pack's clips converted to it first (`soundpack convert --codec`), e.g. ima4.
+    static func make(pack id: String = "wechat", bundled: [String] = ["prefix.caf", "yuan.caf"], suffix: Bool = false,
+                     codec: String? = nil) throws -> Phone {
         let project = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: project.file("packs"), withIntermediateDirectories: true)
         let pack = try Fixtures.copyDemoPack(into: project, as: "packs/\(id)", from: id == "wechat" ? Fixtures.demoPack : Fixtures.merchantPack)
+        if let codec {
+            let converted = try Executable.run(["convert", "packs/\(id)", "converted", "--codec", codec], in: project.path)
+            try #require(converted.status == 0, "\(converted.stdout)\(converted.stderr)")
+            try FileManager.default.removeItem(atPath: pack)
+            try FileManager.default.moveItem(atPath: project.file("converted"), toPath: pack)
+        }
         if suffix {
             try FileManager.default.copyItem(atPath: pack + "/clips/prefix.caf", toPath: pack + "/clips/suffix.caf")
             try Fixtures.editManifest(pack) { object in

@@ -68,6 +68,20 @@ try:
                              d["clips"].update({"块": "clips/kuai.caf", "毛": "clips/mao.caf", "分": "clips/fen.caf", "两": "clips/liang.caf"})))
     packs_v.validate(json.load(open(os.path.join(options, "pack.json"))))
     checked += 1
+
+    # A pack synth wrote (pack.json "source"), with phrases and IMA4 clips, and its report.
+    spoken = os.path.join(work, "spoken")
+    out = subprocess.run([binary, "synth", spoken, "--id", "spoken", "--codec", "ima4", "--max-amount", "999.99",
+                          "--phrase-text", "wechat=微信到账{amount}", "--phrase-text", "order=您有一笔新订单"],
+                         capture_output=True, text=True, cwd=work)
+    if out.returncode != 0:
+        sys.exit(f"synth exited {out.returncode}: {out.stderr}")
+    spoken_pack = json.load(open(os.path.join(spoken, "pack.json")))
+    if spoken_pack.get("source") != {"engine": "espeak-ng", "voice": "cmn"}:
+        sys.exit(f"synth wrote no source: {spoken_pack.get('source')}")
+    packs_v.validate(spoken_pack)
+    report_v.validate(run(spoken))
+    checked += 2
     optioned = run(options)
     if optioned["packs"][0]["errors"] or optioned["packs"][0].get("money") != "kuai-mao":
         sys.exit(f"the pack with every option does not validate as such: {optioned['packs'][0]['findings']}")

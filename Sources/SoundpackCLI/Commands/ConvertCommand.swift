@@ -7,7 +7,7 @@ import SoundpackKit
 enum ConvertCommand: Command {
     static let spec = CommandSpec(
         name: "convert",
-        synopsis: "convert SRC DEST [--rate HZ] [--codec pcm16|ulaw|alaw] [--container caf|wav|aiff] [--loudness LUFS] [--trim-silence] [--mono] [--force] [--format text|json]",
+        synopsis: "convert SRC DEST [--rate HZ] [--codec pcm16|ulaw|alaw|ima4] [--container caf|wav|aiff] [--loudness LUFS] [--trim-silence] [--mono] [--force] [--format text|json]",
         summary: "Write a converted copy of a pack: one format for every clip, trimmed and levelled on request.",
         discussion: """
             Every clip is decoded, mixed to the common channel count (--mono: one channel), resampled with
@@ -19,7 +19,7 @@ enum ConvertCommand: Command {
             """,
         options: [
             .option("--rate", value: "HZ", help: "target sample rate (8000-48000)"),
-            .choice("--codec", value: "CODEC", [AudioFileWriter.Encoding.pcm16, .ulaw, .alaw], default: .pcm16),
+            .choice("--codec", value: "CODEC", [AudioFileWriter.Encoding.pcm16, .ulaw, .alaw, .ima4], default: .pcm16),
             .choice("--container", value: "C", [Container.caf, .wav, .aiff], default: .caf),
             .option("--loudness", value: "LUFS", help: "momentary-max loudness target, e.g. -18"),
             .flag("--trim-silence", help: "cut leading and trailing silence, keeping 10 ms"),

@@ -134,9 +134,11 @@ private final class MemoryFile {
 public enum AudioFileWriter {
     /// The encodings the writer produces.
     public enum Encoding: String, Sendable, CaseIterable {
-        case pcm16, pcm24, float32, ulaw, alaw
+        /// `ima4` is Apple's IMA/ADPCM, written by IMA4Encoder (caf or aiff), a quarter of pcm16's bytes.
+        case pcm16, pcm24, float32, ulaw, alaw, ima4
         var subtype: Int32 {
             switch self {
+            case .ima4: return Int32(SF_FORMAT_IMA_ADPCM)
             case .pcm16: return Int32(SF_FORMAT_PCM_16)
             case .pcm24: return Int32(SF_FORMAT_PCM_24)
             case .float32: return Int32(SF_FORMAT_FLOAT)
@@ -148,7 +150,7 @@ public enum AudioFileWriter {
         var bytesPerSample: Int {
             switch self {
             case .ulaw, .alaw: return 1
-            case .pcm16: return 2
+            case .pcm16, .ima4: return 2
             case .pcm24: return 3
             case .float32: return 4
             }
@@ -241,6 +243,9 @@ public enum AudioFileWriter {
 
     private static func writeDirectly(_ samples: Samples, sampleRate: Int, channels: Int, container: Container,
                                       encoding: Encoding, to path: String) throws(AudioError) {
+        if encoding == .ima4 {
+            return try writeIMA4(samples, sampleRate: sampleRate, channels: channels, container: container, to: path)
+        }
         let major: Int32
         switch container {
         case .wav: major = Int32(SF_FORMAT_WAV)
@@ -279,6 +284,39 @@ public enum AudioFileWriter {
         }
         guard written == frames else {
             throw AudioError("cannot write \(path): \(String(cString: sf_strerror(handle)))")
+        }
+    }
+
+    /// IMA4 in CAF or AIFF-C, encoded here: libsndfile writes no IMA4 CAF, and its AIFF IMA4
+    /// encoder starts packets from states Apple's decoder does not restart from.
+    private static func writeIMA4(_ samples: Samples, sampleRate: Int, channels: Int, container: Container,
+                                  to path: String) throws(AudioError) {
+        let pcm: [Int16]
+        switch samples {
+        case .int16(let values): pcm = values
+        case .float(let values):
+            // The decoder's scale (value / 32768), clipped rather than wrapped.
+            pcm = values.map { value in
+                guard value.isFinite else { return 0 }
+                return Int16(min(max(value * 32768, -32768), 32767).rounded())
+            }
+        }
+        let encoded = IMA4Encoder.encode(pcm, channels: max(channels, 1))
+        let bytes: [UInt8]
+        switch container {
+        case .caf: bytes = IMA4File.caf(encoded, sampleRate: sampleRate, channels: channels)
+        case .aiff, .aifc: bytes = IMA4File.aifc(encoded, sampleRate: sampleRate, channels: channels)
+        default: throw AudioError("\(container.rawValue) cannot hold ima4 audio (use caf or aiff)")
+        }
+        let file = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard file >= 0 else { throw AudioError("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(file) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw AudioError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            offset += n
         }
     }
 }

@@ -57,6 +57,7 @@ public enum FindingRenderer {
             if formats.count == 1, let only = formats.first { clips += " (\(only))" }
             parts.append(clips)
         }
+        if let source = report.packFile?.source { parts.append("spoken by \(source.description)") }
         if let worst = report.worstCase {
             parts.append("longest announcement \(String(format: "%.2f", worst.seconds)) s for \(worst.phrase == nil ? worst.amount?.description ?? "" : worst.said)")
         }

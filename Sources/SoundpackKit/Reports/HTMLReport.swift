@@ -58,6 +58,9 @@ public enum HTMLReport {
         html += "<h2>\(esc(report.title))<span class=\"verdict \(passed ? "passed" : "failed")\">\(passed ? "passed" : "failed")</span></h2>\n"
         if let name = report.packFile?.name { html += "<p class=\"name\">\(esc(name))</p>\n" }
         html += "<p class=\"muted\">\(esc(report.folder.shown)) · \(esc(report.packFile?.grammar.summary ?? "?")) · maxAmount \(esc(report.packFile?.maxAmount.description ?? "?")) · \(report.errors) errors, \(report.warnings) warnings\(report.suppressed > 0 ? ", \(report.suppressed) suppressed" : "")</p>\n"
+        if let source = report.packFile?.source {
+            html += "<p class=\"source\">Spoken by \(esc(source.description)): synthesised clips, placeholders until a voice is recorded.</p>\n"
+        }
 
         // Findings about a clip are shown in its row; the rest (pack.json, orphan files) up here.
         let clipFiles = Set(report.clips.map(\.file))

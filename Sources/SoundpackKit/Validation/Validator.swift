@@ -163,7 +163,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
     public func passed(strict: Bool) -> Bool { errors == 0 && (!strict || warnings == 0) }
 
     private enum CodingKeys: String, CodingKey {
-        case directory, id, name, version, grammar, two, money, tenStart, maxAmount, profile, texts, phrases, defaultPhrase, findings, clips, worstCase, checks, digest
+        case directory, id, name, version, grammar, two, money, tenStart, maxAmount, profile, texts, phrases, defaultPhrase, source, findings, clips, worstCase, checks, digest
         case errors, warnings, suppressed, ignoredByPack
     }
 
@@ -184,6 +184,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
                 try c.encode(book.written, forKey: .phrases)
                 try c.encode(book.defaultID, forKey: .defaultPhrase)
             }
+            try c.encodeIfPresent(pack.source, forKey: .source)
             try c.encode(Dictionary(uniqueKeysWithValues: pack.checks.values.map { ($0.name, $0.value) }), forKey: .checks)
             if !pack.checks.ignore.isEmpty { try c.encode(pack.checks.ignore, forKey: .ignoredByPack) }
         }

@@ -1,0 +1,96 @@
+// `soundpack synth DIR --id ID --grammar G`: a complete pack spoken by a text-to-speech engine.
+
+import Foundation
+import SoundpackCore
+import SoundpackKit
+
+enum SynthCommand: Command {
+    static let spec = CommandSpec(
+        name: "synth",
+        synopsis: "synth DIR --id ID [--grammar zh-Hans|zh-Hant|en-US|en-IN|hi-IN] [--two STYLE] [--money STYLE] [--ten-start STYLE] [--max-amount AMOUNT] [--voice V] [--engine-command 'CMD {text} {out}'] [--engine-timeout S] [--phrase-text ID=TEXT ...] [--rate HZ] [--codec pcm16|ulaw|alaw|ima4] [--force] [--format text|json]",
+        summary: "Write a complete pack spoken by a text-to-speech engine: a clip for every token, converted, trimmed and levelled.",
+        discussion: """
+            Every clip the grammar, its options and the phrases need up to --max-amount is spoken from its written
+            text (the grammar's words; --phrase-text for the phrases) by libespeak-ng with its voice for the
+            language (cmn, en-us or hi; --voice picks another), or by --engine-command: a program run once per
+            clip, directly and never through a shell, with {text} replaced by the clip's text, {out} by the file
+            it must write (any format soundpack reads) and {voice} by --voice; it is stopped after
+            --engine-timeout seconds (default 60). The clips are then converted as `convert --mono --trim-silence
+            --loudness -19 --rate HZ --codec CODEC` converts them (default 22050 Hz, pcm16, CAF), and the pack
+            must validate without errors before it is renamed into DIR; a failure leaves no DIR. pack.json records
+            "source": {"engine", "voice"}, which validate, show and the report display: synthesised clips are
+            placeholders until voices are recorded.
+            --phrase-text ID=TEXT (repeatable): prefix=TEXT and suffix=TEXT set the words around the amount
+            (default prefix: 收款到账, Payment received, भुगतान प्राप्त हुआ); any other ID declares a phrase
+            whose TEXT marks the amount with {amount} (wechat='微信到账{amount}'; order='您有一笔新订单' says
+            none); the first phrase given is the default.
+            """,
+        options: [
+            .option("--id", value: "ID", help: "pack id: 1-63 of a-z 0-9 -"),
+            .choice("--grammar", value: "G", default: GrammarID.zhHans),
+        ] + GrammarOptionFlags.specs + [
+            .option("--max-amount", value: "AMOUNT", help: "largest amount the pack must say (default 99999999.99)"),
+            .option("--voice", value: "V", help: "the engine's voice (espeak-ng: cmn, en-us, hi, ...)"),
+            .option("--engine-command", value: "CMD", help: "a TTS program run per clip, e.g. 'my-tts --out {out} {text}'"),
+            .option("--engine-timeout", value: "S", help: "seconds one engine command may take (default 60)"),
+            .option("--phrase-text", value: "ID=TEXT", help: "the words of a phrase, {amount} where the amount goes", repeatable: true),
+            .option("--rate", value: "HZ", help: "sample rate of the clips (default 22050)"),
+            .choice("--codec", value: "CODEC", [AudioFileWriter.Encoding.pcm16, .ulaw, .alaw, .ima4], default: .pcm16),
+            .flag("--force", help: "replace an existing DIR"),
+            .choice("--format", value: "FORMAT", default: OutputFormat.text),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard arguments.positionals.count == 1, let directory = arguments.positionals.first else {
+            throw .usage("synth needs one folder", hint: "soundpack synth drafts/demo --id demo --grammar zh-Hans")
+        }
+        guard let id = arguments.value("--id") else { throw .usage("synth needs --id ID") }
+        guard PackFile.isValidID(id) else {
+            throw .usage("'\(id)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
+        }
+        let format: OutputFormat = try arguments.choice("--format")
+        let grammarID: GrammarID = try arguments.choice("--grammar")
+        let grammar = Grammar(grammarID, options: try GrammarOptionFlags.parse(arguments, for: grammarID))
+        let maximum: Amount
+        do { maximum = try Amount(parsing: arguments.value("--max-amount") ?? "99999999.99") } catch {
+            throw .usage("--max-amount: \(error.description)")
+        }
+        var request = SynthRequest(id: id, grammar: grammar, maxAmount: maximum)
+        request.voice = arguments.value("--voice")
+        if let template = arguments.value("--engine-command") {
+            var timeout = 60.0
+            if let text = arguments.value("--engine-timeout") {
+                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                    throw .usage("--engine-timeout must be seconds between 0 and 3600, e.g. 30")
+                }
+                timeout = seconds
+            }
+            request.engine = .command(try EngineCommand(template, timeoutSeconds: timeout))
+        } else if arguments.value("--engine-timeout") != nil {
+            throw .usage("--engine-timeout applies to --engine-command only")
+        }
+        for given in arguments.values("--phrase-text") {
+            guard let equals = given.firstIndex(of: "=") else {
+                throw .usage("--phrase-text '\(given.quoted(limit: 60))' is not ID=TEXT", hint: "e.g. --phrase-text wechat='微信到账{amount}'")
+            }
+            request.phraseTexts.append((String(given[..<equals]), String(given[given.index(after: equals)...])))
+        }
+        if let rate = arguments.value("--rate") {
+            guard let hz = Int(rate) else { throw .usage("--rate must be a whole number of Hz") }
+            request.convert.sampleRate = hz
+        }
+        request.convert.encoding = try arguments.choice("--codec")
+        request.convert.force = arguments.has("--force")
+
+        let summary: SynthSummary
+        do {
+            summary = try PackSynthesizer().synthesize(request, into: context.packFolder(directory))
+        } catch {
+            let replaceable = !request.convert.force && FileManager.default.fileExists(atPath: context.absolute(directory))
+            throw error.context("cannot synthesise \(directory)", hint: replaceable ? "pass --force to replace it" : error.hint)
+        }
+        let header = "\(directory.visible): \(summary.converted.clips.count) clips spoken by \(summary.source.description.visible), \(summary.converted.sampleRate) Hz mono \(request.convert.encoding.rawValue) caf\n"
+        try context.emit(Validated(report: summary.converted.report, header: header), format)
+        return .success
+    }
+}

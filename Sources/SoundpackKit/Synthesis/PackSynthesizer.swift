@@ -1,0 +1,179 @@
+// `soundpack synth`: a complete pack spoken by a text-to-speech engine. Every clip the grammar, its
+// options and the phrases need is spoken from its written text into a raw pack in a temporary
+// folder; `convert`'s own code then gives it one format, trims and levels it, validates it and
+// renames it into place. A failure leaves nothing at the destination.
+
+import Foundation
+import SoundpackCore
+
+/// Who speaks the clips.
+public enum SpeechEngine: Sendable, Equatable {
+    /// libespeak-ng, in-process.
+    case espeak
+    /// A team's own program, run once per clip.
+    case command(EngineCommand)
+}
+
+/// What to synthesise.
+public struct SynthRequest: Sendable {
+    public var id: String
+    public var grammar: Grammar
+    public var maxAmount: Amount
+    public var engine: SpeechEngine = .espeak
+    /// The engine's voice; nil: espeak-ng's voice for the grammar's language (cmn, en-us, hi).
+    public var voice: String?
+    /// `--phrase-text ID=TEXT` in order: `prefix`/`suffix` set the words around the amount of a pack
+    /// without phrases; any other id declares a phrase, its text split at `{amount}` (the first
+    /// given is the default phrase). Empty: the one phrase with the language's default prefix.
+    public var phraseTexts: [(id: String, text: String)] = []
+    /// Rate, codec and container of the clips; trimmed and levelled to -19 LUFS momentary max.
+    public var convert: ConvertOptions
+
+    public init(id: String, grammar: Grammar, maxAmount: Amount) {
+        self.id = id
+        self.grammar = grammar
+        self.maxAmount = maxAmount
+        var convert = ConvertOptions()
+        convert.sampleRate = 22_050
+        convert.mono = true
+        convert.trimSilence = true
+        convert.loudness = -19
+        self.convert = convert
+    }
+
+    /// The prefix a pack without `--phrase-text` says: 收款到账, Payment received, भुगतान प्राप्त हुआ.
+    public static func defaultPrefix(for grammar: GrammarID) -> String {
+        switch grammar {
+        case .zhHans: return "收款到账"
+        case .zhHant: return "收款到賬"
+        case .enUS, .enIN: return "Payment received"
+        case .hiIN: return "भुगतान प्राप्त हुआ"
+        }
+    }
+}
+
+/// What a synthesis made.
+public struct SynthSummary: Sendable {
+    public var pack: PackFile
+    public var source: VoiceSource
+    public var converted: ConvertSummary
+}
+
+public struct PackSynthesizer: Sendable {
+    public init() {}
+
+    public func synthesize(_ request: SynthRequest, into destination: PackFolder) throws(SoundpackError) -> SynthSummary {
+        var pack = try Self.packFile(for: request)
+        let voice: String? = {
+            switch request.engine {
+            case .espeak: return request.voice ?? Espeak.defaultVoice(for: request.grammar.id.rawValue.lowercased())
+            case .command: return request.voice
+            }
+        }()
+        let source: VoiceSource
+        switch request.engine {
+        case .espeak: source = VoiceSource(engine: "espeak-ng", voice: voice)
+        case .command(let command): source = VoiceSource(engine: command.programName, voice: voice)
+        }
+        pack.source = source
+        if FileManager.default.fileExists(atPath: destination.path) && !request.convert.force {
+            throw .refused("\(destination.shown) already exists")
+        }
+
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("soundpack-synth-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        do { try Folders.create(raw.appendingPathComponent("clips").path) } catch {
+            throw .environment("cannot create a working folder in \(raw.deletingLastPathComponent().path)", error.localizedDescription)
+        }
+        defer { try? FileManager.default.removeItem(at: raw) }
+
+        let book = pack.phrasebook
+        let tokens = book.requiredTokens(upTo: pack.maxAmount).sorted { book.grammar.precedes($0.rawValue, $1.rawValue) }
+        var clips: [String: String] = [:]
+        for token in tokens {
+            let text = book.grammar.text(of: token, texts: pack.texts)
+            let relative = "clips/\(book.grammar.fileStem(of: token)).wav"
+            let path = raw.appendingPathComponent(relative).path
+            do throws(SoundpackError) {
+                switch request.engine {
+                case .espeak:
+                    let speech = try Espeak.speak(text, voice: voice ?? "en-us")
+                    guard !speech.samples.isEmpty else { throw .refused("espeak-ng said nothing") }
+                    do {
+                        try AudioFileWriter.write(.int16(speech.samples), sampleRate: speech.sampleRate, channels: 1, container: .wav, to: path)
+                    } catch {
+                        throw SoundpackError.environment("cannot write \(relative)", error.message)
+                    }
+                case .command(let command):
+                    try command.run(text: text, out: path, voice: voice, in: raw.path)
+                    do { _ = try AudioProbe().decode(path: path) } catch {
+                        throw SoundpackError.refused("the engine command wrote no audio soundpack can read", error.message)
+                    }
+                }
+            } catch {
+                throw error.context("cannot speak clip '\(token.rawValue.quoted(limit: 40))' ('\(text.quoted(limit: 60))')")
+            }
+            clips[token.rawValue] = relative
+        }
+        pack.clips = clips
+        do {
+            try AtomicFile.write(try StoreJSON.encode(pack), to: raw.appendingPathComponent(PackFolder.packFile).path)
+        } catch {
+            throw .environment("cannot write the working pack.json", error.localizedDescription)
+        }
+        let converted = try PackConverter().convert(source: PackFolder(path: raw.path, shown: destination.shown + " (spoken)"),
+                                                    destination: destination, options: request.convert)
+        var written = pack
+        written.clips = Dictionary(uniqueKeysWithValues: converted.clips.map { ($0.token, $0.destination) })
+        return SynthSummary(pack: written, source: source, converted: converted)
+    }
+
+    /// The pack.json a request asks for, clips not yet listed: checked by the reader validate uses.
+    static func packFile(for request: SynthRequest) throws(SoundpackError) -> PackFile {
+        var pack = PackFile(id: request.id, name: request.id, version: SemanticVersion("0.1.0")!, grammar: request.grammar,
+                            maxAmount: request.maxAmount, clips: [:])
+        let aroundAmount = Set([Token.prefix.rawValue, Token.suffix.rawValue])
+        let given = request.phraseTexts
+        if given.isEmpty {
+            pack.texts = [Token.prefix.rawValue: SynthRequest.defaultPrefix(for: request.grammar.id)]
+        } else if given.allSatisfy({ aroundAmount.contains($0.id) }) {
+            for (id, text) in given { pack.texts[id] = text }
+            if pack.texts[Token.prefix.rawValue] == nil { pack.texts[Token.prefix.rawValue] = SynthRequest.defaultPrefix(for: request.grammar.id) }
+        } else {
+            var phrases: [String: [String]] = [:]
+            for (id, text) in given {
+                guard !aroundAmount.contains(id) else {
+                    throw .usage("--phrase-text \(id)=… cannot be given with phrases", hint: "prefix and suffix belong to a pack without phrases; write the words into each phrase, like wechat='微信到账{amount}'")
+                }
+                guard Phrasebook.isValidName(id) else {
+                    throw .usage("--phrase-text: '\(id.quoted(limit: 40))' is not a phrase id", hint: "use 1-32 of a-z, 0-9 and '-', starting with a letter or digit")
+                }
+                guard phrases[id] == nil else { throw .usage("--phrase-text \(id) is given twice") }
+                let parts = text.components(separatedBy: Phrasebook.amountPiece)
+                guard parts.count <= 2 else { throw .usage("--phrase-text \(id): '{amount}' may appear once") }
+                var pieces: [String] = []
+                let before = parts[0].trimmingCharacters(in: .whitespaces)
+                if !before.isEmpty { pieces.append(id); pack.texts[id] = before }
+                if parts.count == 2 {
+                    pieces.append(Phrasebook.amountPiece)
+                    let after = parts[1].trimmingCharacters(in: .whitespaces)
+                    if !after.isEmpty { pieces.append("\(id)-after"); pack.texts["\(id)-after"] = after }
+                }
+                guard !pieces.isEmpty else { throw .usage("--phrase-text \(id) has no words", hint: "e.g. \(id)='微信到账{amount}'") }
+                phrases[id] = pieces
+            }
+            pack.phrases = phrases
+            pack.defaultPhrase = given[0].id
+        }
+        // Through the reader validate uses: what it would refuse is refused here, before speaking.
+        do {
+            var probe = pack
+            for (key, _) in pack.phrasebook.requiredTokens(upTo: pack.maxAmount).map({ ($0.rawValue, 0) }) { probe.clips[key] = "clips/x.wav" }
+            _ = try PackFile(json: try StoreJSON.encode(probe))
+        } catch let error as PackFileError {
+            throw .usage("these phrase texts make no valid pack.json: \(error.description)")
+        } catch {
+            throw .usage("these values cannot be written as JSON: \(error)")
+        }
+        return pack
+    }
+}
