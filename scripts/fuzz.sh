@@ -13,7 +13,7 @@ out=.build/fuzz
 mkdir -p "$out/lib"
 
 modules=()
-for lib in CSQLite CPostgreSQL CCurl COpenSSL CSyscalls CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
+for lib in CSQLite CPostgreSQL CCurl CEspeakNG COpenSSL CSyscalls CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
 # libpq's header lives in its own folder; pkg-config says where.
 for flag in $(pkg-config --cflags-only-I libpq libcurl); do modules+=(-Xcc "$flag"); done
 links=(-lsqlite3 -lcrypto -lsndfile -lsodium -lebur128 -lsamplerate -larchive)
