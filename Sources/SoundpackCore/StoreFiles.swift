@@ -89,6 +89,8 @@ public struct StoreManifest: Codable, Equatable, Sendable {
     /// none, so the manifests of those packs are what they were before phrases existed.
     public var phrases: [String: [String]]?
     public var defaultPhrase: String?
+    /// pack.json's `source` (synth's engine and voice); nil (and not written) for recorded clips.
+    public var source: VoiceSource?
     /// SHA-256 over the pack's canonical manifest (see PackDigest).
     public var digest: String
     /// Token → clip.

@@ -142,3 +142,31 @@ import SoundpackTestSupport
         #expect(Array(header[28..<32]) == Array("lpcm".utf8), "render writes 16-bit PCM")
     }
 }
+
+/// A synthesised pack's source in the catalog: recorded by validate, kept by publish and by a
+/// rebuild from the store (its manifest.json carries it), shown by show, on SQLite and PostgreSQL.
+@Suite struct SynthSourceInTheCatalogTests {
+    @Test(arguments: CatalogBackend.available)
+    func showSaysWhoSpokeThePack(backend: CatalogBackend) throws {
+        let folder = TemporaryFolder()
+        let catalog = try backend.freshLocation(in: folder)
+        func run(_ arguments: [String]) throws -> ExecutionResult {
+            let result = try Executable.run(arguments + ["--catalog", catalog], in: folder.path)
+            #expect(result.status == 0, "\(arguments) → \(result.stdout)\(result.stderr)")
+            return result
+        }
+        try run(["synth", "packs/demo", "--id", "demo", "--grammar", "en-US", "--max-amount", "99.99"])
+        try run(["validate", "packs/demo"])
+        #expect(try run(["show", "demo"]).stdout.contains("spoken by   espeak-ng (voice en-us)"))
+        try run(["publish", "packs/demo"])
+        let manifest = try SynthEndToEndTests.json(try String(contentsOfFile: folder.file("dist/demo/0.1.0/manifest.json"), encoding: .utf8))
+        #expect(manifest["source"] as? [String: String] == ["engine": "espeak-ng", "voice": "en-us"])
+        let shown = try SynthEndToEndTests.json(try run(["show", "demo@0.1.0", "--format", "json"]).stdout)
+        #expect(shown["source"] as? [String: String] == ["engine": "espeak-ng", "voice": "en-us"])
+        // A catalog rebuilt from the store alone knows it too.
+        let rebuilt = try backend.freshLocation(in: folder)
+        let recovered = try Executable.run(["catalog", "rebuild", "--from-store", "--catalog", rebuilt], in: folder.path)
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        #expect(try Executable.run(["show", "demo", "--catalog", rebuilt], in: folder.path).stdout.contains("spoken by   espeak-ng (voice en-us)"))
+    }
+}

@@ -82,6 +82,16 @@ try:
     packs_v.validate(spoken_pack)
     report_v.validate(run(spoken))
     checked += 2
+    # Published: its store manifest carries the source.
+    out = subprocess.run([binary, "publish", spoken, "--store", os.path.join(work, "spoken-store"), "--catalog", os.path.join(work, "spoken.sqlite")],
+                         capture_output=True, text=True, cwd=work)
+    if out.returncode != 0:
+        sys.exit(f"publish of the synthesised pack exited {out.returncode}: {out.stderr}")
+    spoken_manifest = json.load(open(os.path.join(work, "spoken-store/spoken/0.1.0/manifest.json")))
+    if spoken_manifest.get("source") != {"engine": "espeak-ng", "voice": "cmn"}:
+        sys.exit(f"the store manifest has no source: {spoken_manifest.get('source')}")
+    validator(json.load(open(os.path.join(root, "schemas/manifest.schema.json")))).validate(spoken_manifest)
+    checked += 1
     optioned = run(options)
     if optioned["packs"][0]["errors"] or optioned["packs"][0].get("money") != "kuai-mao":
         sys.exit(f"the pack with every option does not validate as such: {optioned['packs'][0]['findings']}")

@@ -24,7 +24,9 @@ extension CatalogVersion: CommandOutput {
     func text(colour: Bool) -> String {
         var out = "\(id.visible) \(version)\(name.map { " — \($0.visible)" } ?? "")\n"
         out += "grammar     \(grammar.rawValue)\nmaxAmount   \(maxAmount)\ndigest      \(digest)\n"
-        out += "published   \(publishedAt ?? "no")\(yanked ? " (yanked)" : "")\n\n"
+        out += "published   \(publishedAt ?? "no")\(yanked ? " (yanked)" : "")\n"
+        if let source { out += "spoken by   \(source.description.visible) (synthesised: placeholders until a voice is recorded)\n" }
+        out += "\n"
         var rows = [["TOKEN", "FILE", "BYTES", "FORMAT", "DURATION", "PEAK", "LOUDNESS", "SHA-256"]]
         for clip in clips {
             let format = [clip.container?.rawValue, clip.codec?.rawValue, clip.sampleRate.map { "\($0) Hz" }, clip.channels.map { $0 == 1 ? "mono" : "\($0) ch" }]

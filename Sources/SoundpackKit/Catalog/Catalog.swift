@@ -130,9 +130,13 @@ public struct VersionIdentity: Sendable, Equatable {
     public var digest: String
     public var grammar: Grammar
     public var maxAmount: Amount
+    /// pack.json `source`: the engine and voice that spoke the clips (synth); nil for recorded ones.
+    public var source: VoiceSource?
 
-    public init(packID: String, packName: String?, version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount) {
+    public init(packID: String, packName: String?, version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount,
+                source: VoiceSource? = nil) {
         (self.packID, self.packName, self.version, self.digest, self.grammar, self.maxAmount) = (packID, packName, version, digest, grammar, maxAmount)
+        self.source = source
     }
 }
 
@@ -288,6 +292,8 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
     public var maxAmount: Amount
     public var publishedAt: String?
     public var yanked: Bool
+    /// The engine and voice that spoke the clips, when synth did.
+    public var source: VoiceSource?
     public var clips: [Clip]
     public var runs: [Run]
 }

@@ -314,6 +314,15 @@ final class PostgreSQLConnection: SQLConnection {
             FOR EACH ROW WHEN (OLD.published_at IS NOT NULL)
             EXECUTE FUNCTION soundpack_refuse('published versions are immutable');
         """,
+        // 6: pack.json `source`, the engine and voice that spoke a synthesised pack (NULL for recorded ones).
+        """
+        ALTER TABLE versions ADD COLUMN source_engine TEXT;
+        ALTER TABLE versions ADD COLUMN source_voice TEXT;
+        CREATE TRIGGER published_sources_are_immutable
+            BEFORE UPDATE OF source_engine, source_voice ON versions
+            FOR EACH ROW WHEN (OLD.published_at IS NOT NULL)
+            EXECUTE FUNCTION soundpack_refuse('published versions are immutable');
+        """,
     ]
 }
 

@@ -29,7 +29,7 @@ public protocol SQLConnection: AnyObject {
 /// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
 public class SQLCatalog: Catalog {
     /// The schema this binary writes; a catalog with a higher version is refused.
-    public static let schemaVersion: Int64 = 5
+    public static let schemaVersion: Int64 = 6
     let db: any SQLConnection
 
     public var location: String { db.location }
@@ -81,6 +81,16 @@ public class SQLCatalog: Catalog {
 
     // MARK: writes
 
+    /// `source_engine`, `source_voice` of a version row.
+    static func sourceValues(_ source: VoiceSource?) -> [SQLValue] {
+        [source.map { SQLValue.text($0.engine) } ?? .null, source?.voice.map(SQLValue.text) ?? .null]
+    }
+
+    /// A version row's source; nil when it has no engine.
+    static func source(_ row: SQLRow) -> VoiceSource? {
+        row["source_engine"].string.map { VoiceSource(engine: $0, voice: row["source_voice"].string) }
+    }
+
     public func recordValidations(_ runs: [ValidationRecord]) throws(CatalogError) {
         guard !runs.isEmpty else { return }
         try write(locking: Array(Set(runs.map(\.pack.packID)))) {
@@ -97,10 +107,11 @@ public class SQLCatalog: Catalog {
 
     private func insertVersion(_ pack: VersionIdentity, at now: String) throws -> Int64 {
         let row = try db.query("""
-            INSERT INTO versions (pack_id, version, digest, grammar, two, reading_options, max_amount, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            INSERT INTO versions (pack_id, version, digest, grammar, two, reading_options, max_amount, updated_at, source_engine, source_voice)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """, [.text(pack.packID), .text(pack.version.description), .text(pack.digest), .text(pack.grammar.id.rawValue),
                   .text(pack.grammar.two.rawValue), pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
-                  .text(pack.maxAmount.description), .text(now)]).first
+                  .text(pack.maxAmount.description), .text(now)] + Self.sourceValues(pack.source)).first
         guard let id = row?["id"].int else { throw corrupt("a version row without an id") }
         return id
     }
@@ -132,10 +143,13 @@ public class SQLCatalog: Catalog {
             let versionID: Int64
             if let rowID = existing?["id"].int {
                 versionID = rowID
-                try db.query("UPDATE versions SET digest = ?, grammar = ?, two = ?, reading_options = ?, max_amount = ?, updated_at = ? WHERE id = ?",
+                try db.query("""
+                    UPDATE versions SET digest = ?, grammar = ?, two = ?, reading_options = ?, max_amount = ?, updated_at = ?,
+                                        source_engine = ?, source_voice = ? WHERE id = ?
+                    """,
                              [.text(pack.digest), .text(pack.grammar.id.rawValue), .text(pack.grammar.two.rawValue),
                               pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
-                              .text(pack.maxAmount.description), .text(now), .integer(rowID)])
+                              .text(pack.maxAmount.description), .text(now)] + Self.sourceValues(pack.source) + [.integer(rowID)])
                 try db.query("DELETE FROM clips WHERE version_id = ?", [.integer(rowID)])
             } else {
                 versionID = try insertVersion(pack, at: now)
@@ -175,14 +189,14 @@ public class SQLCatalog: Catalog {
             for clip in publication.clips { try insert(clip, versionID: versionID) }
             try db.query("""
                 UPDATE versions SET digest = ?, grammar = ?, max_amount = ?, two = ?, reading_options = ?, manifest_sha256 = ?, tar_sha256 = ?, zip_sha256 = ?,
-                                    key_id = ?, updated_at = ?, published_at = ?
+                                    key_id = ?, updated_at = ?, source_engine = ?, source_voice = ?, published_at = ?
                 WHERE id = ?
                 """,
                 [.text(pack.digest), .text(pack.grammar.id.rawValue), .text(pack.maxAmount.description), .text(pack.grammar.two.rawValue),
                  pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
                  .text(publication.manifestSha256), publication.tarSha256.map(SQLValue.text) ?? .null,
                  publication.zipSha256.map(SQLValue.text) ?? .null, publication.keyID.map(SQLValue.text) ?? .null,
-                 .text(now), .text(now), .integer(versionID)])
+                 .text(now)] + Self.sourceValues(pack.source) + [.text(now), .integer(versionID)])
             return true
         }
     }
@@ -238,7 +252,7 @@ public class SQLCatalog: Catalog {
 
     public func version(of id: String, _ version: SemanticVersion?) throws(CatalogError) -> CatalogVersion? {
         let candidates = try read("""
-            SELECT v.id, v.version, v.digest, v.grammar, v.max_amount, v.published_at, v.yanked, p.name
+            SELECT v.id, v.version, v.digest, v.grammar, v.max_amount, v.published_at, v.yanked, v.source_engine, v.source_voice, p.name
             FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ?
             """, [.text(id)])
         let chosen: SQLRow?
@@ -272,12 +286,14 @@ public class SQLCatalog: Catalog {
         }
         return CatalogVersion(id: id, name: row["name"].string, version: number, digest: row["digest"].string ?? "",
                               grammar: grammar, maxAmount: maxAmount,
-                              publishedAt: row["published_at"].string, yanked: row["yanked"].int == 1, clips: clips, runs: runs)
+                              publishedAt: row["published_at"].string, yanked: row["yanked"].int == 1, source: Self.source(row),
+                              clips: clips, runs: runs)
     }
 
     public func versionRecord(of id: String, _ version: SemanticVersion) throws(CatalogError) -> VersionRecord? {
         guard let row = try read("""
-            SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, p.name
+            SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.source_engine,
+                   v.source_voice, p.name
             FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ? AND v.version = ?
             """, [.text(id), .text(version.description)]).first else { return nil }
         guard let grammarID = row["grammar"].string.flatMap(GrammarID.init(rawValue:)),
@@ -302,7 +318,7 @@ public class SQLCatalog: Catalog {
             return clip
         }
         let identity = VersionIdentity(packID: id, packName: row["name"].string, version: version, digest: digest,
-                                       grammar: Grammar(grammarID, options: options), maxAmount: maxAmount)
+                                       grammar: Grammar(grammarID, options: options), maxAmount: maxAmount, source: Self.source(row))
         return VersionRecord(pack: identity, published: row["published_at"] != .null, clips: clips)
     }
 

@@ -192,5 +192,14 @@ final class SQLiteConnection: SQLConnection {
             WHEN OLD.published_at IS NOT NULL
             BEGIN SELECT RAISE(ABORT, 'published versions are immutable'); END;
         """,
+        // 6: pack.json `source`, the engine and voice that spoke a synthesised pack (NULL for recorded ones).
+        """
+        ALTER TABLE versions ADD COLUMN source_engine TEXT;
+        ALTER TABLE versions ADD COLUMN source_voice TEXT;
+        CREATE TRIGGER published_sources_are_immutable
+            BEFORE UPDATE OF source_engine, source_voice ON versions
+            WHEN OLD.published_at IS NOT NULL
+            BEGIN SELECT RAISE(ABORT, 'published versions are immutable'); END;
+        """,
     ]
 }

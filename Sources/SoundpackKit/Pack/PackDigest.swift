@@ -28,6 +28,11 @@ enum PackDigest {
             lines.append("defaultPhrase=\(book.defaultID)")
             for phrase in book.phrases { lines.append("phrase \(phrase.id)\t\(phrase.pieces.joined(separator: " "))") }
         }
+        // The engine that spoke the clips only when pack.json says one (synth), likewise.
+        if let source = manifest.source {
+            lines.append("sourceEngine=\(source.engine)")
+            if let voice = source.voice { lines.append("sourceVoice=\(voice)") }
+        }
         for (key, path) in manifest.clips.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
             lines.append("clip \(key)\t\(path)\t\(clipHashes[key] ?? "-")")
         }

@@ -321,6 +321,7 @@ public final class Publisher {
             archives: archives, signingKey: signingKey?.keyID)
         manifest.setOptions(of: pack.grammar)
         manifest.setPhrases(pack.phrasebook)
+        manifest.source = pack.source
         put(StoreLayout.packJSONFile, packJSON)
         let encoded: [UInt8]
         encoded = Array(try manifest.encoded())
