@@ -18,8 +18,8 @@ enum SynthCommand: Command {
             --engine-timeout seconds (default 60). The clips are then converted as `convert --mono --trim-silence
             --loudness -19 --rate HZ --codec CODEC` converts them (default 22050 Hz, pcm16, CAF), and the pack
             must validate without errors before it is renamed into DIR; a failure leaves no DIR. pack.json records
-            "source": {"engine", "voice"}, which validate (text and JSON) and the HTML report display: synthesised
-            clips are placeholders until voices are recorded.
+            "source": {"engine", "voice"}, which validate, show and the HTML report display (publish keeps it in the
+            store's manifest.json): synthesised clips are placeholders until voices are recorded.
             --phrase-text ID=TEXT (repeatable): prefix=TEXT and suffix=TEXT set the words around the amount
             (default prefix: 收款到账, Payment received, भुगतान प्राप्त हुआ); any other ID declares a phrase
             whose TEXT marks the amount with {amount} (wechat='微信到账{amount}'; order='您有一笔新订单' says
