@@ -24,7 +24,10 @@
 #            vs  the phone's budget                                    target <= 50 ms, <= 8 MiB added
 #
 # Sub-second figures are hyperfine medians of 10 runs; the rest single /usr/bin/time runs.
-# Usage: scripts/bench.sh [render|validate|publish|json|say|extension|all]   (env BENCH_RENDER_N, BENCH_WORK=folder to keep)
+#   s3       soundpack publish to an S3 store (OpenStack Swift's s3api, scripts/servers/): one version
+#            vs  curl PUTs of the same files, one at a time        target <= 1.5x
+#            16 packs by 8 runners at once (PostgreSQL catalog) vs 8 parallel curl workers  target <= 1.5x
+# Usage: scripts/bench.sh [render|validate|publish|json|say|s3|extension|all]   (env BENCH_RENDER_N, BENCH_WORK=folder to keep)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -306,6 +309,88 @@ PY
   done
   echo "target: >= 1 M readings/s for each of en-US, en-IN and hi-IN"
   [ -n "${BENCH_WORK:-}" ] || git worktree remove --force "$base" >/dev/null 2>&1 || true
+  echo
+fi
+
+if [ "$what" = all ] || [ "$what" = s3 ]; then
+  # Publishing to object storage, against curl PUTs of the same files (the upload floor), on the
+  # throw-away OpenStack Swift (S3 API) and PostgreSQL of scripts/servers/, on loopback.
+  servers=$work/servers.env
+  if [ -z "${SOUNDPACK_TEST_S3_ENDPOINT:-}" ]; then scripts/servers/swift.sh start >"$servers.swift"; . "$servers.swift"; fi
+  if [ -z "${SOUNDPACK_TEST_POSTGRES:-}" ]; then scripts/servers/postgres.sh start >"$servers.pg"; . "$servers.pg"; fi
+  stop_servers() {
+    [ -f "$servers.swift" ] && scripts/servers/swift.sh stop "$SOUNDPACK_SWIFT_DIR" >/dev/null 2>&1 || true
+    [ -f "$servers.pg" ] && scripts/servers/postgres.sh stop "$SOUNDPACK_PG_DIR" >/dev/null 2>&1 || true
+  }
+  trap 'stop_servers; [ -n "${BENCH_WORK:-}" ] || rm -rf "$work"' EXIT
+  export AWS_ENDPOINT_URL_S3=$SOUNDPACK_TEST_S3_ENDPOINT
+  bucket=bench$(date +%s)
+  python3 scripts/check/reliability/check-s3-store.py --create-bucket "$SOUNDPACK_TEST_S3_ENDPOINT" "$bucket"
+  s3=$work/s3
+  rm -rf "$s3"; mkdir -p "$s3/packs"
+  for n in $(seq -w 1 16); do
+    cp -r packs/wechat "$s3/packs/bench-$n"
+    sed -i "s/\"id\" : \"wechat\"/\"id\" : \"bench-$n\"/" "$s3/packs/bench-$n/pack.json"
+  done
+  # The files a publish uploads, as a folder store holds them: the same names and bytes.
+  (cd "$s3" && SOUNDPACK_CATALOG="$s3/local.sqlite" "$bin" publish packs/* --store "$s3/local" >/dev/null)
+  (cd "$s3/local" && find bench-01 -type f | sort && echo index.json) >"$s3/one.txt"
+  (cd "$s3/local" && find . -type f -printf '%P\n' | sort) >"$s3/all.txt"
+  # The access key (test:tester) holds a colon, which --user cannot carry: a netrc file does.
+  (umask 077; printf 'machine 127.0.0.1 login %s password %s\n' "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" >"$s3/netrc")
+  cat >"$s3/curl-put.sh" <<SH
+#!/usr/bin/env bash
+# curl-put.sh PREFIX FILE: one SigV4-signed PUT of FILE (relative to the folder store) under PREFIX
+# (payload unsigned: the floor does not even hash the bytes).
+exec curl -sf -o /dev/null --aws-sigv4 "aws:amz:\$AWS_REGION:s3" --netrc-file "$s3/netrc" \
+  -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -T "$s3/local/\$2" "$SOUNDPACK_TEST_S3_ENDPOINT/$bucket/\$1/\$2"
+SH
+  cat >"$s3/curl-files.sh" <<SH
+#!/usr/bin/env bash
+# curl-files.sh LIST WORKERS: every file of LIST uploaded under a new prefix by WORKERS curl processes.
+prefix=curl-\$(date +%s%N)
+xargs -P "\$2" -I{} "$s3/curl-put.sh" "\$prefix" {} <"\$1"
+SH
+  cat >"$s3/publish-one.sh" <<SH
+#!/usr/bin/env bash
+# publish-one.sh: packs/bench-01 into a new prefix with a fresh SQLite catalog.
+prefix=one-\$(date +%s%N)
+cd "$s3" && SOUNDPACK_CATALOG="$s3/\$prefix.sqlite" "$bin" publish packs/bench-01 --store "s3://$bucket/\$prefix" >/dev/null
+SH
+  cat >"$s3/publish-runners.sh" <<SH
+#!/usr/bin/env bash
+# publish-runners.sh RUNNERS: the 16 packs into a new prefix by RUNNERS processes at once (each its
+# share of the packs), on a fresh PostgreSQL catalog: a team's CI runners.
+prefix=team-\$(date +%s%N)
+db=b\$(date +%s%N)
+psql -q "\$SOUNDPACK_TEST_POSTGRES" -c "CREATE DATABASE \$db" >/dev/null
+catalog=\$(printf '%s' "\$SOUNDPACK_TEST_POSTGRES" | sed "s|@/soundpack?|@/\$db?|")
+cd "$s3"
+pids=()
+for r in \$(seq 0 \$((\$1 - 1))); do
+  share=()
+  for n in \$(seq 1 16); do [ \$(( (n - 1) % \$1 )) -eq \$r ] && share+=("packs/bench-\$(printf %02d \$n)"); done
+  SOUNDPACK_CATALOG="\$catalog" "$bin" publish "\${share[@]}" --store "s3://$bucket/\$prefix" >/dev/null &
+  pids+=(\$!)
+done
+for pid in "\${pids[@]}"; do wait "\$pid" || exit 1; done
+SH
+  chmod +x "$s3"/*.sh
+  hyperfine -N -w 1 -r 7 --export-json "$work/s3-one.json" "$s3/publish-one.sh" >/dev/null 2>&1
+  hyperfine -N -w 1 -r 7 --export-json "$work/s3-serial.json" "$s3/curl-files.sh $s3/one.txt 1" >/dev/null 2>&1
+  hyperfine -N -w 1 -r 7 --export-json "$work/s3-parallel.json" "$s3/curl-files.sh $s3/one.txt 8" >/dev/null 2>&1
+  hyperfine -N -w 1 -r 5 --export-json "$work/s3-runners-1.json" "$s3/publish-runners.sh 1" >/dev/null 2>&1
+  hyperfine -N -w 1 -r 5 --export-json "$work/s3-runners-8.json" "$s3/publish-runners.sh 8" >/dev/null 2>&1
+  hyperfine -N -w 1 -r 5 --export-json "$work/s3-all-8.json" "$s3/curl-files.sh $s3/all.txt 8" >/dev/null 2>&1
+  echo "s3: publish to OpenStack Swift's S3 API on loopback, against curl PUTs of the same files (medians of 7 runs; 5 for 16 packs)"
+  printf '%-52s %8s s\n' "publish of one version ($(wc -l <"$s3/one.txt") files)" "$(wall s3-one)"
+  printf '%-52s %8s s\n' "floor: curl PUT of its files, one at a time" "$(wall s3-serial)"
+  printf '%-52s %8s s\n' "       curl PUT of its files, 8 at a time" "$(wall s3-parallel)"
+  echo "ratio: one publish takes $(ratio "$(wall s3-one)" "$(wall s3-serial)" 2)x the serial curl PUTs (target <= 1.5x), $(ratio "$(wall s3-one)" "$(wall s3-parallel)" 2)x 8 parallel ones"
+  printf '%-52s %8s s\n' "16 packs by 1 runner (PostgreSQL catalog)" "$(wall s3-runners-1)"
+  printf '%-52s %8s s\n' "16 packs by 8 runners at once" "$(wall s3-runners-8)"
+  printf '%-52s %8s s\n' "floor: curl PUT of their $(wc -l <"$s3/all.txt") files, 8 at a time" "$(wall s3-all-8)"
+  echo "ratio: 8 runners take $(ratio "$(wall s3-runners-8)" "$(wall s3-all-8)" 2)x 8 parallel curl workers (target <= 1.5x); $(ratio "$(wall s3-runners-1)" "$(wall s3-runners-8)" 2)x faster than 1 runner"
   echo
 fi
 

@@ -9,6 +9,7 @@
 
 import CCurl
 import Foundation
+import Synchronization
 import SoundpackCore
 
 /// Where an S3 store is and how to sign for it.
@@ -63,6 +64,11 @@ public struct S3Location: Sendable, Equatable {
     public var shown: String { "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)") }
 }
 
+/// A libcurl easy handle, used by one request at a time (the pool hands it to one thread).
+private struct CurlHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+}
+
 /// One HTTP exchange's outcome.
 struct S3Response {
     var status: Int
@@ -73,13 +79,15 @@ struct S3Response {
 /// An S3 store: keys under `prefix/` in `bucket`.
 public final class S3Store: StoreBackend, @unchecked Sendable {
     public let s3: S3Location
-    private let handle: UnsafeMutableRawPointer
-    /// One request at a time on the one curl handle.
-    private let requestLock = NSLock()
+    /// Idle curl handles, each with its connection kept alive: a request takes one (or makes one)
+    /// and puts it back, so requests on several threads each have their own.
+    private let handles = Mutex<[CurlHandle]>([])
     /// Keys per listing page (S3's maximum is 1000).
     var listPageSize = 1000
+    /// Requests in flight at once while a version's files go up.
+    var uploadWorkers = 6
     /// Whether the server honours `If-None-Match: *` on PUT; false after its first 501.
-    private var conditionalPut = true
+    private let conditionalPut = Atomic<Bool>(true)
     /// A valid pointer for an empty body (libcurl reads none of it).
     nonisolated(unsafe) private static let emptyBody = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
 
@@ -89,11 +97,20 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
         }
         _ = Self.globalInit
         guard let handle = soundpack_curl_easy_init() else { throw StoreError("cannot start libcurl") }
-        self.handle = handle
+        handles.withLock { $0.append(CurlHandle(pointer: handle)) }
         s3 = location
     }
 
-    deinit { soundpack_curl_easy_cleanup(handle) }
+    deinit { handles.withLock { for handle in $0 { soundpack_curl_easy_cleanup(handle.pointer) } } }
+
+    /// An idle handle, or a new one; give it back with `release`.
+    private func acquireHandle() throws(StoreError) -> UnsafeMutableRawPointer {
+        if let idle = handles.withLock({ $0.popLast() }) { return idle.pointer }
+        guard let handle = soundpack_curl_easy_init() else { throw StoreError("cannot start libcurl") }
+        return handle
+    }
+
+    private func release(_ handle: UnsafeMutableRawPointer) { handles.withLock { $0.append(CurlHandle(pointer: handle)) } }
 
     private static let globalInit: Void = { soundpack_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
@@ -140,8 +157,8 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
 
     private func perform(_ method: String, key: String?, query: [(String, String)], body: Data?,
                          headers: [String: String], stream: Digest.Stream? = nil, cap: Int = 1 << 30) throws(StoreError) -> S3Response {
-        requestLock.lock()
-        defer { requestLock.unlock() }
+        let handle = try acquireHandle()
+        defer { release(handle) }
         soundpack_curl_easy_reset(handle)
         var path = "/" + s3.bucket
         if let key { path += "/" + objectKey(key) }
@@ -267,27 +284,23 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
         guard response.status == 200 || response.status == 201 else { throw failure(response, "write \(key.visible)") }
     }
 
-    /// HEAD, then a PUT with `If-None-Match: *` (servers that know it refuse to overwrite; the
-    /// HEAD covers those that do not).
+    /// A PUT with `If-None-Match: *`: servers that know it refuse to overwrite (412), in one
+    /// request. Where it is not implemented (501: Swift's s3api), a HEAD, then a plain PUT: the
+    /// publish lock keeps anyone else from writing the version meanwhile.
     public func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
+        if conditionalPut.load(ordering: .relaxed) {
+            var headers = Self.headers(for: key)
+            headers["If-None-Match"] = "*"
+            let response = try send("PUT", key: key, body: data, headers: headers)
+            if response.status == 412 { return false }
+            if response.status == 200 || response.status == 201 { return true }
+            guard response.status == 501 else { throw failure(response, "write \(key.visible)") }
+            conditionalPut.store(false, ordering: .relaxed)
+        }
         let head = try send("HEAD", key: key)
         if head.status == 200 { return false }
         guard head.status == 404 else { throw failure(head, "look up \(key.visible)") }
-        guard conditionalPut else {
-            try write(key, data)
-            return true
-        }
-        var headers = Self.headers(for: key)
-        headers["If-None-Match"] = "*"
-        let response = try send("PUT", key: key, body: data, headers: headers)
-        if response.status == 412 { return false }
-        if response.status == 501 {
-            // Not implemented here (Swift's s3api): the HEAD above stands, under the publish lock.
-            conditionalPut = false
-            try write(key, data)
-            return true
-        }
-        guard response.status == 200 || response.status == 201 else { throw failure(response, "write \(key.visible)") }
+        try write(key, data)
         return true
     }
 
@@ -311,15 +324,21 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     /// find a version through index.json, written after the catalog commit, so a crash leaves only
     /// unlisted objects, and the rerun (which makes the same bytes: archives are reproducible and
     /// nothing in them is a time of day) finds them in place and completes the version. Other bytes
-    /// under one of its keys are refused, never overwritten.
+    /// under one of its keys are refused, never overwritten. The files before manifest.json go up
+    /// `uploadWorkers` at a time; manifest.json only once every one of them is in place.
     public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
-        let ordered = files.filter { $0.name != StoreLayout.manifestFile } + files.filter { $0.name == StoreLayout.manifestFile }
-        for file in ordered {
-            let key = "\(folder)/\(file.name)"
-            if try writeIfAbsent(key, file.data) { continue }
-            guard try read(key) == file.data else {
-                throw StoreError("\(location)/\(key) already exists with other bytes, left by an earlier attempt at this version with other content; delete \(location)/\(folder)/ (no catalog lists it) or publish a new version")
-            }
+        let first = files.filter { $0.name != StoreLayout.manifestFile }
+        try WorkerPool.runBlocking(first.count, workers: uploadWorkers) { (index: Int) throws(StoreError) in
+            try self.writeVersionFile(folder, first[index])
+        }
+        for file in files where file.name == StoreLayout.manifestFile { try writeVersionFile(folder, file) }
+    }
+
+    private func writeVersionFile(_ folder: String, _ file: (name: String, data: Data)) throws(StoreError) {
+        let key = "\(folder)/\(file.name)"
+        if try writeIfAbsent(key, file.data) { return }
+        guard try read(key) == file.data else {
+            throw StoreError("\(location)/\(key) already exists with other bytes, left by an earlier attempt at this version with other content; delete \(location)/\(folder)/ (no catalog lists it) or publish a new version")
         }
     }
 

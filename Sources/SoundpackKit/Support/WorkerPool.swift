@@ -25,6 +25,31 @@ public enum WorkerPool {
         if let failure = firstFailure.withLock({ $0 }) { throw failure }
     }
 
+    /// Like `run`, for jobs that mostly wait (network requests): `workers` threads of their own,
+    /// however many cores there are.
+    public static func runBlocking<Failure: Error>(_ count: Int, workers: Int, job: @escaping @Sendable (Int) throws(Failure) -> Void) throws(Failure) {
+        guard count > 0 else { return }
+        let firstFailure = Mutex<Failure?>(nil)
+        let next = Atomic<Int>(0)
+        let done = DispatchGroup()
+        for _ in 0..<max(1, min(workers, count)) {
+            done.enter()
+            let thread = Thread {
+                defer { done.leave() }
+                while true {
+                    let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard index < count, firstFailure.withLock({ $0 == nil }) else { return }
+                    do throws(Failure) { try job(index) } catch {
+                        firstFailure.withLock { if $0 == nil { $0 = error } }
+                    }
+                }
+            }
+            thread.start()
+        }
+        done.wait()
+        if let failure = firstFailure.withLock({ $0 }) { throw failure }
+    }
+
     /// `(0..<count).map(transform)`, computed on every core; results in index order.
     public static func map<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
         let results = Mutex<[T?]>(Array(repeating: nil, count: count))
