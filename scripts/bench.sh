@@ -60,6 +60,14 @@ precise() {
 peak_mb() { awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$work/$1.time"; }
 ratio() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { printf "%.*f", d, a / b }'; }
 row() { printf '%-44s %10s s %9s MB\n' "$1" "$(wall "$2")" "$(peak_mb "$2")"; }
+# demo_copies DIR PREFIX COUNT: COUNT copies of packs/wechat in DIR/packs/PREFIXnn, with ids PREFIXnn.
+demo_copies() {
+  rm -rf "$1"; mkdir -p "$1/packs"
+  for n in $(seq -w 1 "$3"); do
+    cp -r packs/wechat "$1/packs/$2$n"
+    sed -i "s/\"id\" : \"wechat\"/\"id\" : \"$2$n\"/" "$1/packs/$2$n/pack.json"
+  done
+}
 # Two commands paired by hyperfine (7 runs each after a warm-up); prints their medians, "this that".
 paired() {
   hyperfine -w 1 -r 7 --export-json "$work/paired.json" "$1" "$2" >/dev/null 2>&1
@@ -190,11 +198,7 @@ fi
 if [ "$what" = all ] || [ "$what" = publish ]; then
   # 50 packs: the demo pack under 50 ids. The floor archives and hashes the same files.
   pub=$work/publish
-  rm -rf "$pub"; mkdir -p "$pub/packs"
-  for i in $(seq -w 1 50); do
-    cp -r packs/wechat "$pub/packs/p$i"
-    sed -i "s/\"id\" : \"wechat\"/\"id\" : \"pub-$i\"/" "$pub/packs/p$i/pack.json"
-  done
+  demo_copies "$pub" pub- 50
   cat >"$work/publish-floor.sh" <<'SH'
 #!/usr/bin/env bash
 # What any publish must do at least: one compressed archive of every pack and a hash of every file.
@@ -327,11 +331,7 @@ if [ "$what" = all ] || [ "$what" = s3 ]; then
   bucket=bench$(date +%s)
   python3 scripts/check/reliability/check-s3-store.py --create-bucket "$SOUNDPACK_TEST_S3_ENDPOINT" "$bucket"
   s3=$work/s3
-  rm -rf "$s3"; mkdir -p "$s3/packs"
-  for n in $(seq -w 1 16); do
-    cp -r packs/wechat "$s3/packs/bench-$n"
-    sed -i "s/\"id\" : \"wechat\"/\"id\" : \"bench-$n\"/" "$s3/packs/bench-$n/pack.json"
-  done
+  demo_copies "$s3" bench- 16
   # The files a publish uploads, as a folder store holds them: the same names and bytes.
   (cd "$s3" && SOUNDPACK_CATALOG="$s3/local.sqlite" "$bin" publish packs/* --store "$s3/local" >/dev/null)
   (cd "$s3/local" && find bench-01 -type f | sort && echo index.json) >"$s3/one.txt"

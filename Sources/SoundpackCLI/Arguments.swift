@@ -167,6 +167,38 @@ struct ParsedArguments: Sendable {
 }
 
 /// The reading options of DESIGN §4a as flags (`say --grammar`, `init`): one spec and one parse.
+/// What `init` and `synth` both take to start a pack: DIR, `--id`, `--grammar` with its options,
+/// and `--max-amount`.
+struct NewPackArguments {
+    var directory: String
+    var id: String
+    var grammar: Grammar
+    var maximum: Amount
+
+    static let specs: [OptionSpec] = [
+        .option("--id", value: "ID", help: "pack id: 1-63 of a-z 0-9 -"),
+        .choice("--grammar", value: "G", default: GrammarID.zhHans),
+    ] + GrammarOptionFlags.specs + [
+        .option("--max-amount", value: "AMOUNT", help: "largest amount the pack must say (default 99999999.99)"),
+    ]
+
+    init(_ arguments: ParsedArguments, command: String, example: String) throws(SoundpackError) {
+        guard arguments.positionals.count == 1, let directory = arguments.positionals.first else {
+            throw .usage("\(command) needs one folder", hint: example)
+        }
+        guard let id = arguments.value("--id") else { throw .usage("\(command) needs --id ID") }
+        guard PackFile.isValidID(id) else {
+            throw .usage("'\(id)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
+        }
+        let grammarID: GrammarID = try arguments.choice("--grammar")
+        let options = try GrammarOptionFlags.parse(arguments, for: grammarID)
+        do { maximum = try Amount(parsing: arguments.value("--max-amount") ?? "99999999.99") } catch {
+            throw .usage("--max-amount: \(error.description)")
+        }
+        (self.directory, self.id, self.grammar) = (directory, id, Grammar(grammarID, options: options))
+    }
+}
+
 enum GrammarOptionFlags {
     static let names = ["--two", "--money", "--ten-start"]
 

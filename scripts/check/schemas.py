@@ -70,12 +70,14 @@ try:
     checked += 1
 
     # A pack synth wrote (pack.json "source"), with phrases and IMA4 clips, and its report.
+    def succeed(*arguments):
+        out = subprocess.run([binary, *arguments], capture_output=True, text=True, cwd=work)
+        if out.returncode != 0:
+            sys.exit(f"soundpack {arguments[0]} exited {out.returncode}: {out.stderr}")
+
     spoken = os.path.join(work, "spoken")
-    out = subprocess.run([binary, "synth", spoken, "--id", "spoken", "--codec", "ima4", "--max-amount", "999.99",
-                          "--phrase-text", "wechat=微信到账{amount}", "--phrase-text", "order=您有一笔新订单"],
-                         capture_output=True, text=True, cwd=work)
-    if out.returncode != 0:
-        sys.exit(f"synth exited {out.returncode}: {out.stderr}")
+    succeed("synth", spoken, "--id", "spoken", "--codec", "ima4", "--max-amount", "999.99",
+            "--phrase-text", "wechat=微信到账{amount}", "--phrase-text", "order=您有一笔新订单")
     spoken_pack = json.load(open(os.path.join(spoken, "pack.json")))
     if spoken_pack.get("source") != {"engine": "espeak-ng", "voice": "cmn"}:
         sys.exit(f"synth wrote no source: {spoken_pack.get('source')}")
@@ -83,10 +85,7 @@ try:
     report_v.validate(run(spoken))
     checked += 2
     # Published: its store manifest carries the source.
-    out = subprocess.run([binary, "publish", spoken, "--store", os.path.join(work, "spoken-store"), "--catalog", os.path.join(work, "spoken.sqlite")],
-                         capture_output=True, text=True, cwd=work)
-    if out.returncode != 0:
-        sys.exit(f"publish of the synthesised pack exited {out.returncode}: {out.stderr}")
+    succeed("publish", spoken, "--store", os.path.join(work, "spoken-store"), "--catalog", os.path.join(work, "spoken.sqlite"))
     spoken_manifest = json.load(open(os.path.join(work, "spoken-store/spoken/0.1.0/manifest.json")))
     if spoken_manifest.get("source") != {"engine": "espeak-ng", "voice": "cmn"}:
         sys.exit(f"the store manifest has no source: {spoken_manifest.get('source')}")

@@ -10,28 +10,13 @@ enum InitCommand: Command {
         synopsis: "init DIR --id ID [--grammar zh-Hans|zh-Hant|en-US|en-IN|hi-IN] [--two STYLE] [--money STYLE] [--ten-start STYLE] [--max-amount AMOUNT] [--prefix TEXT]",
         summary: "Scaffold a pack: DIR/pack.json listing a clip for every token the grammar needs.",
         discussion: "Clip paths are clips/<token>.caf with ASCII names (十 → clips/shi.caf). An existing pack.json is never overwritten.",
-        options: [
-            .option("--id", value: "ID", help: "pack id: 1-63 of a-z 0-9 -"),
-            .choice("--grammar", value: "G", default: GrammarID.zhHans),
-        ] + GrammarOptionFlags.specs + [
-            .option("--max-amount", value: "AMOUNT", help: "largest amount the pack must say (default 99999999.99)"),
+        options: NewPackArguments.specs + [
             .option("--prefix", value: "TEXT", help: "the words of the prefix clip, e.g. 微信到账"),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard arguments.positionals.count == 1, let directory = arguments.positionals.first else {
-            throw .usage("init needs one folder", hint: "soundpack init packs/mypack --id mypack")
-        }
-        guard let id = arguments.value("--id") else { throw .usage("init needs --id ID") }
-        guard PackFile.isValidID(id) else {
-            throw .usage("'\(id)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
-        }
-        let grammarID: GrammarID = try arguments.choice("--grammar")
-        let options = try GrammarOptionFlags.parse(arguments, for: grammarID)
-        let maxText = arguments.value("--max-amount") ?? "99999999.99"
-        let maximum: Amount
-        do { maximum = try Amount(parsing: maxText) } catch { throw .usage("--max-amount: \(error.description)") }
-        let grammar = Grammar(grammarID, options: options)
+        let new = try NewPackArguments(arguments, command: "init", example: "soundpack init packs/mypack --id mypack")
+        let (directory, id, grammar, maximum) = (new.directory, new.id, new.grammar, new.maximum)
 
         // A new pack has no suffix clip; one can be added later under "suffix".
         let tokens = Announcement(grammar: grammar, hasSuffix: false).requiredTokens(upTo: maximum)

@@ -25,11 +25,7 @@ enum SynthCommand: Command {
             whose TEXT marks the amount with {amount} (wechat='微信到账{amount}'; order='您有一笔新订单' says
             none); the first phrase given is the default.
             """,
-        options: [
-            .option("--id", value: "ID", help: "pack id: 1-63 of a-z 0-9 -"),
-            .choice("--grammar", value: "G", default: GrammarID.zhHans),
-        ] + GrammarOptionFlags.specs + [
-            .option("--max-amount", value: "AMOUNT", help: "largest amount the pack must say (default 99999999.99)"),
+        options: NewPackArguments.specs + [
             .option("--voice", value: "V", help: "the engine's voice (espeak-ng: cmn, en-us, hi, ...)"),
             .option("--engine-command", value: "CMD", help: "a TTS program run per clip, e.g. 'my-tts --out {out} {text}'"),
             .option("--engine-timeout", value: "S", help: "seconds one engine command may take (default 60)"),
@@ -41,21 +37,10 @@ enum SynthCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard arguments.positionals.count == 1, let directory = arguments.positionals.first else {
-            throw .usage("synth needs one folder", hint: "soundpack synth drafts/demo --id demo --grammar zh-Hans")
-        }
-        guard let id = arguments.value("--id") else { throw .usage("synth needs --id ID") }
-        guard PackFile.isValidID(id) else {
-            throw .usage("'\(id)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
-        }
+        let new = try NewPackArguments(arguments, command: "synth", example: "soundpack synth drafts/demo --id demo --grammar zh-Hans")
         let format: OutputFormat = try arguments.choice("--format")
-        let grammarID: GrammarID = try arguments.choice("--grammar")
-        let grammar = Grammar(grammarID, options: try GrammarOptionFlags.parse(arguments, for: grammarID))
-        let maximum: Amount
-        do { maximum = try Amount(parsing: arguments.value("--max-amount") ?? "99999999.99") } catch {
-            throw .usage("--max-amount: \(error.description)")
-        }
-        var request = SynthRequest(id: id, grammar: grammar, maxAmount: maximum)
+        let directory = new.directory
+        var request = SynthRequest(id: new.id, grammar: new.grammar, maxAmount: new.maximum)
         request.voice = arguments.value("--voice")
         if let template = arguments.value("--engine-command") {
             var timeout = 60.0
