@@ -26,10 +26,52 @@ import SoundpackTestSupport
         #expect(try backend.writeIfAbsent("a/b.json", Data("2".utf8)) == false)
         #expect(try backend.read("a/b.json") == Data("1".utf8))
         #expect(try backend.writeIfAbsent("c.json", Data("3".utf8)) == true)
-        let lock = try backend.lock()
-        defer { lock.release() }
-        // The lock file is the backend's own, never a store key.
+        let lock = try backend.lock(.index), packLock = try backend.lock(.pack("a"))
+        defer { lock.release(); packLock.release() }
+        // The lock files are the backend's own, never store keys.
         #expect(try backend.list() == ["a/b.json", "c.json"])
+    }
+
+    /// Different packs' locks are held at once; the same pack's lock waits for its holder.
+    @Test func packLocksExcludeOnlyTheirOwnPack() throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        let held = try backend.lock(.pack("wechat"))
+        func takes(_ scope: LockScope, within seconds: Double) -> (Bool, DispatchSemaphore) {
+            let taken = DispatchSemaphore(value: 0)
+            Thread {
+                guard let lock = try? backend.lock(scope) else { return }
+                taken.signal()
+                lock.release()
+            }.start()
+            return (taken.wait(timeout: .now() + seconds) == .success, taken)
+        }
+        #expect(takes(.pack("alipay"), within: 5).0, "another pack's lock is free")
+        #expect(takes(.index, within: 5).0, "the index lock is free while a pack is being written")
+        let (early, waiting) = takes(.pack("wechat"), within: 0.3)
+        #expect(!early, "the same pack's lock waits")
+        held.release()
+        #expect(waiting.wait(timeout: .now() + 5) == .success, "and is taken once released")
+    }
+
+    /// Leftovers are removed only when the process that left them is gone: a publisher of another
+    /// pack may be assembling its version right now.
+    @Test func leftoversOfLiveWritersStay() throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        try backend.write("index.json", Data("{}".utf8))
+        let staging = backend.sidecar + "/staging"
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        // A PID no process has (above the kernel's pid_max), and this process's own.
+        let gone = "wechat@1.0.0-4194305-17", live = "alipay@1.0.0-\(getpid())-18"
+        for name in [gone, live] { try FileManager.default.createDirectory(atPath: staging + "/" + name, withIntermediateDirectories: true) }
+        try Data().write(to: URL(fileURLWithPath: folder.file("dist/.index.json.4194305.9.tmp")))
+        try Data().write(to: URL(fileURLWithPath: folder.file("dist/.index.json.\(getpid()).9.tmp")))
+        backend.removeLeftovers()
+        #expect(!FileManager.default.fileExists(atPath: staging + "/" + gone))
+        #expect(FileManager.default.fileExists(atPath: staging + "/" + live))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("dist/.index.json.4194305.9.tmp")))
+        #expect(FileManager.default.fileExists(atPath: folder.file("dist/.index.json.\(getpid()).9.tmp")))
     }
 
     @Test func theIndexNamesTheNewestVersionThatIsNotYanked() {

@@ -12,6 +12,24 @@ public protocol StoreLock: AnyObject {
     func release()
 }
 
+/// What a store lock covers. Publishers of different packs overlap: each holds its packs' locks
+/// while it writes their versions, and the index lock only while it rewrites index.json. Taken in
+/// one order (packs sorted by id, then the index), so no two writers wait on each other in a cycle.
+public enum LockScope: Sendable, Hashable {
+    /// index.json, and everything a whole-store operation (catalog rebuild) reads.
+    case index
+    /// One pack's version files and its catalog rows.
+    case pack(String)
+
+    /// The name the lock is known by (the PostgreSQL advisory lock's key text, the lock file's).
+    var name: String {
+        switch self {
+        case .index: return "soundpack.store"
+        case .pack(let id): return "soundpack.store.pack:" + id
+        }
+    }
+}
+
 public protocol Catalog: AnyObject {
     /// Where the catalog lives, for messages (a file path or a connection string without secrets).
     var location: String { get }
@@ -43,9 +61,9 @@ public protocol Catalog: AnyObject {
 
     /// Takes a yank back: the version is listed as available again.
     func unyank(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> YankOutcome
-    /// A lock of the whole store held through the database, for stores shared between machines;
-    /// nil when the catalog cannot give one (SQLite: the store's own lock serves).
-    func storeLock() throws(CatalogError) -> (any StoreLock)?
+    /// A lock of `scope` of the store held through the database, for stores shared between
+    /// machines; nil when the catalog cannot give one (SQLite: the store's own lock serves).
+    func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)?
 }
 
 extension Catalog {

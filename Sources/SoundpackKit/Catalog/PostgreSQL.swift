@@ -178,20 +178,22 @@ final class PostgreSQLConnection: SQLConnection {
         _ = try query("INSERT INTO soundpack_schema (version) VALUES (?)", [.integer(version)])
     }
 
-    /// A session-level advisory lock of the store: one writer at a time on every machine, held
-    /// across transactions until released, and freed by the server when the connection ends (a
-    /// killed publisher never leaves it held).
-    func storeLock() throws(CatalogError) -> (any StoreLock)? {
-        _ = try query("SELECT pg_advisory_lock(hashtextextended('soundpack.store', 0))", [])
-        return AdvisoryLock(connection: self)
+    /// A session-level advisory lock of `scope` of the store: one writer of it at a time on every
+    /// machine, held across transactions until released, and freed by the server when the
+    /// connection ends (a killed publisher never leaves it held). The index's key is the one the
+    /// whole store was locked by before pack locks existed.
+    func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)? {
+        _ = try query("SELECT pg_advisory_lock(hashtextextended(?, 0))", [.text(scope.name)])
+        return AdvisoryLock(connection: self, key: scope.name)
     }
 
     final class AdvisoryLock: StoreLock {
         private var connection: PostgreSQLConnection?
-        init(connection: PostgreSQLConnection) { self.connection = connection }
+        private let key: String
+        init(connection: PostgreSQLConnection, key: String) { (self.connection, self.key) = (connection, key) }
 
         func release() {
-            _ = try? connection?.query("SELECT pg_advisory_unlock(hashtextextended('soundpack.store', 0))", [])
+            _ = try? connection?.query("SELECT pg_advisory_unlock(hashtextextended(?, 0))", [.text(key)])
             connection = nil
         }
 

@@ -23,7 +23,7 @@ public protocol SQLConnection: AnyObject {
     func schemaVersion() throws(CatalogError) -> Int64
     func setSchemaVersion(_ version: Int64) throws(CatalogError)
     /// A lock of the store that writers on every machine honour, or nil.
-    func storeLock() throws(CatalogError) -> (any StoreLock)?
+    func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)?
 }
 
 /// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
@@ -77,7 +77,7 @@ public class SQLCatalog: Catalog {
         CatalogError("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
     }
 
-    public func storeLock() throws(CatalogError) -> (any StoreLock)? { try db.storeLock() }
+    public func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)? { try db.storeLock(scope) }
 
     // MARK: writes
 

@@ -80,7 +80,7 @@ final class SQLiteConnection: SQLConnection {
     func setSchemaVersion(_ version: Int64) throws(CatalogError) { try execute("PRAGMA user_version = \(version)") }
 
     /// One machine: the store's own lock serves.
-    func storeLock() throws(CatalogError) -> (any StoreLock)? { nil }
+    func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)? { nil }
 
     var migrations: [String] { Self.migrations }
 

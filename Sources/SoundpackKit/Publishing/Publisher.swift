@@ -74,8 +74,12 @@ public final class Publisher {
             for report in reports { outcomes.append(try publish(report, index: index)) }
             return outcomes
         }
-        let lock = try storeLock()
-        defer { lock.release() }
+        // The locks of this run's packs (sorted: every writer takes them in one order), not the
+        // whole store's: runners publishing other packs go on meanwhile.
+        let packIDs = Set(reports.compactMap { $0.packFile?.id }).sorted()
+        var locks: [any StoreLock] = []
+        defer { for lock in locks.reversed() { lock.release() } }
+        for id in packIDs { locks.append(try storeLock(.pack(id))) }
         store.backend.removeLeftovers()
         let index = try readIndex()
         // The gate's runs go into the validation history like any other.
@@ -89,7 +93,19 @@ public final class Publisher {
             let built = try buildCandidates(batch)
             for (report, contents) in zip(batch, built) { outcomes.append(try publish(report, index: index, contents: contents)) }
         }
-        try store.writeIndex(from: catalog)
+        // index.json from the catalog, under the index lock only: it lists every recorded version,
+        // this run's and those other runners recorded meanwhile (each complete in the store).
+        do throws(PublishError) {
+            let indexLock = try storeLock(.index)
+            defer { indexLock.release() }
+            try store.writeIndex(from: catalog)
+        } catch {
+            // What was published stays published: say so, not only what failed.
+            let done = outcomes.filter { $0.status == .published }.compactMap { outcome in outcome.id.map { "\($0)@\(outcome.version.map(\.description) ?? "?")" } }
+            guard !done.isEmpty else { throw error }
+            throw error.context("index.json was not rewritten after publishing \(done.joined(separator: ", ")) (its files are in the store, the catalog records it)",
+                                hint: "run soundpack publish again: it rewrites index.json")
+        }
         return outcomes
     }
 
@@ -120,19 +136,20 @@ public final class Publisher {
         return contents
     }
 
-    /// The store's lock, as publish and yank both take it: the catalog's (PostgreSQL) or the store's own.
-    private func storeLock() throws(PublishError) -> any StoreLock {
+    /// A lock of the store, as publish, yank and rebuild take them: the catalog's (PostgreSQL) or
+    /// the store's own.
+    private func storeLock(_ scope: LockScope) throws(PublishError) -> any StoreLock {
         let held: (any StoreLock)?
-        do { held = try catalog.storeLock() } catch { throw .catalog(error.message) }
+        do { held = try catalog.storeLock(scope) } catch { throw .catalog(error.message) }
         if let held { return held }
-        return try store.lock()
+        return try store.lock(scope)
     }
 
     /// Records in the catalog every version the store holds and the catalog lacks, with the yanks
     /// index.json lists (`catalog rebuild --from-store`), under the lock publish takes.
     public func rebuildCatalog() throws(PublishError) -> StoreRecovery.Report {
         let lock: any StoreLock
-        do { lock = try storeLock() } catch { throw .environment("cannot lock the store", "\(error)") }
+        do { lock = try storeLock(.index) } catch { throw .environment("cannot lock the store", "\(error)") }
         defer { lock.release() }
         let index: StoreIndex?
         do { index = try readIndex() } catch { throw error.context("cannot read the store") }
@@ -141,19 +158,23 @@ public final class Publisher {
         }
     }
 
-    /// Yanks `id@version` (or, with `undo`, takes a yank back) under the store lock publish takes:
-    /// the versions of the pack the store holds and the catalog lacks are recorded first (the store
-    /// is the truth), and index.json is rewritten whatever the outcome, so a yank whose index write
-    /// failed is completed by running it again.
+    /// Yanks `id@version` (or, with `undo`, takes a yank back) under the pack's lock, as publish
+    /// takes it: the versions of the pack the store holds and the catalog lacks are recorded first
+    /// (the store is the truth), and index.json is rewritten (under the index lock) whatever the
+    /// outcome, so a yank whose index write failed is completed by running it again.
     public func yank(_ id: String, _ version: SemanticVersion, reason: String, undo: Bool = false) throws(PublishError) -> YankOutcome {
-        let lock = try storeLock()
+        let lock = try storeLock(.pack(id))
         defer { lock.release() }
         _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: id, index: try readIndex(), listing: false)
         let outcome: YankOutcome
         do { outcome = undo ? try catalog.unyank(id, version) : try catalog.yank(id, version, reason: reason, at: now()) } catch {
             throw .catalog(error.message)
         }
-        if outcome != .notPublished { try store.writeIndex(from: catalog, unyanking: undo ? (id, version) : nil) }
+        if outcome != .notPublished {
+            let indexLock = try storeLock(.index)
+            defer { indexLock.release() }
+            try store.writeIndex(from: catalog, unyanking: undo ? (id, version) : nil)
+        }
         return outcome
     }
 

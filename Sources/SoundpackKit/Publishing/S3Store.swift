@@ -349,9 +349,9 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
 
     /// Without a database lock (a SQLite catalog), publishers on this machine wait on a lock file
     /// named after the bucket and prefix. With PostgreSQL, the catalog's lock is taken instead.
-    public func lock() throws(StoreError) -> any StoreLock {
+    public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
         let name = Digest.sha256Hex(Data("\(s3.endpoint)|\(s3.bucket)|\(s3.prefix)".utf8)).prefix(16)
-        return try DirectoryStore.FileLock(store: NSTemporaryDirectory() + "soundpack-s3-lock-\(name)")
+        return try DirectoryStore.FileLock(folder: NSTemporaryDirectory() + "soundpack-s3-lock-\(name)", scope: scope)
     }
 
     /// Creates the bucket when it does not exist (for tests and first set-up).

@@ -46,9 +46,10 @@ public protocol StoreBackend: AnyObject, Sendable {
     func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError)
     /// What interrupted writes left (staging folders, temporary files), for `verify` to report.
     func leftovers() throws(StoreError) -> [String]
-    /// Takes the store's exclusive lock, held until the returned lock is released.
-    func lock() throws(StoreError) -> any StoreLock
-    /// Removes what interrupted writers left, under the lock. Its cost does not grow with the store.
+    /// Takes the store's exclusive lock of `scope`, held until the returned lock is released.
+    func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock
+    /// Removes what writers that are gone (killed) left; what a live writer is assembling stays.
+    /// Its cost does not grow with the store.
     func removeLeftovers()
 }
 
@@ -78,7 +79,7 @@ public struct Store: Sendable {
 
     public var location: String { backend.location }
 
-    public func lock() throws(StoreError) -> any StoreLock { try backend.lock() }
+    public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock { try backend.lock(scope) }
 
     /// The manifest of a published version, read and decoded.
     public func manifest(_ id: String, _ version: SemanticVersion) throws(StoreError) -> StoreManifest {
@@ -296,9 +297,9 @@ public final class DirectoryStore: StoreBackend {
         }.map(\.path).sorted()
     }
 
-    public func lock() throws(StoreError) -> any StoreLock {
+    public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.localizedDescription)") }
-        return try FileLock(store: sidecar)
+        return try FileLock(folder: sidecar, scope: scope)
     }
 
     /// `.index.json.PID.N.tmp`: what `AtomicFile` leaves when killed between write and rename.
@@ -361,28 +362,47 @@ public final class DirectoryStore: StoreBackend {
     }
 
     /// Staging folders and temporary files killed writers left, and what older releases kept in
-    /// the store tree (`.staging/`, `.soundpack.lock`). Only called under the lock, when no other
-    /// soundpack process can be writing one; it looks only where they can be.
+    /// the store tree (`.staging/`, `.soundpack.lock`). Publishers of other packs may be writing
+    /// meanwhile: a leftover is removed only when the process its name carries is gone (every
+    /// writer of a store is on this machine: its lock is a `flock`). It looks only where they can be.
     public func removeLeftovers() {
-        for leftover in (try? leftovers()) ?? [] { try? FileManager.default.removeItem(atPath: path(leftover)) }
+        for leftover in (try? leftovers()) ?? [] where Self.writerIsGone(leftover) {
+            try? FileManager.default.removeItem(atPath: path(leftover))
+        }
         rmdir(path(Self.stagingFolder))
         unlink(path(Self.lockFile))
     }
 
-    /// An exclusive `flock` on the store's `.soundpack.lock`.
+    /// Whether the process that named `key` is gone: staging folders end in `-PID-RANDOM`,
+    /// temporary files in `.PID.RANDOM.tmp`. A name without a PID is an older release's: gone.
+    static func writerIsGone(_ key: String) -> Bool {
+        let name = (key as NSString).lastPathComponent
+        let parts = isTemporary(name) ? name.dropLast(4).split(separator: ".") : name.split(separator: "-")
+        guard parts.count >= 3, UInt32(parts[parts.count - 1]) != nil, let pid = Int32(parts[parts.count - 2]), pid > 0 else { return true }
+        if pid == getpid() { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// An exclusive `flock` on a lock file in `folder`: `.soundpack.lock` for the index, and
+    /// `locks/<hash of the pack id>.lock` for a pack.
     final class FileLock: StoreLock {
         private var fd: Int32
 
-        init(store: String) throws(StoreError) {
-            do { try Folders.create(store) } catch {
-                throw StoreError("cannot create the store \(store): \(error.localizedDescription)")
+        init(folder: String, scope: LockScope) throws(StoreError) {
+            let (directory, file): (String, String)
+            switch scope {
+            case .index: (directory, file) = (folder, DirectoryStore.lockFile)
+            case .pack: (directory, file) = (folder + "/locks", Digest.sha256Hex(Data(scope.name.utf8)).prefix(32) + ".lock")
             }
-            fd = open(store + "/" + DirectoryStore.lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw StoreError("cannot open \(store)/\(DirectoryStore.lockFile): \(String(cString: strerror(errno)))") }
+            do { try Folders.create(directory) } catch {
+                throw StoreError("cannot create \(directory): \(error.localizedDescription)")
+            }
+            fd = open(directory + "/" + file, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw StoreError("cannot open \(directory)/\(file): \(String(cString: strerror(errno)))") }
             while flock(fd, LOCK_EX) != 0 {
                 guard errno == EINTR else {
                     close(fd)
-                    throw StoreError("cannot lock \(store): \(String(cString: strerror(errno)))")
+                    throw StoreError("cannot lock \(directory)/\(file): \(String(cString: strerror(errno)))")
                 }
             }
         }
