@@ -8,7 +8,8 @@
 #            vs  ffprobe (format) + ffmpeg -af ebur128 (loudness) per clip  target >= 5x
 #            vs  the decode floor: only reading every sample via libsndfile  target <= 3x of it
 #            validate of 200 packs x 20 clips with the catalog vs a C program (libsndfile decode +
-#            libebur128, every core)  target <= 1.0x wall; vs the decode floor  target <= 5x CPU
+#            libebur128, every core)  target <= 1.0x wall; vs the decode floor  target <= 5x CPU;
+#            both on cpu 0 only (taskset -c 0)  target <= 0.5x
 #   memory   validate peak memory for 1, 10 and 50 packs (20 to 1000 clips)  target flat, < 64 MB
 #   publish  soundpack publish of 50 packs vs tar czf + sha256sum of the same files  target <= 1.5x
 #            publish #500 (store of 499 versions) vs publish #1 (empty store)       target <= 1.2x
@@ -188,6 +189,12 @@ SH
   echo "ratio: validate takes $(ratio "$(wall validate-200)" "$(wall validate-c200)")x the C validator's wall time (target <= 1.0x)"
   echo "ratio: validate uses $(ratio "$(cpu validate-200)" "$(cpu validate-floor200)")x the decode floor's CPU time ($(cpu validate-200) s vs $(cpu validate-floor200) s; target <= 5x)"
   echo "       for scale: the C program (momentary loudness only) uses $(ratio "$(cpu validate-c200)" "$(cpu validate-floor200)")x it ($(cpu validate-c200) s)"
+  # Per core: both on cpu 0 alone, so neither gains from the second core.
+  precise validate-200-core0 taskset -c 0 "$work/validate-200.sh"
+  precise validate-c200-core0 taskset -c 0 "$work/decode-ebur128" --list "$work/clips200.txt"
+  row "soundpack validate, cpu 0 only" validate-200-core0
+  row "C: libsndfile decode + libebur128, cpu 0 only" validate-c200-core0
+  echo "ratio: on one core validate takes $(ratio "$(wall validate-200-core0)" "$(wall validate-c200-core0)" 2)x the C program (target <= 0.5x)"
   echo
   echo "memory: validate peak RSS by pack count (target: flat, under 64 MB at 1000 clips)"
   row "1 pack, 20 clips" validate-1
