@@ -150,7 +150,7 @@ import SoundpackTestSupport
     func showSaysWhoSpokeThePack(backend: CatalogBackend) throws {
         let folder = TemporaryFolder()
         let catalog = try backend.freshLocation(in: folder)
-        func run(_ arguments: [String]) throws -> ExecutionResult {
+        @discardableResult func run(_ arguments: [String]) throws -> ExecutionResult {
             let result = try Executable.run(arguments + ["--catalog", catalog], in: folder.path)
             #expect(result.status == 0, "\(arguments) → \(result.stdout)\(result.stderr)")
             return result

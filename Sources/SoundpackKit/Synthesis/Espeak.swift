@@ -4,6 +4,7 @@
 
 import CEspeakNG
 import Synchronization
+import SoundpackCore
 
 /// libespeak-ng's voices, spoken into 16-bit mono samples.
 public enum Espeak {
@@ -17,10 +18,12 @@ public enum Espeak {
     private static let engine = Mutex<Int?>(nil)
 
     /// The voice soundpack speaks `grammar`'s language with: cmn (Mandarin), en-us, hi.
-    public static func defaultVoice(for language: String) -> String {
-        if language.hasPrefix("zh") { return "cmn" }
-        if language.hasPrefix("hi") { return "hi" }
-        return "en-us"
+    public static func defaultVoice(for grammar: GrammarID) -> String {
+        switch grammar {
+        case .zhHans, .zhHant: return "cmn"
+        case .enUS, .enIN: return "en-us"
+        case .hiIN: return "hi"
+        }
     }
 
     /// libespeak-ng's version, or nil when it cannot be loaded.

@@ -64,17 +64,12 @@ public struct PackSynthesizer: Sendable {
 
     public func synthesize(_ request: SynthRequest, into destination: PackFolder) throws(SoundpackError) -> SynthSummary {
         var pack = try Self.packFile(for: request)
-        let voice: String? = {
-            switch request.engine {
-            case .espeak: return request.voice ?? Espeak.defaultVoice(for: request.grammar.id.rawValue.lowercased())
-            case .command: return request.voice
-            }
-        }()
         let source: VoiceSource
         switch request.engine {
-        case .espeak: source = VoiceSource(engine: "espeak-ng", voice: voice)
-        case .command(let command): source = VoiceSource(engine: command.programName, voice: voice)
+        case .espeak: source = VoiceSource(engine: "espeak-ng", voice: request.voice ?? Espeak.defaultVoice(for: request.grammar.id))
+        case .command(let command): source = VoiceSource(engine: command.programName, voice: request.voice)
         }
+        let voice = source.voice
         pack.source = source
         if FileManager.default.fileExists(atPath: destination.path) && !request.convert.force {
             throw .refused("\(destination.shown) already exists")
@@ -167,7 +162,7 @@ public struct PackSynthesizer: Sendable {
         // Through the reader validate uses: what it would refuse is refused here, before speaking.
         do {
             var probe = pack
-            for (key, _) in pack.phrasebook.requiredTokens(upTo: pack.maxAmount).map({ ($0.rawValue, 0) }) { probe.clips[key] = "clips/x.wav" }
+            for token in pack.phrasebook.requiredTokens(upTo: pack.maxAmount) { probe.clips[token.rawValue] = "clips/x.wav" }
             _ = try PackFile(json: try StoreJSON.encode(probe))
         } catch let error as PackFileError {
             throw .usage("these phrase texts make no valid pack.json: \(error.description)")
