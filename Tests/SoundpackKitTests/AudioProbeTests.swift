@@ -15,15 +15,14 @@ import SoundpackTestSupport
     /// Every sample of a decoder, as 16-bit integers.
     static func decodeAll(_ bytes: [UInt8]) throws -> (AudioFormat, [Int16]) {
         let probe = AudioProbe()
-        let decoder = try probe.open(bytes: bytes)
+        let reader = ChunkReader(try probe.open(bytes: bytes), limits: probe.limits)
         var samples: [Int16] = []
-        var nonFinite: NonFiniteSamples?
-        _ = try probe.stream(decoder, nonFinite: &nonFinite) { chunk, peak in
+        while let (chunk, peak) = try reader.next() {
             // The peak handed on with each chunk is its largest |sample|, exactly.
             #expect(peak == chunk.map(abs).max())
             samples.append(contentsOf: chunk.map { Int16(clamping: Int(($0 * 32768).rounded())) })
         }
-        return (decoder.format, samples)
+        return (reader.format, samples)
     }
 
     static func littleEndianInt16(_ bytes: [UInt8]) -> [Int16] {
@@ -190,9 +189,8 @@ import SoundpackTestSupport
                 for i in start..<min(bytes.count, start + 16) { bytes[i] = UInt8.random(in: 0...255, using: &rng) }
             }
             do {
-                let decoder = try probe.open(bytes: bytes)
-                var nonFinite: NonFiniteSamples?
-                _ = try probe.stream(decoder, nonFinite: &nonFinite) { _, _ in }
+                let reader = ChunkReader(try probe.open(bytes: bytes), limits: probe.limits)
+                while try reader.next() != nil {}
                 read += 1
             } catch {
                 refused += 1

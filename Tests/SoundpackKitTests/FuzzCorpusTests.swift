@@ -44,8 +44,19 @@ import SoundpackTestSupport
     }
 
     @Test func audioInputs() throws {
+        // As the fuzz target does: each input also side by side with a short and a long tone.
+        let companions = [900, 12_000].map { frames in
+            Fixtures.floatWAV((0..<frames).map { Float(0.4 * sin(2 * Double.pi * 440 * Double($0) / 22_050)) })
+        }
+        let probe = AudioProbe()
         for path in Self.inputs("audio") {
-            guard let facts = try? AudioProbe().probe(bytes: Array(try Self.bytes(path))) else { continue }
+            let bytes = Array(try Self.bytes(path))
+            for companion in companions {
+                let (first, second) = AudioProbe.probe((probe, bytes), (probe, companion))
+                #expect((try? first.get()) == (try? probe.probe(bytes: bytes)), "\(path)")
+                #expect((try? second.get()) == (try? probe.probe(bytes: companion)), "\(path)")
+            }
+            guard let facts = try? probe.probe(bytes: bytes) else { continue }
             #expect(facts.durationSeconds.isFinite && facts.dcOffsetPercent.isFinite, "\(path)")
             #expect((try? StoreJSON.encode(facts)) != nil, "\(path)")
         }

@@ -62,9 +62,14 @@ import SoundpackTestSupport
             }
             var pruned = TruePeakMeter(channels: channels), full = TruePeakMeter(channels: channels)
             full.exhaustive = true
-            for chunk in stride(from: 0, to: samples.count, by: 512 * channels) {
-                let slice = Array(samples[chunk..<min(samples.count, chunk + 512 * channels)])
+            // Chunks of random lengths: shorter than the filter (copied whole), and longer
+            // (mono scanned in place past the seam).
+            var chunk = 0
+            while chunk < samples.count {
+                let frames = round % 4 == 0 ? Int.random(in: 1...12, using: &rng) : Int.random(in: 1...700, using: &rng)
+                let slice = Array(samples[chunk..<min(samples.count, chunk + frames * channels)])
                 slice.withUnsafeBufferPointer { pruned.add($0); full.add($0) }
+                chunk += frames * channels
             }
             pruned.finish()
             full.finish()

@@ -1,12 +1,30 @@
 // Fuzz target: clip bytes (WAV, AIFF, CAF, IMA4 CAF, anything) through sniffing, header parsing,
-// decoding and every meter; all figures must be finite numbers.
+// decoding and every meter; all figures must be finite numbers. The clip is also probed side by
+// side with a short and a long tone (two mono clips of one rate share the K-weighting's lanes),
+// and must get the facts it gets alone.
 import Foundation
 @testable import SoundpackKit
+
+/// A mono 16-bit WAV of `frames` frames of a 440 Hz tone at 22,050 Hz.
+private func tone(frames: Int) -> [UInt8] {
+    func le(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    let data = (0..<frames).flatMap { le(Int(12_000 * sin(2 * Double.pi * 440 * Double($0) / 22_050)), 2) }
+    return Array("RIFF".utf8) + le(36 + data.count, 4) + Array("WAVEfmt ".utf8) + le(16, 4) + le(1, 2) + le(1, 2)
+        + le(22_050, 4) + le(44_100, 4) + le(2, 2) + le(16, 2) + Array("data".utf8) + le(data.count, 4) + data
+}
+
+private let companions = [tone(frames: 900), tone(frames: 12_000)]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAudio(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let facts = try? AudioProbe().probe(bytes: bytes) else { return 0 }
+    let probe = AudioProbe()
+    for companion in companions {
+        let (first, second) = AudioProbe.probe((probe, bytes), (probe, companion))
+        precondition((try? first.get()) == (try? probe.probe(bytes: bytes)), "a clip probed in a pair has other facts than alone")
+        precondition((try? second.get()) == (try? probe.probe(bytes: companion)), "a companion probed in a pair has other facts")
+    }
+    guard let facts = try? probe.probe(bytes: bytes) else { return 0 }
     for figure in [facts.durationSeconds, facts.leadingSilenceMs, facts.trailingSilenceMs, facts.dcOffsetPercent]
         + [facts.peakDbfs, facts.truePeakDbtp, facts.momentaryMaxLufs].compactMap({ $0 }) {
         precondition(figure.isFinite, "a measured figure is not a number")

@@ -78,50 +78,68 @@ public struct AudioProbe: Sendable {
 
     /// Decodes and measures a clip's bytes (the whole file, already read under the cap).
     public func probe(bytes: [UInt8]) throws(AudioError) -> ClipFacts {
+        try checkSize(bytes)
+        let reader = ChunkReader(try open(bytes: bytes), limits: limits)
+        var meters = ClipMeters(self, channels: reader.format.channels)
+        let loudness = try LoudnessMeter(channels: reader.format.channels, sampleRate: reader.format.sampleRate)
+        while let (chunk, peak) = try reader.next() {
+            meters.consume(chunk, peak: peak)
+            loudness.add(chunk)
+        }
+        loudness.finish()
+        return meters.facts(reader, bytes: bytes, momentaryMax: loudness.momentaryMax)
+    }
+
+    /// Probes two clips, each with its own probe's settings: the same facts as `probe(bytes:)` for
+    /// each. Two mono clips of one sample rate are measured side by side (`KWeightedPair`), which
+    /// takes about the time of one; anything else, and a clip whose decoding fails midway, is
+    /// probed alone.
+    public static func probe(_ first: (probe: AudioProbe, bytes: [UInt8]), _ second: (probe: AudioProbe, bytes: [UInt8]))
+        -> (Result<ClipFacts, AudioError>, Result<ClipFacts, AudioError>) {
+        func alone(_ clip: (probe: AudioProbe, bytes: [UInt8])) -> Result<ClipFacts, AudioError> {
+            Result { () throws(AudioError) in try clip.probe.probe(bytes: clip.bytes) }
+        }
+        let clips = [first, second]
+        var readers: [ChunkReader] = []
+        for clip in clips {
+            guard (try? clip.probe.checkSize(clip.bytes)) != nil, let decoder = try? clip.probe.open(bytes: clip.bytes),
+                  decoder.format.channels == 1, decoder.format.sampleRate % 10 == 0 else { break }
+            readers.append(ChunkReader(decoder, limits: clip.probe.limits))
+        }
+        guard readers.count == 2, readers[0].format.sampleRate == readers[1].format.sampleRate else { return (alone(first), alone(second)) }
+        var meters = [ClipMeters(first.probe, channels: 1), ClipMeters(second.probe, channels: 1)]
+        var loudness = KWeightedPair(sampleRate: readers[0].format.sampleRate)
+        var failed = -1
+        do throws(AudioError) {
+            try loudness.measure { (lane: Int) throws(AudioError) -> UnsafeBufferPointer<Float>? in
+                failed = lane
+                guard let (chunk, peak) = try readers[lane].next() else { return nil }
+                failed = -1
+                meters[lane].consume(chunk, peak: peak)
+                return chunk
+            }
+        } catch {
+            return failed == 0 ? (.failure(error), alone(second)) : (alone(first), .failure(error))
+        }
+        let loudest = loudness.momentaryMax
+        return (.success(meters[0].facts(readers[0], bytes: first.bytes, momentaryMax: loudest.0)),
+                .success(meters[1].facts(readers[1], bytes: second.bytes, momentaryMax: loudest.1)))
+    }
+
+    private func checkSize(_ bytes: [UInt8]) throws(AudioError) {
         guard bytes.count <= limits.maxFileBytes else {
             throw AudioError("\(bytes.count) bytes is above the \(limits.maxFileBytes / 1_048_576) MiB cap for a clip")
         }
-        let decoder = try open(bytes: bytes)
-        let format = decoder.format
-        var meter = LevelMeter(threshold: Float(pow(10, silenceThresholdDbfs / 20)), channels: format.channels,
-                               clippingRun: clippingRunSamples)
-        let loudness = try LoudnessMeter(channels: format.channels, sampleRate: format.sampleRate)
-        var peakMeter = TruePeakMeter(channels: format.channels)
-        var nonFinite: NonFiniteSamples?
-        let frames = try stream(decoder, nonFinite: &nonFinite) { chunk, chunkPeak in
-            meter.consume(chunk, peak: chunkPeak)
-            loudness.add(chunk)
-            peakMeter.add(chunk, samplePeak: chunkPeak)
-        }
-        loudness.finish()
-        peakMeter.finish()
-        let truePeak = Double(peakMeter.peak)
-        let rate = Double(format.sampleRate)
-        let silence = meter.silence(totalFrames: frames)
-        return ClipFacts(
-            container: format.container, codec: format.codec, bitsPerSample: format.bitsPerSample,
-            sampleRate: format.sampleRate, channels: format.channels, frames: frames,
-            durationSeconds: Double(frames) / rate, bytes: bytes.count, sha256: Digest.sha256Hex(bytes),
-            peakDbfs: meter.peak > 0 ? Self.rounded(20 * log10(Double(meter.peak))) : nil,
-            truePeakDbtp: truePeak > 0 ? Self.rounded(20 * log10(truePeak)) : nil,
-            momentaryMaxLufs: loudness.momentaryMax.isFinite ? Self.rounded(loudness.momentaryMax) : nil,
-            leadingSilenceMs: Self.rounded(Double(silence.leading) * 1000 / rate),
-            trailingSilenceMs: Self.rounded(Double(silence.trailing) * 1000 / rate),
-            dcOffsetPercent: Self.rounded(meter.dcOffset(totalFrames: frames) * 100),
-            clippedRuns: meter.clippedRuns,
-            silent: meter.firstAudible == nil,
-            nonFinite: nonFinite)
     }
 
     /// Decodes the whole file at `path` into memory, under the same caps as `probe`.
     public func decode(path: String) throws(AudioError) -> DecodedAudio {
         let bytes = try Self.readCapped(path: path, cap: limits.maxFileBytes)
-        let decoder = try open(bytes: bytes)
+        let reader = ChunkReader(try open(bytes: bytes), limits: limits)
         var samples: [Float] = []
-        samples.reserveCapacity(Int(clamping: decoder.format.frames) * decoder.format.channels)
-        var nonFinite: NonFiniteSamples?
-        let frames = try stream(decoder, nonFinite: &nonFinite) { chunk, _ in samples.append(contentsOf: chunk) }
-        return DecodedAudio(format: decoder.format, frames: Int(frames), samples: samples, nonFinite: nonFinite)
+        samples.reserveCapacity(Int(clamping: reader.format.frames) * reader.format.channels)
+        while let (chunk, _) = try reader.next() { samples.append(contentsOf: chunk) }
+        return DecodedAudio(format: reader.format, frames: Int(reader.frames), samples: samples, nonFinite: reader.nonFinite)
     }
 
     /// Levels and times are reported to 0.01 dB or ms; more digits only add noise to reports.
@@ -153,50 +171,100 @@ public struct AudioProbe: Sendable {
         return decoder
     }
 
-    /// Feeds every decoded chunk to `body`; returns the frame count. Stops at the frame cap even
-    /// when the header lied about the length. Samples that are NaN, infinite or beyond the float
-    /// headroom are counted in `nonFinite` and handed on as 0, so no meter sees them. `body` gets
-    /// each chunk and its largest |sample|.
-    func stream(_ decoder: AudioDecoder, nonFinite: inout NonFiniteSamples?,
-                _ body: (UnsafeBufferPointer<Float>, Float) -> Void) throws(AudioError) -> Int64 {
-        let format = decoder.format
-        let channels = format.channels
-        let cap = limits.maxFrames(sampleRate: format.sampleRate)
-        let limit = limits.maxSampleMagnitude
-        var buffer = [Float](repeating: 0, count: limits.chunkFrames * channels)
-        var total: Int64 = 0
-        while true {
-            let frames = try buffer.withUnsafeMutableBufferPointer { (pointer) throws(AudioError) -> Int in
-                try decoder.read(into: pointer)
-            }
-            if frames == 0 { break }
-            guard frames > 0, frames <= limits.chunkFrames else {
-                throw AudioError("the decoder returned \(frames) frames for a read of \(limits.chunkFrames)")
-            }
-            let chunkPeak = buffer.withUnsafeMutableBufferPointer { samples -> Float in
-                let chunk = UnsafeBufferPointer(rebasing: samples[0..<(frames * channels)])
-                // One vectorised pass finds the usual chunk clean; only a chunk that is not is
-                // walked sample by sample.
-                if let largest = SampleScan.largestMagnitudeIfFinite(chunk), largest <= limit { return largest }
-                for index in 0..<(frames * channels) where !(abs(samples[index]) <= limit) {  // NaN fails every comparison
-                    samples[index] = 0
-                    if nonFinite == nil { nonFinite = NonFiniteSamples(count: 0, firstFrame: total + Int64(index / channels)) }
-                    nonFinite?.count += 1
-                }
-                return SampleScan.largestMagnitude(chunk)
-            }
-            total += Int64(frames)
-            guard total < cap else {
-                throw AudioError("holds more than \(limits.maxSeconds) s of audio (the header declared \(format.frames) frames)")
-            }
-            buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)]), chunkPeak) }
-        }
-        return total
-    }
-
     /// The whole file, refused before reading when it is not a regular file or exceeds `cap`.
     static func readCapped(path: String, cap: Int) throws(AudioError) -> [UInt8] {
         do { return try CappedFile.read(path, cap: cap, what: "a clip") } catch { throw AudioError(error.message) }
+    }
+}
+
+/// A decoder's chunks, one at a time, under the probe's caps: stops at the frame cap even when the
+/// header lied about the length. Samples that are NaN, infinite or beyond the float headroom are
+/// counted in `nonFinite` and handed on as 0, so no meter sees them.
+final class ChunkReader {
+    let format: AudioFormat
+    private let decoder: AudioDecoder
+    private let limits: AudioLimits
+    private let buffer: UnsafeMutableBufferPointer<Float>
+    /// Frames read so far.
+    private(set) var frames: Int64 = 0
+    private(set) var nonFinite: NonFiniteSamples?
+
+    init(_ decoder: AudioDecoder, limits: AudioLimits) {
+        self.decoder = decoder
+        self.limits = limits
+        format = decoder.format
+        // Only what the decoder writes is read, so the buffer needs no initial value.
+        buffer = .allocate(capacity: limits.chunkFrames * format.channels)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The next chunk (valid until the next call) and its largest |sample|; nil at the end.
+    func next() throws(AudioError) -> (samples: UnsafeBufferPointer<Float>, peak: Float)? {
+        let channels = format.channels
+        let read = try decoder.read(into: buffer)
+        if read == 0 { return nil }
+        guard read > 0, read <= limits.chunkFrames else {
+            throw AudioError("the decoder returned \(read) frames for a read of \(limits.chunkFrames)")
+        }
+        let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<(read * channels)])
+        var peak: Float
+        // One vectorised pass finds the usual chunk clean; only a chunk that is not is walked
+        // sample by sample.
+        if let largest = SampleScan.largestMagnitudeIfFinite(UnsafeBufferPointer(chunk)), largest <= limits.maxSampleMagnitude {
+            peak = largest
+        } else {
+            for index in chunk.indices where !(abs(chunk[index]) <= limits.maxSampleMagnitude) {  // NaN fails every comparison
+                chunk[index] = 0
+                if nonFinite == nil { nonFinite = NonFiniteSamples(count: 0, firstFrame: frames + Int64(index / channels)) }
+                nonFinite?.count += 1
+            }
+            peak = SampleScan.largestMagnitude(UnsafeBufferPointer(chunk))
+        }
+        frames += Int64(read)
+        guard frames < limits.maxFrames(sampleRate: format.sampleRate) else {
+            throw AudioError("holds more than \(limits.maxSeconds) s of audio (the header declared \(format.frames) frames)")
+        }
+        return (UnsafeBufferPointer(chunk), peak)
+    }
+}
+
+/// The per-clip meters of a probe (levels, silence, DC, clipping, true peak), fed chunk by chunk.
+struct ClipMeters {
+    private var level: LevelMeter
+    private var truePeak: TruePeakMeter
+
+    init(_ probe: AudioProbe, channels: Int) {
+        level = LevelMeter(threshold: Float(pow(10, probe.silenceThresholdDbfs / 20)), channels: channels,
+                           clippingRun: probe.clippingRunSamples)
+        truePeak = TruePeakMeter(channels: channels)
+    }
+
+    mutating func consume(_ chunk: UnsafeBufferPointer<Float>, peak: Float) {
+        level.consume(chunk, peak: peak)
+        truePeak.add(chunk, samplePeak: peak)
+    }
+
+    /// The facts of the clip `reader` has read to its end.
+    mutating func facts(_ reader: ChunkReader, bytes: [UInt8], momentaryMax: Double) -> ClipFacts {
+        truePeak.finish()
+        let format = reader.format, frames = reader.frames
+        let rate = Double(format.sampleRate)
+        let silence = level.silence(totalFrames: frames)
+        let rounded = AudioProbe.rounded
+        return ClipFacts(
+            container: format.container, codec: format.codec, bitsPerSample: format.bitsPerSample,
+            sampleRate: format.sampleRate, channels: format.channels, frames: frames,
+            durationSeconds: Double(frames) / rate, bytes: bytes.count, sha256: Digest.sha256Hex(bytes),
+            peakDbfs: level.peak > 0 ? rounded(20 * log10(Double(level.peak))) : nil,
+            truePeakDbtp: truePeak.peak > 0 ? rounded(20 * log10(Double(truePeak.peak))) : nil,
+            momentaryMaxLufs: momentaryMax.isFinite ? rounded(momentaryMax) : nil,
+            leadingSilenceMs: rounded(Double(silence.leading) * 1000 / rate),
+            trailingSilenceMs: rounded(Double(silence.trailing) * 1000 / rate),
+            dcOffsetPercent: rounded(level.dcOffset(totalFrames: frames) * 100),
+            clippedRuns: level.clippedRuns,
+            silent: level.firstAudible == nil,
+            nonFinite: reader.nonFinite)
     }
 }
 

@@ -35,28 +35,16 @@ final class LoudnessMeter {
     }
 }
 
-/// BS.1770 K-weighting and momentary loudness for one or two channels (weight 1 each), windows of
-/// 400 ms taken every 100 ms, with 400 ms of silence before and after the clip — the figures
-/// libebur128 gives in EBUR128_MODE_M for the same feed. Needs a sample rate divisible by 10, so
-/// that four 100 ms blocks are exactly one window.
-final class KWeightedMeter {
-    private let channels: Int
-    private let blockFrames: Int
-    /// The two stages folded into one 4th-order filter, as libebur128 runs it.
-    private let b: (Double, Double, Double, Double, Double)
-    private let a: (Double, Double, Double, Double)
-    /// Filter memory: 4 values per channel.
-    private var state: [Double]
-    /// Energy (sum over channels of squared filtered samples) of the last four blocks; the
-    /// 400 ms of silence before the clip make the first three zero.
-    private var blocks: (Double, Double, Double, Double) = (0, 0, 0, 0)
-    private var current: Double = 0
-    private var framesInBlock = 0
-    private(set) var momentaryMax = -Double.infinity
+/// BS.1770 K-weighting (libebur128's coefficients) for one sample rate: the two stages folded into
+/// one 4th-order filter, as libebur128 runs it.
+struct KWeighting {
+    typealias Coefficients<V> = (b: (V, V, V, V, V), a: (V, V, V, V))
+    /// Filter memory, v1…v4, of two lanes.
+    typealias Lanes = (SIMD2<Double>, SIMD2<Double>, SIMD2<Double>, SIMD2<Double>)
+    let b: (Double, Double, Double, Double, Double)
+    let a: (Double, Double, Double, Double)
 
-    init(channels: Int, sampleRate: Int) {
-        self.channels = channels
-        blockFrames = sampleRate / 10
+    init(sampleRate: Int) {
         let rate = Double(sampleRate)
         // Stage 1, the high shelf (libebur128's constants).
         var f0 = 1681.974450955533, q = 0.7071752369554196
@@ -81,50 +69,75 @@ final class KWeightedMeter {
         let bb = convolve(pb, rb), aa = convolve(pa, ra)
         b = (bb[0], bb[1], bb[2], bb[3], bb[4])
         a = (aa[1], aa[2], aa[3], aa[4])
-        state = [Double](repeating: 0, count: 4 * channels)
     }
 
-    func add(_ samples: UnsafeBufferPointer<Float>) {
-        guard let base = samples.baseAddress else { return }
-        let frames = samples.count / channels
-        var frame = 0
-        while frame < frames {
-            let n = min(frames - frame, blockFrames - framesInBlock)
-            current += filter(base + frame * channels, frames: n)
-            frame += n
-            framesInBlock += n
-            if framesInBlock == blockFrames { closeBlock() }
+    /// These coefficients in both lanes. (The compiler must see them made from one number each:
+    /// with lanes it cannot prove equal it shuffles the recursion between lanes and loses the
+    /// gain, which is why a pair shares one sample rate.)
+    @inline(__always)
+    var lanes: Coefficients<SIMD2<Double>> {
+        (b: (SIMD2(repeating: b.0), SIMD2(repeating: b.1), SIMD2(repeating: b.2), SIMD2(repeating: b.3), SIMD2(repeating: b.4)),
+         a: (SIMD2(repeating: a.0), SIMD2(repeating: a.1), SIMD2(repeating: a.2), SIMD2(repeating: a.3)))
+    }
+
+    /// Filters `frames` frames, one channel in each lane, with `load(frame)` giving a frame's
+    /// input; `state` holds v1…v4 and `sum` gathers the squared outputs. Each lane runs the
+    /// operations of a one-channel loop in the same order, so it rounds as that loop would; a
+    /// lane with nothing to filter costs nothing, as the time goes to the recursion's latency.
+    @inline(__always)
+    static func run(_ coefficients: Coefficients<SIMD2<Double>>, frames: Int, state v: inout Lanes,
+                    sum: inout SIMD2<Double>, load: (Int) -> SIMD2<Double>) {
+        let (a0, a1, a2, a3) = coefficients.a
+        let (b0, b1, b2, b3, b4) = coefficients.b
+        var (v1, v2, v3, v4) = v
+        var total = sum
+        for frame in 0..<frames {
+            let x = load(frame)
+            // The older states first: only the last multiply-subtract waits for v1, the value
+            // just computed, so successive samples overlap in the pipeline.
+            let older = x - a3 * v4 - a2 * v3 - a1 * v2
+            let v0 = older - a0 * v1
+            let y = b0 * v0 + b1 * v1 + b2 * v2 + b3 * v3 + b4 * v4
+            total += y * y
+            (v4, v3, v2, v1) = (v3, v2, v1, v0)
         }
+        v = (v1, v2, v3, v4)
+        sum = total
     }
 
-    /// Filters `frames` interleaved frames; returns the energy they add.
-    private func filter(_ input: UnsafePointer<Float>, frames: Int) -> Double {
-        var energy = 0.0
-        state.withUnsafeMutableBufferPointer { memory in
-            for c in 0..<channels {
-                var (v1, v2, v3, v4) = (memory[4 * c], memory[4 * c + 1], memory[4 * c + 2], memory[4 * c + 3])
-                var sum = 0.0
-                var i = c
-                for _ in 0..<frames {
-                    // The older states first: only the last multiply-subtract waits for v1, the
-                    // value just computed, so successive samples overlap in the pipeline.
-                    let older = Double(input[i]) - a.3 * v4 - a.2 * v3 - a.1 * v2
-                    let v0 = older - a.0 * v1
-                    let y = b.0 * v0 + b.1 * v1 + b.2 * v2 + b.3 * v3 + b.4 * v4
-                    sum += y * y
-                    (v4, v3, v2, v1) = (v3, v2, v1, v0)
-                    i += channels
-                }
-                // Flush denormals, as libebur128 does, so a decaying filter costs nothing.
-                func flush(_ x: Double) -> Double { abs(x) < Double.leastNormalMagnitude ? 0 : x }
-                (memory[4 * c], memory[4 * c + 1], memory[4 * c + 2], memory[4 * c + 3]) = (flush(v1), flush(v2), flush(v3), flush(v4))
-                energy += sum
-            }
-        }
-        return energy
+    /// Flushes denormals, as libebur128 does, so a decaying filter costs nothing.
+    static func flush(_ v: (Double, Double, Double, Double)) -> (Double, Double, Double, Double) {
+        func flush(_ x: Double) -> Double { abs(x) < Double.leastNormalMagnitude ? 0 : x }
+        return (flush(v.0), flush(v.1), flush(v.2), flush(v.3))
     }
+}
 
-    private func closeBlock() {
+/// The energy of 100 ms blocks and the loudest 400 ms window over them, with 400 ms of silence
+/// before the clip (the first three blocks zero): libebur128's EBUR128_MODE_M bookkeeping.
+struct MomentaryBlocks {
+    /// The trailing silence is filtered in steps of at most this many frames.
+    static let tailStep = 64
+
+    let blockFrames: Int
+    /// Energy (sum over channels of squared filtered samples) of the last four blocks.
+    private var blocks: (Double, Double, Double, Double) = (0, 0, 0, 0)
+    /// The energy so far of the block being filled.
+    var current: Double = 0
+    private var framesInBlock = 0
+    private(set) var momentaryMax = -Double.infinity
+
+    init(sampleRate: Int) { blockFrames = sampleRate / 10 }
+
+    /// Frames until the block being filled is complete.
+    var framesToBoundary: Int { blockFrames - framesInBlock }
+    /// The 400 ms of silence after the clip.
+    var tailFrames: Int { 4 * blockFrames }
+
+    /// Counts `frames` more frames, whose energy is already in `current`, closing the block when
+    /// it is full.
+    mutating func advance(_ frames: Int) {
+        framesInBlock += frames
+        guard framesInBlock == blockFrames else { return }
         blocks = (blocks.1, blocks.2, blocks.3, current)
         current = 0
         framesInBlock = 0
@@ -135,23 +148,203 @@ final class KWeightedMeter {
         }
     }
 
-    /// The trailing 400 ms of silence: filtered while the filter still rings (with a quiet
-    /// signal it decays in a few milliseconds), then the remaining blocks are known to add
-    /// nothing and only the window means are taken.
+    /// Whether a filter with this state has rung out: what is left adds less than a millionth of
+    /// the loudest block's energy (with a quiet signal that takes a few milliseconds). A quiet
+    /// filter is not fed; the blocks left only take their means.
+    func isQuiet(_ v: (Double, Double, Double, Double)) -> Bool {
+        let limit = 1e-12 * max(blocks.0, blocks.1, blocks.2, blocks.3, current) / Double(blockFrames)
+        return v.0 * v.0 <= limit && v.1 * v.1 <= limit && v.2 * v.2 <= limit && v.3 * v.3 <= limit
+    }
+}
+
+/// BS.1770 K-weighting and momentary loudness for one or two channels (weight 1 each), windows of
+/// 400 ms taken every 100 ms, with 400 ms of silence before and after the clip — the figures
+/// libebur128 gives in EBUR128_MODE_M for the same feed. Needs a sample rate divisible by 10, so
+/// that four 100 ms blocks are exactly one window.
+final class KWeightedMeter {
+    private let channels: Int
+    private let weighting: KWeighting
+    /// Filter memory: v1…v4 of each channel.
+    private var state: [(Double, Double, Double, Double)]
+    private var blocks: MomentaryBlocks
+    var momentaryMax: Double { blocks.momentaryMax }
+
+    init(channels: Int, sampleRate: Int) {
+        self.channels = channels
+        weighting = KWeighting(sampleRate: sampleRate)
+        state = Array(repeating: (0, 0, 0, 0), count: channels)
+        blocks = MomentaryBlocks(sampleRate: sampleRate)
+    }
+
+    func add(_ samples: UnsafeBufferPointer<Float>) {
+        guard let base = samples.baseAddress else { return }
+        let frames = samples.count / channels
+        var frame = 0
+        while frame < frames {
+            let n = min(frames - frame, blocks.framesToBoundary)
+            blocks.current += filter(base + frame * channels, frames: n)
+            frame += n
+            blocks.advance(n)
+        }
+    }
+
+    /// Filters `frames` interleaved frames (nil: silence); returns the energy they add. Both
+    /// channels of a stereo clip run in the lanes of one SIMD2; a mono clip uses the first.
+    private func filter(_ input: UnsafePointer<Float>?, frames: Int) -> Double {
+        let (l, r) = (state[0], channels == 2 ? state[1] : (0, 0, 0, 0))
+        var v = (SIMD2(l.0, r.0), SIMD2(l.1, r.1), SIMD2(l.2, r.2), SIMD2(l.3, r.3))
+        var sum = SIMD2<Double>()
+        let coefficients = weighting.lanes
+        switch (input, channels) {
+        case (let input?, 2):
+            KWeighting.run(coefficients, frames: frames, state: &v, sum: &sum) { SIMD2(Double(input[2 &* $0]), Double(input[2 &* $0 &+ 1])) }
+        case (let input?, _):
+            KWeighting.run(coefficients, frames: frames, state: &v, sum: &sum) { SIMD2(Double(input[$0]), 0) }
+        case (nil, _):
+            KWeighting.run(coefficients, frames: frames, state: &v, sum: &sum) { _ in SIMD2() }
+        }
+        for lane in 0..<channels { state[lane] = KWeighting.flush((v.0[lane], v.1[lane], v.2[lane], v.3[lane])) }
+        return channels == 2 ? sum[0] + sum[1] : sum[0]
+    }
+
+    /// The trailing 400 ms of silence: filtered while the filter still rings, then the remaining
+    /// blocks are known to add nothing and only the window means are taken.
     func finish() {
-        var remaining = 4 * blockFrames
-        let chunk = [Float](repeating: 0, count: 64 * channels)
+        var remaining = blocks.tailFrames
         while remaining > 0 {
-            let n = min(64, remaining, blockFrames - framesInBlock)
-            // Rung out: what is left adds less than a millionth of the loudest block's energy.
-            let loudest = max(blocks.0, blocks.1, blocks.2, blocks.3, current) / Double(blockFrames)
-            let quiet = state.allSatisfy { $0 * $0 <= 1e-12 * loudest }
-            if !quiet {
-                current += chunk.withUnsafeBufferPointer { filter($0.baseAddress!, frames: n) }
-            }
-            framesInBlock += n
+            // Quiet stays quiet until a block closes: the steps up to there are skipped at once.
+            let quiet = state.allSatisfy { blocks.isQuiet($0) }
+            let n = min(quiet ? remaining : MomentaryBlocks.tailStep, remaining, blocks.framesToBoundary)
+            if !quiet { blocks.current += filter(nil, frames: n) }
             remaining -= n
-            if framesInBlock == blockFrames { closeBlock() }
+            blocks.advance(n)
+        }
+    }
+}
+
+/// Two mono clips measured side by side, one in each lane of a SIMD2. The K-weighting recursion
+/// waits on the sample before, so one clip leaves the arithmetic units idle half the time and two
+/// fill them. Each lane runs the operations `KWeightedMeter` runs for its clip alone, in the same
+/// order, with the energy summed over the same stretches and the state flushed at the same
+/// points, so both figures are the same to the last bit. Both clips have one sample rate.
+struct KWeightedPair {
+    /// Where a lane is: in its clip, in the trailing silence after it, or finished.
+    private enum Phase { case clip, tail(remaining: Int), done }
+
+    private struct Lane {
+        var blocks: MomentaryBlocks
+        var phase = Phase.clip
+        var chunk = UnsafeBufferPointer<Float>(start: nil, count: 0)
+        var offset = 0
+        /// The stretch `KWeightedMeter` would filter in one call: its length and what is left.
+        var length = 0
+        var left = 0
+        /// The stretch is trailing silence after the filter rang out: counted, not filtered.
+        var skipping = false
+        var isDone: Bool { if case .done = phase { true } else { false } }
+        var filtering: Bool { !skipping && !isDone }
+    }
+
+    private var lanes: [Lane]
+    private let weighting: KWeighting
+    private var state: KWeighting.Lanes = (SIMD2(), SIMD2(), SIMD2(), SIMD2())
+    private var sum = SIMD2<Double>()
+    private let silence = [Float](repeating: 0, count: MomentaryBlocks.tailStep)
+
+    var momentaryMax: (Double, Double) { (lanes[0].blocks.momentaryMax, lanes[1].blocks.momentaryMax) }
+
+    /// The sample rate must be divisible by 10.
+    init(sampleRate: Int) {
+        weighting = KWeighting(sampleRate: sampleRate)
+        lanes = Array(repeating: Lane(blocks: MomentaryBlocks(sampleRate: sampleRate)), count: 2)
+    }
+
+    /// Measures both clips and their trailing silence. `next(lane)` hands over that lane's next
+    /// chunk of mono samples (read until the next call for the lane), nil at the clip's end.
+    mutating func measure<E: Error>(_ next: (Int) throws(E) -> UnsafeBufferPointer<Float>?) throws(E) {
+        while true {
+            for i in 0..<2 where lanes[i].left == 0 && !lanes[i].isDone { try begin(i, next) }
+            if lanes[0].isDone && lanes[1].isDone { return }
+            let step = lanes[0].isDone ? lanes[1].left : lanes[1].isDone ? lanes[0].left : min(lanes[0].left, lanes[1].left)
+            if lanes[0].filtering || lanes[1].filtering { run(step) }
+            for i in 0..<2 where !lanes[i].isDone {
+                lanes[i].left -= step
+                if case .clip = lanes[i].phase { lanes[i].offset += step }
+                if lanes[i].left == 0 { end(i) }
+            }
+        }
+    }
+
+    private func laneState(_ i: Int) -> (Double, Double, Double, Double) {
+        (state.0[i], state.1[i], state.2[i], state.3[i])
+    }
+
+    private mutating func setLaneState(_ i: Int, _ v: (Double, Double, Double, Double)) {
+        (state.0[i], state.1[i], state.2[i], state.3[i]) = v
+    }
+
+    /// Starts lane `i`'s next stretch: the rest of its chunk up to the block boundary, or the next
+    /// step of its trailing silence; or marks it done.
+    private mutating func begin<E: Error>(_ i: Int, _ next: (Int) throws(E) -> UnsafeBufferPointer<Float>?) throws(E) {
+        if case .clip = lanes[i].phase {
+            while lanes[i].offset == lanes[i].chunk.count {
+                guard let chunk = try next(i) else { break }
+                (lanes[i].chunk, lanes[i].offset) = (chunk, 0)
+            }
+            if lanes[i].offset < lanes[i].chunk.count {
+                lanes[i].length = min(lanes[i].chunk.count - lanes[i].offset, lanes[i].blocks.framesToBoundary)
+                lanes[i].left = lanes[i].length
+                return
+            }
+            lanes[i].phase = .tail(remaining: lanes[i].blocks.tailFrames)
+        }
+        guard case .tail(let remaining) = lanes[i].phase, remaining > 0 else {
+            lanes[i].phase = .done
+            // A finished lane runs on silence and is never read again: zeros keep it cheap.
+            setLaneState(i, (0, 0, 0, 0))
+            return
+        }
+        // A quiet filter stays quiet until a block closes (nothing else moves what it is measured
+        // against), so the steps of 64 frames it would skip up to there are skipped in one.
+        lanes[i].skipping = lanes[i].blocks.isQuiet(laneState(i))
+        lanes[i].length = min(lanes[i].skipping ? remaining : MomentaryBlocks.tailStep, remaining, lanes[i].blocks.framesToBoundary)
+        lanes[i].left = lanes[i].length
+    }
+
+    /// Ends lane `i`'s stretch as `KWeightedMeter` ends a call: the energy into the block, the
+    /// state flushed of denormals.
+    private mutating func end(_ i: Int) {
+        if lanes[i].filtering {
+            lanes[i].blocks.current += sum[i]
+            setLaneState(i, KWeighting.flush(laneState(i)))
+        }
+        sum[i] = 0
+        if case .tail(let remaining) = lanes[i].phase { lanes[i].phase = .tail(remaining: remaining - lanes[i].length) }
+        lanes[i].skipping = false
+        lanes[i].blocks.advance(lanes[i].length)
+    }
+
+    /// Filters `frames` frames in both lanes; a lane that is not filtering keeps its state and sum.
+    private mutating func run(_ frames: Int) {
+        let kept = (laneState(0), laneState(1), sum)
+        silence.withUnsafeBufferPointer { zeros in
+            // A lane filtering its trailing silence reads zeros (such a stretch, and so every
+            // step while it lasts, is at most 64 frames); a lane that is not filtering reads the
+            // other's input and its results are thrown away.
+            func input(_ lane: Lane) -> UnsafePointer<Float>? {
+                guard lane.filtering else { return nil }
+                if case .clip = lane.phase { return lane.chunk.baseAddress! + lane.offset }
+                precondition(frames <= zeros.count, "a step of trailing silence longer than its zeros")
+                return zeros.baseAddress!
+            }
+            let x = input(lanes[0]) ?? input(lanes[1])!, y = input(lanes[1]) ?? x
+            var (v, total) = (state, sum)
+            KWeighting.run(weighting.lanes, frames: frames, state: &v, sum: &total) { SIMD2(Double(x[$0]), Double(y[$0])) }
+            (state, sum) = (v, total)
+        }
+        for i in 0..<2 where !lanes[i].filtering {
+            setLaneState(i, i == 0 ? kept.0 : kept.1)
+            sum[i] = kept.2[i]
         }
     }
 }

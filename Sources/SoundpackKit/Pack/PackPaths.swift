@@ -25,19 +25,34 @@ public enum PackPaths {
 
     /// Why a clip path must not be opened, or nil: absolute, `..`, empty, or through a symlink.
     public static func unsafeReason(_ path: String, root: URL) -> String? {
+        var folders = Set<String>(), size = 0
+        return unsafeReason(path, root: root.path, checkedFolders: &folders, size: &size)
+    }
+
+    /// `unsafeReason(_:root:)` for many paths of one pack: `checkedFolders` keeps the folders
+    /// already found not to be symlinks, so each is looked at once. Only the pack's own checks
+    /// fill it, and a path is opened right after its check; what changes on disk in between is
+    /// refused when the file is opened (it must be a regular file). `size` gets the size the
+    /// file had when looked at (0 when it is missing).
+    public static func unsafeReason(_ path: String, root: String, checkedFolders: inout Set<String>, size: inout Int) -> String? {
+        size = 0
         if path.isEmpty { return "the path is empty" }
         if path.hasBytePrefix("/") || path.hasBytePrefix("~") { return "the path is absolute; write it relative to the pack folder" }
         if path.utf8.contains(UInt8(ascii: "\\")) { return "the path contains a backslash; use '/'" }
         let components = path.slashSeparated
         if components.contains("..") { return "the path contains '..' and could point outside the pack" }
-        var relative: [String] = []
-        for component in components where component != "." {
-            relative.append(component)
-            let joined = relative.joined(separator: "/")
+        let kept = components.filter { $0 != "." }
+        var joined = ""
+        for (index, component) in kept.enumerated() {
+            joined += joined.isEmpty ? component : "/" + component
+            let folder = index < kept.count - 1
+            if folder && checkedFolders.contains(joined) { continue }
             var info = stat()
-            if lstat(root.path + "/" + joined, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            let found = lstat(root + "/" + joined, &info) == 0
+            if found, info.st_mode & S_IFMT == S_IFLNK {
                 return "'\(joined)' is a symbolic link; clips must be regular files inside the pack"
             }
+            if folder { checkedFolders.insert(joined) } else if found { size = Int(info.st_size) }
         }
         return nil
     }

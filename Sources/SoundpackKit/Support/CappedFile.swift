@@ -18,18 +18,21 @@ public enum CappedFile {
             let limit = cap >= 1_048_576 ? "\(cap / 1_048_576) MiB" : "\(cap) byte"
             throw CappedFileError("\(info.st_size) bytes is above the \(limit) cap for \(what)")
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                if n == 0 { break }
-                throw CappedFileError("read failed: \(String(cString: strerror(errno)))")
+        // Read straight into the array's storage: only the bytes read become its elements.
+        var failure: CappedFileError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, filled in
+            filled = 0
+            while filled < buffer.count {
+                let n = SystemCall.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    if n < 0 { failure = CappedFileError("read failed: \(String(cString: strerror(errno)))") }
+                    return
+                }
+                filled += n
             }
-            filled += n
         }
-        bytes.removeSubrange(filled...)
+        if let failure { throw failure }
         return bytes
     }
 }

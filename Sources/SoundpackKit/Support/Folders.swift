@@ -96,6 +96,6 @@ extension Folders {
                 if kind == .folder { pending.append(path) }
             }
         }
-        return entries.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        return entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     }
 }

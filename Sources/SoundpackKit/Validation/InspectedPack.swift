@@ -18,6 +18,8 @@ public struct InspectedClip: Sendable {
     public var probe: Result<ClipFacts, AudioError>?
     /// How long reading and measuring the file took (shared by keys naming one file).
     public var probeSeconds: Double = 0
+    /// The file's size when its path was checked (0 when missing or unsafe).
+    var bytesOnDisk = 0
 
     public var facts: ClipFacts? {
         if case .success(let facts)? = probe { return facts }

@@ -21,13 +21,13 @@ public struct PackInspector: Sendable {
         var packs = WorkerPool.map(folders.count) { self.prepare(folder: folders[$0]) }
         // Each distinct file is probed once, however many keys name it, and a pack's files are read
         // only up to a total byte budget: the work is bounded by the pack's size, not its keys.
-        struct Job: Sendable { var pack: Int, clips: [Int], path: String, probe: AudioProbe }
+        struct Job: Sendable { var pack: Int, clips: [Int], path: String, size: Int, probe: AudioProbe }
         var jobs: [Job] = []
         for (p, pack) in packs.enumerated() {
             guard let manifest = pack.packFile else { continue }
             let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
                                    clippingRunSamples: Int(manifest.checks.clippingRunSamples))
-            let root = URL(fileURLWithPath: pack.folder.path, isDirectory: true)
+            let root = URL(fileURLWithPath: pack.folder.path, isDirectory: true).path
             var jobOfPath: [[UInt8]: Int] = [:]  // by bytes: NFC and NFD names are two files
             var budget = limits.maxPackBytes
             for (c, clip) in pack.clips.enumerated() where clip.unsafePath == nil {
@@ -36,29 +36,44 @@ public struct PackInspector: Sendable {
                     jobs[job].clips.append(c)
                     continue
                 }
-                let path = root.appendingPathComponent(relative).path
-                var info = stat()
-                let size = lstat(path, &info) == 0 ? Int(info.st_size) : 0
+                let path = root + "/" + relative, size = clip.bytesOnDisk
                 guard size <= budget else {
                     packs[p].clips[c].probe = .failure(AudioError("not read: the pack's clips hold more than \(limits.maxPackBytes / 1_048_576) MiB in all"))
                     continue
                 }
                 budget -= size
                 jobOfPath[relative.pathKey] = jobs.count
-                jobs.append(Job(pack: p, clips: [c], path: path, probe: probe))
+                jobs.append(Job(pack: p, clips: [c], path: path, size: size, probe: probe))
             }
         }
         let queue = jobs
+        // Clips are probed two at a time, each with the one of its pack nearest its size (a pack's
+        // clips share a format): two mono clips of one rate are measured side by side in about
+        // the time of one.
+        let order = queue.indices.sorted { (queue[$0].pack, queue[$1].size) < (queue[$1].pack, queue[$0].size) }
+        let pairs = stride(from: 0, to: order.count, by: 2).map { Array(order[$0..<min($0 + 2, order.count)]) }
         let results = Mutex<[Int: (Result<ClipFacts, AudioError>, Double)]>([:])
-        WorkerPool.run(queue.count) { (index: Int) throws(Never) in
-            let job = queue[index]
-            let result: Result<ClipFacts, AudioError>
+        WorkerPool.run(pairs.count) { (index: Int) throws(Never) in
+            let pair = pairs[index]
             let start = ContinuousClock.now
-            do throws(AudioError) { result = .success(try job.probe.probe(path: job.path)) } catch { result = .failure(error) }
+            let read = pair.map { job in
+                Result { () throws(AudioError) in try AudioProbe.readCapped(path: queue[job].path, cap: queue[job].probe.limits.maxFileBytes) }
+            }
+            let probed: [Result<ClipFacts, AudioError>]
+            if pair.count == 2, case .success(let first) = read[0], case .success(let second) = read[1] {
+                let both = AudioProbe.probe((queue[pair[0]].probe, first), (queue[pair[1]].probe, second))
+                probed = [both.0, both.1]
+            } else {
+                probed = read.enumerated().map { n, bytes in
+                    bytes.flatMap { bytes in Result { () throws(AudioError) in try queue[pair[n]].probe.probe(bytes: bytes) } }
+                }
+            }
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            // The pair's time is shared by the bytes each clip holds.
+            let sizes = pair.map { Double(max(queue[$0].size, 1)) }
             let done = results.withLock { results -> Int in
-                results[index] = (result, seconds)
+                for (n, job) in pair.enumerated() { results[job] = (probed[n], seconds * sizes[n] / sizes.reduce(0, +)) }
                 return results.count
             }
             progress?(done, queue.count)
@@ -82,7 +97,7 @@ public struct PackInspector: Sendable {
     /// Reads pack.json, lists the audio files and checks each clip path; probing comes later.
     private func prepare(folder: PackFolder) -> InspectedPack {
         var pack = InspectedPack(folder: folder, packFile: nil, packFileError: nil, clips: [], audioFiles: [], worstCase: nil)
-        let root = URL(fileURLWithPath: folder.path, isDirectory: true)
+        let root = URL(fileURLWithPath: folder.path, isDirectory: true), rootPath = root.path
         let manifest: PackFile
         do {
             let bytes = try PackFileLoader.read(directory: folder.path)
@@ -94,11 +109,23 @@ public struct PackInspector: Sendable {
         }
         pack.audioFiles = PackPaths.audioFiles(under: root)
         pack.packFile = manifest
-        let book = manifest.phrasebook
+        let book = manifest.phrasebook, grammar = manifest.grammar
+        var folders = Set<String>()
+        // In the grammar's order (`Grammar.precedes`), each key's token looked up once.
         pack.clips = manifest.clips.map { key, path in
-            InspectedClip(key: key, token: book.token(forKey: key), path: path,
-                          unsafePath: PackPaths.unsafeReason(path, root: root), probe: nil)
-        }.sorted { manifest.grammar.precedes($0.key, $1.key) }
+            var size = 0
+            let unsafe = PackPaths.unsafeReason(path, root: rootPath, checkedFolders: &folders, size: &size)
+            var clip = InspectedClip(key: key, token: book.token(forKey: key), path: path, unsafePath: unsafe, probe: nil)
+            clip.bytesOnDisk = size
+            return (grammar.token(forKey: key), clip)
+        }.sorted { a, b in
+            switch (a.0, b.0) {
+            case let (x?, y?): x < y
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): a.1.key < b.1.key
+            }
+        }.map(\.1)
         return pack
     }
 }

@@ -1,0 +1,251 @@
+// The K-weighting's layouts against the one it replaced: `KWeightedMeter` (mono one sample at a
+// time, stereo in SIMD2 lanes) and `KWeightedPair` (two mono clips side by side) give the figures
+// of the former one-channel-at-a-time loop to the last bit, on random clips at every rate, cut
+// into random chunks, with quiet stretches that make the trailing silence stop and resume.
+
+import Foundation
+import Testing
+import SoundpackTestSupport
+@testable import SoundpackKit
+
+@Suite struct KWeightingLayoutTests {
+    static let rates = [8_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000]
+
+    /// A clip of `frames` frames: tones, noise and near-silence in random stretches.
+    static func clip(frames: Int, channels: Int, using rng: inout some RandomNumberGenerator) -> [Float] {
+        var samples: [Float] = []
+        samples.reserveCapacity(frames * channels)
+        var frame = 0
+        while frame < frames {
+            let length = min(frames - frame, Int.random(in: 1...6_000, using: &rng))
+            let kind = Int.random(in: 0..<4, using: &rng)
+            let amplitude = Float.random(in: 0.001...0.99, using: &rng)
+            let step = Double.random(in: 0.001...1.5, using: &rng)
+            for i in 0..<length {
+                for c in 0..<channels {
+                    switch kind {
+                    case 0: samples.append(amplitude * Float(sin(step * Double(i) + Double(c))))
+                    case 1: samples.append(Float.random(in: -amplitude...amplitude, using: &rng))
+                    case 2: samples.append(0)
+                    default: samples.append(Float.random(in: -1e-7...1e-7, using: &rng))
+                    }
+                }
+            }
+            frame += length
+        }
+        return samples
+    }
+
+    /// Random chunk lengths (frames) covering `frames`.
+    static func chunks(_ frames: Int, using rng: inout some RandomNumberGenerator) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        while start < frames {
+            let end = min(frames, start + Int.random(in: 1...5_000, using: &rng))
+            ranges.append(start..<end)
+            start = end
+        }
+        return ranges
+    }
+
+    static func former(_ samples: [Float], channels: Int, rate: Int, chunks: [Range<Int>]) -> Double {
+        let meter = FormerKWeightedMeter(channels: channels, sampleRate: rate)
+        for range in chunks { samples[(range.lowerBound * channels)..<(range.upperBound * channels)].withUnsafeBufferPointer { meter.add($0) } }
+        meter.finish()
+        return meter.momentaryMax
+    }
+
+    @Test func oneClipIsMeasuredAsBeforeToTheLastBit() {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<120 {
+            let channels = round % 2 + 1, rate = Self.rates[round % Self.rates.count]
+            let frames = Int.random(in: 1...(rate * 2), using: &rng)
+            let samples = Self.clip(frames: frames, channels: channels, using: &rng)
+            let chunks = Self.chunks(frames, using: &rng)
+            let meter = KWeightedMeter(channels: channels, sampleRate: rate)
+            for range in chunks { samples[(range.lowerBound * channels)..<(range.upperBound * channels)].withUnsafeBufferPointer { meter.add($0) } }
+            meter.finish()
+            let before = Self.former(samples, channels: channels, rate: rate, chunks: chunks)
+            #expect(meter.momentaryMax.bitPattern == before.bitPattern, "\(channels) ch, \(frames) frames at \(rate) Hz: \(meter.momentaryMax) vs \(before)")
+        }
+    }
+
+    @Test func twoClipsSideBySideAreMeasuredAsEachAloneToTheLastBit() {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<80 {
+            let rate = Self.rates[round % Self.rates.count], rates = (rate, rate)
+            // Lengths from a few frames to several seconds, often close to each other.
+            let first = Int.random(in: 1...(rates.0 * 3), using: &rng)
+            let second = round % 2 == 0 ? max(1, first + Int.random(in: -500...500, using: &rng)) : Int.random(in: 1...(rates.1 * 3), using: &rng)
+            let clips = [Self.clip(frames: first, channels: 1, using: &rng), Self.clip(frames: second, channels: 1, using: &rng)]
+            let chunks = [Self.chunks(first, using: &rng), Self.chunks(second, using: &rng)]
+            var pair = KWeightedPair(sampleRate: rate)
+            var served = [0, 0]
+            clips[0].withUnsafeBufferPointer { a in
+                clips[1].withUnsafeBufferPointer { b in
+                    let buffers = [a, b]
+                    pair.measure { (lane: Int) -> UnsafeBufferPointer<Float>? in
+                        guard served[lane] < chunks[lane].count else { return nil }
+                        served[lane] += 1
+                        return UnsafeBufferPointer(rebasing: buffers[lane][chunks[lane][served[lane] - 1]])
+                    }
+                }
+            }
+            let before = (Self.former(clips[0], channels: 1, rate: rates.0, chunks: chunks[0]),
+                          Self.former(clips[1], channels: 1, rate: rates.1, chunks: chunks[1]))
+            let now = pair.momentaryMax
+            #expect(now.0.bitPattern == before.0.bitPattern && now.1.bitPattern == before.1.bitPattern,
+                    "\(first) frames at \(rates.0) Hz and \(second) at \(rates.1) Hz: \(now) vs \(before)")
+        }
+    }
+
+    /// `AudioProbe.probe(_:_:)` gives each clip the facts `probe(bytes:)` gives it alone: mono
+    /// clips of one rate side by side; other rates, stereo, 11,025 Hz (libebur128) and a broken
+    /// clip alone.
+    @Test func probingInPairsChangesNoFact() throws {
+        var rng = SystemRandomNumberGenerator()
+        let folder = TemporaryFolder()
+        var files: [(probe: AudioProbe, bytes: [UInt8])] = []
+        for (n, rate) in [16_000, 22_050, 22_050, 48_000, 22_050, 11_025, 11_025].enumerated() {
+            let channels = n == 4 ? 2 : 1
+            let path = folder.file("\(n).wav")
+            let frames = Int.random(in: 2_000...30_000, using: &rng)
+            try Fixtures.writeClip(Self.clip(frames: frames, channels: channels, using: &rng), to: path, sampleRate: rate, channels: channels, container: .wav)
+            let probe = AudioProbe(silenceThresholdDbfs: [-50, -60][n % 2], clippingRunSamples: 2 + n)
+            files.append((probe, try AudioProbe.readCapped(path: path, cap: probe.limits.maxFileBytes)))
+        }
+        files.append((AudioProbe(), Array("RIFF, but no more".utf8)))
+        for i in files.indices {
+            for j in files.indices where j != i {
+                let (first, second) = AudioProbe.probe(files[i], files[j])
+                for (result, file) in [(first, files[i]), (second, files[j])] {
+                    let alone = Result { () throws(AudioError) in try file.probe.probe(bytes: file.bytes) }
+                    switch (result, alone) {
+                    case (.success(let facts), .success(let expected)): #expect(facts == expected)
+                    case (.failure(let error), .failure(let expected)): #expect(error.message == expected.message)
+                    default: Issue.record("clips \(i) and \(j): \(result) vs \(alone)")
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The K-weighted meter as it was before the layouts above, kept word for word as their reference.
+final class FormerKWeightedMeter {
+    private let channels: Int
+    private let blockFrames: Int
+    /// The two stages folded into one 4th-order filter, as libebur128 runs it.
+    private let b: (Double, Double, Double, Double, Double)
+    private let a: (Double, Double, Double, Double)
+    /// Filter memory: 4 values per channel.
+    private var state: [Double]
+    /// Energy (sum over channels of squared filtered samples) of the last four blocks; the
+    /// 400 ms of silence before the clip make the first three zero.
+    private var blocks: (Double, Double, Double, Double) = (0, 0, 0, 0)
+    private var current: Double = 0
+    private var framesInBlock = 0
+    private(set) var momentaryMax = -Double.infinity
+
+    init(channels: Int, sampleRate: Int) {
+        self.channels = channels
+        blockFrames = sampleRate / 10
+        let rate = Double(sampleRate)
+        // Stage 1, the high shelf (libebur128's constants).
+        var f0 = 1681.974450955533, q = 0.7071752369554196
+        let gain = 3.999843853973347
+        var k = tan(Double.pi * f0 / rate)
+        let vh = pow(10.0, gain / 20.0), vb = pow(vh, 0.4996667741545416)
+        var a0 = 1.0 + k / q + k * k
+        let pb = [(vh + vb * k / q + k * k) / a0, 2.0 * (k * k - vh) / a0, (vh - vb * k / q + k * k) / a0]
+        let pa = [1.0, 2.0 * (k * k - 1.0) / a0, (1.0 - k / q + k * k) / a0]
+        // Stage 2, the RLB high pass.
+        f0 = 38.13547087602444
+        q = 0.5003270373238773
+        k = tan(Double.pi * f0 / rate)
+        a0 = 1.0 + k / q + k * k
+        let rb = [1.0, -2.0, 1.0]
+        let ra = [1.0, 2.0 * (k * k - 1.0) / a0, (1.0 - k / q + k * k) / a0]
+        func convolve(_ x: [Double], _ y: [Double]) -> [Double] {
+            var out = [Double](repeating: 0, count: 5)
+            for i in 0..<3 { for j in 0..<3 { out[i + j] += x[i] * y[j] } }
+            return out
+        }
+        let bb = convolve(pb, rb), aa = convolve(pa, ra)
+        b = (bb[0], bb[1], bb[2], bb[3], bb[4])
+        a = (aa[1], aa[2], aa[3], aa[4])
+        state = [Double](repeating: 0, count: 4 * channels)
+    }
+
+    func add(_ samples: UnsafeBufferPointer<Float>) {
+        guard let base = samples.baseAddress else { return }
+        let frames = samples.count / channels
+        var frame = 0
+        while frame < frames {
+            let n = min(frames - frame, blockFrames - framesInBlock)
+            current += filter(base + frame * channels, frames: n)
+            frame += n
+            framesInBlock += n
+            if framesInBlock == blockFrames { closeBlock() }
+        }
+    }
+
+    /// Filters `frames` interleaved frames; returns the energy they add.
+    private func filter(_ input: UnsafePointer<Float>, frames: Int) -> Double {
+        var energy = 0.0
+        state.withUnsafeMutableBufferPointer { memory in
+            for c in 0..<channels {
+                var (v1, v2, v3, v4) = (memory[4 * c], memory[4 * c + 1], memory[4 * c + 2], memory[4 * c + 3])
+                var sum = 0.0
+                var i = c
+                for _ in 0..<frames {
+                    // The older states first: only the last multiply-subtract waits for v1, the
+                    // value just computed, so successive samples overlap in the pipeline.
+                    let older = Double(input[i]) - a.3 * v4 - a.2 * v3 - a.1 * v2
+                    let v0 = older - a.0 * v1
+                    let y = b.0 * v0 + b.1 * v1 + b.2 * v2 + b.3 * v3 + b.4 * v4
+                    sum += y * y
+                    (v4, v3, v2, v1) = (v3, v2, v1, v0)
+                    i += channels
+                }
+                // Flush denormals, as libebur128 does, so a decaying filter costs nothing.
+                func flush(_ x: Double) -> Double { abs(x) < Double.leastNormalMagnitude ? 0 : x }
+                (memory[4 * c], memory[4 * c + 1], memory[4 * c + 2], memory[4 * c + 3]) = (flush(v1), flush(v2), flush(v3), flush(v4))
+                energy += sum
+            }
+        }
+        return energy
+    }
+
+    private func closeBlock() {
+        blocks = (blocks.1, blocks.2, blocks.3, current)
+        current = 0
+        framesInBlock = 0
+        let mean = (blocks.0 + blocks.1 + blocks.2 + blocks.3) / Double(4 * blockFrames)
+        if mean > 0 {
+            let loudness = -0.691 + 10 * log10(mean)
+            if loudness.isFinite { momentaryMax = max(momentaryMax, loudness) }
+        }
+    }
+
+    /// The trailing 400 ms of silence: filtered while the filter still rings (with a quiet
+    /// signal it decays in a few milliseconds), then the remaining blocks are known to add
+    /// nothing and only the window means are taken.
+    func finish() {
+        var remaining = 4 * blockFrames
+        let chunk = [Float](repeating: 0, count: 64 * channels)
+        while remaining > 0 {
+            let n = min(64, remaining, blockFrames - framesInBlock)
+            // Rung out: what is left adds less than a millionth of the loudest block's energy.
+            let loudest = max(blocks.0, blocks.1, blocks.2, blocks.3, current) / Double(blockFrames)
+            let quiet = state.allSatisfy { $0 * $0 <= 1e-12 * loudest }
+            if !quiet {
+                current += chunk.withUnsafeBufferPointer { filter($0.baseAddress!, frames: n) }
+            }
+            framesInBlock += n
+            remaining -= n
+            if framesInBlock == blockFrames { closeBlock() }
+        }
+    }
+}
+
