@@ -99,6 +99,24 @@ import SoundpackTestSupport
         }
     }
 
+    /// The probe's one pass over a chunk gives the peak and the sum the two passes gave.
+    @Test func theFusedScanGivesThePeakAndTheSumOfTheSeparateOnes() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let samples = (0..<Int.random(in: 0...5_000, using: &rng)).map { _ in Float.random(in: -1...1, using: &rng) }
+            samples.withUnsafeBufferPointer { x in
+                let fused = SampleScan.largestMagnitudeAndSumIfFinite(x)
+                #expect(fused?.largest == SampleScan.largestMagnitudeIfFinite(x))
+                #expect(fused?.sum.bitPattern == SampleScan.sum(x).bitPattern)
+            }
+        }
+        for bad in [Float.nan, .infinity, -.infinity] {
+            var samples = [Float](repeating: 0.5, count: 100)
+            samples[Int.random(in: 0..<100, using: &rng)] = bad
+            #expect(samples.withUnsafeBufferPointer { SampleScan.largestMagnitudeAndSumIfFinite($0) } == nil)
+        }
+    }
+
     /// `AudioProbe.probe(_:_:)` gives each clip the facts `probe(bytes:)` gives it alone: mono
     /// clips of one rate side by side; other rates, stereo, 11,025 Hz (libebur128) and a broken
     /// clip alone.

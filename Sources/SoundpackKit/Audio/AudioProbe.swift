@@ -82,8 +82,8 @@ public struct AudioProbe: Sendable {
         let reader = ChunkReader(try open(bytes: bytes), limits: limits)
         var meters = ClipMeters(self, channels: reader.format.channels)
         let loudness = try LoudnessMeter(channels: reader.format.channels, sampleRate: reader.format.sampleRate)
-        while let (chunk, peak) = try reader.next() {
-            meters.consume(chunk, peak: peak)
+        while let (chunk, peak, sum) = try reader.nextWithSum() {
+            meters.consume(chunk, peak: peak, sum: sum)
             loudness.add(chunk)
         }
         loudness.finish()
@@ -113,9 +113,9 @@ public struct AudioProbe: Sendable {
         do throws(AudioError) {
             try loudness.measure { (lane: Int) throws(AudioError) -> UnsafeBufferPointer<Float>? in
                 failed = lane
-                guard let (chunk, peak) = try readers[lane].next() else { return nil }
+                guard let (chunk, peak, sum) = try readers[lane].nextWithSum() else { return nil }
                 failed = -1
-                meters[lane].consume(chunk, peak: peak)
+                meters[lane].consume(chunk, peak: peak, sum: sum)
                 return chunk
             }
         } catch {
@@ -201,6 +201,11 @@ final class ChunkReader {
 
     /// The next chunk (valid until the next call) and its largest |sample|; nil at the end.
     func next() throws(AudioError) -> (samples: UnsafeBufferPointer<Float>, peak: Float)? {
+        try nextWithSum().map { ($0.samples, $0.peak) }
+    }
+
+    /// `next()` with the sum of the chunk's samples (`SampleScan.sum`), from the same pass.
+    func nextWithSum() throws(AudioError) -> (samples: UnsafeBufferPointer<Float>, peak: Float, sum: Double)? {
         let channels = format.channels
         let read = try decoder.read(into: buffer)
         if read == 0 { return nil }
@@ -208,11 +213,11 @@ final class ChunkReader {
             throw AudioError("the decoder returned \(read) frames for a read of \(limits.chunkFrames)")
         }
         let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<(read * channels)])
-        var peak: Float
+        var peak: Float, sum: Double
         // One vectorised pass finds the usual chunk clean; only a chunk that is not is walked
         // sample by sample.
-        if let largest = SampleScan.largestMagnitudeIfFinite(UnsafeBufferPointer(chunk)), largest <= limits.maxSampleMagnitude {
-            peak = largest
+        if let clean = SampleScan.largestMagnitudeAndSumIfFinite(UnsafeBufferPointer(chunk)), clean.largest <= limits.maxSampleMagnitude {
+            (peak, sum) = clean
         } else {
             for index in chunk.indices where !(abs(chunk[index]) <= limits.maxSampleMagnitude) {  // NaN fails every comparison
                 chunk[index] = 0
@@ -220,12 +225,13 @@ final class ChunkReader {
                 nonFinite?.count += 1
             }
             peak = SampleScan.largestMagnitude(UnsafeBufferPointer(chunk))
+            sum = SampleScan.sum(UnsafeBufferPointer(chunk))
         }
         frames += Int64(read)
         guard frames < limits.maxFrames(sampleRate: format.sampleRate) else {
             throw AudioError("holds more than \(limits.maxSeconds) s of audio (the header declared \(format.frames) frames)")
         }
-        return (UnsafeBufferPointer(chunk), peak)
+        return (UnsafeBufferPointer(chunk), peak, sum)
     }
 }
 
@@ -240,8 +246,8 @@ struct ClipMeters {
         truePeak = TruePeakMeter(channels: channels)
     }
 
-    mutating func consume(_ chunk: UnsafeBufferPointer<Float>, peak: Float) {
-        level.consume(chunk, peak: peak)
+    mutating func consume(_ chunk: UnsafeBufferPointer<Float>, peak: Float, sum: Double) {
+        level.consume(chunk, peak: peak, sum: sum)
         truePeak.add(chunk, samplePeak: peak)
     }
 
@@ -292,16 +298,17 @@ struct LevelMeter {
         runLengths = Array(repeating: 0, count: max(channels, 1))
     }
 
-    /// Adds a chunk of interleaved samples; `peak`, when the caller measured it, is the chunk's
-    /// largest |sample| (saves a pass over it).
-    mutating func consume(_ samples: UnsafeBufferPointer<Float>, peak knownPeak: Float? = nil) {
+    /// Adds a chunk of interleaved samples; `peak` and `sum`, when the caller measured them, are
+    /// the chunk's largest |sample| and the sum of its samples (each saves a pass over it; the
+    /// sum is used for mono).
+    mutating func consume(_ samples: UnsafeBufferPointer<Float>, peak knownPeak: Float? = nil, sum knownSum: Double? = nil) {
         let frames = samples.count / channels
         guard frames > 0 else { return }
         // Peak and per-channel sums in vectorised passes; the rest only where it can matter.
         let chunkPeak = knownPeak ?? SampleScan.largestMagnitude(samples)
         peak = max(peak, chunkPeak)
         if channels == 1 {
-            sums[0] += SampleScan.sum(samples)
+            sums[0] += knownSum ?? SampleScan.sum(samples)
         } else {
             sumChannels(samples, frames: frames)
         }

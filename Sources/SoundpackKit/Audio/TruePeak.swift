@@ -219,6 +219,42 @@ enum SampleScan {
         return largest
     }
 
+    /// The largest |sample| and the sum of the samples (as `sum` adds them), or nil when a
+    /// sample is not finite: one pass for the chunks a probe reads.
+    static func largestMagnitudeAndSumIfFinite(_ x: UnsafeBufferPointer<Float>) -> (largest: Float, sum: Double)? {
+        var top = SIMD8<Float>(repeating: 0), bottom = SIMD8<Float>(repeating: 0), zero = SIMD8<Float>(repeating: 0)
+        var total = 0.0
+        var i = 0
+        if let base = x.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= x.count {
+                let end = min(i + 1_024, x.count - x.count % 8)
+                var lanes = SIMD8<Float>(repeating: 0)
+                while i < end {
+                    let v = raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+                    top.replace(with: v, where: v .> top)
+                    bottom.replace(with: v, where: v .< bottom)
+                    zero += v * 0
+                    lanes += v
+                    i += 8
+                }
+                total += Double(lanes.sum())
+            }
+        }
+        var largest: Float = 0
+        for lane in 0..<8 {
+            if zero[lane] != 0 { return nil }
+            largest = max(largest, top[lane], -bottom[lane])
+        }
+        while i < x.count {
+            if !x[i].isFinite { return nil }
+            largest = max(largest, abs(x[i]))
+            total += Double(x[i])
+            i += 1
+        }
+        return (largest, total)
+    }
+
     /// The sum of the samples, in eight Float lanes per run of 1024, added up in Double.
     static func sum(_ x: UnsafeBufferPointer<Float>) -> Double {
         guard let base = x.baseAddress else { return 0 }
