@@ -149,7 +149,8 @@ import SoundpackTestSupport
     }
 }
 
-/// The K-weighted meter as it was before the layouts above, kept word for word as their reference.
+/// The K-weighted meter as it was before the layouts above, kept word for word as their reference
+/// (only its coefficients come from `KWeighting`, where they moved unchanged).
 final class FormerKWeightedMeter {
     private let channels: Int
     private let blockFrames: Int
@@ -168,30 +169,10 @@ final class FormerKWeightedMeter {
     init(channels: Int, sampleRate: Int) {
         self.channels = channels
         blockFrames = sampleRate / 10
-        let rate = Double(sampleRate)
-        // Stage 1, the high shelf (libebur128's constants).
-        var f0 = 1681.974450955533, q = 0.7071752369554196
-        let gain = 3.999843853973347
-        var k = tan(Double.pi * f0 / rate)
-        let vh = pow(10.0, gain / 20.0), vb = pow(vh, 0.4996667741545416)
-        var a0 = 1.0 + k / q + k * k
-        let pb = [(vh + vb * k / q + k * k) / a0, 2.0 * (k * k - vh) / a0, (vh - vb * k / q + k * k) / a0]
-        let pa = [1.0, 2.0 * (k * k - 1.0) / a0, (1.0 - k / q + k * k) / a0]
-        // Stage 2, the RLB high pass.
-        f0 = 38.13547087602444
-        q = 0.5003270373238773
-        k = tan(Double.pi * f0 / rate)
-        a0 = 1.0 + k / q + k * k
-        let rb = [1.0, -2.0, 1.0]
-        let ra = [1.0, 2.0 * (k * k - 1.0) / a0, (1.0 - k / q + k * k) / a0]
-        func convolve(_ x: [Double], _ y: [Double]) -> [Double] {
-            var out = [Double](repeating: 0, count: 5)
-            for i in 0..<3 { for j in 0..<3 { out[i + j] += x[i] * y[j] } }
-            return out
-        }
-        let bb = convolve(pb, rb), aa = convolve(pa, ra)
-        b = (bb[0], bb[1], bb[2], bb[3], bb[4])
-        a = (aa[1], aa[2], aa[3], aa[4])
+        // The coefficients moved unchanged into `KWeighting`; the loop below is the former one.
+        let weighting = KWeighting(sampleRate: sampleRate)
+        b = weighting.b
+        a = weighting.a
         state = [Double](repeating: 0, count: 4 * channels)
     }
 

@@ -78,37 +78,27 @@ public struct AudioProbe: Sendable {
 
     /// Decodes and measures a clip's bytes (the whole file, already read under the cap).
     public func probe(bytes: [UInt8]) throws(AudioError) -> ClipFacts {
-        try checkSize(bytes)
-        let reader = ChunkReader(try open(bytes: bytes), limits: limits)
-        var meters = ClipMeters(self, channels: reader.format.channels)
-        let loudness = try LoudnessMeter(channels: reader.format.channels, sampleRate: reader.format.sampleRate)
-        while let (chunk, peak, sum) = try reader.nextWithSum() {
-            meters.consume(chunk, peak: peak, sum: sum)
-            loudness.add(chunk)
-        }
-        loudness.finish()
-        return meters.facts(reader, bytes: bytes, momentaryMax: loudness.momentaryMax)
+        try measure(try reader(bytes: bytes), bytes: bytes)
     }
 
     /// Probes two clips, each with its own probe's settings: the same facts as `probe(bytes:)` for
     /// each. Two mono clips of one sample rate are measured side by side (`KWeightedPair`), which
-    /// takes about the time of one; anything else, and a clip whose decoding fails midway, is
-    /// probed alone.
+    /// takes about the time of one; anything else is measured alone, and when a clip's decoding
+    /// fails midway the other is probed again alone.
     public static func probe(_ first: (probe: AudioProbe, bytes: [UInt8]), _ second: (probe: AudioProbe, bytes: [UInt8]))
         -> (Result<ClipFacts, AudioError>, Result<ClipFacts, AudioError>) {
-        func alone(_ clip: (probe: AudioProbe, bytes: [UInt8])) -> Result<ClipFacts, AudioError> {
-            Result { () throws(AudioError) in try clip.probe.probe(bytes: clip.bytes) }
-        }
         let clips = [first, second]
-        var readers: [ChunkReader] = []
-        for clip in clips {
-            guard (try? clip.probe.checkSize(clip.bytes)) != nil, let decoder = try? clip.probe.open(bytes: clip.bytes),
-                  decoder.format.channels == 1, decoder.format.sampleRate % 10 == 0 else { break }
-            readers.append(ChunkReader(decoder, limits: clip.probe.limits))
+        let opened = clips.map { clip in Result { () throws(AudioError) in try clip.probe.reader(bytes: clip.bytes) } }
+        guard case .success(let a) = opened[0], case .success(let b) = opened[1], a.format.channels == 1, b.format.channels == 1,
+              a.format.sampleRate == b.format.sampleRate, a.format.sampleRate % 10 == 0 else {
+            let alone = zip(clips, opened).map { clip, reader in
+                reader.flatMap { reader in Result { () throws(AudioError) in try clip.probe.measure(reader, bytes: clip.bytes) } }
+            }
+            return (alone[0], alone[1])
         }
-        guard readers.count == 2, readers[0].format.sampleRate == readers[1].format.sampleRate else { return (alone(first), alone(second)) }
+        let readers = [a, b]
         var meters = [ClipMeters(first.probe, channels: 1), ClipMeters(second.probe, channels: 1)]
-        var loudness = KWeightedPair(sampleRate: readers[0].format.sampleRate)
+        var loudness = KWeightedPair(sampleRate: a.format.sampleRate)
         var failed = -1
         do throws(AudioError) {
             try loudness.measure { (lane: Int) throws(AudioError) -> UnsafeBufferPointer<Float>? in
@@ -119,17 +109,34 @@ public struct AudioProbe: Sendable {
                 return chunk
             }
         } catch {
-            return failed == 0 ? (.failure(error), alone(second)) : (alone(first), .failure(error))
+            func again(_ clip: (probe: AudioProbe, bytes: [UInt8])) -> Result<ClipFacts, AudioError> {
+                Result { () throws(AudioError) in try clip.probe.probe(bytes: clip.bytes) }
+            }
+            return failed == 0 ? (.failure(error), again(second)) : (again(first), .failure(error))
         }
         let loudest = loudness.momentaryMax
-        return (.success(meters[0].facts(readers[0], bytes: first.bytes, momentaryMax: loudest.0)),
-                .success(meters[1].facts(readers[1], bytes: second.bytes, momentaryMax: loudest.1)))
+        return (.success(meters[0].facts(a, bytes: first.bytes, momentaryMax: loudest.0)),
+                .success(meters[1].facts(b, bytes: second.bytes, momentaryMax: loudest.1)))
     }
 
-    private func checkSize(_ bytes: [UInt8]) throws(AudioError) {
+    /// A reader of a clip's bytes, refused over the size cap or when `open` refuses them.
+    private func reader(bytes: [UInt8]) throws(AudioError) -> ChunkReader {
         guard bytes.count <= limits.maxFileBytes else {
             throw AudioError("\(bytes.count) bytes is above the \(limits.maxFileBytes / 1_048_576) MiB cap for a clip")
         }
+        return ChunkReader(try open(bytes: bytes), limits: limits)
+    }
+
+    /// Reads `reader` to its end through every meter of one clip.
+    private func measure(_ reader: ChunkReader, bytes: [UInt8]) throws(AudioError) -> ClipFacts {
+        var meters = ClipMeters(self, channels: reader.format.channels)
+        let loudness = try LoudnessMeter(channels: reader.format.channels, sampleRate: reader.format.sampleRate)
+        while let (chunk, peak, sum) = try reader.nextWithSum() {
+            meters.consume(chunk, peak: peak, sum: sum)
+            loudness.add(chunk)
+        }
+        loudness.finish()
+        return meters.facts(reader, bytes: bytes, momentaryMax: loudness.momentaryMax)
     }
 
     /// Decodes the whole file at `path` into memory, under the same caps as `probe`.

@@ -99,7 +99,7 @@ struct TruePeakMeter {
             if exhaustive {
                 peak = max(peak, Self.interpolatedPeak(x, from: start, to: end))
             } else {
-                let local = end - start == block ? Self.windowMagnitude(x, start) : SampleScan.largestMagnitude(UnsafeBufferPointer(rebasing: x[(start - first)..<end]))
+                let local = SampleScan.largestMagnitude(UnsafeBufferPointer(rebasing: x[(start - first)..<end]))
                 if local * Self.gainBound * 1.0001 > peak {
                     peak = Self.prunedPeak(x, from: start, to: end, window: local, peak: peak)
                 }
@@ -107,26 +107,6 @@ struct TruePeakMeter {
             start = end
         }
         self.peak = peak
-    }
-
-    /// The largest |sample| of `x[start - 11 ..< start + 32]`, from six overlapping loads of eight
-    /// with the sign bits cleared (every sample is finite here).
-    @inline(__always)
-    private static func windowMagnitude(_ x: UnsafeBufferPointer<Float>, _ start: Int) -> Float {
-        let raw = UnsafeRawPointer(x.baseAddress!)
-        @inline(__always) func magnitudes(_ index: Int) -> SIMD8<Float> {
-            let bits = raw.loadUnaligned(fromByteOffset: index * MemoryLayout<Float>.stride, as: SIMD8<UInt32>.self)
-            return unsafeBitCast(bits & 0x7FFF_FFFF, to: SIMD8<Float>.self)
-        }
-        var top = magnitudes(start - 11)
-        @inline(__always) func take(_ index: Int) {
-            let next = magnitudes(index)
-            top.replace(with: next, where: next .> top)
-        }
-        take(start - 3); take(start + 5); take(start + 13); take(start + 21); take(start + 24)
-        var half = top.lowHalf
-        half.replace(with: top.highHalf, where: top.highHalf .> half)
-        return max(half[0], half[1], half[2], half[3])
     }
 
     /// `max(peak, interpolatedPeak(x, from: start, to: end))`, interpolating only the runs of
@@ -180,48 +160,30 @@ struct TruePeakMeter {
 enum SampleScan {
     /// The largest |sample|.
     static func largestMagnitude(_ x: UnsafeBufferPointer<Float>) -> Float {
-        scan(x, refusingNonFinite: false) ?? 0
+        scan(x, refusingNonFinite: false, summing: false)?.largest ?? 0
     }
 
     /// The largest |sample|, or nil when a sample is not finite.
     static func largestMagnitudeIfFinite(_ x: UnsafeBufferPointer<Float>) -> Float? {
-        scan(x, refusingNonFinite: true)
-    }
-
-    /// Both of the above in one loop; the flag is a constant at each call, so the check is only
-    /// compiled into the loop that asks for it. A NaN or an infinity makes the running `v * 0`
-    /// NaN, which no comparison in the maximum would notice.
-    @inline(__always)
-    private static func scan(_ x: UnsafeBufferPointer<Float>, refusingNonFinite: Bool) -> Float? {
-        var top = SIMD8<Float>(repeating: 0), bottom = SIMD8<Float>(repeating: 0), zero = SIMD8<Float>(repeating: 0)
-        var i = 0
-        if let base = x.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while i + 8 <= x.count {
-                let v = raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
-                top.replace(with: v, where: v .> top)
-                bottom.replace(with: v, where: v .< bottom)
-                if refusingNonFinite { zero += v * 0 }
-                i += 8
-            }
-        }
-        // Lane reductions written out: SIMD8's max() and min() were calls here.
-        var largest: Float = 0
-        for lane in 0..<8 {
-            if refusingNonFinite && zero[lane] != 0 { return nil }
-            largest = max(largest, top[lane], -bottom[lane])
-        }
-        while i < x.count {
-            if refusingNonFinite && !x[i].isFinite { return nil }
-            largest = max(largest, abs(x[i]))
-            i += 1
-        }
-        return largest
+        scan(x, refusingNonFinite: true, summing: false)?.largest
     }
 
     /// The largest |sample| and the sum of the samples (as `sum` adds them), or nil when a
     /// sample is not finite: one pass for the chunks a probe reads.
     static func largestMagnitudeAndSumIfFinite(_ x: UnsafeBufferPointer<Float>) -> (largest: Float, sum: Double)? {
+        scan(x, refusingNonFinite: true, summing: true)
+    }
+
+    /// The sum of the samples, in eight Float lanes per run of 1024, added up in Double.
+    static func sum(_ x: UnsafeBufferPointer<Float>) -> Double {
+        scan(x, refusingNonFinite: false, summing: true)?.sum ?? 0
+    }
+
+    /// All of the above in one loop; the flags are constants at each call, so a check or a sum is
+    /// only compiled into the loops that ask for it. A NaN or an infinity makes the running
+    /// `v * 0` NaN, which no comparison in the maximum would notice.
+    @inline(__always)
+    private static func scan(_ x: UnsafeBufferPointer<Float>, refusingNonFinite: Bool, summing: Bool) -> (largest: Float, sum: Double)? {
         var top = SIMD8<Float>(repeating: 0), bottom = SIMD8<Float>(repeating: 0), zero = SIMD8<Float>(repeating: 0)
         var total = 0.0
         var i = 0
@@ -234,43 +196,25 @@ enum SampleScan {
                     let v = raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
                     top.replace(with: v, where: v .> top)
                     bottom.replace(with: v, where: v .< bottom)
-                    zero += v * 0
-                    lanes += v
+                    if refusingNonFinite { zero += v * 0 }
+                    if summing { lanes += v }
                     i += 8
                 }
-                total += Double(lanes.sum())
+                if summing { total += Double(lanes.sum()) }
             }
         }
+        // Lane reductions written out: SIMD8's max() and min() were calls here.
         var largest: Float = 0
         for lane in 0..<8 {
-            if zero[lane] != 0 { return nil }
+            if refusingNonFinite && zero[lane] != 0 { return nil }
             largest = max(largest, top[lane], -bottom[lane])
         }
         while i < x.count {
-            if !x[i].isFinite { return nil }
+            if refusingNonFinite && !x[i].isFinite { return nil }
             largest = max(largest, abs(x[i]))
-            total += Double(x[i])
+            if summing { total += Double(x[i]) }
             i += 1
         }
         return (largest, total)
-    }
-
-    /// The sum of the samples, in eight Float lanes per run of 1024, added up in Double.
-    static func sum(_ x: UnsafeBufferPointer<Float>) -> Double {
-        guard let base = x.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        var total = 0.0
-        var i = 0
-        while i + 8 <= x.count {
-            let end = min(i + 1_024, x.count - x.count % 8)
-            var lanes = SIMD8<Float>(repeating: 0)
-            while i < end {
-                lanes += raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
-                i += 8
-            }
-            total += Double(lanes.sum())
-        }
-        while i < x.count { total += Double(x[i]); i += 1 }
-        return total
     }
 }
