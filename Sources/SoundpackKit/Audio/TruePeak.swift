@@ -127,12 +127,43 @@ struct TruePeakMeter {
             var half = near.lowHalf
             half.replace(with: near.highHalf, where: near.highHalf .> half)
             if centre * max(half[0], half[1], half[2], half[3]) + outer > peak {
-                peak = max(peak, interpolatedPeak(x, from: n, to: n + 8))
+                peak = max(peak, runPeak(raw, at: n))
             }
             n += 8
         }
         if n < end { peak = max(peak, interpolatedPeak(x, from: n, to: end)) }
         return peak
+    }
+
+    /// Phase p's taps as splats, `taps` entries per phase: the multipliers of `runPeak`.
+    static let splats: [SIMD8<Float>] = phases.flatMap { $0.map { SIMD8(repeating: $0) } }
+
+    /// `interpolatedPeak(x, from: n, to: n + 8)` with the run laid the other way: one phase at
+    /// a time over the eight samples, so each tap is one load of eight neighbours times a
+    /// constant instead of eight broadcasts. Every value is the same sum, in the same order.
+    @inline(__always)
+    private static func runPeak(_ x: UnsafeRawPointer, at n: Int) -> Float {
+        splats.withUnsafeBufferPointer { c in
+            let base = (n - (taps - 1)) * MemoryLayout<Float>.stride
+            func window(_ k: Int) -> SIMD8<Float> {
+                x.loadUnaligned(fromByteOffset: base + k * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+            }
+            var largest = SIMD8<UInt32>(repeating: 0)
+            for phase in 0..<4 {
+                let t = phase * taps
+                var y = c[t] * window(0)
+                y += c[t + 1] * window(1); y += c[t + 2] * window(2); y += c[t + 3] * window(3)
+                y += c[t + 4] * window(4); y += c[t + 5] * window(5); y += c[t + 6] * window(6)
+                y += c[t + 7] * window(7); y += c[t + 8] * window(8); y += c[t + 9] * window(9)
+                y += c[t + 10] * window(10); y += c[t + 11] * window(11)
+                // Magnitudes compared as integers: for non-negative floats the order is the same.
+                let magnitude = unsafeBitCast(y, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF
+                largest.replace(with: magnitude, where: magnitude .> largest)
+            }
+            var half = largest.lowHalf
+            half.replace(with: largest.highHalf, where: largest.highHalf .> half)
+            return Float(bitPattern: max(half[0], half[1], half[2], half[3]))
+        }
     }
 
     /// The largest magnitude of the four interpolated values after each sample in `start..<end`.
