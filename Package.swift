@@ -44,12 +44,14 @@ let package = Package(
         .systemLibrary(name: "CEspeakNG", path: "Sources/CEspeakNG"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSyscalls", path: "Sources/CSyscalls"),
+        // Our own C: loops for vector units wider than Swift targets, chosen at run time (AVX2).
+        .target(name: "CSoundpackKernels"),
 
         // Its privacy manifest declares the required-reason API it calls (file timestamps, C617.1).
         .target(name: "SoundpackCore", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(
             name: "SoundpackKit",
-            dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CCurl", "COpenSSL", "CSyscalls", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive", "CEspeakNG"]
+            dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CCurl", "COpenSSL", "CSyscalls", "CSoundpackKernels", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive", "CEspeakNG"]
         ),
         .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
         .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),

@@ -14,6 +14,7 @@ mkdir -p "$out/lib"
 
 modules=()
 for lib in CSQLite CPostgreSQL CCurl CEspeakNG COpenSSL CSyscalls CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
+modules+=(-I "$PWD/Sources/CSoundpackKernels/include")
 # libpq's header lives in its own folder; pkg-config says where.
 for flag in $(pkg-config --cflags-only-I libpq libcurl); do modules+=(-Xcc "$flag"); done
 links=(-lsqlite3 -lcrypto -lsndfile -lsodium -lebur128 -lsamplerate -larchive)
@@ -34,6 +35,14 @@ build_library() {
     touch "$out/lib/$name.stamp"
   fi
 }
+# Our own C (the AVX2 loops), under the same sanitizers; SoundpackKit is rebuilt after it.
+kernels="$out/lib/libCSoundpackKernels.a"
+if [ ! -e "$kernels" ] || [ -n "$(find Sources/CSoundpackKernels -newer "$kernels" | head -1)" ]; then
+  echo "fuzz: building CSoundpackKernels with -fsanitize=fuzzer-no-link,address" >&2
+  clang -fsanitize=fuzzer-no-link,address -O2 -g -I Sources/CSoundpackKernels/include -c Sources/CSoundpackKernels/kernels.c -o "$out/lib/kernels.o"
+  rm -f "$kernels" && ar rcs "$kernels" "$out/lib/kernels.o"
+  rm -f "$out/lib/SoundpackKit.stamp"
+fi
 DEPENDS_ON=() build_library SoundpackCore
 DEPENDS_ON=(SoundpackCore) build_library SoundpackKit -I . "${modules[@]}"
 
@@ -44,12 +53,12 @@ export SWIFT_BACKTRACE=enable=no SOUNDPACK_FUZZ_TMP=${SOUNDPACK_FUZZ_TMP:-/dev/s
 status=0
 for name in "${targets[@]}"; do
   binary="$out/fuzz-$name"
-  if [ ! -e "$binary" ] || [ "fuzz/targets/$name.swift" -nt "$binary" ] || [ "$out/lib/SoundpackKit.stamp" -nt "$binary" ] || [ "$out/lib/SoundpackCore.stamp" -nt "$binary" ]; then
+  if [ ! -e "$binary" ] || [ "fuzz/targets/$name.swift" -nt "$binary" ] || [ "$out/lib/SoundpackKit.stamp" -nt "$binary" ] || [ "$out/lib/SoundpackCore.stamp" -nt "$binary" ] || [ "$kernels" -nt "$binary" ]; then
     # gold warns about ASan's local helper symbols in the static libraries; harmless, so filtered.
     # The old binary goes first: a target that no longer compiles must not run as it was.
     rm -f "$binary"
     swiftc "${flags[@]}" -I "$out/lib" -L "$out/lib" "${modules[@]}" "fuzz/targets/$name.swift" \
-      -lSoundpackKit -lSoundpackCore "${links[@]}" -o "$binary" 2>&1 | { grep -v 'Cannot export local symbol' || true; } >&2
+      -lSoundpackKit -lSoundpackCore -lCSoundpackKernels "${links[@]}" -o "$binary" 2>&1 | { grep -v 'Cannot export local symbol' || true; } >&2
     [ "${PIPESTATUS[0]}" -eq 0 ] && [ -x "$binary" ] || { echo "fuzz: cannot build $name" >&2; exit 3; }
   fi
   corpus="$out/corpus/$name"

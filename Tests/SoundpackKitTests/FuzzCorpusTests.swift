@@ -44,17 +44,19 @@ import SoundpackTestSupport
     }
 
     @Test func audioInputs() throws {
-        // As the fuzz target does: each input also side by side with a short and a long tone.
-        let companions = [900, 12_000].map { frames in
+        // As the fuzz target does: each input also side by side with a short and a long tone, and
+        // twice among both (four lanes).
+        let (short, long) = (900, 12_000)
+        let companions = [short, long].map { frames in
             Fixtures.floatWAV((0..<frames).map { Float(0.4 * sin(2 * Double.pi * 440 * Double($0) / 22_050)) })
         }
         let probe = AudioProbe()
         for path in Self.inputs("audio") {
             let bytes = Array(try Self.bytes(path))
-            for companion in companions {
-                let (first, second) = AudioProbe.probe((probe, bytes), (probe, companion))
-                #expect((try? first.get()) == (try? probe.probe(bytes: bytes)), "\(path)")
-                #expect((try? second.get()) == (try? probe.probe(bytes: companion)), "\(path)")
+            for group in [[bytes, companions[0]], [bytes, companions[1]], [companions[0], bytes, companions[1], bytes]] {
+                for (result, clip) in zip(AudioProbe.probe(together: group.map { (probe, $0) }), group) {
+                    #expect((try? result.get()) == (try? probe.probe(bytes: clip)), "\(path)")
+                }
             }
             guard let facts = try? probe.probe(bytes: bytes) else { continue }
             #expect(facts.durationSeconds.isFinite && facts.dcOffsetPercent.isFinite, "\(path)")

@@ -1,7 +1,8 @@
 // The K-weighting's layouts against the one it replaced: `KWeightedMeter` (mono one sample at a
-// time, stereo in SIMD2 lanes) and `KWeightedPair` (two mono clips side by side) give the figures
-// of the former one-channel-at-a-time loop to the last bit, on random clips at every rate, cut
-// into random chunks, with quiet stretches that make the trailing silence stop and resume.
+// time, stereo in SIMD2 lanes) and `KWeightedLanes` (up to four mono clips side by side, in the
+// Swift two-lane loop and in the AVX2 four-lane one) give the figures of the former
+// one-channel-at-a-time loop to the last bit, on random clips at every rate, cut into random
+// chunks, with quiet stretches that make the trailing silence stop and resume.
 
 import Foundation
 import Testing
@@ -70,32 +71,37 @@ import SoundpackTestSupport
         }
     }
 
-    @Test func twoClipsSideBySideAreMeasuredAsEachAloneToTheLastBit() {
+    /// The loops `KWeightedLanes` can run here: the Swift pairs everywhere, the AVX2 one where the
+    /// processor has it.
+    static let loops = KWeightedLanes.wide ? [false, true] : [false]
+
+    @Test(arguments: loops) func clipsSideBySideAreMeasuredAsEachAloneToTheLastBit(wide: Bool) {
         var rng = SystemRandomNumberGenerator()
         for round in 0..<80 {
-            let rate = Self.rates[round % Self.rates.count], rates = (rate, rate)
+            let rate = Self.rates[round % Self.rates.count], count = round % KWeightedLanes.width + 1
             // Lengths from a few frames to several seconds, often close to each other.
-            let first = Int.random(in: 1...(rates.0 * 3), using: &rng)
-            let second = round % 2 == 0 ? max(1, first + Int.random(in: -500...500, using: &rng)) : Int.random(in: 1...(rates.1 * 3), using: &rng)
-            let clips = [Self.clip(frames: first, channels: 1, using: &rng), Self.clip(frames: second, channels: 1, using: &rng)]
-            let chunks = [Self.chunks(first, using: &rng), Self.chunks(second, using: &rng)]
-            var pair = KWeightedPair(sampleRate: rate)
-            var served = [0, 0]
-            clips[0].withUnsafeBufferPointer { a in
-                clips[1].withUnsafeBufferPointer { b in
-                    let buffers = [a, b]
-                    pair.measure { (lane: Int) -> UnsafeBufferPointer<Float>? in
-                        guard served[lane] < chunks[lane].count else { return nil }
-                        served[lane] += 1
-                        return UnsafeBufferPointer(rebasing: buffers[lane][chunks[lane][served[lane] - 1]])
-                    }
-                }
+            let first = Int.random(in: 1...(rate * 3), using: &rng)
+            let lengths = [first] + (1..<count).map { _ in
+                round % 2 == 0 ? max(1, first + Int.random(in: -500...500, using: &rng)) : Int.random(in: 1...(rate * 3), using: &rng)
             }
-            let before = (Self.former(clips[0], channels: 1, rate: rates.0, chunks: chunks[0]),
-                          Self.former(clips[1], channels: 1, rate: rates.1, chunks: chunks[1]))
-            let now = pair.momentaryMax
-            #expect(now.0.bitPattern == before.0.bitPattern && now.1.bitPattern == before.1.bitPattern,
-                    "\(first) frames at \(rates.0) Hz and \(second) at \(rates.1) Hz: \(now) vs \(before)")
+            let clips = lengths.map { Self.clip(frames: $0, channels: 1, using: &rng) }
+            let chunks = lengths.map { Self.chunks($0, using: &rng) }
+            var lanes = KWeightedLanes(clips: count, sampleRate: rate, wide: wide)
+            var served = [Int](repeating: 0, count: count)
+            let buffers = clips.map { clip in
+                let copy = UnsafeMutableBufferPointer<Float>.allocate(capacity: clip.count)
+                _ = copy.initialize(from: clip)
+                return UnsafeBufferPointer(copy)
+            }
+            defer { buffers.forEach { $0.deallocate() } }
+            lanes.measure { (lane: Int) -> UnsafeBufferPointer<Float>? in
+                guard served[lane] < chunks[lane].count else { return nil }
+                served[lane] += 1
+                return UnsafeBufferPointer(rebasing: buffers[lane][chunks[lane][served[lane] - 1]])
+            }
+            let before = (0..<count).map { Self.former(clips[$0], channels: 1, rate: rate, chunks: chunks[$0]) }
+            let now = lanes.momentaryMax
+            #expect(now.map(\.bitPattern) == before.map(\.bitPattern), "\(lengths) frames at \(rate) Hz: \(now) vs \(before)")
         }
     }
 
@@ -117,14 +123,14 @@ import SoundpackTestSupport
         }
     }
 
-    /// `AudioProbe.probe(_:_:)` gives each clip the facts `probe(bytes:)` gives it alone: mono
-    /// clips of one rate side by side; other rates, stereo, 11,025 Hz (libebur128) and a broken
-    /// clip alone.
-    @Test func probingInPairsChangesNoFact() throws {
+    /// `AudioProbe.probe(together:)` gives each clip the facts `probe(bytes:)` gives it alone:
+    /// mono clips of one rate side by side; other rates, stereo, 11,025 Hz (libebur128) and a
+    /// broken clip alone.
+    @Test func probingTogetherChangesNoFact() throws {
         var rng = SystemRandomNumberGenerator()
         let folder = TemporaryFolder()
         var files: [(probe: AudioProbe, bytes: [UInt8])] = []
-        for (n, rate) in [16_000, 22_050, 22_050, 48_000, 22_050, 11_025, 11_025].enumerated() {
+        for (n, rate) in [16_000, 22_050, 22_050, 48_000, 22_050, 11_025, 11_025, 22_050, 22_050].enumerated() {
             let channels = n == 4 ? 2 : 1
             let path = folder.file("\(n).wav")
             let frames = Int.random(in: 2_000...30_000, using: &rng)
@@ -133,16 +139,18 @@ import SoundpackTestSupport
             files.append((probe, try AudioProbe.readCapped(path: path, cap: probe.limits.maxFileBytes)))
         }
         files.append((AudioProbe(), Array("RIFF, but no more".utf8)))
-        for i in files.indices {
-            for j in files.indices where j != i {
-                let (first, second) = AudioProbe.probe(files[i], files[j])
-                for (result, file) in [(first, files[i]), (second, files[j])] {
-                    let alone = Result { () throws(AudioError) in try file.probe.probe(bytes: file.bytes) }
-                    switch (result, alone) {
-                    case (.success(let facts), .success(let expected)): #expect(facts == expected)
-                    case (.failure(let error), .failure(let expected)): #expect(error.message == expected.message)
-                    default: Issue.record("clips \(i) and \(j): \(result) vs \(alone)")
-                    }
+        let alone = files.map { file in Result { () throws(AudioError) in try file.probe.probe(bytes: file.bytes) } }
+        // Every pair in both orders, then random groups of three to six (more than the lanes hold).
+        var groups = files.indices.flatMap { i in files.indices.filter { $0 != i }.map { [i, $0] } }
+        groups += (0..<60).map { _ in Array(files.indices.shuffled(using: &rng).prefix(Int.random(in: 3...6, using: &rng))) }
+        for group in groups {
+            let together = AudioProbe.probe(together: group.map { files[$0] })
+            #expect(together.count == group.count)
+            for (result, n) in zip(together, group) {
+                switch (result, alone[n]) {
+                case (.success(let facts), .success(let expected)): #expect(facts == expected, "clip \(n) in \(group)")
+                case (.failure(let error), .failure(let expected)): #expect(error.message == expected.message)
+                default: Issue.record("clip \(n) in \(group): \(result) vs \(alone[n])")
                 }
             }
         }

@@ -60,7 +60,10 @@ import SoundpackTestSupport
                 let envelope: Float = (i / 700) % 2 == 0 ? 0.02 : Float.random(in: 0.2...0.99, using: &rng)
                 samples.append(envelope * Float.random(in: -1...1, using: &rng))
             }
-            var pruned = TruePeakMeter(channels: channels), full = TruePeakMeter(channels: channels)
+            // The Swift scan and, where the processor has AVX2, the C one, both pruned.
+            var pruned = TruePeakMeter(channels: channels), wide = TruePeakMeter(channels: channels)
+            var full = TruePeakMeter(channels: channels)
+            pruned.wide = false
             full.exhaustive = true
             // Chunks of random lengths: shorter than the filter (copied whole), and longer
             // (mono scanned in place past the seam).
@@ -68,12 +71,14 @@ import SoundpackTestSupport
             while chunk < samples.count {
                 let frames = round % 4 == 0 ? Int.random(in: 1...12, using: &rng) : Int.random(in: 1...700, using: &rng)
                 let slice = Array(samples[chunk..<min(samples.count, chunk + frames * channels)])
-                slice.withUnsafeBufferPointer { pruned.add($0); full.add($0) }
+                slice.withUnsafeBufferPointer { pruned.add($0); wide.add($0); full.add($0) }
                 chunk += frames * channels
             }
             pruned.finish()
+            wide.finish()
             full.finish()
             #expect(pruned.peak == full.peak)
+            #expect(wide.peak == full.peak)
         }
         // A sine at a quarter of the sample rate, sampled 45° off its crests: samples peak at
         // 0.707 of the true amplitude, which lies between them.

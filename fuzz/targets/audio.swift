@@ -1,7 +1,7 @@
 // Fuzz target: clip bytes (WAV, AIFF, CAF, IMA4 CAF, anything) through sniffing, header parsing,
 // decoding and every meter; all figures must be finite numbers. The clip is also probed side by
-// side with a short and a long tone (two mono clips of one rate share the K-weighting's lanes),
-// and must get the facts it gets alone.
+// side with a short and a long tone, and twice among both (mono clips of one rate share the
+// K-weighting's lanes, up to four), and must get the facts it gets alone.
 import Foundation
 @testable import SoundpackKit
 
@@ -19,10 +19,10 @@ private let companions = [tone(frames: 900), tone(frames: 12_000)]
 public func fuzzAudio(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let probe = AudioProbe()
-    for companion in companions {
-        let (first, second) = AudioProbe.probe((probe, bytes), (probe, companion))
-        precondition((try? first.get()) == (try? probe.probe(bytes: bytes)), "a clip probed in a pair has other facts than alone")
-        precondition((try? second.get()) == (try? probe.probe(bytes: companion)), "a companion probed in a pair has other facts")
+    for group in [[bytes, companions[0]], [bytes, companions[1]], [companions[0], bytes, companions[1], bytes]] {
+        for (result, clip) in zip(AudioProbe.probe(together: group.map { (probe, $0) }), group) {
+            precondition((try? result.get()) == (try? probe.probe(bytes: clip)), "a clip probed side by side has other facts than alone")
+        }
     }
     guard let facts = try? probe.probe(bytes: bytes) else { return 0 }
     for figure in [facts.durationSeconds, facts.leadingSilenceMs, facts.trailingSilenceMs, facts.dcOffsetPercent]

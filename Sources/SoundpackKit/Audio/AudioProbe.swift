@@ -81,42 +81,47 @@ public struct AudioProbe: Sendable {
         try measure(try reader(bytes: bytes), bytes: bytes)
     }
 
-    /// Probes two clips, each with its own probe's settings: the same facts as `probe(bytes:)` for
-    /// each. Two mono clips of one sample rate are measured side by side (`KWeightedPair`), which
-    /// takes about the time of one; anything else is measured alone, and when a clip's decoding
-    /// fails midway the other is probed again alone.
-    public static func probe(_ first: (probe: AudioProbe, bytes: [UInt8]), _ second: (probe: AudioProbe, bytes: [UInt8]))
-        -> (Result<ClipFacts, AudioError>, Result<ClipFacts, AudioError>) {
-        let clips = [first, second]
+    /// Probes clips, each with its own probe's settings: the same facts as `probe(bytes:)` for
+    /// each. Up to `KWeightedLanes.width` mono clips at the first one's sample rate are measured
+    /// side by side (`KWeightedLanes`), which takes about the time of one; anything else is
+    /// measured alone, and when a clip's decoding fails midway the others beside it are probed
+    /// again alone.
+    public static func probe(together clips: [(probe: AudioProbe, bytes: [UInt8])]) -> [Result<ClipFacts, AudioError>] {
         let opened = clips.map { clip in Result { () throws(AudioError) in try clip.probe.reader(bytes: clip.bytes) } }
-        guard case .success(let a) = opened[0], case .success(let b) = opened[1], a.format.channels == 1, b.format.channels == 1,
-              a.format.sampleRate == b.format.sampleRate, a.format.sampleRate % 10 == 0 else {
-            let alone = zip(clips, opened).map { clip, reader in
-                reader.flatMap { reader in Result { () throws(AudioError) in try clip.probe.measure(reader, bytes: clip.bytes) } }
+        var results = [Result<ClipFacts, AudioError>?](repeating: nil, count: clips.count)
+        // The clips that share lanes, and their readers.
+        var shared: [(clip: Int, reader: ChunkReader)] = []
+        for case (let n, .success(let reader)) in opened.enumerated() where shared.count < KWeightedLanes.width {
+            let format = reader.format
+            if format.channels == 1, format.sampleRate % 10 == 0, shared.first.map({ $0.reader.format.sampleRate == format.sampleRate }) ?? true {
+                shared.append((n, reader))
             }
-            return (alone[0], alone[1])
         }
-        let readers = [a, b]
-        var meters = [ClipMeters(first.probe, channels: 1), ClipMeters(second.probe, channels: 1)]
-        var loudness = KWeightedPair(sampleRate: a.format.sampleRate)
-        var failed = -1
-        do throws(AudioError) {
-            try loudness.measure { (lane: Int) throws(AudioError) -> UnsafeBufferPointer<Float>? in
-                failed = lane
-                guard let (chunk, peak, sum) = try readers[lane].nextWithSum() else { return nil }
-                failed = -1
-                meters[lane].consume(chunk, peak: peak, sum: sum)
-                return chunk
+        if shared.count > 1 {
+            var meters = shared.map { ClipMeters(clips[$0.clip].probe, channels: 1) }
+            var loudness = KWeightedLanes(clips: shared.count, sampleRate: shared[0].reader.format.sampleRate)
+            var failed = -1
+            do throws(AudioError) {
+                try loudness.measure { (lane: Int) throws(AudioError) -> UnsafeBufferPointer<Float>? in
+                    failed = lane
+                    guard let (chunk, peak, sum) = try shared[lane].reader.nextWithSum() else { return nil }
+                    failed = -1
+                    meters[lane].consume(chunk, peak: peak, sum: sum)
+                    return chunk
+                }
+                let loudest = loudness.momentaryMax
+                for (lane, (n, reader)) in shared.enumerated() {
+                    results[n] = .success(meters[lane].facts(reader, bytes: clips[n].bytes, momentaryMax: loudest[lane]))
+                }
+            } catch {
+                for (lane, (n, _)) in shared.enumerated() {
+                    results[n] = lane == failed ? .failure(error) : Result { () throws(AudioError) in try clips[n].probe.probe(bytes: clips[n].bytes) }
+                }
             }
-        } catch {
-            func again(_ clip: (probe: AudioProbe, bytes: [UInt8])) -> Result<ClipFacts, AudioError> {
-                Result { () throws(AudioError) in try clip.probe.probe(bytes: clip.bytes) }
-            }
-            return failed == 0 ? (.failure(error), again(second)) : (again(first), .failure(error))
         }
-        let loudest = loudness.momentaryMax
-        return (.success(meters[0].facts(a, bytes: first.bytes, momentaryMax: loudest.0)),
-                .success(meters[1].facts(b, bytes: second.bytes, momentaryMax: loudest.1)))
+        return zip(clips, zip(opened, results)).map { clip, outcome in
+            outcome.1 ?? outcome.0.flatMap { reader in Result { () throws(AudioError) in try clip.probe.measure(reader, bytes: clip.bytes) } }
+        }
     }
 
     /// A reader of a clip's bytes, refused over the size cap or when `open` refuses them.

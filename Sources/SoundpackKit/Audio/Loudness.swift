@@ -3,6 +3,7 @@
 // libebur128 itself; the only file that imports CEBUR128.
 
 import CEBUR128
+import CSoundpackKernels
 import Foundation
 
 /// Measures a clip's momentary-max loudness while its chunks stream past.
@@ -222,12 +223,17 @@ final class KWeightedMeter {
     }
 }
 
-/// Two mono clips measured side by side, one in each lane of a SIMD2. The K-weighting recursion
-/// waits on the sample before, so one clip leaves the arithmetic units idle half the time and two
-/// fill them. Each lane runs the operations `KWeightedMeter` runs for its clip alone, in the same
-/// order, with the energy summed over the same stretches and the state flushed at the same
-/// points, so both figures are the same to the last bit. Both clips have one sample rate.
-struct KWeightedPair {
+/// Up to four mono clips of one sample rate measured side by side. The K-weighting recursion waits
+/// on the sample before, so one clip leaves the arithmetic units idle and several fill them: two
+/// in the SIMD2 lanes of `KWeighting.run`, four in one 256-bit vector where the processor has AVX2
+/// (`soundpack_kweighting4_avx2`). Each lane runs the operations `KWeightedMeter` runs for its
+/// clip alone, in the same order, with the energy summed over the same stretches and the state
+/// flushed at the same points, so every figure is the same to the last bit.
+struct KWeightedLanes {
+    static let width = 4
+    /// The processor runs the four-lane loop (checked once).
+    static let wide = soundpack_has_avx2() != 0
+
     /// Where a lane is: in its clip, in the trailing silence after it, or finished.
     private enum Phase { case clip, tail(remaining: Int), done }
 
@@ -247,40 +253,56 @@ struct KWeightedPair {
 
     private var lanes: [Lane]
     private let weighting: KWeighting
-    private var state: KWeighting.Lanes = (SIMD2(), SIMD2(), SIMD2(), SIMD2())
-    private var sum = SIMD2<Double>()
-    private let silence = [Float](repeating: 0, count: MomentaryBlocks.tailStep)
+    /// Lane by lane, as the wide loop takes them (allocated once): v1 of the four lanes, then v2,
+    /// v3 and v4; the energy of each lane's stretch so far; where each reads its next frames.
+    private var state = [Double](repeating: 0, count: 4 * KWeightedLanes.width)
+    private var sums = [Double](repeating: 0, count: KWeightedLanes.width)
+    private var inputs = [UnsafePointer<Float>?](repeating: nil, count: KWeightedLanes.width)
+    private let b: [Double], a: [Double]
+    /// Four lanes (the two-lane loop) or the width of the wide loop: tests run both.
+    private let useWide: Bool
+    /// What a lane in its trailing silence reads: zeros, allocated once and never freed.
+    private nonisolated(unsafe) static let silence: UnsafePointer<Float> = {
+        let zeros = UnsafeMutablePointer<Float>.allocate(capacity: MomentaryBlocks.tailStep)
+        zeros.initialize(repeating: 0, count: MomentaryBlocks.tailStep)
+        return UnsafePointer(zeros)
+    }()
 
-    var momentaryMax: (Double, Double) { (lanes[0].blocks.momentaryMax, lanes[1].blocks.momentaryMax) }
+    var momentaryMax: [Double] { lanes.map(\.blocks.momentaryMax) }
 
-    /// The sample rate must be divisible by 10.
-    init(sampleRate: Int) {
+    /// `clips` (1…4) clips at one sample rate, which must be divisible by 10.
+    init(clips: Int, sampleRate: Int, wide: Bool = KWeightedLanes.wide) {
+        precondition((1...Self.width).contains(clips), "one to four clips side by side")
         weighting = KWeighting(sampleRate: sampleRate)
-        lanes = Array(repeating: Lane(blocks: MomentaryBlocks(sampleRate: sampleRate)), count: 2)
+        lanes = Array(repeating: Lane(blocks: MomentaryBlocks(sampleRate: sampleRate)), count: clips)
+        useWide = wide
+        b = [weighting.b.0, weighting.b.1, weighting.b.2, weighting.b.3, weighting.b.4]
+        a = [weighting.a.0, weighting.a.1, weighting.a.2, weighting.a.3]
     }
 
-    /// Measures both clips and their trailing silence. `next(lane)` hands over that lane's next
+    private func laneState(_ i: Int) -> (Double, Double, Double, Double) {
+        (state[i], state[Self.width + i], state[2 * Self.width + i], state[3 * Self.width + i])
+    }
+
+    private mutating func setLaneState(_ i: Int, _ v: (Double, Double, Double, Double)) {
+        (state[i], state[Self.width + i], state[2 * Self.width + i], state[3 * Self.width + i]) = v
+    }
+
+    /// Measures every clip and its trailing silence. `next(lane)` hands over that lane's next
     /// chunk of mono samples (read until the next call for the lane), nil at the clip's end.
     mutating func measure<E: Error>(_ next: (Int) throws(E) -> UnsafeBufferPointer<Float>?) throws(E) {
         while true {
-            for i in 0..<2 where lanes[i].left == 0 && !lanes[i].isDone { try begin(i, next) }
-            if lanes[0].isDone && lanes[1].isDone { return }
-            let step = lanes[0].isDone ? lanes[1].left : lanes[1].isDone ? lanes[0].left : min(lanes[0].left, lanes[1].left)
-            if lanes[0].filtering || lanes[1].filtering { run(step) }
-            for i in 0..<2 where !lanes[i].isDone {
+            for i in lanes.indices where lanes[i].left == 0 && !lanes[i].isDone { try begin(i, next) }
+            var step = Int.max
+            for lane in lanes where !lane.isDone { step = min(step, lane.left) }
+            if step == .max { return }
+            if lanes.contains(where: \.filtering) { run(step) }
+            for i in lanes.indices where !lanes[i].isDone {
                 lanes[i].left -= step
                 if case .clip = lanes[i].phase { lanes[i].offset += step }
                 if lanes[i].left == 0 { end(i) }
             }
         }
-    }
-
-    private func laneState(_ i: Int) -> (Double, Double, Double, Double) {
-        (state.0[i], state.1[i], state.2[i], state.3[i])
-    }
-
-    private mutating func setLaneState(_ i: Int, _ v: (Double, Double, Double, Double)) {
-        (state.0[i], state.1[i], state.2[i], state.3[i]) = v
     }
 
     /// Starts lane `i`'s next stretch: the rest of its chunk up to the block boundary, or the next
@@ -300,8 +322,6 @@ struct KWeightedPair {
         }
         guard case .tail(let remaining) = lanes[i].phase, remaining > 0 else {
             lanes[i].phase = .done
-            // A finished lane runs on silence and is never read again: zeros keep it cheap.
-            setLaneState(i, (0, 0, 0, 0))
             return
         }
         // A quiet filter stays quiet until a block closes (nothing else moves what it is measured
@@ -315,37 +335,50 @@ struct KWeightedPair {
     /// state flushed of denormals.
     private mutating func end(_ i: Int) {
         if lanes[i].filtering {
-            lanes[i].blocks.current += sum[i]
+            lanes[i].blocks.current += sums[i]
             setLaneState(i, KWeighting.flush(laneState(i)))
         }
-        sum[i] = 0
+        sums[i] = 0
         if case .tail(let remaining) = lanes[i].phase { lanes[i].phase = .tail(remaining: remaining - lanes[i].length) }
         lanes[i].skipping = false
         lanes[i].blocks.advance(lanes[i].length)
     }
 
-    /// Filters `frames` frames in both lanes; a lane that is not filtering keeps its state and sum.
+    /// Filters `frames` frames in every filtering lane; the others keep their state and sum.
     private mutating func run(_ frames: Int) {
-        let kept = (laneState(0), laneState(1), sum)
-        silence.withUnsafeBufferPointer { zeros in
-            // A lane filtering its trailing silence reads zeros (such a stretch, and so every
-            // step while it lasts, is at most 64 frames); a lane that is not filtering reads the
-            // other's input and its results are thrown away.
-            func input(_ lane: Lane) -> UnsafePointer<Float>? {
-                guard lane.filtering else { return nil }
-                if case .clip = lane.phase { return lane.chunk.baseAddress! + lane.offset }
-                precondition(frames <= zeros.count, "a step of trailing silence longer than its zeros")
-                return zeros.baseAddress!
+        // A lane filtering its trailing silence reads zeros (such a stretch, and so every step
+        // while it lasts, is at most 64 frames). A lane that is not filtering, or has no clip,
+        // reads another's input, and what it computes is not kept.
+        var filtering = 0
+        for i in lanes.indices where lanes[i].filtering {
+            filtering |= 1 << i
+            if case .clip = lanes[i].phase {
+                inputs[i] = lanes[i].chunk.baseAddress! + lanes[i].offset
+            } else {
+                precondition(frames <= MomentaryBlocks.tailStep, "a step of trailing silence longer than its zeros")
+                inputs[i] = Self.silence
             }
-            let x = input(lanes[0]) ?? input(lanes[1])!, y = input(lanes[1]) ?? x
-            var (v, total) = (state, sum)
-            KWeighting.run(weighting.lanes, frames: frames, state: &v, sum: &total) { SIMD2(Double(x[$0]), Double(y[$0])) }
-            (state, sum) = (v, total)
         }
-        for i in 0..<2 where !lanes[i].filtering {
-            setLaneState(i, i == 0 ? kept.0 : kept.1)
-            sum[i] = kept.2[i]
+        let any = inputs[filtering.trailingZeroBitCount]
+        for i in 0..<Self.width where filtering & (1 << i) == 0 { inputs[i] = any }
+        if useWide {
+            soundpack_kweighting4_avx2(b, a, inputs, frames, &state, &sums, Int32(filtering))
+        } else {
+            for first in stride(from: 0, to: lanes.count, by: 2) where (filtering >> first) & 3 != 0 {
+                runPair(first, filtering: (filtering >> first) & 1 != 0, filtering >> first & 2 != 0, frames: frames)
+            }
         }
+    }
+
+    /// Lanes `first` and `first + 1` in `KWeighting.run`'s SIMD2.
+    private mutating func runPair(_ first: Int, filtering: Bool, _ filteringNext: Bool, frames: Int) {
+        let (p, q) = (laneState(first), laneState(first + 1))
+        var v = (SIMD2(p.0, q.0), SIMD2(p.1, q.1), SIMD2(p.2, q.2), SIMD2(p.3, q.3))
+        var sum = SIMD2(sums[first], sums[first + 1])
+        let (x, y) = (inputs[first]!, inputs[first + 1]!)
+        KWeighting.run(weighting.lanes, frames: frames, state: &v, sum: &sum) { SIMD2(Double(x[$0]), Double(y[$0])) }
+        if filtering { setLaneState(first, (v.0[0], v.1[0], v.2[0], v.3[0])); sums[first] = sum[0] }
+        if filteringNext { setLaneState(first + 1, (v.0[1], v.1[1], v.2[1], v.3[1])); sums[first + 1] = sum[1] }
     }
 }
 

@@ -3,6 +3,8 @@
 // could beat the peak found so far are interpolated; the result is the same as interpolating
 // every sample, at a fraction of the cost on speech.
 
+import CSoundpackKernels
+
 struct TruePeakMeter {
     /// The filter's four phases, 12 taps each, newest sample last.
     static let phases: [[Float]] = [
@@ -16,6 +18,8 @@ struct TruePeakMeter {
          0.1373291015625, -0.0594482421875, 0.0332031250000, -0.0196533203125, 0.0109863281250, 0.0017089843750],
     ]
     static let taps = 12
+    /// The phases one after another, as the AVX2 loop takes them.
+    static let taps48: [Float] = phases.flatMap { $0 }
     /// The same taps by position: lane p of entry k is phase p's tap k, so one multiply-add per tap
     /// gives the four interpolated values between two samples (the same sums, in the same order).
     static let lanes: [SIMD4<Float>] = (0..<taps).map { k in SIMD4(phases[0][k], phases[1][k], phases[2][k], phases[3][k]) }
@@ -28,6 +32,9 @@ struct TruePeakMeter {
     private(set) var peak: Float = 0
     /// Interpolate everything (for checking that pruning changes nothing).
     var exhaustive = false
+    /// Scan with the AVX2 loop (`soundpack_true_peak_avx2`) where the processor has it; tests
+    /// turn it off to check the Swift loop, which computes every value the same way.
+    var wide = KWeightedLanes.wide
 
     init(channels: Int) {
         self.channels = max(channels, 1)
@@ -92,6 +99,14 @@ struct TruePeakMeter {
     private mutating func scan(_ x: UnsafeBufferPointer<Float>) {
         let first = Self.taps - 1
         let block = 32
+        if wide && !exhaustive, let base = x.baseAddress {
+            let sofar = self.peak
+            self.peak = Self.taps48.withUnsafeBufferPointer { phases in
+                soundpack_true_peak_avx2(base, x.count, sofar, phases.baseAddress, Self.gainBound * 1.0001, Self.centreBound * 1.0001,
+                                         Self.outerBound * 1.0001)
+            }
+            return
+        }
         var peak = self.peak
         var start = first
         while start < x.count {

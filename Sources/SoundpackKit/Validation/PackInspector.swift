@@ -47,33 +47,29 @@ public struct PackInspector: Sendable {
             }
         }
         let queue = jobs
-        // Clips are probed two at a time, each with the one of its pack nearest its size (a pack's
-        // clips share a format): two mono clips of one rate are measured side by side in about
-        // the time of one.
+        // Clips are probed in groups of up to four, each with the clips of its pack nearest its
+        // size (a pack's clips share a format): mono clips of one rate are measured side by side
+        // in about the time of one.
         let order = queue.indices.sorted { (queue[$0].pack, queue[$1].size) < (queue[$1].pack, queue[$0].size) }
-        let pairs = stride(from: 0, to: order.count, by: 2).map { Array(order[$0..<min($0 + 2, order.count)]) }
+        let width = KWeightedLanes.width
+        let groups = stride(from: 0, to: order.count, by: width).map { Array(order[$0..<min($0 + width, order.count)]) }
         let results = Mutex<[Int: (Result<ClipFacts, AudioError>, Double)]>([:])
-        WorkerPool.run(pairs.count) { (index: Int) throws(Never) in
-            let pair = pairs[index]
+        WorkerPool.run(groups.count) { (index: Int) throws(Never) in
+            let group = groups[index]
             let start = ContinuousClock.now
-            let read = pair.map { job in
+            let read = group.map { job in
                 Result { () throws(AudioError) in try AudioProbe.readCapped(path: queue[job].path, cap: queue[job].probe.limits.maxFileBytes) }
             }
-            let probed: [Result<ClipFacts, AudioError>]
-            if pair.count == 2, case .success(let first) = read[0], case .success(let second) = read[1] {
-                let both = AudioProbe.probe((queue[pair[0]].probe, first), (queue[pair[1]].probe, second))
-                probed = [both.0, both.1]
-            } else {
-                probed = read.enumerated().map { n, bytes in
-                    bytes.flatMap { bytes in Result { () throws(AudioError) in try queue[pair[n]].probe.probe(bytes: bytes) } }
-                }
-            }
+            let readable = zip(group, read).compactMap { job, bytes in (try? bytes.get()).map { (probe: queue[job].probe, bytes: $0) } }
+            // One outcome per clip read, in order: a clip that could not be read keeps its error.
+            var outcomes = AudioProbe.probe(together: readable)[...]
+            let probed = read.map { bytes in bytes.flatMap { _ in outcomes.removeFirst() } }
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            // The pair's time is shared by the bytes each clip holds.
-            let sizes = pair.map { Double(max(queue[$0].size, 1)) }
+            // The group's time is shared by the bytes each clip holds.
+            let sizes = group.map { Double(max(queue[$0].size, 1)) }
             let done = results.withLock { results -> Int in
-                for (n, job) in pair.enumerated() { results[job] = (probed[n], seconds * sizes[n] / sizes.reduce(0, +)) }
+                for (n, job) in group.enumerated() { results[job] = (probed[n], seconds * sizes[n] / sizes.reduce(0, +)) }
                 return results.count
             }
             progress?(done, queue.count)
