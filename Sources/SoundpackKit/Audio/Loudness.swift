@@ -231,7 +231,7 @@ final class KWeightedMeter {
 /// flushed at the same points, so every figure is the same to the last bit.
 struct KWeightedLanes {
     static let width = 4
-    /// The processor runs the four-lane loop (checked once).
+    /// The processor runs the AVX2 loops, this one's and the true peak's (checked once).
     static let wide = soundpack_has_avx2() != 0
 
     /// Where a lane is: in its clip, in the trailing silence after it, or finished.
@@ -259,7 +259,7 @@ struct KWeightedLanes {
     private var sums = [Double](repeating: 0, count: KWeightedLanes.width)
     private var inputs = [UnsafePointer<Float>?](repeating: nil, count: KWeightedLanes.width)
     private let b: [Double], a: [Double]
-    /// Four lanes (the two-lane loop) or the width of the wide loop: tests run both.
+    /// The four lanes run in the AVX2 loop, or two by two in the Swift one (tests run both).
     private let useWide: Bool
     /// What a lane in its trailing silence reads: zeros, allocated once and never freed.
     private nonisolated(unsafe) static let silence: UnsafePointer<Float> = {
