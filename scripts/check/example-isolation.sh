@@ -13,7 +13,7 @@ if ! swiftc -help 2>/dev/null | grep -c -- "-default-isolation" >/dev/null; then
   exit 0
 fi
 maps=()
-for map in Sources/C*/module.modulemap; do maps+=(-Xcc "-fmodule-map-file=$map"); done
+for map in Sources/C*/module.modulemap Sources/C*/include/module.modulemap; do maps+=(-Xcc "-fmodule-map-file=$map"); done
 swiftc -typecheck -swift-version 6 -strict-concurrency=complete -default-isolation MainActor -warnings-as-errors \
   -I "$modules" "${maps[@]}" Examples/NotificationServiceExtension/*.swift
 echo "example isolation: Examples/NotificationServiceExtension type-checks in Swift 6 with default isolation MainActor, warnings as errors"
