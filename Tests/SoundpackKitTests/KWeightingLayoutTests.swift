@@ -73,7 +73,7 @@ import SoundpackTestSupport
 
     /// The loops `KWeightedLanes` can run here: the Swift pairs everywhere, the AVX2 one where the
     /// processor has it.
-    static let loops = KWeightedLanes.wide ? [false, true] : [false]
+    static let loops = WideLoops.available ? [false, true] : [false]
 
     @Test(arguments: loops) func clipsSideBySideAreMeasuredAsEachAloneToTheLastBit(wide: Bool) {
         var rng = SystemRandomNumberGenerator()

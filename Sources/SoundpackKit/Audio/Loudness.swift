@@ -3,7 +3,6 @@
 // libebur128 itself; the only file that imports CEBUR128.
 
 import CEBUR128
-import CSoundpackKernels
 import Foundation
 
 /// Measures a clip's momentary-max loudness while its chunks stream past.
@@ -226,13 +225,11 @@ final class KWeightedMeter {
 /// Up to four mono clips of one sample rate measured side by side. The K-weighting recursion waits
 /// on the sample before, so one clip leaves the arithmetic units idle and several fill them: two
 /// in the SIMD2 lanes of `KWeighting.run`, four in one 256-bit vector where the processor has AVX2
-/// (`soundpack_kweighting4_avx2`). Each lane runs the operations `KWeightedMeter` runs for its
+/// (`WideLoops.kWeighting`). Each lane runs the operations `KWeightedMeter` runs for its
 /// clip alone, in the same order, with the energy summed over the same stretches and the state
 /// flushed at the same points, so every figure is the same to the last bit.
 struct KWeightedLanes {
     static let width = 4
-    /// The processor runs the AVX2 loops, this one's and the true peak's (checked once).
-    static let wide = soundpack_has_avx2() != 0
 
     /// Where a lane is: in its clip, in the trailing silence after it, or finished.
     private enum Phase { case clip, tail(remaining: Int), done }
@@ -271,7 +268,7 @@ struct KWeightedLanes {
     var momentaryMax: [Double] { lanes.map(\.blocks.momentaryMax) }
 
     /// `clips` (1…4) clips at one sample rate, which must be divisible by 10.
-    init(clips: Int, sampleRate: Int, wide: Bool = KWeightedLanes.wide) {
+    init(clips: Int, sampleRate: Int, wide: Bool = WideLoops.available) {
         precondition((1...Self.width).contains(clips), "one to four clips side by side")
         weighting = KWeighting(sampleRate: sampleRate)
         lanes = Array(repeating: Lane(blocks: MomentaryBlocks(sampleRate: sampleRate)), count: clips)
@@ -362,7 +359,7 @@ struct KWeightedLanes {
         let any = inputs[filtering.trailingZeroBitCount]
         for i in 0..<Self.width where filtering & (1 << i) == 0 { inputs[i] = any }
         if useWide {
-            soundpack_kweighting4_avx2(b, a, inputs, frames, &state, &sums, Int32(filtering))
+            WideLoops.kWeighting(b: b, a: a, inputs: inputs, frames: frames, state: &state, sums: &sums, lanes: filtering)
         } else {
             for first in stride(from: 0, to: lanes.count, by: 2) where (filtering >> first) & 3 != 0 {
                 runPair(first, filtering: (filtering >> first) & 1 != 0, filtering >> first & 2 != 0, frames: frames)

@@ -3,8 +3,6 @@
 // could beat the peak found so far are interpolated; the result is the same as interpolating
 // every sample, at a fraction of the cost on speech.
 
-import CSoundpackKernels
-
 struct TruePeakMeter {
     /// The filter's four phases, 12 taps each, newest sample last.
     static let phases: [[Float]] = [
@@ -32,9 +30,9 @@ struct TruePeakMeter {
     private(set) var peak: Float = 0
     /// Interpolate everything (for checking that pruning changes nothing).
     var exhaustive = false
-    /// Scan with the AVX2 loop (`soundpack_true_peak_avx2`) where the processor has it; tests
-    /// turn it off to check the Swift loop, which computes every value the same way.
-    var wide = KWeightedLanes.wide
+    /// Scan with the AVX2 loop (`WideLoops.truePeak`) where the processor has it; tests turn it
+    /// off to check the Swift loop, which computes every value the same way.
+    var wide = WideLoops.available
 
     init(channels: Int) {
         self.channels = max(channels, 1)
@@ -95,16 +93,13 @@ struct TruePeakMeter {
     /// `outerBound` × the largest under the others; over eight values from `n` the first lie in
     /// `n - 7 ..< n + 4` and the others in the block's window. The bounds are widened by 1e-4
     /// for rounding, so the peak is the one interpolating everything gives (`exhaustive`, which
-    /// the tests compare).
+    /// the tests compare). Where the processor has AVX2 the C loop does the same.
     private mutating func scan(_ x: UnsafeBufferPointer<Float>) {
         let first = Self.taps - 1
         let block = 32
-        if wide && !exhaustive, let base = x.baseAddress {
-            let sofar = self.peak
-            self.peak = Self.taps48.withUnsafeBufferPointer { phases in
-                soundpack_true_peak_avx2(base, x.count, sofar, phases.baseAddress, Self.gainBound * 1.0001, Self.centreBound * 1.0001,
-                                         Self.outerBound * 1.0001)
-            }
+        if wide && !exhaustive {
+            self.peak = WideLoops.truePeak(x, peak: self.peak, phases: Self.taps48, gain: Self.gainBound * 1.0001,
+                                           centre: Self.centreBound * 1.0001, outer: Self.outerBound * 1.0001)
             return
         }
         var peak = self.peak
