@@ -204,11 +204,6 @@ enum SampleScan {
         scan(x, refusingNonFinite: false, summing: false)?.largest ?? 0
     }
 
-    /// The largest |sample|, or nil when a sample is not finite.
-    static func largestMagnitudeIfFinite(_ x: UnsafeBufferPointer<Float>) -> Float? {
-        scan(x, refusingNonFinite: true, summing: false)?.largest
-    }
-
     /// The largest |sample| and the sum of the samples (as `sum` adds them), or nil when a
     /// sample is not finite: one pass for the chunks a probe reads.
     static func largestMagnitudeAndSumIfFinite(_ x: UnsafeBufferPointer<Float>) -> (largest: Float, sum: Double)? {
