@@ -61,8 +61,8 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec]
 
     static let globalOptions: [OptionSpec] = [
-        .option("--catalog", value: "FILE|URL", help: "catalog: a SQLite file or a postgresql:// URL (env SOUNDPACK_CATALOG; default .soundpack/catalog.sqlite)"),
-        .option("--store", value: "DIR|s3://BUCKET/PREFIX", help: "store: a folder or S3-compatible object storage (env SOUNDPACK_STORE; default dist/)"),
+        .option("--catalog", value: "FILE|URL", help: "catalog: a SQLite file or a postgresql:// URL (env SOUNDPACK_CATALOG; default .soundpack/catalog.sqlite in the project root)"),
+        .option("--store", value: "DIR|s3://BUCKET/PREFIX", help: "store: a folder or S3-compatible object storage (env SOUNDPACK_STORE; default dist/ in the project root)"),
         .option("--s3-endpoint", value: "URL", help: "S3 endpoint for an s3:// store (env AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL; credentials from AWS_*)"),
         .choice("--color", value: "WHEN", default: ColourChoice.auto,
                 help: "colour (auto: on a terminal, unless NO_COLOR is set or TERM is dumb)"),

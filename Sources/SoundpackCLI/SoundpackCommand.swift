@@ -148,7 +148,7 @@ enum Style {
 
 extension CLIContext {
     /// The catalog, store and working folder of a command line: `--catalog`, else
-    /// `SOUNDPACK_CATALOG`; `--store`, else `SOUNDPACK_STORE`; the defaults under the working folder.
+    /// `SOUNDPACK_CATALOG`; `--store`, else `SOUNDPACK_STORE`; the defaults under the project root.
     func workspace(_ arguments: ParsedArguments) throws(SoundpackError) -> Workspace {
         Workspace(catalog: try setting(arguments, "--catalog", "SOUNDPACK_CATALOG"), store: try setting(arguments, "--store", "SOUNDPACK_STORE"),
                   s3Endpoint: arguments.value("--s3-endpoint"), workingDirectory: workingDirectory, environment: environment)
@@ -168,15 +168,20 @@ extension CLIContext {
         return nil
     }
 
-    /// The store the command line names (`dist/` by default).
-    func store(_ arguments: ParsedArguments) throws(SoundpackError) -> Store {
+    /// The store the command line names (`dist/` under the project root by default). `existing`:
+    /// for a command that reads it, a store that does not exist is an error (exit 3).
+    func store(_ arguments: ParsedArguments, existing: Bool = false) throws(SoundpackError) -> Store {
         let workspace = try workspace(arguments)
-        do { return try workspace.openStore() } catch { throw error.context("cannot use the store") }
+        let store: Store
+        do { store = try workspace.openStore() } catch { throw error.context("cannot use the store") }
+        if existing { try workspace.requireStore(store) }
+        return store
     }
 
     /// The catalog the command works on (see `Workspace.openCatalog`).
     func openCatalog(_ arguments: ParsedArguments, readOnly: Bool = false, emptyWhenMissing: Bool = false) throws(SoundpackError) -> any Catalog {
         let workspace = try workspace(arguments)
+        if readOnly && !emptyWhenMissing { try workspace.requireCatalog() }
         do { return try workspace.openCatalog(readOnly: readOnly, emptyWhenMissing: emptyWhenMissing) } catch {
             throw error.context("cannot use the catalog", hint: "--catalog or SOUNDPACK_CATALOG names it")
         }

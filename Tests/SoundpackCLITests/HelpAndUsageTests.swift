@@ -162,7 +162,9 @@ import SoundpackTestSupport
         let catalog = try Executable.run(["list", "--catalog", "typo/catalog.sqlite"], in: folder.path)
         #expect(catalog.status == 3 && catalog.stderr.contains("does not exist"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("typo")))
-        #expect(try Executable.run(["list"], in: folder.path).status == 0, "the default .soundpack/ is created")
+        let missing = try Executable.run(["list"], in: folder.path)
+        #expect(missing.status == 3 && missing.stderr.contains("there is no catalog at"), "a read of no catalog says so: \(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file(".soundpack")))
 
         try folder.write(#"{"packs":[{}]}"#, to: "baseline.json")
         let baseline = try Executable.run(["validate", Fixtures.demoPack, "--no-record", "--baseline", "baseline.json"], in: folder.path)

@@ -41,7 +41,9 @@ enum CatalogCommand: Command {
 
     static func rebuild(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard arguments.has("--from-store") else { throw .usage("catalog rebuild needs --from-store", hint: "soundpack catalog rebuild --from-store --store s3://bucket/voice") }
-        let catalog = try context.openCatalog(arguments), store = try context.store(arguments)
+        // The store first: rebuilding from a store that does not exist creates nothing and records nothing.
+        let store = try context.store(arguments, existing: true)
+        let catalog = try context.openCatalog(arguments)
         let report = try Publisher(catalog: catalog, store: store).rebuildCatalog()
         try context.emit(CatalogRebuild(catalog: catalog.location, store: store.location, recorded: report.recorded, yanked: report.yanked, known: report.known), .text)
         return .success

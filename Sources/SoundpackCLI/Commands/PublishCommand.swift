@@ -14,7 +14,7 @@ enum PublishCommand: Command {
         synopsis: "publish [DIR...] [--sign-key FILE] [--dry-run] [--format text|json|github]",
         summary: "Validate, archive and copy packs into the store, and record each version in the catalog.",
         discussion: """
-            Without DIR, every folder under ./packs that holds a pack.json. A pack with validation errors is
+            Without DIR, every folder under the project root's packs/ that holds a pack.json. A pack with validation errors is
             not published. The same id@version with the same content is a no-op; with other content it is
             refused ([catalog.version-conflict]). A new version must be greater than every published one, and
             big enough for its change against the newest: a removed token, a grammar change or a sample-format

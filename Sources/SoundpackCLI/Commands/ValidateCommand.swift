@@ -10,11 +10,12 @@ enum ValidateCommand: Command {
     static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "validate",
-        synopsis: "validate DIR... [--format text|json|junit|github|sarif] [--output FILE|-] [--strict] [--ignore RULE]... [--baseline FILE] [--no-record]",
+        synopsis: "validate [DIR...] [--format text|json|junit|github|sarif] [--output FILE|-] [--strict] [--ignore RULE]... [--baseline FILE] [--no-record]",
         summary: "Check that each pack can say every amount up to its maxAmount, in a format iOS plays.",
         discussion: """
-            Runs every rule (manifest.*, coverage.*, file.*, format.*, audio.*, compose.banner-cut, compose.too-long) on each
-            pack folder independently and records each run in the catalog. Formats: text (compiler style,
+            Runs every rule (manifest.*, coverage.*, file.*, format.*, audio.*, compose.*) on each
+            pack folder independently and records each run in the catalog. With no DIR, every pack under the project
+            root's packs/ (each folder that holds a pack.json; anything else there is skipped, as publish skips it). Formats: text (compiler style,
             `path: error: [rule] message`), json (schemas/report.schema.json), junit (one testsuite per pack),
             github (workflow annotations), sarif (SARIF 2.1.0). --output writes the rendering to FILE and
             the text summary to the terminal. --ignore, pack.json "checks": {"ignore": [...]} and --baseline
@@ -32,8 +33,9 @@ enum ValidateCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: ReportFormat = try arguments.choice("--format")
-        guard !arguments.positionals.isEmpty else {
-            throw .usage("validate needs at least one pack folder", hint: "soundpack validate packs/wechat")
+        let directories = arguments.positionals.isEmpty ? try context.workspace(arguments).discoverPacks() : arguments.positionals
+        guard !directories.isEmpty else {
+            throw .usage("no packs to validate: no folder under ./packs holds a pack.json", hint: "soundpack validate DIR, or run it in a project that has packs/")
         }
         var session = ValidationSession(toolVersion: SoundpackCommand.version)
         session.strict = arguments.has("--strict")
@@ -45,7 +47,7 @@ enum ValidateCommand: Command {
             }
         }
         let progress = Progress("validating clips", total: nil, sink: context.stderr, environment: context.environment)
-        let run = session.run(arguments.positionals.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
+        let run = session.run(directories.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
 
         let rendering = try FindingRenderer.render(run, as: format, colour: context.colours(context.stdout))

@@ -19,7 +19,9 @@ enum VerifyCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: ReportFormat = try arguments.choice("--format")
-        var verifier = StoreVerifier(catalog: try context.openCatalog(arguments, readOnly: true), store: try context.store(arguments))
+        // A store or catalog that does not exist is an error, never "0 files checked, no drift".
+        let store = try context.store(arguments, existing: true)
+        var verifier = StoreVerifier(catalog: try context.openCatalog(arguments, readOnly: true), store: store)
         for file in arguments.values("--public-key") {
             let key = try KeyFiles.publicKey(file, context)
             verifier.publicKeys[SigningKey.keyID(publicKey: key)] = key

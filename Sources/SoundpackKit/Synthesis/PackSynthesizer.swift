@@ -81,7 +81,7 @@ public struct PackSynthesizer: Sendable {
         }
         defer { try? FileManager.default.removeItem(at: raw) }
 
-        let book = pack.phrasebook
+        let book = Self.phrasebook(of: pack)
         let tokens = book.requiredTokens(upTo: pack.maxAmount).sorted { book.grammar.precedes($0.rawValue, $1.rawValue) }
         var clips: [String: String] = [:]
         for token in tokens {
@@ -120,6 +120,14 @@ public struct PackSynthesizer: Sendable {
         var written = pack
         written.clips = Dictionary(uniqueKeysWithValues: converted.clips.map { ($0.token, $0.destination) })
         return SynthSummary(pack: written, source: source, converted: converted)
+    }
+
+    /// The phrases of a pack about to be spoken: the ones it declares, else prefix, amount and, when
+    /// `--phrase-text suffix=…` gave words for one, the suffix (a pack's suffix is said only when it
+    /// has a clip, so its clip is spoken here, not left to a text nobody hears).
+    static func phrasebook(of pack: PackFile) -> Phrasebook {
+        guard pack.phrases == nil else { return pack.phrasebook }
+        return Phrasebook(grammar: pack.grammar, hasSuffix: pack.texts[Token.suffix.rawValue] != nil)
     }
 
     /// The pack.json a request asks for, clips not yet listed: checked by the reader validate uses.
@@ -162,7 +170,7 @@ public struct PackSynthesizer: Sendable {
         // Through the reader validate uses: what it would refuse is refused here, before speaking.
         do {
             var probe = pack
-            for token in pack.phrasebook.requiredTokens(upTo: pack.maxAmount) { probe.clips[token.rawValue] = "clips/x.wav" }
+            for token in Self.phrasebook(of: pack).requiredTokens(upTo: pack.maxAmount) { probe.clips[token.rawValue] = "clips/x.wav" }
             _ = try PackFile(json: try StoreJSON.encode(probe))
         } catch let error as PackFileError {
             throw .usage("these phrase texts make no valid pack.json: \(error.description)")

@@ -6,7 +6,7 @@ import SoundpackCore
 public struct Validator: Sendable {
     /// Every rule, in the order findings are reported.
     static let rules: [any ValidationRule] = [
-        ManifestInvalid(), ManifestUnsafePath(), CoverageMissingToken(), CoverageUnknownToken(), CoverageOrphanFile(),
+        ManifestInvalid(), ManifestUnsafePath(), CoverageMissingToken(), CoverageUnknownToken(), CoverageOrphanFile(), CoverageUnspokenText(),
         FileUnreadable(), FileUnsafeName(), FormatUnsupported(), FormatMismatch(), AudioEmpty(), AudioNonFinite(), AudioTooLong(),
         AudioLeadingSilence(), AudioTrailingSilence(), AudioClipping(), AudioDCOffset(), AudioLoudnessOutlier(),
         ComposeBannerCut(), ComposeTooLong(),

@@ -1,0 +1,103 @@
+// Places where a small mistake used to switch a check off without a word, so a team saw a green:
+// a suffix written but never spoken, commands run in the wrong folder reporting on nothing, a
+// signing secret one `git add .` from a leak, pack.json errors an editor cannot jump to, and
+// `show` hiding what a reviewer approves.
+
+import Foundation
+import Testing
+import SoundpackTestSupport
+
+@Suite struct FailClosedTests {
+    // MARK: The suffix
+
+    @Test(arguments: [("en-IN", "Received", "on PhonePe", "1000", "Received rupees one thousand on PhonePe"),
+                      ("zh-Hans", "收款", "请查收", "15.4", "收款十五点四元请查收")])
+    func synthSpeaksTheSuffixItWasGiven(grammar: String, prefix: String, suffix: String, amount: String, said: String) throws {
+        let folder = TemporaryFolder()
+        let made = try Executable.run(["synth", "P", "--id", "x", "--grammar", grammar, "--phrase-text", "prefix=\(prefix)",
+                                       "--phrase-text", "suffix=\(suffix)"], in: folder.path)
+        try #require(made.status == 0, "\(made.stderr)")
+        let pack = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("P/pack.json")))) as? [String: Any]
+        #expect((pack?["clips"] as? [String: String])?["suffix"] != nil, "a suffix clip is spoken")
+        #expect(try Executable.run(["say", amount, "--pack", "P"], in: folder.path).stdout == said + "\n")
+        let validated = try Executable.run(["validate", "P", "--no-record"], in: folder.path)
+        #expect(validated.status == 0 && !validated.stdout.contains("unspoken-text"), "\(validated.stdout)")
+    }
+
+    @Test func aTextWithoutItsClipIsAnError() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.editManifest(pack) { manifest in
+            var texts = manifest["texts"] as? [String: String] ?? [:]
+            texts["suffix"] = "请查收"
+            manifest["texts"] = texts
+        }
+        let validated = try Executable.run(["validate", "wechat", "--no-record", "--format", "github"], in: folder.path)
+        #expect(validated.status == 1, "\(validated.stdout)")
+        #expect(validated.stdout.contains("title=coverage.unspoken-text::[coverage.unspoken-text] texts 'suffix' ('请查收') has no clip"), "\(validated.stdout)")
+        #expect(validated.stdout.contains("file=wechat/pack.json,line="), "placed on the texts entry: \(validated.stdout)")
+        // A pack cannot waive it: it is an error rule.
+        try Fixtures.editManifest(pack) { $0["checks"] = ["ignore": ["coverage.unspoken-text"]] }
+        #expect(try Executable.run(["validate", "wechat", "--no-record"], in: folder.path).stdout.contains("cannot waive its own errors"))
+    }
+
+    // MARK: The project root, and reads of nothing
+
+    @Test func verifyAndRebuildOnNoStoreSaySoAndCreateNothing() throws {
+        let folder = TemporaryFolder()
+        let verify = try Executable.run(["verify"], in: folder.path)
+        #expect(verify.status == 3 && verify.stderr.contains("there is no store at dist — the folder does not exist"), "\(verify.stderr)")
+        #expect(verify.stderr.contains("--store or SOUNDPACK_STORE") && verify.stdout.isEmpty)
+        let rebuild = try Executable.run(["catalog", "rebuild", "--from-store"], in: folder.path)
+        #expect(rebuild.status == 3 && rebuild.stderr.contains("there is no store at dist"), "\(rebuild.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing is created: no .soundpack/, dist/ or .dist.soundpack/")
+
+        try FileManager.default.createDirectory(atPath: folder.file("dist"), withIntermediateDirectories: false)
+        let empty = try Executable.run(["verify"], in: folder.path)
+        #expect(empty.status == 3 && empty.stderr.contains("it holds no index.json and no published file"), "\(empty.stderr)")
+        let named = try Executable.run(["verify", "--store", "elsewhere"], in: folder.path)
+        #expect(named.status == 3 && named.stderr.contains("there is no store at elsewhere"), "\(named.stderr)")
+    }
+
+    @Test func verifyWithoutACatalogSaysSo() throws {
+        let folder = try PublishEndToEndTests.project()
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        try FileManager.default.removeItem(atPath: folder.file(".soundpack"))
+        let verify = try Executable.run(["verify"], in: folder.path)
+        #expect(verify.status == 3 && verify.stderr.contains("there is no catalog at") && verify.stderr.contains("catalog rebuild --from-store"), "\(verify.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file(".soundpack")))
+    }
+
+    @Test func commandsBelowTheProjectRootUseItsCatalogStoreAndPacks() throws {
+        let folder = try PublishEndToEndTests.project()
+        try folder.write("Recorded by the studio.\n", to: "packs/README.md")
+        let inPacks = folder.file("packs"), inPack = folder.file("packs/wechat")
+
+        // validate with no folder: every pack under the root's packs/, README.md skipped; recorded at the root.
+        let validated = try Executable.run(["validate"], in: inPacks)
+        #expect(validated.status == 0 && validated.stdout.contains("../packs/wechat: passed"), "\(validated.stdout)\(validated.stderr)")
+        #expect(!validated.stdout.contains("README"))
+        #expect(FileManager.default.fileExists(atPath: folder.file(".soundpack/catalog.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("packs/.soundpack")), "no second catalog in packs/")
+
+        let published = try Executable.run(["publish"], in: inPack)
+        #expect(published.status == 0 && published.stdout.contains("to ../../dist/wechat/1.0.0"), "\(published.stdout)\(published.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.file("dist/index.json")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("packs/wechat/dist")))
+
+        let verified = try Executable.run(["verify"], in: inPack)
+        #expect(verified.status == 0 && verified.stdout.contains("../../dist: 23 files checked, no drift"), "\(verified.stdout)\(verified.stderr)")
+        #expect(try Executable.run(["list"], in: inPacks).stdout.contains("wechat"))
+
+        // An explicit flag or variable still wins, relative to the working folder.
+        let named = try Executable.run(["verify", "--store", "dist"], in: inPacks)
+        #expect(named.status == 3 && named.stderr.contains("there is no store at dist"), "\(named.stderr)")
+    }
+
+    @Test func validateWithNoPacksToFindIsAUsageError() throws {
+        let folder = TemporaryFolder()
+        let validated = try Executable.run(["validate"], in: folder.path)
+        #expect(validated.status == 2 && validated.stderr.contains("no packs to validate"), "\(validated.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}
