@@ -100,4 +100,51 @@ import SoundpackTestSupport
         #expect(validated.status == 2 && validated.stderr.contains("no packs to validate"), "\(validated.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
+
+    // MARK: The signing secret
+
+    @Test func keygenRefusesASecretThatGitWouldCommit() throws {
+        let folder = TemporaryFolder()
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git", "init", "-q", folder.path]
+        try git.run()
+        git.waitUntilExit()
+        try #require(git.terminationStatus == 0)
+        try FileManager.default.createDirectory(atPath: folder.file("keys"), withIntermediateDirectories: false)
+
+        let refused = try Executable.run(["keygen", "-o", "release.key"], in: folder.file("keys"))
+        #expect(refused.status == 1 && refused.stderr.contains("git does not ignore") && refused.stderr.contains("add the line '/keys/release.key' to"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("keys/release.key")) && !FileManager.default.fileExists(atPath: folder.file("keys/release.key.pub")))
+
+        try folder.write("/keys/release.key\n", to: ".gitignore")
+        #expect(try Executable.run(["keygen", "-o", "release.key"], in: folder.file("keys")).status == 0)
+        let forced = try Executable.run(["keygen", "-o", "other.key", "--force"], in: folder.file("keys"))
+        #expect(forced.status == 0 && FileManager.default.fileExists(atPath: folder.file("keys/other.key")), "\(forced.stderr)")
+    }
+
+    @Test func aSigningKeyThatSignsNothingSaysSo() throws {
+        let folder = try PublishEndToEndTests.project()
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        #expect(try Executable.run(["keygen", "-o", "release.key"], in: folder.path).status == 0)
+        let again = try Executable.run(["publish", "--sign-key", "release.key"], in: folder.path)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("0 versions signed with key ") && again.stdout.contains("wechat@1.0.0 already published unsigned"), "\(again.stdout)")
+        let json = try Executable.run(["publish", "--sign-key", "release.key", "--format", "json"], in: folder.path)
+        #expect(json.stderr.contains("0 versions signed") && (try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8))) != nil, "stdout stays JSON")
+
+        try PublishEndToEndTests.setVersion(folder.file("packs/wechat"), "1.0.1")
+        let signed = try Executable.run(["publish", "--sign-key", "release.key"], in: folder.path)
+        #expect(signed.stdout.contains("1 version signed with key ") && !signed.stdout.contains("already published"), "\(signed.stdout)")
+    }
+
+    @Test func aMissingPublicKeyFileIsAnIOErrorThatNamesKeygen() throws {
+        let folder = try PublishEndToEndTests.project()
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        let verify = try Executable.run(["verify", "--public-key", "release.key.pub"], in: folder.path)
+        #expect(verify.status == 3, "\(verify.stderr)")
+        #expect(verify.stderr.contains("cannot read the public key release.key.pub") && verify.stderr.contains("soundpack keygen -o release.key writes release.key.pub"), "\(verify.stderr)")
+        let publish = try Executable.run(["publish", "--sign-key", "nosuch.key"], in: folder.path)
+        #expect(publish.status == 3 && publish.stderr.contains("soundpack keygen -o nosuch.key writes one"), "\(publish.stderr)")
+    }
 }

@@ -7,9 +7,16 @@ import SoundpackKit
 enum KeygenCommand: Command {
     static let spec = CommandSpec(
         name: "keygen",
-        synopsis: "keygen -o FILE",
+        synopsis: "keygen -o FILE [--force]",
         summary: "Write an Ed25519 key pair for signing manifests: FILE (secret, mode 0600) and FILE.pub.",
-        options: [.option("-o", "--output", value: "FILE", help: "where to write the secret key")])
+        discussion: """
+            The secret key is refused inside a git work tree whose ignore rules (git check-ignore) do not cover FILE:
+            one `git add .` would publish it. Add the line keygen names to .gitignore, write the key outside the
+            repository (and keep it in your CI's secrets), or give --force. FILE.pub is public: commit it, and paste
+            its contents into the app's configuration.
+            """,
+        options: [.option("-o", "--output", value: "FILE", help: "where to write the secret key"),
+                  .flag("--force", help: "write the secret key into a git work tree even where git does not ignore it")])
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         guard let output = arguments.value("--output") else { throw .usage("keygen needs -o FILE") }
@@ -18,6 +25,7 @@ enum KeygenCommand: Command {
         guard !FileManager.default.fileExists(atPath: path), !FileManager.default.fileExists(atPath: path + ".pub") else {
             throw .refused("\(output) or \(output).pub already exists", hint: "keygen never overwrites a key")
         }
+        if !arguments.has("--force") { try refuseUnignoredSecret(at: path, shown: output) }
         let key = SigningKey.generate()
         do {
             try AtomicFile.write(Data((Data(key.secretKeyBytes).base64EncodedString() + "\n").utf8), to: path, mode: 0o600, replacing: false)
@@ -27,5 +35,28 @@ enum KeygenCommand: Command {
         }
         context.stdout.write("wrote \(output.visible) (secret) and \(output.visible).pub; key id \(key.keyID)\n")
         return .success
+    }
+
+    /// Refuses a secret key path inside a git work tree that git does not ignore, naming the line
+    /// that would ignore it.
+    static func refuseUnignoredSecret(at path: String, shown: String) throws(SoundpackError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let root = GitWorkTree.root(containing: folder) else { return }
+        let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
+        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+        let inTree = standardized.hasPrefix(rootPath == "/" ? "/" : rootPath + "/") ? String(standardized.dropFirst(rootPath == "/" ? 1 : rootPath.count + 1)) : standardized
+        let line = "/" + inTree
+        let gitignore = (rootPath as NSString).appendingPathComponent(".gitignore")
+        switch GitWorkTree.ignores(path, inWorkTree: root) {
+        case .ignored:
+            return
+        case .notIgnored:
+            throw .refused("\(shown.visible) would be a secret key in the git work tree \(rootPath.visible) that git does not ignore",
+                           "one `git add .` would commit it",
+                           hint: "add the line '\(line.visible)' to \(gitignore.visible), or write the key outside the repository; --force writes it anyway")
+        case .unknown(let why):
+            throw .refused("cannot tell whether git ignores \(shown.visible) in the work tree \(rootPath.visible)", why,
+                           hint: "add the line '\(line.visible)' to \(gitignore.visible) and make sure git runs, or give --force")
+        }
     }
 }

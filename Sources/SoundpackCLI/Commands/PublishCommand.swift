@@ -61,6 +61,14 @@ enum PublishCommand: Command {
         if format == .github { context.stdout.write(FindingRenderer.github(outcomes)) } else {
             try context.emit(Publication(packs: outcomes), format == .json ? .json : .text)
         }
+        // What the key signed: on stdout after the text, on stderr beside a machine-readable format.
+        if let key, !dryRun {
+            let signing: PublishSigning
+            do { signing = try PublishSigning.of(outcomes, keyID: key.keyID, store: publisher.store) } catch {
+                throw error.context("published, but cannot read back the signatures")
+            }
+            (format == .text ? context.stdout : context.stderr).write(signing.summary + "\n")
+        }
         return outcomes.contains { $0.status == .refused } ? .failure : .success
     }
 }
