@@ -14,7 +14,13 @@ nonisolated enum SoundpackSetup {
     /// other bytes, even at the same size: a clip re-recorded at the same length is replaced. Each
     /// copy is written under a temporary name and renamed into place, so the extension, which may
     /// be reading the folder at that moment, sees the old clip or the new one, never part of one.
+    ///
+    /// A signature policy that is a set-up error (a configured key that is not `release.key.pub`'s
+    /// contents) is reported to `configuration.report`; the install goes on, since the shipped
+    /// manifest and clips are what the extension speaks with until it is fixed, but no manifest is
+    /// fetched from the store (`refreshAndPrefetch` throws, the extension does not refresh).
     static func install(configuration: SoundpackConfiguration = .app, bundle: Bundle = .main) throws {
+        do { _ = try configuration.manifestTrust() } catch { configuration.report("set-up: \(error)") }
         let group = try configuration.group()
         let name = (configuration.sharedManifestFile as NSString).deletingPathExtension
         let type = (configuration.sharedManifestFile as NSString).pathExtension
@@ -62,7 +68,8 @@ nonisolated enum SoundpackSetup {
     /// Call when the app becomes active (and from a background refresh task): fetches index.json
     /// (one 304 when nothing changed), the newest version's manifest if it is new, then every clip
     /// of it that is neither bundled nor already downloaded, until `seconds` have passed. A run cut
-    /// short keeps what it finished; the next run fetches the rest.
+    /// short keeps what it finished; the next run fetches the rest. Throws `ManifestTrustError`,
+    /// before any request, while the signature policy is a set-up error.
     @discardableResult
     static func refreshAndPrefetch(packID: String, seconds: TimeInterval = 20, configuration: SoundpackConfiguration = .app) async throws -> ClipPrefetcher.Report {
         let group = try configuration.group()
@@ -71,7 +78,12 @@ nonisolated enum SoundpackSetup {
         let transport = URLSessionTransport.ephemeral(seconds: seconds)
         defer { transport.session.finishTasksAndInvalidate() }
         guard let pin = PackPin(packID) else { throw CocoaError(.coderInvalidValue) }
-        let manifest = try await configuration.refresher(in: group, transport: transport).refresh(pin)
+        let refresher: ManifestRefresher
+        do { refresher = try configuration.refresher(in: group, transport: transport) } catch {
+            configuration.report("no refresh: \(error)")
+            throw error
+        }
+        let manifest = try await refresher.refresh(pin)
         let pack = SharedPack(published: manifest, storeURL: configuration.storeURL)
         let prefetcher = ClipPrefetcher(soundsFolder: configuration.sounds(in: group), transport: transport, hasher: CryptoKitSHA256())
         return await prefetcher.prefetch(pack, bundled: Set(shipped.bundled(listed, stillUsedBy: pack)), until: Date(timeIntervalSinceNow: seconds))

@@ -146,18 +146,23 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
 
     /// The planner for the pack the push pins: that version when its manifest is on disk, else
     /// refreshed from the store within `refreshBudget`, else the newest on disk, else the manifest
-    /// the app shipped.
+    /// the app shipped. While the signature policy is a set-up error, the manifest the app shipped
+    /// only (reported; nothing is fetched or read from the refresher's folder).
     func planner(pin: PackPin, group: URL) async throws -> ClipPlanner {
         let shipped = try SharedManifest(data: Data(contentsOf: group.appendingPathComponent(configuration.sharedManifestFile)))
         let listed = configuration.defaults?.stringArray(forKey: shipped.key) ?? []
         let transport = URLSessionTransport.ephemeral(seconds: configuration.refreshBudget)
         defer { transport.session.finishTasksAndInvalidate() }
-        let refresher = configuration.refresher(in: group, transport: transport)
         var manifest = shipped, bundled = listed
-        if let resolved = await refresher.resolve(pin, budget: configuration.refreshBudget) {
-            let pack = SharedPack(published: resolved.manifest, storeURL: configuration.storeURL)
-            manifest = shipped.replacing(with: pack)
-            bundled = shipped.bundled(listed, stillUsedBy: pack)  // a re-recorded clip is downloaded, not taken from the bundle
+        do {
+            let refresher = try configuration.refresher(in: group, transport: transport)
+            if let resolved = await refresher.resolve(pin, budget: configuration.refreshBudget) {
+                let pack = SharedPack(published: resolved.manifest, storeURL: configuration.storeURL)
+                manifest = shipped.replacing(with: pack)
+                bundled = shipped.bundled(listed, stillUsedBy: pack)  // a re-recorded clip is downloaded, not taken from the bundle
+            }
+        } catch {
+            configuration.report("no refresh: \(error)")
         }
         return try ClipPlanner(manifest: manifest, packID: pin.id, bundledFiles: bundled,
                                soundsFolder: configuration.sounds(in: group), hasher: CryptoKitSHA256())

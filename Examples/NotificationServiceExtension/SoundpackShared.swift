@@ -1,6 +1,7 @@
 // What the app and its Notification Service Extension share: where the packs are published, the
-// key that signs them, the App Group, and SoundpackCore's injected pieces on iOS (URLSession for
-// the network, CryptoKit for SHA-256 and Ed25519). Add this file to both targets.
+// key that signs them (or that they are unsigned, on purpose), the App Group, and SoundpackCore's
+// injected pieces on iOS (URLSession for the network, CryptoKit for SHA-256 and Ed25519). Add this
+// file to both targets.
 //
 // On Linux it compiles against the stand-ins in Tests/StandIns, so our tests run this very code.
 // The types are `nonisolated`: with Xcode 26's default isolation for new targets (MainActor) they
@@ -72,13 +73,23 @@ nonisolated struct URLSessionTransport: HTTPTransport {
 /// Where this app's packs are published, which key signs them, the App Group they share, and the
 /// extension's time budgets: one value for both targets (`.app`), which tests replace with their own.
 nonisolated struct SoundpackConfiguration: Sendable {
+    /// Whether the store's manifests must be signed, and by which keys.
+    nonisolated enum Signature: Sendable {
+        /// Each manifest must be signed by one of these keys: the contents of `release.key.pub`
+        /// (`soundpack keygen -o release.key`; CI publishes with `--sign-key release.key`), pasted as
+        /// they are (the trailing newline is fine). A key that is not one is a set-up error: it is
+        /// reported, and no manifest is fetched until it is fixed.
+        case signed(publicKeys: [String])
+        /// The store is not signed, on purpose: manifests are checked against index.json's SHA-256 only.
+        case unsigned
+    }
+
     /// The App Group shared with the main app (Signing & Capabilities → App Groups).
     var appGroup: String
     /// The store as the CDN serves it: what `soundpack export --base-url` was given.
     var storeURL: String
-    /// `soundpack keygen`'s `release.key.pub` (base64). Empty: manifests are checked against the
-    /// index's SHA-256 only.
-    var publicKeys: [String]
+    /// The signature policy, chosen on purpose: there is no default.
+    var signature: Signature
     /// Written into the group container by the main app (see MainAppSetup.swift).
     var sharedManifestFile = "SoundpackManifest.plist"
     /// iOS gives the extension about 30 s: a few for a manifest refresh, then the clips, leaving
@@ -94,7 +105,7 @@ nonisolated struct SoundpackConfiguration: Sendable {
 
     /// This app's configuration.
     static let app = SoundpackConfiguration(appGroup: "group.com.example.payments", storeURL: "https://cdn.example.com/voice",
-                                            publicKeys: ["REPLACE-WITH-THE-CONTENTS-OF-release.key.pub"])
+                                            signature: .signed(publicKeys: ["REPLACE-WITH-THE-CONTENTS-OF-release.key.pub"]))
 
     func group() throws -> URL {
         guard let group = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup) else {
@@ -112,9 +123,17 @@ nonisolated struct SoundpackConfiguration: Sendable {
         AnnouncedPayments(folder: support(in: group).appendingPathComponent("announced", isDirectory: true), hasher: CryptoKitSHA256())
     }
 
-    func refresher(in group: URL, transport: URLSessionTransport) -> ManifestRefresher {
-        ManifestRefresher(storeURL: storeURL, folder: support(in: group),
-                          trustedKeys: publicKeys.compactMap { Data(base64Encoded: $0) }.filter { $0.count == 32 },
+    /// The policy `signature` describes; throws (naming the key) when a configured key is not one.
+    func manifestTrust() throws(ManifestTrustError) -> ManifestTrust {
+        switch signature {
+        case .signed(let publicKeys): return try .signed(publicKeys: publicKeys)
+        case .unsigned: return .unsigned
+        }
+    }
+
+    /// The refresher under this configuration's policy; throws instead when the policy is a set-up error.
+    func refresher(in group: URL, transport: URLSessionTransport) throws(ManifestTrustError) -> ManifestRefresher {
+        ManifestRefresher(storeURL: storeURL, folder: support(in: group), trust: try manifestTrust(),
                           transport: transport, verifier: CryptoKitEd25519(), hasher: CryptoKitSHA256())
     }
 

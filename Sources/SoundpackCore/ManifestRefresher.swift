@@ -1,8 +1,8 @@
 // How published versions reach a phone: fetch the store's index.json (an unchanged index costs one
-// 304), then the wanted version's manifest.json, check it against the index's SHA-256 and, when the
-// app trusts signing keys, its Ed25519 signature, and keep it in the App Group container. The
-// network and the signature check are injected: URLSession and CryptoKit on iOS, a loopback server
-// and libsodium in the Linux tests.
+// 304), then the wanted version's manifest.json, check it against the index's SHA-256 and, under the
+// app's signed policy (ManifestTrust), its Ed25519 signature, and keep it in the App Group
+// container. The network and the signature check are injected: URLSession and CryptoKit on iOS, a
+// loopback server and libsodium in the Linux tests.
 
 import Foundation
 
@@ -106,18 +106,18 @@ public enum RefreshError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct ManifestRefresher: Sendable {
     public let storeURL: String
     public let folder: URL
-    /// Raw 32-byte Ed25519 public keys (`soundpack keygen`'s `.pub`, base64-decoded). When there are
-    /// any, a manifest must be signed by one of them.
-    public let trustedKeys: [Data]
+    /// Which manifests are accepted: signed by one of the app's keys, or (said on purpose) unsigned.
+    public let trust: ManifestTrust
     public let transport: any HTTPTransport
+    /// Checks the signatures the signed policy requires; without one no signed manifest is accepted.
     public let verifier: (any SignatureVerifying)?
     public let hasher: any SHA256Hashing
 
-    public init(storeURL: String, folder: URL, trustedKeys: [Data] = [], transport: any HTTPTransport,
+    public init(storeURL: String, folder: URL, trust: ManifestTrust, transport: any HTTPTransport,
                 verifier: (any SignatureVerifying)? = nil, hasher: any SHA256Hashing = PortableSHA256()) {
         self.storeURL = storeURL
         self.folder = folder
-        self.trustedKeys = trustedKeys
+        self.trust = trust
         self.transport = transport
         self.verifier = verifier
         self.hasher = hasher
@@ -242,14 +242,15 @@ public struct ManifestRefresher: Sendable {
     }
 
     private func checkSignature(of data: Data, manifest: StoreManifest, name: String) async throws(RefreshError) {
-        guard !trustedKeys.isEmpty else { return }
+        // Under the signed policy an empty key list matches no manifest: it refuses them all.
+        guard case .signed(let keys) = trust else { return }
         guard let keyID = manifest.signingKey else { throw .unsigned(name) }
-        guard let key = trustedKeys.first(where: { String(hasher.sha256Hex($0).prefix(16)) == keyID }) else {
+        guard let key = keys.first(where: { String(hasher.sha256Hex($0.rawRepresentation).prefix(16)) == keyID }) else {
             throw .untrustedKey(name, keyID: keyID)
         }
         let text = String(decoding: try await fetch(StoreLayout.signature(manifest.id, manifest.version)).body.prefix(1_024), as: UTF8.self)
         guard let verifier, let signature = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)),
-              verifier.isValidSignature(signature, of: data, publicKey: key) else { throw .badSignature(name) }
+              verifier.isValidSignature(signature, of: data, publicKey: key.rawRepresentation) else { throw .badSignature(name) }
     }
 
     private func fetch(_ key: String, ifNoneMatch: String? = nil, accepting statuses: Set<Int> = [200]) async throws(RefreshError) -> HTTPResponse {

@@ -19,15 +19,18 @@ struct Phone {
     let extensionBundle: URL
     let center = UNUserNotificationCenter()
     var configuration: SoundpackConfiguration
-    /// What the extension reported on its way (why it fell back), for failure messages.
-    let reports = Reports()
+    /// What the app and the extension reported on their way (set-up errors, why they fell back).
+    let reports: Reports
+    /// The key every publish signs with (`--sign-key`); nil: the store is unsigned.
+    let signingKey: KeyPair?
 
     /// Published wechat@1.0.0 (or `pack`: merchant, the demo pack with phrases), served; the app
-    /// bundles `bundled` (file names) and the export.
+    /// bundles `bundled` (file names) and the export. The configuration declares the store unsigned.
     /// `suffix`: the pack also ends every announcement with a 1.28 s suffix clip (a take of the prefix).
     /// `codec`: the pack's clips converted to it first (`soundpack convert --codec`), e.g. ima4.
+    /// `signedWith`: every publish signs the manifests with that key (the configuration is left unsigned).
     static func make(pack id: String = "wechat", bundled: [String] = ["prefix.caf", "yuan.caf"], suffix: Bool = false,
-                     codec: String? = nil) throws -> Phone {
+                     codec: String? = nil, signedWith signingKey: KeyPair? = nil) throws -> Phone {
         let project = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: project.file("packs"), withIntermediateDirectories: true)
         let pack = try Fixtures.copyDemoPack(into: project, as: "packs/\(id)", from: id == "wechat" ? Fixtures.demoPack : Fixtures.merchantPack)
@@ -49,10 +52,13 @@ struct Phone {
             }
         }
         let server = try LoopbackHTTPServer(serving: project.file("dist"))
+        let reports = Reports()
+        var configuration = SoundpackConfiguration(appGroup: "group.test.\(UUID().uuidString)", storeURL: server.baseURL, signature: .unsigned)
+        configuration.report = { [reports] in reports.append($0) }
         let phone = Phone(project: project, server: server, group: URL(fileURLWithPath: project.file("AppGroup")),
                           appBundle: URL(fileURLWithPath: project.file("App.app")), extensionBundle: URL(fileURLWithPath: project.file("Extension.appex")),
-                          configuration: SoundpackConfiguration(appGroup: "group.test.\(UUID().uuidString)", storeURL: server.baseURL, publicKeys: []))
-        try phone.run(["publish"])
+                          configuration: configuration, reports: reports, signingKey: signingKey)
+        try phone.publish()
         for folder in [phone.group, phone.appBundle, phone.extensionBundle] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
@@ -78,6 +84,11 @@ struct Phone {
         let result = try Executable.run(arguments, in: project.path)
         #expect(result.status == 0, "\(arguments) → \(result.stdout)\(result.stderr)")
         return result
+    }
+
+    /// `soundpack publish`, signed with `signingKey` when there is one.
+    func publish() throws {
+        try run(["publish"] + (signingKey.map { ["--sign-key", $0.secretKeyFile] } ?? []))
     }
 
     /// The app's launch: `SoundpackSetup.install()`.
@@ -113,7 +124,6 @@ struct Phone {
         var configuration = self.configuration
         configuration.refreshBudget = 600
         configuration.downloadBudget = 600
-        configuration.report = { [reports] in reports.append($0) }
         configure(&configuration)
         service.configuration = configuration
         service.bundle = Bundle(path: extensionBundle.path) ?? .main
@@ -137,7 +147,27 @@ struct Phone {
         samples[samples.count / 2] += 0.01
         try Fixtures.writeClip(samples, to: pack + "/clips/3.caf")
         try Fixtures.editManifest(pack) { $0["version"] = version }
-        try run(["publish"])
+        try publish()
+    }
+}
+
+/// A key pair `soundpack keygen -o release.key` wrote into a temporary folder of its own, outside any
+/// git work tree.
+struct KeyPair {
+    let folder: TemporaryFolder
+
+    static func generate() throws -> KeyPair {
+        let keys = KeyPair(folder: TemporaryFolder("soundpack-keys"))
+        let result = try Executable.run(["keygen", "-o", keys.secretKeyFile], in: keys.folder.path)
+        try #require(result.status == 0, "\(result.stdout)\(result.stderr)")
+        return keys
+    }
+
+    var secretKeyFile: String { folder.file("release.key") }
+
+    /// release.key.pub as keygen wrote it: the key in base64 and a newline, what a team pastes.
+    func publicKeyText() throws -> String {
+        try String(contentsOfFile: folder.file("release.key.pub"), encoding: .utf8)
     }
 }
 

@@ -62,11 +62,11 @@ func pin(_ text: String) throws -> PackPin {
 
         var sounds: URL { group.appendingPathComponent("Library/Sounds") }
 
+        /// A refresher that trusts the public key files `keys` (as written, newline included); none: the store is unsigned.
         func refresher(trusting keys: [String] = [], folder: String = "Soundpack") throws -> ManifestRefresher {
-            let trusted = try keys.map { name in
-                try #require(Data(base64Encoded: try String(contentsOfFile: project.file(name), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-            }
-            return ManifestRefresher(storeURL: server.baseURL, folder: group.appendingPathComponent(folder), trustedKeys: trusted,
+            let trust = keys.isEmpty ? ManifestTrust.unsigned
+                : try .signed(publicKeys: keys.map { try String(contentsOfFile: project.file($0), encoding: .utf8) })
+            return ManifestRefresher(storeURL: server.baseURL, folder: group.appendingPathComponent(folder), trust: trust,
                                      transport: URLSessionTransport(), verifier: SodiumVerifier())
         }
 
