@@ -261,3 +261,30 @@ public struct Grammar: Sendable, Hashable {
         return (amount, tokens, tokens.reduce(0) { $0 + cost($1) })
     }
 }
+
+/// The options as one JSON object, every option written (`{"money":"yuan","tenStart":"shi","two":"er"}`),
+/// as `show --format json` prints them; an option left out reads as its default.
+extension GrammarOptions: Codable {
+    private struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Name.self)
+        for (name, value) in written { try container.encode(value, forKey: Name(stringValue: name)) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let container = try decoder.container(keyedBy: Name.self)
+        for name in Self.names {
+            guard let value = try container.decodeIfPresent(String.self, forKey: Name(stringValue: name)) else { continue }
+            guard set(name, value) else {
+                throw DecodingError.dataCorruptedError(forKey: Name(stringValue: name), in: container, debugDescription: "'\(value)' is not a value of \(name)")
+            }
+        }
+    }
+}

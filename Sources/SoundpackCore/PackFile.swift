@@ -82,6 +82,10 @@ public struct PackFile: Sendable, Equatable {
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
+            // Foundation says "around character 28": find the line and column an editor jumps to.
+            if let syntax = JSONSyntax.firstError(in: Array(data)) {
+                throw PackFileError(field: nil, message: "not valid JSON \(syntax.description)", line: syntax.line, column: syntax.column)
+            }
             throw PackFileError(field: nil, message: "not valid JSON (\(Self.describe(error)))")
         }
         guard let root = object as? [String: Any] else {
@@ -89,10 +93,14 @@ public struct PackFile: Sendable, Equatable {
         }
         // A parser keeps one of two equal keys silently: the file would say two things.
         if let problem = JSONDuplicateKeys.first(in: data) {
+            if case .trailingComma(let line, let column) = problem {
+                throw PackFileError(field: nil, message: problem.description, line: line, column: column)
+            }
             throw PackFileError(field: problem.field, message: problem.description)
         }
         if let unknown = root.keys.filter({ !Self.knownFields.contains($0) }).sorted().first {
-            throw PackFileError(field: unknown, message: "unknown field (known: \(Self.knownFields.subtracting(["$schema"]).sorted().joined(separator: ", ")))")
+            let known = Self.knownFields.subtracting(["$schema"]).sorted()
+            throw PackFileError(field: unknown, message: "unknown field\(Suggestions.didYouMean(unknown, among: known)) (known: \(known.joined(separator: ", ")))")
         }
 
         func string(_ key: String, required: Bool = true) throws(PackFileError) -> String? {
@@ -134,7 +142,7 @@ public struct PackFile: Sendable, Equatable {
                     throw PackFileError(field: "grammarOptions.\(key.quoted(limit: 40))", message: "grammar \(grammarID.rawValue) takes no reading options (they are zh-Hans and zh-Hant's); leave grammarOptions out")
                 }
                 guard GrammarOptions.names.contains(key) else {
-                    throw PackFileError(field: "grammarOptions.\(key)", message: "unknown option (known: \(GrammarOptions.names.joined(separator: ", ")))")
+                    throw PackFileError(field: "grammarOptions.\(key)", message: "unknown option\(Suggestions.didYouMean(key, among: GrammarOptions.names)) (known: \(GrammarOptions.names.joined(separator: ", ")))")
                 }
                 guard let text = value as? String, options.set(key, text) else {
                     let values = GrammarOptions.values(of: key).map { "\"\($0)\"" }
@@ -295,7 +303,8 @@ public struct Checks: Sendable, Equatable {
                 continue
             }
             guard let field = Self.fields.first(where: { $0.name == key }) else {
-                throw PackFileError(field: "checks.\(key)", message: "unknown check (known: \((Self.fields.map(\.name) + ["ignore"]).joined(separator: ", ")))")
+                let known = Self.fields.map(\.name) + ["ignore"]
+                throw PackFileError(field: "checks.\(key)", message: "unknown check\(Suggestions.didYouMean(key, among: known)) (known: \(known.joined(separator: ", ")))")
             }
             // `true` is not a number, though Foundation bridges it to one.
             guard let number = value as? NSNumber, !Self.isBoolean(number), field.range.contains(number.doubleValue) else {
@@ -310,9 +319,15 @@ public struct Checks: Sendable, Equatable {
 public struct PackFileError: Error, Equatable, Sendable, CustomStringConvertible {
     public let field: String?
     public let message: String
-    public init(field: String?, message: String) {
+    /// Where in the text the error is, when it is not a field's (a JSON syntax error): 1-based
+    /// line, and column in UTF-16 code units.
+    public let line: Int?
+    public let column: Int?
+    public init(field: String?, message: String, line: Int? = nil, column: Int? = nil) {
         self.field = field
         self.message = message
+        self.line = line
+        self.column = column
     }
     public var description: String { field.map { "field '\($0.quoted(limit: 60))': \(message)" } ?? message }
 }

@@ -147,4 +147,45 @@ import SoundpackTestSupport
         let publish = try Executable.run(["publish", "--sign-key", "nosuch.key"], in: folder.path)
         #expect(publish.status == 3 && publish.stderr.contains("soundpack keygen -o nosuch.key writes one"), "\(publish.stderr)")
     }
+
+    // MARK: Errors editors jump to
+
+    @Test func aSyntaxErrorInPackJSONIsPlacedForEditorsAndAnnotations() throws {
+        let folder = TemporaryFolder()
+        try folder.write("{\n  \"id\": \"x\",\n  \"name\": \"y\"\n  \"version\": \"1.0.0\"\n}\n", to: "p/pack.json")
+        let text = try Executable.run(["validate", "p", "--no-record"], in: folder.path)
+        #expect(text.status == 1 && text.stdout.hasPrefix("p/pack.json:4:3: error: [manifest.invalid] not valid JSON at line 4, column 3: expected ',' or '}' after a value"), "\(text.stdout)")
+        let github = try Executable.run(["validate", "p", "--no-record", "--format", "github"], in: folder.path)
+        #expect(github.stdout.hasPrefix("::error file=p/pack.json,line=4,col=3,title=manifest.invalid::"), "\(github.stdout)")
+        try folder.write("", to: "p/pack.json")
+        #expect(try Executable.run(["validate", "p", "--no-record"], in: folder.path).stdout.hasPrefix("p/pack.json:1:1: error: [manifest.invalid] not valid JSON at line 1, column 1: the file is empty"))
+    }
+
+    // MARK: What a reviewer approves
+
+    @Test func showDisplaysTheReadingOptionsAndThePhrases() throws {
+        let folder = TemporaryFolder()
+        let merchant = try Fixtures.copyDemoPack(into: folder, as: "merchant", from: Fixtures.merchantPack)
+        let wechat = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.editManifest(wechat) { $0["grammarOptions"] = ["two": "liang", "money": "kuai-mao"]; $0["version"] = "2.0.0" }
+        try Fixtures.editManifest(wechat) { manifest in
+            var clips = manifest["clips"] as? [String: String] ?? [:]
+            for token in ["两", "块", "毛", "分"] { clips[token] = clips["2"] }
+            manifest["clips"] = clips
+        }
+        #expect(try Executable.run(["validate", merchant, wechat], in: folder.path).status == 0)
+
+        let text = try Executable.run(["show", "merchant"], in: folder.path).stdout
+        #expect(text.contains("grammar     zh-Hans (two=er money=yuan tenStart=shi)"), "\(text)")
+        #expect(text.contains("phrases     wechat (default): wechat 微信到账 · {amount}\n            alipay: alipay 支付宝到账 · {amount}\n"), "\(text)")
+        #expect(text.contains("            order: order 您有一笔新订单\n"))
+        let options = try Executable.run(["show", "wechat@2.0.0"], in: folder.path).stdout
+        #expect(options.contains("grammar     zh-Hans (two=liang money=kuai-mao tenStart=shi)") && options.contains("phrases     default (default): prefix 微信到账 · {amount}"), "\(options)")
+
+        let json = try JSONSerialization.jsonObject(with: Data(Executable.run(["show", "wechat@2.0.0", "--format", "json"], in: folder.path).stdout.utf8)) as? [String: Any]
+        #expect(json?["grammarOptions"] as? [String: String] == ["two": "liang", "money": "kuai-mao", "tenStart": "shi"])
+        let phrases = json?["phrases"] as? [String: Any]
+        #expect(phrases?["phrases"] as? [String: [String]] == ["default": ["prefix", "{amount}"]] && phrases?["defaultPhrase"] as? String == "default")
+        #expect((phrases?["texts"] as? [String: String])?["prefix"] == "微信到账")
+    }
 }

@@ -68,7 +68,7 @@ import Testing
     /// bridges `true` to the number 1; soundpack takes neither.
     @Test func onlyStrictJSONIsRead() throws {
         let trailing = "{\"id\":\"a\",\"version\":\"1.0.0\",\n \"grammar\":\"zh-Hans\",\"maxAmount\":\"1\",\"clips\":{\"0\":\"clips/0.caf\",},\n}"
-        #expect(throws: PackFileError(field: nil, message: "a trailing comma at line 2, column 64; JSON allows none: remove it")) {
+        #expect(throws: PackFileError(field: nil, message: "a trailing comma at line 2, column 64; JSON allows none: remove it", line: 2, column: 64)) {
             try PackFile(json: Data(trailing.utf8))
         }
         #expect(JSONDuplicateKeys.first(in: Data("[1, 2 ,\n ]".utf8)) == .trailingComma(line: 1, column: 7))

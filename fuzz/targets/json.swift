@@ -19,6 +19,10 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(location.line >= 1 && location.column >= 1, "a key location is 1-based: \(path.visible)")
     }
     if case .duplicateKey(let duplicate)? = problem { precondition(duplicate.firstLine <= duplicate.secondLine, "the first occurrence comes first") }
+    if let syntax = JSONSyntax.firstError(in: Array(bytes)) {
+        precondition(syntax.line >= 1 && syntax.column >= 1 && !syntax.message.isEmpty, "a syntax error is placed, 1-based, and says what")
+        precondition(syntax.line <= bytes.filter { $0 == 0x0A }.count + 1, "a syntax error is on a line of the text")
+    }
     _ = try? PackFile(json: bytes)
     _ = try? SharedManifest(data: bytes)
     _ = try? ManifestRefresher.decodeIndex(bytes)

@@ -5,7 +5,7 @@
 - pack.json files the tool refuses as manifest.invalid are refused by the schema too;
 - `soundpack validate --format json` output validates against schemas/report.schema.json, for the
   demo pack and for broken copies that exercise findings, unreadable clips and a missing manifest;
-- a published store's manifest.json and index.json, and `export --format json`, validate against
+- a published store's manifest.json and index.json, `export --format json` and `show --format json`, validate against
   their schemas.
 
 Usage: scripts/check/schemas.py [path/to/soundpack]   (default .build/debug/soundpack)
@@ -164,7 +164,13 @@ try:
                            ("manifest", json.load(open(os.path.join(project, "dist/en-us/1.0.0/manifest.json")))),
                            ("export", json.loads(tool("export", "en-us", "--format", "json"))),
                            ("report", json.loads(tool("validate", "packs/en-us", "--no-record", "--format", "json"))),
-                           ("payload", json.loads(tool("payload", "15.40", "--pack", "en-us")))):
+                           ("payload", json.loads(tool("payload", "15.40", "--pack", "en-us"))),
+                           # show: reading options and phrases (merchant declares phrases, options sets two/money/tenStart;
+                           # en-us takes no options).
+                           ("show", json.loads(tool("show", "merchant", "--format", "json"))),
+                           ("show", json.loads(tool("show", "options", "--format", "json"))),
+                           ("show", json.loads(tool("show", "en-us", "--format", "json"))),
+                           ("show", json.loads(tool("show", "wechat@1.0.0", "--format", "json")))):
         validator(json.load(open(os.path.join(root, f"schemas/{name}.schema.json")))).validate(document)
         checked += 1
     # The default export is an XML property list; Python's plistlib must read it to the same document.
@@ -176,4 +182,4 @@ try:
 finally:
     shutil.rmtree(work)
 
-print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export,payload}}.schema.json")
+print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export,payload,show}}.schema.json")

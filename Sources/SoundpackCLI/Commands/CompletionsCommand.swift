@@ -2,6 +2,7 @@
 // as `--help`, so a new command, option or choice value reaches them without another edit.
 
 import Foundation
+import SoundpackCore
 import SoundpackKit
 
 enum CompletionsCommand: Command {

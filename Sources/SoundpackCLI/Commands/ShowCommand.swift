@@ -9,7 +9,7 @@ enum ShowCommand: Command {
     static let spec = CommandSpec(
         name: "show",
         synopsis: "show ID[@VERSION] [--format text|json]",
-        summary: "Show a pack version from the catalog: clips, sizes, hashes, durations, digest, validation history.",
+        summary: "Show a pack version from the catalog: reading options, phrases, clips, sizes, hashes, durations, digest, validation history.",
         discussion: "Without @VERSION the newest version is shown.",
         options: [.choice("--format", value: "FORMAT", default: OutputFormat.text)])
 

@@ -23,9 +23,10 @@ struct PackList: CommandOutput {
 extension CatalogVersion: CommandOutput {
     func text(colour: Bool) -> String {
         var out = "\(id.visible) \(version)\(name.map { " — \($0.visible)" } ?? "")\n"
-        out += "grammar     \(grammar.rawValue)\nmaxAmount   \(maxAmount)\ndigest      \(digest)\n"
+        out += "grammar     \(grammar.rawValue)\(grammarOptions.map { " (\($0.description))" } ?? "")\nmaxAmount   \(maxAmount)\ndigest      \(digest)\n"
         out += "published   \(publishedAt ?? "no")\(yanked ? " (yanked)" : "")\n"
         if let source { out += "spoken by   \(source.description.visible) (synthesised: placeholders until a voice is recorded)\n" }
+        out += phrasesText
         out += "\n"
         var rows = [["TOKEN", "FILE", "BYTES", "FORMAT", "DURATION", "PEAK", "LOUDNESS", "SHA-256"]]
         for clip in clips {
@@ -49,6 +50,27 @@ extension CatalogVersion: CommandOutput {
                             run.worstSeconds.map { String(format: "%.2f s", $0) + " (\(run.worstAmount ?? "?"))" } ?? "-", run.path])
         }
         return out + Table.render(history)
+    }
+}
+
+extension CatalogVersion {
+    /// One line per phrase, the default first: its pieces, each with the words its text says
+    /// (`wechat (default)  prefix 微信到账 · {amount}`).
+    var phrasesText: String {
+        guard let phrases else {
+            let why = publishedAt == nil ? "validate the pack again to record them" : "the store's manifest.json of this version has them"
+            return "phrases     not recorded (this version was recorded before the catalog kept phrases; \(why))\n"
+        }
+        let ids = phrases.phrases.keys.sorted { ($0 == phrases.defaultPhrase ? 0 : 1, $0) < ($1 == phrases.defaultPhrase ? 0 : 1, $1) }
+        var out = ""
+        for (index, phraseID) in ids.enumerated() {
+            let pieces = (phrases.phrases[phraseID] ?? []).map { piece in
+                phrases.texts[piece].map { "\(piece.visible) \($0.visible)" } ?? piece.visible
+            }
+            let label = index == 0 ? "phrases     " : "            "
+            out += label + "\(phraseID.visible)\(phraseID == phrases.defaultPhrase ? " (default)" : ""): \(pieces.joined(separator: " · "))\n"
+        }
+        return out
     }
 }
 

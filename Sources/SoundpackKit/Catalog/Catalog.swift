@@ -150,11 +150,44 @@ public struct VersionIdentity: Sendable, Equatable {
     public var maxAmount: Amount
     /// pack.json `source`: the engine and voice that spoke the clips (synth); nil for recorded ones.
     public var source: VoiceSource?
+    /// What the version says around its amounts (its phrases and texts); nil when not known.
+    public var phrases: VersionPhrases?
 
     public init(packID: String, packName: String?, version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount,
-                source: VoiceSource? = nil) {
+                source: VoiceSource? = nil, phrases: VersionPhrases? = nil) {
         (self.packID, self.packName, self.version, self.digest, self.grammar, self.maxAmount) = (packID, packName, version, digest, grammar, maxAmount)
         self.source = source
+        self.phrases = phrases
+    }
+}
+
+/// What a version announces around its amounts, as a reviewer approves it: each phrase's pieces
+/// (pack.json's `phrases`, or the implicit `default` = prefix, `{amount}`, suffix), the default
+/// phrase, and the `texts` written with them. Kept in the catalog (`versions.phrases`, JSON), so
+/// `show` displays it for a validated version as for a published one.
+public struct VersionPhrases: Sendable, Codable, Equatable {
+    public var phrases: [String: [String]]
+    public var defaultPhrase: String
+    public var texts: [String: String]
+
+    public init(_ book: Phrasebook, texts: [String: String]) {
+        phrases = book.written
+        defaultPhrase = book.defaultPhrase.id
+        self.texts = texts
+    }
+
+    /// The column's text: JSON with sorted keys (the same phrases give the same bytes).
+    var catalogText: String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The phrases of a catalog row; nil when the column is NULL (rows recorded before it existed)
+    /// or not this type's JSON.
+    init?(catalogText: String?) {
+        guard let catalogText, let decoded = try? JSONDecoder().decode(VersionPhrases.self, from: Data(catalogText.utf8)) else { return nil }
+        self = decoded
     }
 }
 
@@ -312,6 +345,10 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
     public var yanked: Bool
     /// The engine and voice that spoke the clips, when synth did.
     public var source: VoiceSource?
+    /// The reading options (`two`, `money`, `tenStart`); nil for a grammar that takes none.
+    public var grammarOptions: GrammarOptions?
+    /// The phrases and texts; nil for a version recorded before the catalog kept them.
+    public var phrases: VersionPhrases?
     public var clips: [Clip]
     public var runs: [Run]
 }

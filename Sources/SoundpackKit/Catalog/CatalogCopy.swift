@@ -12,7 +12,7 @@ public enum CatalogCopy {
     static let tables: [(name: String, columns: [String], order: String)] = [
         ("packs", ["id", "name", "grammar", "created_at"], "id"),
         ("versions", ["id", "pack_id", "version", "digest", "grammar", "max_amount", "published_at", "yanked", "yank_reason", "updated_at",
-                      "two", "manifest_sha256", "tar_sha256", "zip_sha256", "key_id", "yanked_at", "reading_options", "source_engine", "source_voice"], "id"),
+                      "two", "manifest_sha256", "tar_sha256", "zip_sha256", "key_id", "yanked_at", "reading_options", "source_engine", "source_voice", "phrases"], "id"),
         ("clips", ["version_id", "token", "file", "bytes", "sha256", "container", "codec", "bits", "sample_rate", "channels", "frames",
                    "duration", "peak_dbfs", "leading_silence_ms", "trailing_silence_ms", "true_peak_dbtp", "momentary_max_lufs",
                    "dc_offset_percent", "clipped_runs", "store_file"], "version_id, ROWS"),

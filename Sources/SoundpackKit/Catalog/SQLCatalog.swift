@@ -29,7 +29,7 @@ public protocol SQLConnection: AnyObject {
 /// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
 public class SQLCatalog: Catalog {
     /// The schema this binary writes; a catalog with a higher version is refused.
-    public static let schemaVersion: Int64 = 6
+    public static let schemaVersion: Int64 = 7
     let db: any SQLConnection
 
     public var location: String { db.location }
@@ -86,6 +86,11 @@ public class SQLCatalog: Catalog {
         [source.map { SQLValue.text($0.engine) } ?? .null, source?.voice.map(SQLValue.text) ?? .null]
     }
 
+    /// `phrases` of a version row: the JSON of its phrases and texts, NULL when not known.
+    static func phrasesValue(_ phrases: VersionPhrases?) -> SQLValue {
+        phrases?.catalogText.map(SQLValue.text) ?? .null
+    }
+
     /// A version row's source; nil when it has no engine.
     static func source(_ row: SQLRow) -> VoiceSource? {
         row["source_engine"].string.map { VoiceSource(engine: $0, voice: row["source_voice"].string) }
@@ -107,11 +112,11 @@ public class SQLCatalog: Catalog {
 
     private func insertVersion(_ pack: VersionIdentity, at now: String) throws -> Int64 {
         let row = try db.query("""
-            INSERT INTO versions (pack_id, version, digest, grammar, two, reading_options, max_amount, updated_at, source_engine, source_voice)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            INSERT INTO versions (pack_id, version, digest, grammar, two, reading_options, max_amount, updated_at, source_engine, source_voice, phrases)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """, [.text(pack.packID), .text(pack.version.description), .text(pack.digest), .text(pack.grammar.id.rawValue),
                   .text(pack.grammar.two.rawValue), pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
-                  .text(pack.maxAmount.description), .text(now)] + Self.sourceValues(pack.source)).first
+                  .text(pack.maxAmount.description), .text(now)] + Self.sourceValues(pack.source) + [Self.phrasesValue(pack.phrases)]).first
         guard let id = row?["id"].int else { throw corrupt("a version row without an id") }
         return id
     }
@@ -145,11 +150,11 @@ public class SQLCatalog: Catalog {
                 versionID = rowID
                 try db.query("""
                     UPDATE versions SET digest = ?, grammar = ?, two = ?, reading_options = ?, max_amount = ?, updated_at = ?,
-                                        source_engine = ?, source_voice = ? WHERE id = ?
+                                        source_engine = ?, source_voice = ?, phrases = ? WHERE id = ?
                     """,
                              [.text(pack.digest), .text(pack.grammar.id.rawValue), .text(pack.grammar.two.rawValue),
                               pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
-                              .text(pack.maxAmount.description), .text(now)] + Self.sourceValues(pack.source) + [.integer(rowID)])
+                              .text(pack.maxAmount.description), .text(now)] + Self.sourceValues(pack.source) + [Self.phrasesValue(pack.phrases), .integer(rowID)])
                 try db.query("DELETE FROM clips WHERE version_id = ?", [.integer(rowID)])
             } else {
                 versionID = try insertVersion(pack, at: now)
@@ -189,14 +194,14 @@ public class SQLCatalog: Catalog {
             for clip in publication.clips { try insert(clip, versionID: versionID) }
             try db.query("""
                 UPDATE versions SET digest = ?, grammar = ?, max_amount = ?, two = ?, reading_options = ?, manifest_sha256 = ?, tar_sha256 = ?, zip_sha256 = ?,
-                                    key_id = ?, updated_at = ?, source_engine = ?, source_voice = ?, published_at = ?
+                                    key_id = ?, updated_at = ?, source_engine = ?, source_voice = ?, phrases = ?, published_at = ?
                 WHERE id = ?
                 """,
                 [.text(pack.digest), .text(pack.grammar.id.rawValue), .text(pack.maxAmount.description), .text(pack.grammar.two.rawValue),
                  pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
                  .text(publication.manifestSha256), publication.tarSha256.map(SQLValue.text) ?? .null,
                  publication.zipSha256.map(SQLValue.text) ?? .null, publication.keyID.map(SQLValue.text) ?? .null,
-                 .text(now)] + Self.sourceValues(pack.source) + [.text(now), .integer(versionID)])
+                 .text(now)] + Self.sourceValues(pack.source) + [Self.phrasesValue(pack.phrases), .text(now), .integer(versionID)])
             return true
         }
     }
@@ -252,7 +257,8 @@ public class SQLCatalog: Catalog {
 
     public func version(of id: String, _ version: SemanticVersion?) throws(CatalogError) -> CatalogVersion? {
         let candidates = try read("""
-            SELECT v.id, v.version, v.digest, v.grammar, v.max_amount, v.published_at, v.yanked, v.source_engine, v.source_voice, p.name
+            SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.yanked, v.source_engine,
+                   v.source_voice, v.phrases, p.name
             FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ?
             """, [.text(id)])
         let chosen: SQLRow?
@@ -263,9 +269,12 @@ public class SQLCatalog: Catalog {
         }
         guard let row = chosen, let rowID = row["id"].int, let versionText = row["version"].string else { return nil }
         guard let number = SemanticVersion(versionText), let grammar = row["grammar"].string.flatMap(GrammarID.init(rawValue:)),
-              let maxAmount = row["max_amount"].string.flatMap({ try? Amount(parsing: $0) }) else {
+              let maxAmount = row["max_amount"].string.flatMap({ try? Amount(parsing: $0) }),
+              let options = GrammarOptions(two: row["two"].string, catalogText: row["reading_options"].string) else {
             throw corrupt("an unreadable version row for \(id)@\(versionText.visible)")
         }
+        let phrases = VersionPhrases(catalogText: row["phrases"].string)
+        if row["phrases"].string != nil && phrases == nil { throw corrupt("unreadable phrases in the version row for \(id)@\(versionText.visible)") }
         let clips = try read("""
             SELECT token, file, bytes, sha256, container, codec, sample_rate, channels, frames, duration, peak_dbfs, true_peak_dbtp, momentary_max_lufs
             FROM clips WHERE version_id = ? ORDER BY \(db.insertionOrder)
@@ -287,7 +296,7 @@ public class SQLCatalog: Catalog {
         return CatalogVersion(id: id, name: row["name"].string, version: number, digest: row["digest"].string ?? "",
                               grammar: grammar, maxAmount: maxAmount,
                               publishedAt: row["published_at"].string, yanked: row["yanked"].int == 1, source: Self.source(row),
-                              clips: clips, runs: runs)
+                              grammarOptions: grammar.hasOptions ? options : nil, phrases: phrases, clips: clips, runs: runs)
     }
 
     public func versionRecord(of id: String, _ version: SemanticVersion) throws(CatalogError) -> VersionRecord? {

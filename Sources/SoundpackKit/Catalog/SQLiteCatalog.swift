@@ -201,5 +201,14 @@ final class SQLiteConnection: SQLConnection {
             WHEN OLD.published_at IS NOT NULL
             BEGIN SELECT RAISE(ABORT, 'published versions are immutable'); END;
         """,
+        // 7: the phrases and texts of a version (JSON: phrases, defaultPhrase, texts), for `show`;
+        // NULL for versions recorded before.
+        """
+        ALTER TABLE versions ADD COLUMN phrases TEXT;
+        CREATE TRIGGER published_phrases_are_immutable
+            BEFORE UPDATE OF phrases ON versions
+            WHEN OLD.published_at IS NOT NULL
+            BEGIN SELECT RAISE(ABORT, 'published versions are immutable'); END;
+        """,
     ]
 }

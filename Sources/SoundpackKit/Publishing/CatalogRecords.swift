@@ -24,7 +24,8 @@ extension VersionIdentity {
     public init?(_ report: PackReport) {
         guard let manifest = report.packFile, let digest = report.digest else { return nil }
         self.init(packID: manifest.id, packName: manifest.name, version: manifest.version, digest: digest,
-                  grammar: manifest.grammar, maxAmount: manifest.maxAmount, source: manifest.source)
+                  grammar: manifest.grammar, maxAmount: manifest.maxAmount, source: manifest.source,
+                  phrases: VersionPhrases(manifest.phrasebook, texts: manifest.texts))
     }
 }
 

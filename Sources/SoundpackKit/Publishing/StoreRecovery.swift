@@ -138,7 +138,8 @@ public struct StoreRecovery {
             clips.append(ClipRecord(key: key, file: packPaths[key] ?? clip.file, storeFile: clip.file, facts: facts))
         }
         let identity = VersionIdentity(packID: id, packName: manifest.name, version: version, digest: manifest.digest,
-                                       grammar: manifest.readingGrammar, maxAmount: manifest.maxAmount, source: manifest.source)
+                                       grammar: manifest.readingGrammar, maxAmount: manifest.maxAmount, source: manifest.source,
+                                       phrases: VersionPhrases(manifest.phrasebook, texts: manifest.texts))
         let publishedAt = listed.flatMap { Self.date($0.publishedAt) } ?? now()
         let record = PublicationRecord(pack: identity, clips: clips, manifestSha256: manifestSha256,
                                        tarSha256: manifest.archives[ArchiveKind.tarGzip.rawValue]?.sha256,

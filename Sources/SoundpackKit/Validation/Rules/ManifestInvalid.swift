@@ -10,7 +10,12 @@ struct ManifestInvalid: ValidationRule {
     static let id = RuleID.manifestInvalid
 
     func check(_ pack: InspectedPack) -> [Finding] {
-        if let problem = pack.packFileError { return [Finding(Self.id, .error, file: PackFolder.packFile, at: problem.field, problem.description)] }
+        if let problem = pack.packFileError {
+            var finding = Finding(Self.id, .error, file: PackFolder.packFile, at: problem.field, problem.description)
+            // A syntax error has no key to locate: its own line and column place it.
+            (finding.line, finding.column) = (problem.line, problem.column)
+            return [finding]
+        }
         guard let manifest = pack.packFile else { return [] }
         var findings: [Finding] = []
         var byStorePath: [String: (key: String, path: String)] = [:]
