@@ -26,7 +26,8 @@ public struct StoreVerifier {
         public var filesChecked: Int
     }
 
-    /// Every drift and notice found, and how many files were checked.
+    /// Every drift and notice found, and how many files were checked. A file that cannot be read
+    /// ends the run with an error (exit 3), but only after everything else was checked.
     public func verify() throws(PublishError) -> Result {
         let versions: [PublishedVersion]
         do { versions = try catalog.publishedVersions() } catch { throw .catalog(error.message) }
@@ -207,8 +208,8 @@ private struct Survey {
     enum SmallFile {
         /// There is none.
         case absent
-        /// It is there but was not read: larger than the cap (drift, reported) or unreadable
-        /// (`readError`).
+        /// It is there but was not read: larger than the cap or no file (both drift, reported),
+        /// or unreadable (`readError`).
         case reported
         case bytes([UInt8])
     }
@@ -217,9 +218,9 @@ private struct Survey {
         drifts.append(Finding(rule, .error, file: key, message))
     }
 
-    /// The size and SHA-256 of `key`, hashed as a stream (a file of any size costs a bounded
-    /// buffer); nil when there is none, or it cannot be read (kept in `readError`).
-    mutating func stored(_ key: String) -> StoredDigest? {
+    /// What stands at `key`, hashed as a stream (a file of any size costs a bounded buffer); nil
+    /// when there is nothing, or it cannot be read (kept in `readError`).
+    mutating func stored(_ key: String) -> StoredFile? {
         do { return try store.backend.digest(key) } catch {
             readError = readError ?? error
             return nil
@@ -233,9 +234,12 @@ private struct Survey {
             guard let data = try store.backend.read(key, atMost: cap) else { return .absent }
             return .bytes(Array(data))
         } catch {
-            if let found = stored(key), found.bytes > Int64(cap) {
+            switch stored(key) {
+            case .file(let found)? where found.bytes > Int64(cap):
                 drift(.storeChanged, key, "\(found.bytes) bytes, above the \(cap >> 10) KiB a soundpack \((key as NSString).lastPathComponent) may hold")
-            } else {
+            case .notAFile(let kind)?:
+                drift(.storeChanged, key, Self.notAFile(kind))
+            default:
                 readError = readError ?? error
             }
             return .reported
@@ -255,8 +259,19 @@ private struct Survey {
         }
     }
 
-    /// Checks `key` against `sha256`, streamed: a file of any size is hashed, never loaded.
+    /// Checks `key` against `sha256`, streamed: a file of any size is hashed, never loaded. A FIFO,
+    /// device, socket or folder in its place is drift, and is never opened.
     mutating func check(_ key: String, sha256: String?, against source: String) {
-        compare(key, found: stored(key)?.sha256, sha256: sha256, against: source)
+        switch stored(key) {
+        case .notAFile(let kind)?:
+            expected.insert(key.pathKey)
+            drift(.storeChanged, key, Self.notAFile(kind))
+        case let found:
+            compare(key, found: found?.digest?.sha256, sha256: sha256, against: source)
+        }
+    }
+
+    static func notAFile(_ kind: String) -> String {
+        "\(kind), not a file: a store holds only the files soundpack wrote"
     }
 }
