@@ -152,6 +152,31 @@ import SoundpackTestSupport
         #expect(!(try Executable.run(["diff", "merchant@1.0.0", "packs/merchant"], in: folder.path).stdout.isEmpty))
     }
 
+    /// The bump check compares phrases with the store's manifest of the newest version: when that
+    /// manifest cannot be read, publish stops (exit 3) instead of computing the bump without them,
+    /// which let a removed phrase through as a patch. Both when nothing read the manifest before
+    /// (a dry run; a store whose index.json is gone), where the check was the only reader.
+    @Test(arguments: [["--dry-run"], []])
+    func anUnreadableStoredManifestStopsTheBumpCheck(_ options: [String]) throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "packs/merchant", from: Fixtures.merchantPack)
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        try Data("truncated {".utf8).write(to: URL(fileURLWithPath: folder.file("dist/merchant/1.0.0/manifest.json")))
+        if options.isEmpty { try FileManager.default.removeItem(atPath: folder.file("dist/index.json")) }
+        // Removing a phrase needs a major bump; this is a patch.
+        try Fixtures.editManifest(pack) { object in
+            var phrases = object["phrases"] as? [String: [String]] ?? [:]
+            phrases["refund"] = nil
+            object["phrases"] = phrases
+            object["version"] = "1.0.1"
+        }
+        let result = try Executable.run(["publish"] + options, in: folder.path)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr == "error: cannot publish — cannot check the version bump of merchant@1.0.1: the phrases and texts of merchant@1.0.0 it compares with are in that version's manifest in the store — dist/merchant/1.0.0/manifest.json is not a soundpack manifest (soundpack verify checks the store)\n",
+                "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("dist/merchant/1.0.1")))
+    }
+
     @Test func theExportAndTheReportCarryThePhrases() throws {
         let folder = TemporaryFolder()
         try Fixtures.copyDemoPack(into: folder, as: "packs/merchant", from: Fixtures.merchantPack)
