@@ -177,6 +177,36 @@ import SoundpackTestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("dist/merchant/1.0.1")))
     }
 
+    /// diff reads a recorded version's texts and phrases from the store: a manifest there that
+    /// cannot be read, or a store that cannot be opened, stops it (exit 3) instead of a diff that
+    /// leaves the phrases out and asks for too small a bump. Two pack folders need no store.
+    @Test func diffStopsWhenTheStoredPhrasesCannotBeRead() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "packs/merchant", from: Fixtures.merchantPack)
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        try Fixtures.editManifest(pack) { object in
+            var phrases = object["phrases"] as? [String: [String]] ?? [:]
+            phrases["refund"] = nil
+            object["phrases"] = phrases
+        }
+        let diff = ["diff", "merchant@1.0.0", "packs/merchant"]
+        let whole = try Executable.run(diff, in: folder.path)
+        #expect(whole.status == 0 && whole.stdout.contains("phrases removed: refund (needs major)"), "\(whole.stdout)\(whole.stderr)")
+
+        let noCredentials = ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""]
+        let unusable = try Executable.run(diff + ["--store", "s3://voice-packs/prod"], in: folder.path, environment: noCredentials)
+        #expect(unusable.status == 3, "\(unusable.stdout)\(unusable.stderr)")
+        #expect(unusable.stderr.hasPrefix("error: cannot use the store — an s3:// store needs credentials"), "\(unusable.stderr)")
+        let folders = try Executable.run(["diff", "packs/merchant", "packs/merchant", "--store", "s3://voice-packs/prod"], in: folder.path, environment: noCredentials)
+        #expect(folders.status == 0, "\(folders.stdout)\(folders.stderr)")
+
+        try Data("truncated {".utf8).write(to: URL(fileURLWithPath: folder.file("dist/merchant/1.0.0/manifest.json")))
+        let unreadable = try Executable.run(diff, in: folder.path)
+        #expect(unreadable.status == 3, "\(unreadable.stdout)\(unreadable.stderr)")
+        #expect(unreadable.stderr == "error: cannot read the texts and phrases of merchant@1.0.0 from the store — dist/merchant/1.0.0/manifest.json is not a soundpack manifest (soundpack verify checks the store)\n",
+                "\(unreadable.stderr)")
+    }
+
     @Test func theExportAndTheReportCarryThePhrases() throws {
         let folder = TemporaryFolder()
         try Fixtures.copyDemoPack(into: folder, as: "packs/merchant", from: Fixtures.merchantPack)
