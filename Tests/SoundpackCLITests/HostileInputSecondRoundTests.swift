@@ -199,16 +199,81 @@ import SoundpackTestSupport
         #expect(!result.stdout.contains("[store.missing]"), "\(result.stdout)")
     }
 
-    /// A FIFO planted in the store where a clip was is refused by verify at once, never waited on.
-    @Test func verifyRefusesAFIFOInTheStore() throws {
+    /// A FIFO, a folder or a device planted in the store where soundpack wrote a file is drift
+    /// (store.changed, exit 1), found without opening it, and every other file is still verified.
+    /// Run as the binary with a timeout: a verify that waits on the FIFO fails instead of hanging.
+    @Test func verifyReportsOddFilesInTheStoreAsDriftAndChecksTheRest() throws {
+        let (folder, pack, _) = try Self.project()
+        let places = ["--catalog", "catalog.sqlite", "--store", "dist"]  // relative: the lines name dist/…
+        try Self.publish(pack, places, in: folder)
+        let version = folder.file("dist/wechat/1.0.0")
+        let clean = try Executable.run(["verify"] + places, in: folder.path)
+        #expect(clean.stdout == "dist: 23 files checked, no drift\n", "\(clean.stdout)\(clean.stderr)")
+
+        try FileManager.default.removeItem(atPath: version + "/clips/5.caf")
+        #expect(mkfifo(version + "/clips/5.caf", 0o644) == 0)
+        try FileManager.default.removeItem(atPath: version + "/wechat-1.0.0.zip")
+        try FileManager.default.createDirectory(atPath: version + "/wechat-1.0.0.zip", withIntermediateDirectories: false)
+        let tampered = try FileHandle(forWritingTo: URL(fileURLWithPath: version + "/clips/7.caf"))
+        try tampered.seekToEnd()
+        try tampered.write(contentsOf: Data("x".utf8))
+        try tampered.close()
+        // Where this runs with the right to make devices: a copy of /dev/null in place of pack.json.
+        var null = stat()
+        try FileManager.default.removeItem(atPath: version + "/pack.json")
+        let device = stat("/dev/null", &null) == 0 && mknod(version + "/pack.json", S_IFCHR | 0o644, null.st_rdev) == 0
+        if !device { try Data("{}".utf8).write(to: URL(fileURLWithPath: version + "/pack.json")) }
+
+        let result = try Executable.spawn(["verify"] + places, in: folder.path, timeout: 60)
+        #expect(!result.timedOut, "verify waited on the FIFO")
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "dist/wechat/1.0.0/clips/5.caf: error: [store.changed] a FIFO, not a file: a store holds only the files soundpack wrote",
+            lines.first { $0.hasPrefix("dist/wechat/1.0.0/clips/7.caf: error: [store.changed] SHA-256 is ") } ?? "clips/7.caf: (no finding)",
+            device ? "dist/wechat/1.0.0/pack.json: error: [store.changed] a character device, not a file: a store holds only the files soundpack wrote"
+                : lines.first { $0.hasPrefix("dist/wechat/1.0.0/pack.json: error: [store.changed] SHA-256 is ") } ?? "pack.json: (no finding)",
+            "dist/wechat/1.0.0/wechat-1.0.0.zip: error: [store.changed] a folder, not a file: a store holds only the files soundpack wrote",
+            // Every other file is hashed: 23 less the FIFO and the folder, and the device when there is one.
+            "dist: \(device ? 20 : 21) files checked, 4 problems",
+        ], "\(result.stdout)")
+        var info = stat()
+        #expect(lstat(version + "/clips/5.caf", &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "verify changes nothing")
+    }
+
+    /// A FIFO in place of index.json, a manifest or its signature is drift too; never waited on.
+    @Test(arguments: ["index.json", "wechat/1.0.0/manifest.json", "wechat/1.0.0/manifest.json.sig"])
+    func verifyReportsAFIFOInPlaceOfAStoreDocument(_ key: String) throws {
+        let (folder, pack, places) = try Self.project()
+        #expect(try Executable.run(["keygen", "-o", "release.key"], in: folder.path).status == 0)
+        let published = try Executable.run(["publish", pack, "--sign-key", "release.key"] + places, in: folder.path)
+        #expect(published.status == 0, "\(published.stdout)\(published.stderr)")
+        try FileManager.default.removeItem(atPath: folder.file("dist/" + key))
+        #expect(mkfifo(folder.file("dist/" + key), 0o644) == 0)
+        let result = try Executable.spawn(["verify", "--public-key", "release.key.pub"] + places, in: folder.path, timeout: 60)
+        #expect(!result.timedOut, "verify waited on the FIFO")
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.stdout.contains("dist/\(key): error: [store.changed] a FIFO, not a file"), "\(result.stdout)")
+    }
+
+    /// Reading a version back from the store (catalog rebuild, a publish with a lost catalog)
+    /// refuses a FIFO in it at once, naming it; it never waits on it.
+    @Test func recoveryFromTheStoreRefusesAFIFOWithoutWaiting() throws {
         let (folder, pack, places) = try Self.project()
         try Self.publish(pack, places, in: folder)
         let clip = folder.file("dist/wechat/1.0.0/clips/5.caf")
         try FileManager.default.removeItem(atPath: clip)
         #expect(mkfifo(clip, 0o644) == 0)
-        let result = try Executable.run(["verify"] + places, in: folder.path)
-        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains("not a regular file"), "\(result.stderr)")
+        let lost = ["--catalog", folder.file("lost.sqlite"), "--store", folder.file("dist")]
+        for command in [["catalog", "rebuild", "--from-store"], ["publish", pack]] {
+            let result = try Executable.spawn(command + lost, in: folder.path, timeout: 60)
+            #expect(!result.timedOut, "\(command) waited on the FIFO")
+            #expect(result.status == 3, "\(command): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("dist/wechat/1.0.0/clips/5.caf is a FIFO, not a file (a store holds only the files soundpack wrote; soundpack verify checks the store)"),
+                    "\(command): \(result.stderr)")
+        }
     }
 
     /// GITHUB_STEP_SUMMARY (or -o) naming a FIFO nobody reads ends with an error, not a hang.

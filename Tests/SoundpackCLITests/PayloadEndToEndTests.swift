@@ -90,6 +90,27 @@ import SoundpackTestSupport
         #expect(try Executable.run(["payload", "lint", "-"], in: folder.path, input: push).status == 0)
     }
 
+    /// A payload naming a version index.json lists whose manifest cannot be read is an error that
+    /// names it (exit 3), not payload.unknown-pack, which sent the team looking for a version that
+    /// is published; a payload naming another version is linted as before.
+    @Test func aListedVersionWhoseManifestCannotBeReadIsAnErrorNotAnUnknownPack() throws {
+        let folder = try Self.publishedProject()
+        try PublishEndToEndTests.setVersion(folder.file("packs/wechat"), "1.0.1")
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        try Data("truncated {".utf8).write(to: URL(fileURLWithPath: folder.file("dist/wechat/1.0.0/manifest.json")))
+        func push(_ pack: String) -> String {
+            #"{"aps":{"alert":{"body":"b"},"mutable-content":1,"interruption-level":"active"},"amount":"1","pack":"\#(pack)","paymentId":"p1"}"#
+        }
+        let broken = try Executable.run(["payload", "lint", "-"], in: folder.path, input: push("wechat@1.0.0"))
+        #expect(broken.status == 3, "\(broken.stdout)\(broken.stderr)")
+        #expect(broken.stderr == "error: cannot check the payload against wechat@1.0.0, which the store's index.json lists — dist/wechat/1.0.0/manifest.json is not a soundpack manifest (soundpack verify checks the store)\n",
+                "\(broken.stderr)")
+        let other = try Executable.run(["payload", "lint", "-"], in: folder.path, input: push("wechat@1.0.1"))
+        #expect(other.status == 0, "\(other.stdout)\(other.stderr)")
+        let unknown = try Executable.run(["payload", "lint", "-"], in: folder.path, input: push("wechat@9.0.0"))
+        #expect(unknown.status == 1 && unknown.stdout.contains("[payload.unknown-pack]"), "\(unknown.stdout)\(unknown.stderr)")
+    }
+
     @Test func tooLargeAndMalformedPayloads() throws {
         let folder = try Self.publishedProject()
         let body = String(repeating: "很", count: 1_500)

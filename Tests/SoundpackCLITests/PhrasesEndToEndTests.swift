@@ -152,6 +152,61 @@ import SoundpackTestSupport
         #expect(!(try Executable.run(["diff", "merchant@1.0.0", "packs/merchant"], in: folder.path).stdout.isEmpty))
     }
 
+    /// The bump check compares phrases with the store's manifest of the newest version: when that
+    /// manifest cannot be read, publish stops (exit 3) instead of computing the bump without them,
+    /// which let a removed phrase through as a patch. Both when nothing read the manifest before
+    /// (a dry run; a store whose index.json is gone), where the check was the only reader.
+    @Test(arguments: [["--dry-run"], []])
+    func anUnreadableStoredManifestStopsTheBumpCheck(_ options: [String]) throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "packs/merchant", from: Fixtures.merchantPack)
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        try Data("truncated {".utf8).write(to: URL(fileURLWithPath: folder.file("dist/merchant/1.0.0/manifest.json")))
+        if options.isEmpty { try FileManager.default.removeItem(atPath: folder.file("dist/index.json")) }
+        // Removing a phrase needs a major bump; this is a patch.
+        try Fixtures.editManifest(pack) { object in
+            var phrases = object["phrases"] as? [String: [String]] ?? [:]
+            phrases["refund"] = nil
+            object["phrases"] = phrases
+            object["version"] = "1.0.1"
+        }
+        let result = try Executable.run(["publish"] + options, in: folder.path)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr == "error: cannot publish — cannot check the version bump of merchant@1.0.1: the phrases and texts of merchant@1.0.0 it compares with are in that version's manifest in the store — dist/merchant/1.0.0/manifest.json is not a soundpack manifest (soundpack verify checks the store)\n",
+                "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("dist/merchant/1.0.1")))
+    }
+
+    /// diff reads a recorded version's texts and phrases from the store: a manifest there that
+    /// cannot be read, or a store that cannot be opened, stops it (exit 3) instead of a diff that
+    /// leaves the phrases out and asks for too small a bump. Two pack folders need no store.
+    @Test func diffStopsWhenTheStoredPhrasesCannotBeRead() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "packs/merchant", from: Fixtures.merchantPack)
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        try Fixtures.editManifest(pack) { object in
+            var phrases = object["phrases"] as? [String: [String]] ?? [:]
+            phrases["refund"] = nil
+            object["phrases"] = phrases
+        }
+        let diff = ["diff", "merchant@1.0.0", "packs/merchant"]
+        let whole = try Executable.run(diff, in: folder.path)
+        #expect(whole.status == 0 && whole.stdout.contains("phrases removed: refund (needs major)"), "\(whole.stdout)\(whole.stderr)")
+
+        let noCredentials = ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""]
+        let unusable = try Executable.run(diff + ["--store", "s3://voice-packs/prod"], in: folder.path, environment: noCredentials)
+        #expect(unusable.status == 3, "\(unusable.stdout)\(unusable.stderr)")
+        #expect(unusable.stderr.hasPrefix("error: cannot use the store — an s3:// store needs credentials"), "\(unusable.stderr)")
+        let folders = try Executable.run(["diff", "packs/merchant", "packs/merchant", "--store", "s3://voice-packs/prod"], in: folder.path, environment: noCredentials)
+        #expect(folders.status == 0, "\(folders.stdout)\(folders.stderr)")
+
+        try Data("truncated {".utf8).write(to: URL(fileURLWithPath: folder.file("dist/merchant/1.0.0/manifest.json")))
+        let unreadable = try Executable.run(diff, in: folder.path)
+        #expect(unreadable.status == 3, "\(unreadable.stdout)\(unreadable.stderr)")
+        #expect(unreadable.stderr == "error: cannot read the texts and phrases of merchant@1.0.0 from the store — dist/merchant/1.0.0/manifest.json is not a soundpack manifest (soundpack verify checks the store)\n",
+                "\(unreadable.stderr)")
+    }
+
     @Test func theExportAndTheReportCarryThePhrases() throws {
         let folder = TemporaryFolder()
         try Fixtures.copyDemoPack(into: folder, as: "packs/merchant", from: Fixtures.merchantPack)

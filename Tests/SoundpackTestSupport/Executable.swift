@@ -10,6 +10,8 @@ public struct ExecutionResult: Sendable {
     public var stdout: String
     public var stderr: String
     public var status: Int32
+    /// The process was killed after `spawn`'s timeout: it hung.
+    public var timedOut = false
 }
 
 public enum Executable {
@@ -53,9 +55,10 @@ public enum Executable {
     }
 
     /// Runs the built binary `soundpack arguments…` in `directory` with `input` on stdin (nothing
-    /// when nil): for tests of the process itself.
+    /// when nil): for tests of the process itself. After `timeout` seconds it is killed and the
+    /// result says `timedOut`, so a command that hangs fails its test instead of holding the run.
     public static func spawn(_ arguments: [String], in directory: String, input: String? = nil,
-                             environment: [String: String] = [:]) throws -> ExecutionResult {
+                             environment: [String: String] = [:], timeout: Double? = nil) throws -> ExecutionResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -66,6 +69,9 @@ public enum Executable {
         process.standardError = err
         process.standardInput = inPipe
         try process.run()
+        let pid = process.processIdentifier
+        let killer = DispatchWorkItem { kill(pid, SIGKILL) }
+        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer) }
         // Read both pipes while the process runs so a large output cannot block it.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
@@ -75,8 +81,11 @@ public enum Executable {
         try inPipe.fileHandleForWriting.close()
         group.wait()
         process.waitUntilExit()
+        killer.cancel()
+        // Nothing else sends the binary SIGKILL: killed means the timeout fired.
+        let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
         return ExecutionResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                               status: process.terminationStatus)
+                               status: process.terminationStatus, timedOut: timeout != nil && killed)
     }
 
     /// Reads a pipe to its end with read(2), retrying on EINTR. FileHandle.readDataToEndOfFile

@@ -20,6 +20,7 @@ enum DiffCommand: Command {
         let format: OutputFormat = try arguments.choice("--format")
         guard arguments.positionals.count == 2 else { throw .usage("diff needs two versions", hint: "soundpack diff wechat@1.0.0 wechat@1.1.0") }
         var catalog: (any Catalog)?
+        var store: Store?
         func facts(_ argument: String) throws(SoundpackError) -> (name: String, facts: VersionFacts) {
             let source = try context.packSource(argument, requireVersion: true)
             func open() throws(SoundpackError) -> any Catalog {
@@ -28,7 +29,14 @@ enum DiffCommand: Command {
                 catalog = opened
                 return opened
             }
-            do { return try VersionFacts.of(source, as: argument, catalog: open, store: try? context.store(arguments)) } catch {
+            // Opened for a recorded version only: two pack folders need no store.
+            func openStore() throws(SoundpackError) -> Store {
+                if let store { return store }
+                let opened = try context.store(arguments)
+                store = opened
+                return opened
+            }
+            do { return try VersionFacts.of(source, as: argument, catalog: open, store: openStore) } catch {
                 if case .folder = source { throw error.with(hint: "soundpack validate \(argument)") }
                 throw error.kind == .refused ? error.with(hint: "soundpack list shows what it holds") : error
             }

@@ -86,21 +86,35 @@ extension PushPayload {
         do { return Data(try CappedFile.read(path, cap: cap, what: "a payload")) } catch { throw .refused("cannot read \(shown)", error.message) }
     }
 
-    /// The findings on `data` against the versions the store publishes (its index.json and their
-    /// manifests: the store is the source of truth), so the lint can tell whether the named pack
-    /// exists, is not yanked, and can say the amount. `packsChecked` is false when the store has
-    /// no index.json: then only the payload's own shape is checked.
+    /// The findings on `data` against the versions the store publishes (its index.json and the
+    /// manifest of the version the payload names: the store is the source of truth), so the lint
+    /// can tell whether the named pack exists, is not yanked, and can say the amount.
+    /// `packsChecked` is false when the store has no index.json: then only the payload's own shape
+    /// is checked. A named version index.json lists whose manifest cannot be read is an error: it
+    /// is published, so calling it unknown would send the team looking in the wrong place.
     public static func lint(_ data: Data, against store: Store) throws(SoundpackError) -> (findings: [Finding], packsChecked: Bool) {
         let index: StoreIndex?
         do { index = try store.readIndex() } catch { throw error.context("cannot read the store") }
         guard let index else { return (lint(data, packs: nil), false) }
         var packs: [String: PackFacts] = [:]
-        for (id, pack) in index.packs {
-            for (text, listed) in pack.versions {
-                guard let version = SemanticVersion(text), let manifest = try? store.manifest(id, version) else { continue }
-                packs["\(id)@\(version)"] = PackFacts(manifest, yanked: listed.yanked)
+        if let named = namedPack(data) {
+            for (id, pack) in index.packs {
+                // A listed name that is no semantic version is no version a payload can name.
+                for (text, listed) in pack.versions {
+                    guard let version = SemanticVersion(text), "\(id)@\(version)" == named else { continue }
+                    do { packs[named] = PackFacts(try store.manifest(id, version), yanked: listed.yanked) } catch {
+                        throw error.context("cannot check the payload against \(named), which the store's index.json lists")
+                    }
+                }
             }
         }
         return (lint(data, packs: packs), true)
+    }
+
+    /// The payload's `pack` (`wechat@1.0.0`), when it is a JSON object that has one. Nil otherwise,
+    /// and nothing is lost: `lint(_:packs:)` parses it again and reports what is wrong with it.
+    static func namedPack(_ data: Data) -> String? {
+        guard data.count <= 1 << 20, let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+        return root["pack"] as? String
     }
 }

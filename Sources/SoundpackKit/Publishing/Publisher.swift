@@ -250,7 +250,12 @@ public final class Publisher {
             if let old, !newest.isPrerelease(ofSameCoreAs: version) {
                 var oldFacts = VersionFacts(old)
                 // The texts and phrases are in the store's manifest of the version, not in the catalog.
-                if let stored = try? store.storedManifest(id, newest) { oldFacts = oldFacts.completed(by: stored) }
+                // One that cannot be read would hide a removed or changed phrase: the check stops.
+                let stored: StoreManifest?
+                do { stored = try store.storedManifest(id, newest) } catch {
+                    throw error.context("cannot check the version bump of \(id)@\(version): the phrases and texts of \(id)@\(newest) it compares with are in that version's manifest in the store")
+                }
+                if let stored { oldFacts = oldFacts.completed(by: stored) }
                 let change = VersionChange(from: oldFacts, to: facts)
                 let bump = Bump.between(newest, version)
                 if bump < change.required {

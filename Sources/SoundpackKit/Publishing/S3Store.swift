@@ -254,12 +254,12 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     }
 
     /// A GET whose body is hashed as it arrives and not kept (but for an error's first KiB).
-    public func digest(_ key: String) throws(StoreError) -> StoredDigest? {
+    public func digest(_ key: String) throws(StoreError) -> StoredFile? {
         var hash = Digest.Stream()
         let response = try send("GET", key: key, streaming: { hash = Digest.Stream(); return hash })
         if response.status == 404 { return nil }
         guard response.status == 200 else { throw failure(response, "read \(key.visible)") }
-        return StoredDigest(bytes: hash.count, sha256: hash.finish())
+        return .file(StoredDigest(bytes: hash.count, sha256: hash.finish()))
     }
 
     /// Content-Type and Cache-Control for a key: version files are immutable; index.json is not.

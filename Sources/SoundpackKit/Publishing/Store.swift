@@ -30,9 +30,9 @@ public protocol StoreBackend: AnyObject, Sendable {
     /// The bytes at `key`, or nil when there is none; an error when there are more than `cap`
     /// (found before they are all read: a hostile store cannot make a reader load gigabytes).
     func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data?
-    /// The size and SHA-256 of `key`, read as a stream (a file of any size costs a bounded buffer),
-    /// or nil when there is none.
-    func digest(_ key: String) throws(StoreError) -> StoredDigest?
+    /// The size and SHA-256 of `key`, read as a stream (a file of any size costs a bounded buffer);
+    /// what stands there instead when it is no file (never opened), or nil when there is nothing.
+    func digest(_ key: String) throws(StoreError) -> StoredFile?
     /// Writes `key` whole (a reader sees the old bytes or the new, never part), replacing it.
     func write(_ key: String, _ data: Data) throws(StoreError)
     /// Writes `key` only when it does not exist yet; false when it did.
@@ -63,6 +63,20 @@ extension StoreBackend {
 public struct StoredDigest: Sendable, Equatable {
     public var bytes: Int64
     public var sha256: String
+}
+
+/// What stands at a key of the store.
+public enum StoredFile: Sendable, Equatable {
+    case file(StoredDigest)
+    /// Something no store holds in place of a file, named ("a FIFO", "a folder"): soundpack writes
+    /// only files, so this is drift. It was not opened.
+    case notAFile(String)
+
+    /// The file's size and SHA-256; nil when it is no file.
+    public var digest: StoredDigest? {
+        if case .file(let digest) = self { return digest }
+        return nil
+    }
 }
 
 /// A store: a backend and the layout, with the lookups every command shares.
@@ -244,15 +258,20 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
-        var info = stat()
-        if stat(path(key), &info) != 0 && (errno == ENOENT || errno == ENOTDIR) { return nil }
+        switch FileKind.of(path(key)) {
+        case nil: if errno == ENOENT || errno == ENOTDIR { return nil }
+        case .other(let kind)?: throw Self.notAFile(path(key), kind)
+        case .regular?: break
+        }
         do { return Data(try CappedFile.read(path(key), cap: cap, what: (key as NSString).lastPathComponent)) } catch {
             throw StoreError("cannot read \(path(key)): \(error.message)")
         }
     }
 
-    public func digest(_ key: String) throws(StoreError) -> StoredDigest? {
-        // O_NONBLOCK: a FIFO planted in the store must not hold verify waiting for a writer.
+    public func digest(_ key: String) throws(StoreError) -> StoredFile? {
+        // Looked at before it is opened: a FIFO or a device planted in the store is never opened.
+        if case .other(let kind)? = FileKind.of(path(key)) { return .notAFile(kind) }
+        // O_NONBLOCK: one swapped in meanwhile must not hold verify waiting for a writer either.
         let fd = SystemCall.open(path(key), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -260,9 +279,8 @@ public final class DirectoryStore: StoreBackend {
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw StoreError("\(path(key)) is not a regular file; a store holds only files soundpack wrote")
-        }
+        guard fstat(fd, &info) == 0 else { throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
+        if case .other(let kind) = FileKind(mode: info.st_mode) { return .notAFile(kind) }
         let hash = Digest.Stream()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
@@ -272,7 +290,12 @@ public final class DirectoryStore: StoreBackend {
             if n == 0 { break }
             buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
-        return StoredDigest(bytes: hash.count, sha256: hash.finish())
+        return .file(StoredDigest(bytes: hash.count, sha256: hash.finish()))
+    }
+
+    /// A key that is no file, where a reader needs its bytes.
+    static func notAFile(_ path: String, _ kind: String) -> StoreError {
+        .environment("\(path) is \(kind), not a file", hint: "a store holds only the files soundpack wrote; soundpack verify checks the store")
     }
 
     public func write(_ key: String, _ data: Data) throws(StoreError) {

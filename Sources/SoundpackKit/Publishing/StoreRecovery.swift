@@ -125,7 +125,10 @@ public struct StoreRecovery {
         }
         let packJSON = try verified(manifest.packJSON.file, bytes: manifest.packJSON.bytes, sha256: manifest.packJSON.sha256)
         for archive in manifest.archives.values { _ = try verified(archive.file, bytes: archive.bytes, sha256: archive.sha256) }
-        // The clip paths as pack.json wrote them; the store path where pack.json cannot say.
+        // The clip paths as pack.json wrote them; the store path where pack.json cannot say. It
+        // matched its manifest above, so it is what was published; one today's parser refuses (an
+        // older release wrote it) loses only those paths, which the catalog shows and a bump check
+        // compares as "paths changed", a patch: no bump that check runs on is smaller than that.
         let packPaths = (try? PackFile(json: Data(packJSON)))?.clips ?? [:]
         var clips: [ClipRecord] = []
         let probe = AudioProbe()
@@ -149,7 +152,9 @@ public struct StoreRecovery {
     }
 
     /// index.json's `publishedAt` (`2026-11-30T15:47:58.580Z`), to the millisecond it was written
-    /// with: the catalog writes it back out, and index.json must not change.
+    /// with: the catalog writes it back out, and index.json must not change. Nil when it is no such
+    /// date (why is not kept: no check reads the date): the version is recorded as published now,
+    /// and verify then reports index.json as not matching the catalog, so nothing is hidden.
     static func date(_ text: String) -> Date? {
         guard text.hasSuffix("Z"), let dot = text.lastIndex(of: ".") else {
             return try? Date(text, strategy: Date.ISO8601FormatStyle())

@@ -26,139 +26,147 @@ public struct StoreVerifier {
         public var filesChecked: Int
     }
 
-    /// Every drift and notice found, and how many files were checked.
+    /// Every drift and notice found, and how many files were checked. A file that cannot be read
+    /// ends the run with an error (exit 3), but only after everything else was checked.
     public func verify() throws(PublishError) -> Result {
-        var drifts: [Finding] = []
-        var unsignedNotices: [Finding] = []
-        var expected: Set<[UInt8]> = [StoreLayout.index.pathKey]  // by bytes: NFC and NFD keys are two files
-        var checked = 0
-        var readError: StoreError?
-        func digest(_ key: String) -> StoredDigest? {
-            do { return try store.backend.digest(key) } catch {
-                readError = readError ?? error
-                return nil
-            }
-        }
-        /// A JSON or signature file of the store, read once within `cap`. `exists` is false when
-        /// there is none; `bytes` is nil when it could not be read, or is larger than `cap` (drift,
-        /// its size found by a streamed digest: it is never loaded).
-        func small(_ key: String, cap: Int) -> (exists: Bool, bytes: [UInt8]?) {
-            do {
-                guard let data = try store.backend.read(key, atMost: cap) else { return (false, nil) }
-                return (true, Array(data))
-            } catch {
-                if let found = digest(key), found.bytes > Int64(cap) {
-                    drifts.append(Finding(.storeChanged, .error, file: key, "\(found.bytes) bytes, above the \(cap >> 10) KiB a soundpack \((key as NSString).lastPathComponent) may hold"))
-                } else {
-                    readError = readError ?? error
-                }
-                return (true, nil)
-            }
-        }
-        /// Records `key` as expected and compares what was found with `sha256`.
-        func compare(_ key: String, found: String?, sha256: String?, against source: String) {
-            expected.insert(key.pathKey)
-            guard let found else {
-                drifts.append(Finding(.storeMissing, .error, file: key, "listed in the \(source) but not in the store"))
-                return
-            }
-            checked += 1
-            if let sha256, found != sha256 {
-                drifts.append(Finding(.storeChanged, .error, file: key, "SHA-256 is \(found.prefix(16))…, the \(source) says \(sha256.prefix(16))…"))
-            }
-        }
-        /// Checks `key` against `sha256`, streamed: a file of any size is hashed, never loaded.
-        func check(_ key: String, sha256: String?, against source: String) {
-            compare(key, found: digest(key)?.sha256, sha256: sha256, against: source)
-        }
-
         let versions: [PublishedVersion]
         do { versions = try catalog.publishedVersions() } catch { throw .catalog(error.message) }
-        for version in versions {
-            let (id, number) = (version.id, version.version)
-            let manifestKey = StoreLayout.manifest(id, number)
-            // Read once: its hash, its decoding and its signature all come from these bytes.
-            let manifestFile = small(manifestKey, cap: StoreLimits.manifestBytes)
-            guard let bytes = manifestFile.bytes else {
-                // Missing is drift; too large or unreadable, `small` has reported already.
-                if manifestFile.exists { expected.insert(manifestKey.pathKey) } else { compare(manifestKey, found: nil, sha256: nil, against: "catalog") }
-                continue
-            }
-            compare(manifestKey, found: Digest.sha256Hex(bytes), sha256: version.manifestSha256, against: "catalog")
-            if let duplicate = JSONDuplicateKeys.first(in: bytes) {
-                drifts.append(Finding(.storeChanged, .error, file: manifestKey, "not a manifest soundpack wrote: \(duplicate.description)"))
-                continue
-            }
-            guard let manifest = try? JSONDecoder().decode(StoreManifest.self, from: Data(bytes)) else {
-                drifts.append(Finding(.storeChanged, .error, file: manifestKey, "not a soundpack manifest"))
-                continue
-            }
-            if manifest.digest != version.digest {
-                drifts.append(Finding(.storeChanged, .error, file: manifestKey, "digest differs from the catalog's"))
-            }
-            for (token, clip) in manifest.clips {
-                let key = StoreLayout.versionFile(id, number, clip.file)
-                check(key, sha256: clip.sha256, against: "manifest")
-                if let recorded = version.clips[token], recorded.sha256 != clip.sha256 || recorded.storeFile != clip.file {
-                    drifts.append(Finding(.storeChanged, .error, file: key, "the manifest and the catalog disagree on token '\(token)'"))
-                }
-            }
-            if Set(manifest.clips.keys) != Set(version.clips.keys) {
-                drifts.append(Finding(.storeChanged, .error, file: manifestKey, "its tokens differ from the catalog's"))
-            }
-            check(StoreLayout.versionFile(id, number, manifest.packJSON.file), sha256: manifest.packJSON.sha256, against: "manifest")
-            for (kind, archive) in manifest.archives {
-                let key = StoreLayout.versionFile(id, number, archive.file)
-                let recorded = kind == ArchiveKind.tarGzip.rawValue ? version.tarSha256 : version.zipSha256
-                check(key, sha256: archive.sha256, against: "manifest")
-                if let recorded, recorded != archive.sha256 {
-                    drifts.append(Finding(.storeChanged, .error, file: key, "the manifest and the catalog disagree"))
-                }
-            }
-            let signatureKey = StoreLayout.signature(id, number)
-            if let keyID = manifest.signingKey {
-                expected.insert(signatureKey.pathKey)
-                let text = small(signatureKey, cap: 4_096).bytes.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
-                if let text, let signature = Data(base64Encoded: text) {
-                    if let publicKey = publicKeys[keyID] {
-                        if !SigningKey.verify(Array(signature), of: bytes, publicKey: publicKey) {
-                            drifts.append(Finding(.storeSignature, .error, file: signatureKey, "the signature by key \(keyID) does not match manifest.json"))
-                        }
-                    } else if !publicKeys.isEmpty {
-                        drifts.append(Finding(.storeSignature, .error, file: manifestKey, "signed by key \(keyID), which is not one of the \(publicKeys.count) given with --public-key"))
-                    }
-                } else {
-                    drifts.append(Finding(.storeMissing, .error, file: signatureKey, "the manifest is signed by key \(keyID) but the signature is missing or unreadable"))
-                }
-            } else if !publicKeys.isEmpty {
-                if let cutoff = unsignedBefore[id], number < cutoff {
-                    unsignedNotices.append(Finding(.storeSignature, .note, file: manifestKey, "\(id)@\(number) is not signed; accepted, as it is older than \(id)@\(cutoff) (--unsigned-before)"))
-                } else {
-                    drifts.append(Finding(.storeSignature, .error, file: manifestKey, "\(id)@\(number) is not signed, and --public-key asks for a signature on every version (--unsigned-before \(id)@VERSION accepts older unsigned ones)"))
-                }
+        var survey = Survey(store: store)
+        for version in versions { check(version, in: &survey) }
+        checkIndex(of: versions, in: &survey)
+        try checkListing(against: versions, in: &survey)
+        if let readError = survey.readError { throw .environment(readError.message) }
+        return Result(drifts: survey.drifts.sorted { ($0.file ?? "", $0.rule.rawValue) < ($1.file ?? "", $1.rule.rawValue) },
+                      notices: survey.notices, filesChecked: survey.checked)
+    }
+
+    /// One published version: its manifest against the catalog, then every file the manifest
+    /// lists, and its signature.
+    private func check(_ version: PublishedVersion, in survey: inout Survey) {
+        let manifestKey = StoreLayout.manifest(version.id, version.version)
+        // Read once: its hash, its decoding and its signature all come from these bytes.
+        let bytes: [UInt8]
+        switch survey.small(manifestKey, cap: StoreLimits.manifestBytes) {
+        case .absent:
+            survey.compare(manifestKey, found: nil, sha256: nil, against: "catalog")
+            return
+        case .reported:
+            survey.expected.insert(manifestKey.pathKey)
+            return
+        case .bytes(let read):
+            bytes = read
+        }
+        survey.compare(manifestKey, found: Digest.sha256Hex(bytes), sha256: version.manifestSha256, against: "catalog")
+        guard let manifest = decodedManifest(bytes, key: manifestKey, in: &survey) else { return }
+        if manifest.digest != version.digest {
+            survey.drift(.storeChanged, manifestKey, "digest differs from the catalog's")
+        }
+        checkClips(of: manifest, against: version, in: &survey)
+        survey.check(StoreLayout.versionFile(version.id, version.version, manifest.packJSON.file), sha256: manifest.packJSON.sha256, against: "manifest")
+        checkArchives(of: manifest, against: version, in: &survey)
+        checkSignature(of: manifest, bytes: bytes, version: version, in: &survey)
+    }
+
+    /// The manifest in `bytes`, or nil (drift) when it is not one soundpack wrote.
+    private func decodedManifest(_ bytes: [UInt8], key: String, in survey: inout Survey) -> StoreManifest? {
+        if let duplicate = JSONDuplicateKeys.first(in: bytes) {
+            survey.drift(.storeChanged, key, "not a manifest soundpack wrote: \(duplicate.description)")
+            return nil
+        }
+        // Why it does not decode is not said: drift either way, and verify names the file.
+        guard let manifest = try? JSONDecoder().decode(StoreManifest.self, from: Data(bytes)) else {
+            survey.drift(.storeChanged, key, "not a soundpack manifest")
+            return nil
+        }
+        return manifest
+    }
+
+    /// Each clip against its manifest entry, and the manifest's tokens against the catalog's.
+    private func checkClips(of manifest: StoreManifest, against version: PublishedVersion, in survey: inout Survey) {
+        for (token, clip) in manifest.clips {
+            let key = StoreLayout.versionFile(version.id, version.version, clip.file)
+            survey.check(key, sha256: clip.sha256, against: "manifest")
+            if let recorded = version.clips[token], recorded.sha256 != clip.sha256 || recorded.storeFile != clip.file {
+                survey.drift(.storeChanged, key, "the manifest and the catalog disagree on token '\(token)'")
             }
         }
+        if Set(manifest.clips.keys) != Set(version.clips.keys) {
+            survey.drift(.storeChanged, StoreLayout.manifest(version.id, version.version), "its tokens differ from the catalog's")
+        }
+    }
 
+    /// Each archive against its manifest entry and the catalog's record of it.
+    private func checkArchives(of manifest: StoreManifest, against version: PublishedVersion, in survey: inout Survey) {
+        for (kind, archive) in manifest.archives {
+            let key = StoreLayout.versionFile(version.id, version.version, archive.file)
+            let recorded = kind == ArchiveKind.tarGzip.rawValue ? version.tarSha256 : version.zipSha256
+            survey.check(key, sha256: archive.sha256, against: "manifest")
+            if let recorded, recorded != archive.sha256 {
+                survey.drift(.storeChanged, key, "the manifest and the catalog disagree")
+            }
+        }
+    }
+
+    /// The manifest's signature, when it names a key or `--public-key` asks for one.
+    private func checkSignature(of manifest: StoreManifest, bytes: [UInt8], version: PublishedVersion, in survey: inout Survey) {
+        let (id, number) = (version.id, version.version)
+        let manifestKey = StoreLayout.manifest(id, number)
+        let signatureKey = StoreLayout.signature(id, number)
+        guard let keyID = manifest.signingKey else {
+            guard !publicKeys.isEmpty else { return }
+            if let cutoff = unsignedBefore[id], number < cutoff {
+                survey.notices.append(Finding(.storeSignature, .note, file: manifestKey, "\(id)@\(number) is not signed; accepted, as it is older than \(id)@\(cutoff) (--unsigned-before)"))
+            } else {
+                survey.drift(.storeSignature, manifestKey, "\(id)@\(number) is not signed, and --public-key asks for a signature on every version (--unsigned-before \(id)@VERSION accepts older unsigned ones)")
+            }
+            return
+        }
+        survey.expected.insert(signatureKey.pathKey)
+        var text: String?
+        if case .bytes(let read) = survey.small(signatureKey, cap: 4_096) {
+            text = String(decoding: read, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard let text, let signature = Data(base64Encoded: text) else {
+            survey.drift(.storeMissing, signatureKey, "the manifest is signed by key \(keyID) but the signature is missing or unreadable")
+            return
+        }
+        if let publicKey = publicKeys[keyID] {
+            if !SigningKey.verify(Array(signature), of: bytes, publicKey: publicKey) {
+                survey.drift(.storeSignature, signatureKey, "the signature by key \(keyID) does not match manifest.json")
+            }
+        } else if !publicKeys.isEmpty {
+            survey.drift(.storeSignature, manifestKey, "signed by key \(keyID), which is not one of the \(publicKeys.count) given with --public-key")
+        }
+    }
+
+    /// index.json against the index the catalog's versions describe.
+    private func checkIndex(of versions: [PublishedVersion], in survey: inout Survey) {
         let index = Store.index(of: versions)
-        let indexFile = small(StoreLayout.index, cap: StoreLimits.indexBytes)
-        if let bytes = indexFile.bytes {
-            checked += 1
+        switch survey.small(StoreLayout.index, cap: StoreLimits.indexBytes) {
+        case .bytes(let bytes):
+            survey.checked += 1
             if let duplicate = JSONDuplicateKeys.first(in: bytes) {
                 // Two readers could take different values from it; like every other reader, refused.
-                drifts.append(Finding(.storeIndex, .error, file: StoreLayout.index, "not an index soundpack wrote: \(duplicate.description)"))
+                survey.drift(.storeIndex, StoreLayout.index, "not an index soundpack wrote: \(duplicate.description)")
             } else if (try? JSONDecoder().decode(StoreIndex.self, from: Data(bytes))) != index {
-                drifts.append(Finding(.storeIndex, .error, file: StoreLayout.index, "does not match the catalog (soundpack publish rewrites it)"))
+                // One that does not decode differs from the catalog's like one that decodes to other versions: drift either way.
+                survey.drift(.storeIndex, StoreLayout.index, "does not match the catalog (soundpack publish rewrites it)")
             }
-        } else if !indexFile.exists && !index.packs.isEmpty {
-            drifts.append(Finding(.storeMissing, .error, file: StoreLayout.index, "the store has no index"))
+        case .absent:
+            if !index.packs.isEmpty { survey.drift(.storeMissing, StoreLayout.index, "the store has no index") }
+        case .reported:
+            break
         }
+    }
 
+    /// Every key of the store no manifest accounts for: an unrecorded version an interrupted
+    /// publish left (a notice), or drift; and the leftovers of interrupted writes (notices).
+    private func checkListing(against versions: [PublishedVersion], in survey: inout Survey) throws(PublishError) {
         let keys: [String]
-        var notices: [Finding] = unsignedNotices
         do {
             keys = try store.backend.list()
             for leftover in try store.backend.leftovers() {
-                notices.append(Finding(.storeLeftover, .note, file: leftover, "left by an interrupted publish; the next soundpack publish removes it"))
+                survey.notices.append(Finding(.storeLeftover, .note, file: leftover, "left by an interrupted publish; the next soundpack publish removes it"))
             }
         } catch { throw .environment(error.message) }
         // A whole version folder the catalog does not know, with a manifest: a publish stopped
@@ -166,7 +174,7 @@ public struct StoreVerifier {
         let known = Set(versions.map { StoreLayout.versionFolder($0.id, $0.version) })
         let storedKeys = Set(keys)
         var unrecorded = Set<String>()
-        for key in keys where !expected.contains(key.pathKey) {
+        for key in keys where !survey.expected.contains(key.pathKey) {
             let parts = key.slashSeparated
             if parts.count >= 3, let version = SemanticVersion(String(parts[1])) {
                 let folder = StoreLayout.versionFolder(String(parts[0]), version)
@@ -175,12 +183,95 @@ public struct StoreVerifier {
                     continue
                 }
             }
-            drifts.append(Finding(.storeUnexpected, .error, file: key, "in the store but in no manifest"))
+            survey.drift(.storeUnexpected, key, "in the store but in no manifest")
         }
         for folder in unrecorded.sorted() {
-            notices.append(Finding(.storeLeftover, .note, file: folder, "a version an interrupted publish never recorded; publishing it again replaces it"))
+            survey.notices.append(Finding(.storeLeftover, .note, file: folder, "a version an interrupted publish never recorded; publishing it again replaces it"))
         }
-        if let readError { throw .environment(readError.message) }
-        return Result(drifts: drifts.sorted { ($0.file ?? "", $0.rule.rawValue) < ($1.file ?? "", $1.rule.rawValue) }, notices: notices, filesChecked: checked)
+    }
+}
+
+/// One run of `verify`: what it found so far, the keys the manifests account for, how many files
+/// it hashed, and the first failure to read the store.
+private struct Survey {
+    let store: Store
+    var drifts: [Finding] = []
+    var notices: [Finding] = []
+    var expected: Set<[UInt8]> = [StoreLayout.index.pathKey]  // by bytes: NFC and NFD keys are two files
+    var checked = 0
+    /// The first read that failed: the run goes on, and ends with it (exit 3).
+    var readError: StoreError?
+
+    init(store: Store) { self.store = store }
+
+    /// A JSON or signature file of the store, read within a cap.
+    enum SmallFile {
+        /// There is none.
+        case absent
+        /// It is there but was not read: larger than the cap or no file (both drift, reported),
+        /// or unreadable (`readError`).
+        case reported
+        case bytes([UInt8])
+    }
+
+    mutating func drift(_ rule: RuleID, _ key: String, _ message: String) {
+        drifts.append(Finding(rule, .error, file: key, message))
+    }
+
+    /// What stands at `key`, hashed as a stream (a file of any size costs a bounded buffer); nil
+    /// when there is nothing, or it cannot be read (kept in `readError`).
+    mutating func stored(_ key: String) -> StoredFile? {
+        do { return try store.backend.digest(key) } catch {
+            readError = readError ?? error
+            return nil
+        }
+    }
+
+    /// `key` read once within `cap`. One larger than that is drift, its size found by a streamed
+    /// digest: it is never loaded.
+    mutating func small(_ key: String, cap: Int) -> SmallFile {
+        do {
+            guard let data = try store.backend.read(key, atMost: cap) else { return .absent }
+            return .bytes(Array(data))
+        } catch {
+            switch stored(key) {
+            case .file(let found)? where found.bytes > Int64(cap):
+                drift(.storeChanged, key, "\(found.bytes) bytes, above the \(cap >> 10) KiB a soundpack \((key as NSString).lastPathComponent) may hold")
+            case .notAFile(let kind)?:
+                drift(.storeChanged, key, Self.notAFile(kind))
+            default:
+                readError = readError ?? error
+            }
+            return .reported
+        }
+    }
+
+    /// Records `key` as expected and compares what was found with `sha256`.
+    mutating func compare(_ key: String, found: String?, sha256: String?, against source: String) {
+        expected.insert(key.pathKey)
+        guard let found else {
+            drift(.storeMissing, key, "listed in the \(source) but not in the store")
+            return
+        }
+        checked += 1
+        if let sha256, found != sha256 {
+            drift(.storeChanged, key, "SHA-256 is \(found.prefix(16))…, the \(source) says \(sha256.prefix(16))…")
+        }
+    }
+
+    /// Checks `key` against `sha256`, streamed: a file of any size is hashed, never loaded. A FIFO,
+    /// device, socket or folder in its place is drift, and is never opened.
+    mutating func check(_ key: String, sha256: String?, against source: String) {
+        switch stored(key) {
+        case .notAFile(let kind)?:
+            expected.insert(key.pathKey)
+            drift(.storeChanged, key, Self.notAFile(kind))
+        case let found:
+            compare(key, found: found?.digest?.sha256, sha256: sha256, against: source)
+        }
+    }
+
+    static func notAFile(_ kind: String) -> String {
+        "\(kind), not a file: a store holds only the files soundpack wrote"
     }
 }

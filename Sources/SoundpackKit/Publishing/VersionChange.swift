@@ -180,10 +180,10 @@ public struct VersionChange: Sendable, Codable, Equatable {
 
 extension VersionFacts {
     /// One side of `diff`: a pack folder, validated but not recorded, or a version the catalog
-    /// recorded, its texts taken from the store's manifest when the store has it. `catalog` is
-    /// opened only for a recorded version. The name is the pack's id.
+    /// recorded, its texts and phrases taken from the store's manifest when the store has it.
+    /// `catalog` and `store` are opened only for a recorded version. The name is the pack's id.
     public static func of(_ source: PackSource, as argument: String, catalog: () throws(SoundpackError) -> any Catalog,
-                          store: Store?) throws(SoundpackError) -> (name: String, facts: VersionFacts) {
+                          store: () throws(SoundpackError) -> Store) throws(SoundpackError) -> (name: String, facts: VersionFacts) {
         switch source {
         case .folder(let folder):
             let report = Validator().validate(folder: folder)
@@ -198,7 +198,14 @@ extension VersionFacts {
             do { found = try catalog().versionRecord(of: id, version) } catch { throw error.context("cannot read the catalog") }
             guard let found else { throw .refused("\(argument) is neither a pack folder nor a version in the catalog") }
             var recorded = VersionFacts(found)
-            if let manifest = try? store?.manifest(id, version) { recorded = recorded.completed(by: manifest) }
+            // A store without the version leaves its texts and phrases unknown, and the change says
+            // so; a manifest that cannot be read would hide a changed phrase, so it stops the diff.
+            let opened = try store()
+            let manifest: StoreManifest?
+            do { manifest = try opened.storedManifest(id, version) } catch {
+                throw error.context("cannot read the texts and phrases of \(id)@\(version) from the store")
+            }
+            if let manifest { recorded = recorded.completed(by: manifest) }
             return (id, recorded)
         }
     }

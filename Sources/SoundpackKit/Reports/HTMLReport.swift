@@ -70,8 +70,11 @@ public enum HTMLReport {
             html += "<h3>Findings for the pack</h3>\n<div class=\"findings\">" + packFindings.map { findingLine($0, showFile: true) }.joined() + "</div>\n"
         }
 
+        // The pack joined by the same code as `render`. Why it cannot be (its errors, or a file that
+        // changed since it was validated) is said where the players would be; the verdict is the report's.
+        let joined = Result { () throws(RenderError) in try PackRenderer(directory: folder) }
+
         // The worst case against the limits compose.too-long judges it by (the pack's checks; iOS's 30 s by default).
-        let renderer = try? PackRenderer(directory: folder)
         if let worst = report.worstCase {
             let checks = report.packFile?.checks ?? Checks()
             let (limit, warn) = (checks.composeMaxSeconds, checks.composeWarnSeconds)
@@ -88,7 +91,8 @@ public enum HTMLReport {
 
         // Amounts rendered by the same code as `render`: the default phrase's, then each other phrase
         // once (with the first sample amount when it says one).
-        if let renderer {
+        switch joined {
+        case .success(let renderer):
             var figures = ""
             let book = renderer.packFile.phrasebook
             func figure(_ renderer: PackRenderer, _ amount: Amount?) {
@@ -118,8 +122,9 @@ public enum HTMLReport {
                 figure(renderer.speaking(phrase), sample)
             }
             html += "<h3>Sample announcements</h3>\n<div class=\"amounts\">\(figures)</div>\n"
-        } else {
-            html += "<h3>Sample announcements</h3>\n<p class=\"muted\">Not rendered: the pack cannot be joined until its errors are fixed.</p>\n"
+        case .failure(let error):
+            let why = report.errors > 0 ? "the pack cannot be joined until its errors are fixed." : error.description
+            html += "<h3>Sample announcements</h3>\n<p class=\"muted\">Not rendered: \(esc(why))</p>\n"
         }
 
         // Coverage: one row per clip with waveform, facts, loudness and findings.
@@ -132,10 +137,15 @@ public enum HTMLReport {
             if let f = clip.facts {
                 format = "\(f.container.rawValue) \(f.codec.rawValue) \(f.sampleRate) Hz \(f.channels == 1 ? "mono" : "\(f.channels) ch")"
                 duration = String(format: "%.3f s", f.durationSeconds)
-                if PackPaths.unsafeReason(clip.file, root: root) == nil,
-                   let audio = try? AudioProbe().decode(path: root.appendingPathComponent(clip.file).path) {
-                    wave = waveform(audio, facts: f)
-                    player = audioTag(audio.samples, rate: audio.sampleRate, channels: audio.channels)
+                // Validation read it; one that cannot be decoded now (changed since) says why in its row.
+                if PackPaths.unsafeReason(clip.file, root: root) == nil {
+                    do {
+                        let audio = try AudioProbe().decode(path: root.appendingPathComponent(clip.file).path)
+                        wave = waveform(audio, facts: f)
+                        player = audioTag(audio.samples, rate: audio.sampleRate, channels: audio.channels)
+                    } catch {
+                        wave = "<span class=\"muted\">not drawn: \(esc(error.message))</span>"
+                    }
                 }
             }
             html += "<tr class=\"clip\" data-token=\"\(esc(clip.key))\"><td><strong>\(esc(clip.key))</strong></td><td class=\"rule\">\(esc(clip.file))</td><td>\(esc(format))</td><td class=\"num\">\(duration)</td><td>\(wave)</td><td>\(player)</td><td>\(findings.map(findingLine).joined())</td></tr>\n"

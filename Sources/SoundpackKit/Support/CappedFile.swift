@@ -7,13 +7,15 @@ public enum CappedFile {
     /// The whole file at `path`, refused when it is not a regular file or holds more than `cap`
     /// bytes (`what` names it in that message: "a clip", "pack.json").
     public static func read(_ path: String, cap: Int, what: String) throws(CappedFileError) -> [UInt8] {
-        // O_NONBLOCK: opening a FIFO planted where a file should be must not wait for a writer.
+        // Looked at first: a FIFO or a device is refused without being opened.
+        if case .other(let kind)? = FileKind.of(path) { throw CappedFileError("not a regular file: \(kind)") }
+        // O_NONBLOCK: one swapped in meanwhile must not make the open wait for a writer either.
         let fd = SystemCall.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw CappedFileError("cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw CappedFileError("cannot stat: \(String(cString: strerror(errno)))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw CappedFileError("not a regular file") }
+        if case .other(let kind) = FileKind(mode: info.st_mode) { throw CappedFileError("not a regular file: \(kind)") }
         guard info.st_size <= cap else {
             let limit = cap >= 1_048_576 ? "\(cap / 1_048_576) MiB" : "\(cap) byte"
             throw CappedFileError("\(info.st_size) bytes is above the \(limit) cap for \(what)")
