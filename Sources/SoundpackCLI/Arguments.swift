@@ -192,7 +192,8 @@ struct NewPackArguments {
         }
         let grammarID: GrammarID = try arguments.choice("--grammar")
         let options = try GrammarOptionFlags.parse(arguments, for: grammarID)
-        do { maximum = try Amount(parsing: arguments.value("--max-amount") ?? "99999999.99") } catch {
+        // Grouped as the grammar groups amounts everywhere else: 1,00,000 for en-IN and hi-IN.
+        do { maximum = try Amount(parsing: arguments.value("--max-amount") ?? "99999999.99", grouping: Grammar(grammarID, options: options).grouping) } catch {
             throw .usage("--max-amount: \(error.description)")
         }
         (self.directory, self.id, self.grammar) = (directory, id, Grammar(grammarID, options: options))

@@ -155,7 +155,8 @@ public struct PackFile: Sendable, Equatable {
         }
         let maxText = try string("maxAmount") ?? ""
         let maxAmount: Amount
-        do { maxAmount = try Amount(parsing: maxText) } catch {
+        // Grouped as the grammar groups every other amount (10,00,000 for en-IN and hi-IN).
+        do { maxAmount = try Amount(parsing: maxText, grouping: Grammar(grammarID, options: options).grouping) } catch {
             throw PackFileError(field: "maxAmount", message: error.description)
         }
         var profile = Profile.default
