@@ -96,6 +96,14 @@ public enum HTMLReport {
             var figures = ""
             let book = renderer.packFile.phrasebook
             func figure(_ renderer: PackRenderer, _ amount: Amount?) {
+                // What `render` refuses (an announcement iOS would not play) is not rendered here
+                // either: a pack of 472 s phrases would otherwise make hundreds of MB of HTML.
+                if let refusal = renderer.tooLong(amount) {
+                    let said = [book.isDeclared ? renderer.phrase.id : nil, renderer.phrase.saysAmount ? amount?.description : nil].compactMap { $0 }.joined(separator: " ")
+                    let attribute = book.isDeclared ? " data-phrase=\"\(esc(renderer.phrase.id))\"" : ""
+                    figures += "<figure class=\"amount\"\(attribute)><figcaption>\(esc(said))</figcaption><p class=\"muted\">Not rendered: [\(refusal.rule.rawValue)] \(esc(refusal.message))</p></figure>\n"
+                    return
+                }
                 let samples = renderer.render(amount)
                 let seconds = Double(samples.count / renderer.channels) / Double(renderer.sampleRate)
                 let words = renderer.packFile.grammar.text(of: renderer.tokens(for: amount), texts: renderer.packFile.texts)
