@@ -36,7 +36,10 @@ public struct PublishSigning: Sendable, Equatable {
     public var summary: String {
         var text = "\(signed.count) version\(signed.count == 1 ? "" : "s") signed with key \(keyID)"
         let unsigned = alreadyPublished.filter { $0.signedBy == nil }.map(\.version)
-        let otherKey = alreadyPublished.filter { $0.signedBy != nil && $0.signedBy != keyID }.map { "\($0.version) (key \($0.signedBy!))" }
+        // A key id read back from the store is untrusted text on its way to a terminal.
+        let otherKey = alreadyPublished.compactMap { entry in
+            entry.signedBy.flatMap { $0 == keyID ? nil : "\(entry.version) (key \($0.visible))" }
+        }
         var notes: [String] = []
         if !unsigned.isEmpty { notes.append("\(unsigned.joined(separator: ", ")) already published unsigned") }
         if !otherKey.isEmpty { notes.append("\(otherKey.joined(separator: ", ")) already published signed by another key") }
