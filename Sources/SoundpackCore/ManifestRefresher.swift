@@ -128,10 +128,19 @@ public struct ManifestRefresher: Sendable {
 
     // MARK: On disk
 
-    /// The verified manifest of `id@version` kept on disk, if any.
+    /// The verified manifest of `id@version` kept on disk, if any. Under the signed policy it is
+    /// checked again against the signature kept beside it: a manifest kept under another policy
+    /// (an earlier build that trusted anything, or `.unsigned`) is not one this policy accepts, and
+    /// reads as absent, so it is fetched and checked again. (Unreadable or undecodable files read as
+    /// absent too: the caller then fetches, which is the same outcome as a first run.)
     public func manifestOnDisk(_ id: String, _ version: SemanticVersion) -> StoreManifest? {
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent(Self.fileName(id, version))) else { return nil }
-        return try? Self.decodeManifest(data)
+        let file = folder.appendingPathComponent(Self.fileName(id, version))
+        guard let data = try? Data(contentsOf: file), let manifest = try? Self.decodeManifest(data) else { return nil }
+        if case .signed = trust {
+            guard let kept = try? Data(contentsOf: file.appendingPathExtension("sig")), kept.count <= 1_024,
+                  signature(String(decoding: kept, as: UTF8.self), holdsFor: data, manifest: manifest) else { return nil }
+        }
+        return manifest
     }
 
     /// The newest manifest of `id` on disk that the last index fetched does not call yanked.
@@ -178,7 +187,10 @@ public struct ManifestRefresher: Sendable {
         guard manifest.id == pin.id, manifest.version == version else {
             throw .unreadableManifest(name, reason: "it describes \(manifest.id)@\(manifest.version)")
         }
-        try await checkSignature(of: data, manifest: manifest, name: name)
+        // The signature is kept first: a manifest on disk always has its signature beside it.
+        if let signature = try await checkSignature(of: data, manifest: manifest, name: name) {
+            try keep(Data(signature.utf8), as: Self.fileName(pin.id, version) + ".sig")
+        }
         try keep(data, as: Self.fileName(pin.id, version))
         return manifest
     }
@@ -241,16 +253,27 @@ public struct ManifestRefresher: Sendable {
         return index
     }
 
-    private func checkSignature(of data: Data, manifest: StoreManifest, name: String) async throws(RefreshError) {
+    /// Checks the manifest's signature under the signed policy and returns its text (to keep beside
+    /// the manifest); nil under the unsigned policy.
+    private func checkSignature(of data: Data, manifest: StoreManifest, name: String) async throws(RefreshError) -> String? {
         // Under the signed policy an empty key list matches no manifest: it refuses them all.
-        guard case .signed(let keys) = trust else { return }
+        guard case .signed(let keys) = trust else { return nil }
         guard let keyID = manifest.signingKey else { throw .unsigned(name) }
-        guard let key = keys.first(where: { String(hasher.sha256Hex($0.rawRepresentation).prefix(16)) == keyID }) else {
+        guard keys.contains(where: { String(hasher.sha256Hex($0.rawRepresentation).prefix(16)) == keyID }) else {
             throw .untrustedKey(name, keyID: keyID)
         }
         let text = String(decoding: try await fetch(StoreLayout.signature(manifest.id, manifest.version)).body.prefix(1_024), as: UTF8.self)
-        guard let verifier, let signature = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)),
-              verifier.isValidSignature(signature, of: data, publicKey: key.rawRepresentation) else { throw .badSignature(name) }
+        guard signature(text, holdsFor: data, manifest: manifest) else { throw .badSignature(name) }
+        return text
+    }
+
+    /// Whether `text` (manifest.json.sig) is a valid signature of `data` by the trusted key the
+    /// manifest names; false under the unsigned policy, with no verifier, or for any other key.
+    private func signature(_ text: String, holdsFor data: Data, manifest: StoreManifest) -> Bool {
+        guard case .signed(let keys) = trust, let verifier, let keyID = manifest.signingKey,
+              let key = keys.first(where: { String(hasher.sha256Hex($0.rawRepresentation).prefix(16)) == keyID }),
+              let signature = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
+        return verifier.isValidSignature(signature, of: data, publicKey: key.rawRepresentation)
     }
 
     private func fetch(_ key: String, ifNoneMatch: String? = nil, accepting statuses: Set<Int> = [200]) async throws(RefreshError) -> HTTPResponse {

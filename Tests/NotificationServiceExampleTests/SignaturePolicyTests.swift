@@ -129,4 +129,24 @@ import SoundpackTestSupport
         #expect(phone.server.requests.contains("/wechat/1.0.1/manifest.json.sig"), "\(phone.server.requests)")
         #expect(Self.kept("1.0.1", phone))
     }
+
+    /// (f) A manifest kept under another policy (an earlier build that trusted anything, or
+    /// `.unsigned`) is not trusted by the signed policy: the pinned version is not played from disk,
+    /// it is fetched and checked again, and refused when unsigned.
+    @Test func aManifestKeptUnderAnotherPolicyIsCheckedAgain() async throws {
+        let keys = try KeyPair.generate()
+        var phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        try phone.publishWithNewClip3(as: "1.0.1")
+        try await SoundpackSetup.refreshAndPrefetch(packID: "wechat", seconds: 60, configuration: phone.configuration)
+        #expect(Self.kept("1.0.1", phone), "kept under .unsigned")
+
+        phone.configuration.signature = .signed(publicKeys: [try keys.publicKeyText()])
+        phone.server.resetLog()
+        let (shown, calls) = await phone.push(try phone.request("3.33", pack: "wechat@1.0.1"))
+        #expect(calls.count == 1)
+        #expect(shown.soundName == "soundpack-wechat-1.0.0-3.33.caf", "not planned from the unsigned 1.0.1 on disk: \(phone.reports)")
+        #expect(phone.server.requests.contains("/wechat/1.0.1/manifest.json"), "fetched again to be checked: \(phone.server.requests)")
+    }
 }
