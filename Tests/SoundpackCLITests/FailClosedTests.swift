@@ -117,6 +117,24 @@ import SoundpackTestSupport
         #expect(refused.status == 1 && refused.stderr.contains("git does not ignore") && refused.stderr.contains("add the line '/keys/release.key' to"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("keys/release.key")) && !FileManager.default.fileExists(atPath: folder.file("keys/release.key.pub")))
 
+        // Through a symbolic link from outside the work tree, the key is still inside it.
+        let outside = TemporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: outside.file("link"), withDestinationPath: folder.file("keys"))
+        let linked = try Executable.run(["keygen", "-o", "link/se[c]ret.key"], in: outside.path)
+        #expect(linked.status == 1 && linked.stderr.contains("add the line '/keys/se\\[c]ret.key' to"), "\(linked.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("keys/se[c]ret.key")))
+
+        // A parent that ignores SIGCHLD (so git's exit status is reaped before keygen reads it)
+        // still gets a refusal, never a key written as if git had said "ignored".
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' CHLD; exec \"$0\" keygen -o release.key", Executable.path]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.file("keys"))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1 && !FileManager.default.fileExists(atPath: folder.file("keys/release.key")))
+
         try folder.write("/keys/release.key\n", to: ".gitignore")
         #expect(try Executable.run(["keygen", "-o", "release.key"], in: folder.file("keys")).status == 0)
         let forced = try Executable.run(["keygen", "-o", "other.key", "--force"], in: folder.file("keys"))

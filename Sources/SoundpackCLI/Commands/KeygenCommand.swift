@@ -38,25 +38,38 @@ enum KeygenCommand: Command {
     }
 
     /// Refuses a secret key path inside a git work tree that git does not ignore, naming the line
-    /// that would ignore it.
+    /// that would ignore it. The path is judged where it really is: its folder's symbolic links are
+    /// resolved first, so `link/release.key` into a repository is inside it.
     static func refuseUnignoredSecret(at path: String, shown: String) throws(SoundpackError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        guard let root = GitWorkTree.root(containing: folder) else { return }
-        let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
-        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
-        let inTree = standardized.hasPrefix(rootPath == "/" ? "/" : rootPath + "/") ? String(standardized.dropFirst(rootPath == "/" ? 1 : rootPath.count + 1)) : standardized
-        let line = "/" + inTree
-        let gitignore = (rootPath as NSString).appendingPathComponent(".gitignore")
-        switch GitWorkTree.ignores(path, inWorkTree: root) {
+        let given = (path as NSString).deletingLastPathComponent
+        guard let folder = realpath(given, nil) else { return }  // no such folder: the write fails and says so
+        defer { free(folder) }
+        let real = String(cString: folder) + "/" + (path as NSString).lastPathComponent
+        guard let root = GitWorkTree.root(containing: String(cString: folder)) else { return }
+        let inTree = String(real.dropFirst(root == "/" ? 1 : root.count + 1))
+        let line = "/" + Self.gitignorePattern(inTree)
+        let gitignore = (root as NSString).appendingPathComponent(".gitignore")
+        switch GitWorkTree.ignores(real, inWorkTree: root) {
         case .ignored:
             return
         case .notIgnored:
-            throw .refused("\(shown.visible) would be a secret key in the git work tree \(rootPath.visible) that git does not ignore",
+            throw .refused("\(shown.visible) would be a secret key in the git work tree \(root.visible) that git does not ignore",
                            "one `git add .` would commit it",
                            hint: "add the line '\(line.visible)' to \(gitignore.visible), or write the key outside the repository; --force writes it anyway")
         case .unknown(let why):
-            throw .refused("cannot tell whether git ignores \(shown.visible) in the work tree \(rootPath.visible)", why,
+            throw .refused("cannot tell whether git ignores \(shown.visible) in the work tree \(root.visible)", why,
                            hint: "add the line '\(line.visible)' to \(gitignore.visible) and make sure git runs, or give --force")
         }
+    }
+
+    /// `path` as a .gitignore pattern that matches only itself: git's glob characters and a
+    /// backslash escaped with a backslash (gitignore(5)).
+    static func gitignorePattern(_ path: String) -> String {
+        var out = ""
+        for character in path {
+            if "\\*?[!# ".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
     }
 }

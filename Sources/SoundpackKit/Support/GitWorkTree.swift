@@ -39,11 +39,20 @@ public enum GitWorkTree {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
+        // git finds the repository from `root`, not from variables a caller's shell may have set.
+        let environment = ProcessInfo.processInfo.environment.filter { !["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES"].contains($0.key) }
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") }
+        envp.append(nil)
+        defer { for pointer in envp { free(pointer) } }
         var child: pid_t = 0
-        let started = posix_spawnp(&child, "git", &actions, nil, argv, environ)
+        let started = posix_spawnp(&child, "git", &actions, nil, argv, envp)
         guard started == 0 else { return .unknown("git cannot be started: \(String(cString: strerror(started)))") }
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        var reaped: pid_t
+        repeat { reaped = waitpid(child, &status, 0) } while reaped < 0 && errno == EINTR
+        // Without its exit status (SIGCHLD ignored by whoever started us reaps it first) git has not
+        // answered: never read a status that was not written as "ignored".
+        guard reaped == child else { return .unknown("git check-ignore's exit status cannot be read: \(String(cString: strerror(errno)))") }
         let signal = status & 0x7F, code = (status >> 8) & 0xFF
         // check-ignore: 0 ignored, 1 not ignored, 128 a fatal error.
         switch (signal, code) {
