@@ -206,4 +206,36 @@ import SoundpackTestSupport
         #expect(phrases?["phrases"] as? [String: [String]] == ["default": ["prefix", "{amount}"]] && phrases?["defaultPhrase"] as? String == "default")
         #expect((phrases?["texts"] as? [String: String])?["prefix"] == "微信到账")
     }
+
+    @Test func theCatalogsPhrasesJudgeTheBumpWithoutTheStore() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "packs/merchant", from: Fixtures.merchantPack)
+        #expect(try Executable.run(["validate", "packs/merchant"], in: folder.path).status == 0)
+        try Fixtures.editManifest(pack) { manifest in
+            var phrases = manifest["phrases"] as? [String: [String]] ?? [:]
+            phrases["refund"] = nil
+            manifest["phrases"] = phrases
+            manifest["version"] = "1.0.1"
+        }
+        #expect(try Executable.run(["validate", "packs/merchant"], in: folder.path).status == 0)
+        // No store at all: the catalog's phrases tell diff that a phrase was removed.
+        let diff = try Executable.run(["diff", "merchant@1.0.0", "merchant@1.0.1"], in: folder.path)
+        #expect(diff.stdout.contains("refund") && diff.stdout.contains("required bump: major"), "\(diff.stdout)\(diff.stderr)")
+
+        // Published, then the store loses the manifest and the index: the catalog still knows the phrases.
+        try Fixtures.editManifest(pack) { $0["version"] = "1.0.0" }
+        try FileManager.default.removeItem(atPath: pack)
+        try Fixtures.copyDemoPack(into: folder, as: "packs/merchant", from: Fixtures.merchantPack)
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        try FileManager.default.removeItem(atPath: folder.file("dist/merchant/1.0.0/manifest.json"))
+        try FileManager.default.removeItem(atPath: folder.file("dist/index.json"))
+        try Fixtures.editManifest(pack) { manifest in
+            var phrases = manifest["phrases"] as? [String: [String]] ?? [:]
+            phrases["refund"] = nil
+            manifest["phrases"] = phrases
+            manifest["version"] = "1.0.2"
+        }
+        let publish = try Executable.run(["publish"], in: folder.path)
+        #expect(publish.status == 1 && publish.stdout.contains("[catalog.version-bump]") && publish.stdout.contains("needs a major bump"), "\(publish.stdout)\(publish.stderr)")
+    }
 }

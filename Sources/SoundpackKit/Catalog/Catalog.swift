@@ -183,6 +183,17 @@ public struct VersionPhrases: Sendable, Codable, Equatable {
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The phrasebook these phrases describe for `grammar`: the implicit one (prefix, the amount,
+    /// the suffix when it has one) when that is all they say, else the declared phrases; nil when
+    /// they do not fit the grammar.
+    public func phrasebook(grammar: Grammar) -> Phrasebook? {
+        for hasSuffix in [false, true] {
+            let implicit = Phrasebook(grammar: grammar, hasSuffix: hasSuffix)
+            if implicit.written == phrases && implicit.defaultPhrase.id == defaultPhrase { return implicit }
+        }
+        return try? Phrasebook.of(grammar: grammar, declared: phrases, defaultPhrase: defaultPhrase, hasSuffix: false)
+    }
+
     /// The phrases of a catalog row; nil when the column is NULL (rows recorded before it existed)
     /// or not this type's JSON.
     init?(catalogText: String?) {

@@ -302,7 +302,7 @@ public class SQLCatalog: Catalog {
     public func versionRecord(of id: String, _ version: SemanticVersion) throws(CatalogError) -> VersionRecord? {
         guard let row = try read("""
             SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.source_engine,
-                   v.source_voice, p.name
+                   v.source_voice, v.phrases, p.name
             FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ? AND v.version = ?
             """, [.text(id), .text(version.description)]).first else { return nil }
         guard let grammarID = row["grammar"].string.flatMap(GrammarID.init(rawValue:)),
@@ -327,7 +327,8 @@ public class SQLCatalog: Catalog {
             return clip
         }
         let identity = VersionIdentity(packID: id, packName: row["name"].string, version: version, digest: digest,
-                                       grammar: Grammar(grammarID, options: options), maxAmount: maxAmount, source: Self.source(row))
+                                       grammar: Grammar(grammarID, options: options), maxAmount: maxAmount, source: Self.source(row),
+                                       phrases: VersionPhrases(catalogText: row["phrases"].string))
         return VersionRecord(pack: identity, published: row["published_at"] != .null, clips: clips)
     }
 

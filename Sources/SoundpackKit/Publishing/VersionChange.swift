@@ -38,8 +38,8 @@ public struct VersionFacts: Sendable, Equatable {
     public var texts: [String: String]?
     /// Clip key → its path in the pack, when known.
     public var paths: [String: String]?
-    /// What the version can announce, when known (the catalog does not keep phrases; the store's
-    /// manifest does).
+    /// What the version can announce, when known (the store's manifest keeps it, and the catalog
+    /// for versions recorded since migration 7).
     public var phrasebook: Phrasebook?
 
     /// The one constructor; both sides of a comparison are built from typed facts through it.
@@ -82,13 +82,16 @@ extension VersionFacts {
                   texts: manifest.texts, paths: manifest.clips, phrasebook: manifest.phrasebook)
     }
 
-    /// The facts of a version the catalog recorded.
+    /// The facts of a version the catalog recorded, with its phrases and texts when the catalog
+    /// kept them (versions recorded since catalog migration 7).
     public init(_ record: VersionRecord) {
         var clips: [String: Clip] = [:]
         for clip in record.clips { if let sha256 = clip.sha256 { clips[clip.key] = Clip(sha256: sha256, format: clip.format) } }
+        let phrases = record.pack.phrases
         self.init(version: record.pack.version, digest: record.pack.digest, grammar: record.pack.grammar,
-                  maxAmount: record.pack.maxAmount, clips: clips,
-                  paths: Dictionary(record.clips.map { ($0.key, $0.file) }, uniquingKeysWith: { a, _ in a }))
+                  maxAmount: record.pack.maxAmount, clips: clips, texts: phrases?.texts,
+                  paths: Dictionary(record.clips.map { ($0.key, $0.file) }, uniquingKeysWith: { a, _ in a }),
+                  phrasebook: phrases?.phrasebook(grammar: record.pack.grammar))
     }
 }
 
@@ -172,7 +175,7 @@ public struct VersionChange: Sendable, Codable, Equatable {
         }
         // What differs when nothing listed does: the texts, when one side cannot say them.
         if items.isEmpty && old.digest != new.digest && (old.texts == nil || new.texts == nil) {
-            items.append(Item(kind: "pack changed", detail: "texts differ (the catalog does not keep them; compare the pack folders)", needs: .patch))
+            items.append(Item(kind: "pack changed", detail: "texts differ (one side's texts are not recorded; compare the pack folders)", needs: .patch))
         }
         self.items = items
     }
