@@ -238,4 +238,16 @@ import SoundpackTestSupport
         let publish = try Executable.run(["publish"], in: folder.path)
         #expect(publish.status == 1 && publish.stdout.contains("[catalog.version-bump]") && publish.stdout.contains("needs a major bump"), "\(publish.stdout)\(publish.stderr)")
     }
+
+    @Test func aDryRunOnAFreshRunnerJudgesTheBumpAgainstTheStore() throws {
+        let folder = try PublishEndToEndTests.project()
+        #expect(try Executable.run(["publish"], in: folder.path).status == 0)
+        try FileManager.default.removeItem(atPath: folder.file(".soundpack"))  // a fresh runner: no catalog
+        try Fixtures.editManifest(folder.file("packs/wechat")) { $0["maxAmount"] = "99.99"; $0["version"] = "1.0.1" }
+        let dryRun = try Executable.run(["publish", "--dry-run"], in: folder.path)
+        #expect(dryRun.status == 1 && dryRun.stdout.contains("[catalog.version-bump]") && dryRun.stdout.contains("needs a major bump"), "\(dryRun.stdout)\(dryRun.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file(".soundpack")), "a dry run records nothing")
+        let real = try Executable.run(["publish"], in: folder.path)
+        #expect(real.status == 1 && real.stdout.contains("[catalog.version-bump]"), "the real run agrees: \(real.stdout)")
+    }
 }

@@ -243,8 +243,17 @@ public final class Publisher {
                 outcome.message = "\(id)@\(version) is not newer than the published \(newest); a new version must be greater than every published one"
                 return outcome
             }
-            let old: VersionRecord?
+            var old: VersionRecord?
             do { old = try catalog.versionRecord(of: id, newest) } catch { throw .catalog(error.message) }
+            // A dry run records nothing, so a version only the store holds (a fresh runner's first
+            // step) is read from the store as a real run would have recorded it: the same check.
+            if old == nil, dryRun, let listed = index?.packs[id]?.versions[newest.description] {
+                let read: StoredVersion
+                do { read = try recovery.read(id, newest, listed: listed) } catch {
+                    throw error.context("cannot check the version bump of \(id)@\(version) against \(id)@\(newest) in the store")
+                }
+                old = VersionRecord(pack: read.record.pack, published: true, clips: read.record.clips)
+            }
             // A pre-release is a candidate of its version: the release after it (1.0.0 after
             // 1.0.0-rc.1) and the next candidate may change anything the candidate had.
             if let old, !newest.isPrerelease(ofSameCoreAs: version) {
