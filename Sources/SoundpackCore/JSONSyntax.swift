@@ -24,7 +24,9 @@ public enum JSONSyntax {
     /// space only). Not checked here: that the bytes are UTF-8, and duplicate keys (see
     /// `JSONDuplicateKeys`).
     public static func firstError(in bytes: [UInt8]) -> JSONSyntaxError? {
-        var index = 0, line = 1, lineStart = 0
+        // A UTF-8 byte order mark, which Foundation's parser skips, is not an error either.
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var index = bom, line = 1, lineStart = bom
         var stack: [Opened] = []
         var expecting = Expecting.value
         var lastComma: Place?
@@ -102,10 +104,12 @@ public enum JSONSyntax {
                     index += 1
                     afterValue()
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                    if let comma = lastComma, !stack.isEmpty {
+                    // A comma before the bracket that closes its container: a trailing comma. Any
+                    // other bracket is simply not a value.
+                    if let comma = lastComma, let open = stack.last, byte == UInt8(ascii: open.isObject ? "}" : "]") {
                         return located("a trailing comma before '\(byte == UInt8(ascii: "]") ? "]" : "}")'; JSON allows none: remove it", comma)
                     }
-                    return error("expected a value, found \(shown(index))", at: index)
+                    return error("expected a value (a string in double quotes, a number, an object, an array, true, false or null), found \(shown(index))", at: index)
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     stack.append(Opened(isObject: byte == UInt8(ascii: "{"), place: here(index)))
                     expecting = byte == UInt8(ascii: "{") ? .keyOrClose : .valueOrClose

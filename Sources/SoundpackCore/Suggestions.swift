@@ -26,7 +26,7 @@ public enum Suggestions {
         return previous[b.count]
     }
 
-    /// " — did you mean 'x'?" for `word` among `candidates`, or "" when none is near.
+    /// "; did you mean 'x'?" for `word` among `candidates`, or "" when none is near.
     public static func didYouMean(_ word: String, among candidates: [String]) -> String {
         nearest(word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }

@@ -23,6 +23,8 @@ import Testing
         ("{\"a\": 1} x", 1, 10, "'x' after the end of the JSON value; remove it"),
         ("{\"名前\": \"微信\" \"b\": 1}", 1, 13, "expected ',' or '}' after a value, found '\"' (a comma missing?)"),
         ("{\"😀\": 1 2}", 1, 10, "expected ',' or '}' after a value, found '2'"),
+        ("\u{FEFF}{\"a\": 1\n \"b\": 2}", 2, 2, "expected ',' or '}' after a value, found '\"' (a comma missing?)"),
+        ("[1,}", 1, 4, "expected a value (a string in double quotes, a number, an object, an array, true, false or null), found '}'"),
     ] as [(String, Int, Int, String)])
     func anErrorIsPlacedByLineAndColumn(text: String, line: Int, column: Int, message: String) {
         let error = JSONSyntax.firstError(in: Array(text.utf8))
@@ -68,10 +70,14 @@ import Testing
     }
 
     @Test func mistypedChecksAndOptionsNameTheOneMeant() {
-        let checks = #"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"checks":{"maxLeadingSilenceMS":50}}"#
-        #expect((try? PackFile(json: Data(checks.utf8))) == nil)
-        do { _ = try PackFile(json: Data(checks.utf8)) } catch { #expect(error.message.contains("did you mean 'maxLeadingSilenceMs'?"), "\(error)") }
-        let options = #"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"grammarOptions":{"tenstart":"shi"}}"#
-        do { _ = try PackFile(json: Data(options.utf8)) } catch { #expect(error.message.contains("did you mean 'tenStart'?"), "\(error)") }
+        for (json, meant) in [(#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"checks":{"maxLeadingSilenceMS":50}}"#, "maxLeadingSilenceMs"),
+                              (#"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"grammarOptions":{"tenstart":"shi"}}"#, "tenStart")] {
+            do {
+                _ = try PackFile(json: Data(json.utf8))
+                Issue.record("accepted \(json)")
+            } catch {
+                #expect(error.message.contains("did you mean '\(meant)'?"), "\(error)")
+            }
+        }
     }
 }

@@ -24,9 +24,16 @@ enum ShowCommand: Command {
         do { found = try catalog.version(of: id, version) } catch {
             throw error.context("cannot read the catalog")
         }
-        guard let found else {
+        guard var found else {
             throw .refused("no \(reference) in the catalog at \(catalog.location.visible)",
                            hint: "soundpack list shows what it holds; soundpack validate DIR records a pack")
+        }
+        if found.phrases == nil, found.publishedAt != nil {
+            // Recorded before the catalog kept phrases: the store's manifest of the version has them.
+            // A store that cannot be read leaves them unshown, and the output says where they are.
+            if let store = try? context.store(arguments, existing: true), let manifest = try? store.storedManifest(id, found.version) {
+                found.phrases = VersionPhrases(manifest.phrasebook, texts: manifest.texts)
+            }
         }
         try context.emit(found, format)
         return .success

@@ -325,12 +325,14 @@ final class PostgreSQLConnection: SQLConnection {
             FOR EACH ROW WHEN (OLD.published_at IS NOT NULL)
             EXECUTE FUNCTION soundpack_refuse('published versions are immutable');
         """,
-        // 7: the phrases and texts of a version (JSON: phrases, defaultPhrase, texts), for `show`.
+        // 7: the phrases and texts of a version (JSON: phrases, defaultPhrase, texts), for `show`
+        // and the bump check; NULL for versions recorded before (a published row's NULL may be
+        // filled once from the store's manifest; phrases once written never change).
         """
         ALTER TABLE versions ADD COLUMN phrases TEXT;
         CREATE TRIGGER published_phrases_are_immutable
             BEFORE UPDATE OF phrases ON versions
-            FOR EACH ROW WHEN (OLD.published_at IS NOT NULL)
+            FOR EACH ROW WHEN (OLD.published_at IS NOT NULL AND OLD.phrases IS NOT NULL)
             EXECUTE FUNCTION soundpack_refuse('published versions are immutable');
         """,
     ]

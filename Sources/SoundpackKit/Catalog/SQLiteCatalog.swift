@@ -201,13 +201,14 @@ final class SQLiteConnection: SQLConnection {
             WHEN OLD.published_at IS NOT NULL
             BEGIN SELECT RAISE(ABORT, 'published versions are immutable'); END;
         """,
-        // 7: the phrases and texts of a version (JSON: phrases, defaultPhrase, texts), for `show`;
-        // NULL for versions recorded before.
+        // 7: the phrases and texts of a version (JSON: phrases, defaultPhrase, texts), for `show`
+        // and the bump check; NULL for versions recorded before (a published row's NULL may be
+        // filled once from the store's manifest; phrases once written never change).
         """
         ALTER TABLE versions ADD COLUMN phrases TEXT;
         CREATE TRIGGER published_phrases_are_immutable
             BEFORE UPDATE OF phrases ON versions
-            WHEN OLD.published_at IS NOT NULL
+            WHEN OLD.published_at IS NOT NULL AND OLD.phrases IS NOT NULL
             BEGIN SELECT RAISE(ABORT, 'published versions are immutable'); END;
         """,
     ]
