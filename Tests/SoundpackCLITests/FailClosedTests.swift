@@ -250,4 +250,17 @@ import SoundpackTestSupport
         let real = try Executable.run(["publish"], in: folder.path)
         #expect(real.status == 1 && real.stdout.contains("[catalog.version-bump]"), "the real run agrees: \(real.stdout)")
     }
+
+    @Test(arguments: CatalogBackend.available)
+    func aReadOfACatalogThatIsNotThereSaysSoOnEveryBackend(backend: CatalogBackend) throws {
+        let folder = TemporaryFolder()
+        let location = try backend.freshLocation(in: folder)  // a file not yet written, or an empty database
+        for command in [["list"], ["show", "wechat"]] {
+            let read = try Executable.run(command + ["--catalog", location], in: folder.path)
+            #expect(read.status == 3 && read.stderr.contains("there is no catalog"), "\(backend) \(command): \(read.stderr)")
+        }
+        #expect(try Executable.run(["validate", Fixtures.demoPack, "--catalog", location], in: folder.path).status == 0)
+        let listed = try Executable.run(["list", "--catalog", location], in: folder.path)
+        #expect(listed.status == 0 && listed.stdout.contains("wechat"), "\(backend): \(listed.stderr)")
+    }
 }

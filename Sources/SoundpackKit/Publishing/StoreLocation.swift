@@ -107,6 +107,13 @@ public struct Workspace: Sendable {
 
     /// Nothing when the catalog exists; else the error that says so, names it and what writes one.
     public func requireCatalog() throws(SoundpackError) {
+        if case .postgreSQL(let url) = catalog {
+            let holds: Bool
+            do { holds = try PostgreSQLCatalog.holdsCatalog(url: url) } catch { throw error.context("cannot use the catalog \(catalog.description.visible)") }
+            guard !holds else { return }
+            throw .environment("there is no catalog in \(catalog.description.visible)", "the database holds no soundpack tables",
+                               hint: "soundpack validate or publish writes one, catalog rebuild --from-store makes one from a store; check the database name in --catalog or SOUNDPACK_CATALOG")
+        }
         guard !catalog.exists else { return }
         throw .environment("there is no catalog at \(catalog.description.visible)", "the file does not exist",
                            hint: "soundpack validate or publish writes one, catalog rebuild --from-store makes one from a store; --catalog or SOUNDPACK_CATALOG names another")
