@@ -12,8 +12,13 @@ enum KeyFiles {
     /// command that writes it; one that is not a key is refused (exit 1).
     static func lines(_ file: String, what: String, writtenBy keygen: String, _ context: CLIContext) throws(SoundpackError) -> [UInt8] {
         let data: [UInt8]
-        do { data = try CappedFile.read(context.absolute(file), cap: maxBytes, what: what) } catch {
-            throw .environment("cannot read the \(what) \(file.visible)", error.message, hint: keygen)
+        let path = context.absolute(file)
+        do { data = try CappedFile.read(path, cap: maxBytes, what: what) } catch {
+            // keygen writes the file that is not there; a file that is there but is not a key (a
+            // folder, 2 MB) is not keygen's, and is refused as such.
+            var info = stat()
+            guard lstat(path, &info) == 0 else { throw .environment("cannot read the \(what) \(file.visible)", error.message, hint: keygen) }
+            throw .refused("\(file.visible) is not a \(what) written by soundpack keygen", error.message)
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let bytes = Data(base64Encoded: text) else { throw .refused("\(file.visible) is not a \(what) written by soundpack keygen") }

@@ -94,6 +94,16 @@ import SoundpackTestSupport
         #expect(named.status == 3 && named.stderr.contains("there is no store at dist"), "\(named.stderr)")
     }
 
+    @Test func theRootSearchStopsAtACeiling() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("home/.soundpack"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.file("home/work/app"), withIntermediateDirectories: true)
+        let found = try Executable.run(["list"], in: folder.file("home/work/app"))
+        #expect(found.stderr.contains("/home/.soundpack/catalog.sqlite"), "a stray .soundpack/ above is the root: \(found.stderr)")
+        let stopped = try Executable.run(["list"], in: folder.file("home/work/app"), environment: ["SOUNDPACK_CEILING_DIRECTORIES": folder.file("home")])
+        #expect(stopped.stderr.contains("/home/work/app/.soundpack/catalog.sqlite"), "not above the ceiling: \(stopped.stderr)")
+    }
+
     @Test func validateWithNoPacksToFindIsAUsageError() throws {
         let folder = TemporaryFolder()
         let validated = try Executable.run(["validate"], in: folder.path)
@@ -164,6 +174,10 @@ import SoundpackTestSupport
         #expect(verify.stderr.contains("cannot read the public key release.key.pub") && verify.stderr.contains("soundpack keygen -o release.key writes release.key.pub"), "\(verify.stderr)")
         let publish = try Executable.run(["publish", "--sign-key", "nosuch.key"], in: folder.path)
         #expect(publish.status == 3 && publish.stderr.contains("soundpack keygen -o nosuch.key writes one"), "\(publish.stderr)")
+        // A file that is there but is not a key is not keygen's to write: refused, without that hint.
+        try folder.write(String(repeating: "A", count: 2_000), to: "big.key")
+        let big = try Executable.run(["publish", "--sign-key", "big.key"], in: folder.path)
+        #expect(big.status == 1 && big.stderr.contains("big.key is not a signing key written by soundpack keygen") && !big.stderr.contains("keygen -o"), "\(big.stderr)")
     }
 
     // MARK: Errors editors jump to

@@ -33,11 +33,13 @@ public enum Executable {
     }
 
     /// The environment a command sees: this process's, without a catalog setting, without colour,
-    /// and with `overrides`.
+    /// with the project-root search kept below the temporary folder (a stray `packs/` or
+    /// `.soundpack/` in it, or above it, is no test's project), and with `overrides`.
     static func environment(_ overrides: [String: String]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["SOUNDPACK_CATALOG"] = nil
         env["NO_COLOR"] = "1"
+        env["SOUNDPACK_CEILING_DIRECTORIES"] = FileManager.default.temporaryDirectory.standardizedFileURL.path
         for (key, value) in overrides { env[key] = value }
         return env
     }

@@ -34,7 +34,7 @@ enum PublishCommand: Command {
         let workspace = try context.workspace(arguments)
         let directories = arguments.positionals.isEmpty ? workspace.discoverPacks() : arguments.positionals
         guard !directories.isEmpty else {
-            throw .usage("no packs to publish: no folder under ./packs holds a pack.json", hint: "soundpack publish DIR")
+            throw .usage("no packs to publish: no folder under the project's packs/ holds a pack.json", hint: "soundpack publish DIR")
         }
         let key = try arguments.value("--sign-key").map { (file) throws(SoundpackError) in try KeyFiles.secretKey(file, context) }
         guard let epoch = workspace.sourceDateEpoch else {

@@ -35,7 +35,7 @@ enum ValidateCommand: Command {
         let format: ReportFormat = try arguments.choice("--format")
         let directories = arguments.positionals.isEmpty ? try context.workspace(arguments).discoverPacks() : arguments.positionals
         guard !directories.isEmpty else {
-            throw .usage("no packs to validate: no folder under ./packs holds a pack.json", hint: "soundpack validate DIR, or run it in a project that has packs/")
+            throw .usage("no packs to validate: no folder under the project's packs/ holds a pack.json", hint: "soundpack validate DIR, or run it in a project that has packs/")
         }
         var session = ValidationSession(toolVersion: SoundpackCommand.version)
         session.strict = arguments.has("--strict")

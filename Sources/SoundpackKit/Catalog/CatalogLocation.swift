@@ -15,7 +15,9 @@ public enum CatalogLocation: Sendable, Equatable, CustomStringConvertible {
         if PostgreSQLCatalog.isURL(text) {
             self = .postgreSQL(url: text)
         } else {
-            self = .sqlite(path: text.hasPrefix("/") ? text : URL(fileURLWithPath: workingDirectory).appendingPathComponent(text).path)
+            // Standardised (`packs/wechat/../../.soundpack` → `.soundpack`) so messages name it plainly.
+            let absolute = text.hasPrefix("/") ? text : URL(fileURLWithPath: workingDirectory).appendingPathComponent(text).path
+            self = .sqlite(path: URL(fileURLWithPath: absolute).standardizedFileURL.path)
         }
     }
 

@@ -1,6 +1,7 @@
 // Where the store is: a folder, or an S3 bucket and prefix. The one way a command names a store.
 
 import Foundation
+import SoundpackCore
 
 public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     /// A folder: read at `path` (absolute), shown as written.
@@ -58,7 +59,8 @@ public struct Workspace: Sendable {
     /// The default catalog is `.soundpack/catalog.sqlite` and the default store `dist/`, under the
     /// project root; a named one is relative to the working folder.
     public init(catalog: String?, store: String?, s3Endpoint: String? = nil, workingDirectory: String, environment: [String: String]) {
-        let root = Self.projectRoot(from: workingDirectory) ?? workingDirectory
+        let ceilings = (environment[Self.ceilingVariable] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        let root = Self.projectRoot(from: workingDirectory, ceilings: ceilings) ?? workingDirectory
         let underRoot = Self.relative(root, from: workingDirectory)
         func defaulted(_ name: String) -> String { underRoot.isEmpty ? name : underRoot + "/" + name }
         self.catalog = CatalogLocation(catalog ?? defaulted(Self.catalogFolder + "/catalog.sqlite"), workingDirectory: workingDirectory)
@@ -70,9 +72,14 @@ public struct Workspace: Sendable {
         self.environment = environment
     }
 
+    /// Folders the project-root search never goes up into (colon-separated absolute paths), as
+    /// git's `GIT_CEILING_DIRECTORIES`: a stray `packs/` or `.soundpack/` above them is not a root.
+    public static let ceilingVariable = "SOUNDPACK_CEILING_DIRECTORIES"
+
     /// The project root, as git finds `.git`: the nearest folder, from `folder` upward, that holds
-    /// `.soundpack/` or `packs/`; nil when no folder up to `/` does.
-    public static func projectRoot(from folder: String) -> String? {
+    /// `.soundpack/` or `packs/`, not going up into any of `ceilings`; nil when none does.
+    public static func projectRoot(from folder: String, ceilings: [String] = []) -> String? {
+        let ceilings = Set(ceilings.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         var current = URL(fileURLWithPath: folder).standardizedFileURL.path
         while true {
             for marker in [catalogFolder, packsFolder] {
@@ -81,8 +88,9 @@ public struct Workspace: Sendable {
                     return current
                 }
             }
-            guard current != "/" else { return nil }
-            current = (current as NSString).deletingLastPathComponent
+            let parent = (current as NSString).deletingLastPathComponent
+            guard current != "/", !ceilings.contains(parent) else { return nil }
+            current = parent
         }
     }
 
@@ -133,6 +141,8 @@ public struct Workspace: Sendable {
                 throw .environment("there is no store at \(store.description.visible)", "the folder does not exist", hint: Self.storeHint)
             }
         }
+        // An index.json is enough (one read); else any file or leftover of a publish.
+        if try opened.backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes) != nil { return }
         let files = try opened.backend.list(), leftovers = try opened.backend.leftovers()
         guard !files.isEmpty || !leftovers.isEmpty else {
             throw SoundpackError.environment("there is no store at \(store.description.visible)", "it holds no index.json and no published file", hint: Self.storeHint)
