@@ -123,7 +123,7 @@ public enum SoundpackCommand {
 
     static func report(_ error: SoundpackError, _ context: CLIContext) {
         context.stdout.flush()
-        context.stderr.write("\(Style.error(context.colours(context.stderr))) \(abbreviated(error.description.visible))\n")
+        context.stderr.write("\(Style.error(context.colours(context.stderr))) \(abbreviated(error.description.terminalSafe))\n")
     }
 
     /// An error stays readable when it quotes a hostile argument: a word longer than 200

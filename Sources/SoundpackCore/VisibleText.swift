@@ -24,6 +24,25 @@ extension String {
         return out
     }
 
+    /// `self` with every control character `visible` escapes written as `\u{…}`, and nothing else
+    /// changed: what the last step before a terminal applies to a whole line, whose parts may have
+    /// been made visible already (an input quoted in a message). Escaping those parts again would
+    /// double their backslashes (`\\u{1B}`); leaving backslashes alone keeps them as quoted, while
+    /// no control character of any part reaches the terminal.
+    public var terminalSafe: String {
+        guard unicodeScalars.contains(where: Self.needsEscape) else { return self }
+        var out = ""
+        out.reserveCapacity(utf8.count + 8)
+        for scalar in unicodeScalars {
+            if Self.needsEscape(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// At most `limit` characters of `self`, made visible, with `…` when cut: how an input is quoted
     /// in a message.
     public func quoted(limit: Int = 40) -> String {

@@ -34,8 +34,10 @@ public enum FindingRenderer {
 
     /// One compiler-style line, `location: error: [rule] message`: how every command prints a
     /// finding (validate, payload lint, a publish refusal, verify's drift), escaped for a terminal.
+    /// The location is a raw path (made visible here); the message may quote inputs it has made
+    /// visible already, so it is only made terminal-safe, never escaped twice.
     public static func line(at location: String, label: String, rule: String?, _ message: String) -> String {
-        "\(location.visible): \(label) \(rule.map { "[\($0)] " } ?? "")\(message.visible)\n"
+        "\(location.visible): \(label) \(rule.map { "[\($0)] " } ?? "")\(message.terminalSafe)\n"
     }
 
     /// `error:`, `warning:` or `note:`, painted when `colour`.
