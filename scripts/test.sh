@@ -26,6 +26,7 @@ python3 scripts/check/privacy-manifest.py
 swift build --build-tests
 scripts/check/example-isolation.sh
 swift build -c release  # every target, as a developer types it (docs.sh then reuses it for the product)
+scripts/check/version.sh .build/debug/soundpack
 python3 scripts/check/schemas.py .build/debug/soundpack
 python3 scripts/check/ci-formats.py .build/debug/soundpack
 scripts/check/docs.sh
