@@ -15,5 +15,10 @@ if [ "$printed" != "soundpack $newest" ]; then
   echo "version: soundpack --version prints '$printed', CHANGELOG.md's newest entry is $newest" >&2
   exit 1
 fi
-test -f LICENSE || { echo "version: no LICENSE" >&2; exit 1; }
-echo "version: soundpack $newest, as CHANGELOG.md's newest entry says; LICENSE present"
+# The license, as Debian's licensecheck (installed by bootstrap.sh --dev) names it.
+license=$(licensecheck LICENSE)
+case "$license" in
+  *"Apache License 2.0"*) ;;
+  *) echo "version: licensecheck does not name LICENSE Apache License 2.0: $license" >&2; exit 1 ;;
+esac
+echo "version: soundpack $newest, as CHANGELOG.md's newest entry says; LICENSE is the Apache License 2.0 (licensecheck)"
