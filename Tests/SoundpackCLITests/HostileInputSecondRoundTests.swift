@@ -288,6 +288,20 @@ import SoundpackTestSupport
         #expect(output.status == 3, "\(output.stderr)")
     }
 
+    // MARK: the store's own files
+
+    /// `--store .` in the store (or any spelling that ends in it): the sidecar goes beside the
+    /// store's real path, never inside it, and the store holds only what a CDN ships.
+    @Test(arguments: [".", "./", "../dist/.", "../dist/"])
+    func aStoreNamedFromInsideItKeepsItsSidecarOutside(_ spelling: String) throws {
+        let (folder, pack, _) = try Self.project()
+        try FileManager.default.createDirectory(atPath: folder.file("dist"), withIntermediateDirectories: true)
+        let result = try Executable.run(["publish", pack, "--catalog", folder.file("catalog.sqlite"), "--store", spelling], in: folder.file("dist"))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("dist")).sorted() == ["index.json", "wechat"])
+        #expect(FileManager.default.fileExists(atPath: folder.file(".dist.soundpack")))
+    }
+
     // MARK: forged or wrong output
 
     @Test(arguments: ["\u{FFFE}", "\u{FFFF}"])

@@ -54,6 +54,32 @@ import SoundpackTestSupport
         #expect(waiting.wait(timeout: .now() + 5) == .success, "and is taken once released")
     }
 
+    /// A store named through a symbolic link, or as `dist/.`, is the store its real path names:
+    /// one lock, so two publishers never write it at once, and one sidecar, beside the real store.
+    @Test func twoSpellingsOfOneStoreTakeOneLock() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("real"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("alias"), withDestinationPath: "real")
+        let real = DirectoryStore(root: folder.file("real"))
+        var held = try real.lock(.pack("wechat"))
+        for spelling in ["alias", "alias/", "real/.", "alias/../real"] {
+            let other = DirectoryStore(root: folder.file(spelling))
+            #expect(other.sidecar == real.sidecar, "\(spelling)")
+            let taken = DispatchSemaphore(value: 0)
+            Thread {
+                guard let lock = try? other.lock(.pack("wechat")) else { return }
+                taken.signal()
+                lock.release()
+            }.start()
+            #expect(taken.wait(timeout: .now() + 0.3) == .timedOut, "\(spelling) took the lock \(real.root) holds")
+            held.release()
+            #expect(taken.wait(timeout: .now() + 5) == .success, "\(spelling)")
+            held = try real.lock(.pack("wechat"))
+        }
+        held.release()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".real.soundpack", "alias", "real"])
+    }
+
     /// Leftovers are removed only when the process that left them is gone: a publisher of another
     /// pack may be assembling its version right now.
     @Test func leftoversOfLiveWritersStay() throws {

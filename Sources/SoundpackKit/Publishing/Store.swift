@@ -236,25 +236,34 @@ public final class DirectoryStore: StoreBackend {
 
     private func path(_ key: String) -> String { root + "/" + key }
 
-    private var trimmedRoot: String { root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root }
-
-    /// `.<name>.soundpack` beside the store: its lock and staging folder.
-    var sidecar: String {
-        let trimmed = trimmedRoot
-        return (trimmed as NSString).deletingLastPathComponent + "/." + (trimmed as NSString).lastPathComponent + ".soundpack"
+    /// The store's real path and the folder it is in: every symbolic link resolved, and for a store
+    /// not created yet, its deepest existing ancestor's (`Folders.realPath`). Two spellings of one
+    /// store (a link and its target, `dist` and `dist/.`, `.` inside it) have one real path, so one
+    /// sidecar and one lock, and the sidecar is never inside the store.
+    private var realPlace: (parent: String, name: String) {
+        let real = Folders.realPath(root)
+        let parent = (real as NSString).deletingLastPathComponent
+        return (parent == "/" ? "" : parent, (real as NSString).lastPathComponent)
     }
 
-    /// The sidecar as a key relative to the store root, for messages and removal.
-    private var sidecarKey: String { "../." + (trimmedRoot as NSString).lastPathComponent + ".soundpack" }
+    /// `.<name>.soundpack` beside the store (beside its real path): its lock and staging folder.
+    var sidecar: String {
+        let (parent, name) = realPlace
+        return parent + "/." + name + ".soundpack"
+    }
 
-    /// Where this store stages versions: the sidecar when it is on the store's file system (a
-    /// rename cannot cross file systems), else the store's own `.staging/`.
-    private func stagingKey() -> String {
+    /// The sidecar as a key relative to the store root, for messages.
+    private var sidecarKey: String { "../." + realPlace.name + ".soundpack" }
+
+    /// Where this store stages versions, as a path and as a key for messages: the sidecar when it
+    /// is on the store's file system (a rename cannot cross file systems), else the store's own
+    /// `.staging/`.
+    private func stagingArea() -> (path: String, key: String) {
         var store = stat(), parent = stat()
-        guard stat(root, &store) == 0, stat((trimmedRoot as NSString).deletingLastPathComponent, &parent) == 0, store.st_dev == parent.st_dev else {
-            return Self.stagingFolder
+        guard stat(root, &store) == 0, stat(realPlace.parent.isEmpty ? "/" : realPlace.parent, &parent) == 0, store.st_dev == parent.st_dev else {
+            return (path(Self.stagingFolder), Self.stagingFolder)
         }
-        return sidecarKey + "/staging"
+        return (sidecar + "/staging", sidecarKey + "/staging")
     }
 
     public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
@@ -333,20 +342,20 @@ public final class DirectoryStore: StoreBackend {
 
     public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.message)") }
-        let area = stagingKey()
-        defer { if area == Self.stagingFolder { rmdir(path(area)) } }  // inside the store: gone once empty
+        let (area, areaKey) = stagingArea()
+        defer { if areaKey == Self.stagingFolder { rmdir(area) } }  // inside the store: gone once empty
         // Named by the folder when it is short; a long version number (a name of up to 255 bytes
         // is valid) would make the staging name too long, so it is cut and a hash of it added.
         var label = folder.replacingOccurrences(of: "/", with: "@")
         if label.utf8.count > 100 { label = String(decoding: label.utf8.prefix(64), as: UTF8.self) + "~" + Digest.sha256Hex(Array(folder.utf8)).prefix(16) }
         let staging = "\(area)/\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        do { try Folders.create(path(staging)) } catch { throw StoreError("cannot stage \(folder) in \(root): \(error.message)") }
+        do { try Folders.create(staging) } catch { throw StoreError("cannot stage \(folder) in \(root): \(error.message)") }
         var committed = false
-        defer { if !committed { try? FileManager.default.removeItem(atPath: path(staging)) } }
+        defer { if !committed { try? FileManager.default.removeItem(atPath: staging) } }
         // Write everything first, then make it durable, then one rename: the version appears whole.
         var written: [String] = []
         for file in files {
-            let target = path("\(staging)/\(file.name)")
+            let target = "\(staging)/\(file.name)"
             do {
                 try Folders.create((target as NSString).deletingLastPathComponent)
                 try FileBytes.write(file.data, to: target)
@@ -360,13 +369,13 @@ public final class DirectoryStore: StoreBackend {
         let final = path(folder)
         let parent = (final as NSString).deletingLastPathComponent
         do { try Folders.create(parent) } catch { throw StoreError("cannot create \(parent): \(error.message)") }
-        if rename(path(staging), final) != 0 {
+        if rename(staging, final) != 0 {
             guard errno == EEXIST || errno == ENOTEMPTY else {
                 throw StoreError("cannot move \(folder) into place: \(String(cString: strerror(errno)))")
             }
             // A whole folder an interrupted publish renamed but never recorded: set it aside, then retry.
-            let aside = path("\(area)/replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-            guard rename(final, aside) == 0, rename(path(staging), final) == 0 else {
+            let aside = "\(area)/replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            guard rename(final, aside) == 0, rename(staging, final) == 0 else {
                 throw StoreError("cannot replace the unrecorded \(folder): \(String(cString: strerror(errno)))")
             }
             try? FileManager.default.removeItem(atPath: aside)
@@ -377,8 +386,8 @@ public final class DirectoryStore: StoreBackend {
 
     public func leftovers() throws(StoreError) -> [String] {
         var found: [String] = []
-        for area in [sidecarKey + "/staging", Self.stagingFolder] {
-            found += ((try? FileManager.default.contentsOfDirectory(atPath: path(area))) ?? []).sorted().map { "\(area)/\($0)" }
+        for (area, key) in [(sidecar + "/staging", sidecarKey + "/staging"), (path(Self.stagingFolder), Self.stagingFolder)] {
+            found += ((try? FileManager.default.contentsOfDirectory(atPath: area)) ?? []).sorted().map { "\(key)/\($0)" }
         }
         found += ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter(Self.isTemporary).sorted()
         return found
