@@ -302,6 +302,34 @@ import SoundpackTestSupport
         #expect(FileManager.default.fileExists(atPath: folder.file(".dist.soundpack")))
     }
 
+    /// A staging folder replaced by a symbolic link, in the store or in its sidecar, is never
+    /// followed: publish's clean-up of leftovers removes nothing outside the store and its sidecar,
+    /// and no version is staged through the link.
+    @Test(arguments: ["dist/.staging", ".dist.soundpack/staging"])
+    func theCleanUpOfLeftoversNeverFollowsALink(_ planted: String) throws {
+        let (folder, pack, places) = try Self.project()
+        // Named as leftovers are: without a PID (an older release's), and with one that is gone.
+        try folder.write("keep", to: "important/notes.txt")
+        try folder.write("keep", to: "important/wechat@1.0.0-4194305-1/clips/1.caf")
+        try folder.write("keep", to: "important/.index.json.4194305.1.tmp")
+        for made in ["dist", ".dist.soundpack"] { try FileManager.default.createDirectory(atPath: folder.file(made), withIntermediateDirectories: true) }
+        try FileManager.default.createSymbolicLink(atPath: folder.file(planted), withDestinationPath: "../important")
+        let before = Self.files(under: folder.file("important"))
+        let result = try Executable.run(["publish", pack] + places, in: folder.path)
+        #expect(Self.files(under: folder.file("important")) == before, "\(result.stdout)\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.file(planted)) == "../important")
+        if planted.hasPrefix("dist/") {
+            // Versions are staged in the sidecar: the publish goes on; verify reports the link in the store.
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let verify = try Executable.run(["verify"] + places, in: folder.path)
+            #expect(verify.status == 1 && verify.stdout.contains(".staging: error: [store.unexpected]"), "\(verify.stdout)")
+        } else {
+            #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("is a symbolic link, not a folder soundpack made"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file("dist/wechat")))
+        }
+    }
+
     // MARK: forged or wrong output
 
     @Test(arguments: ["\u{FFFE}", "\u{FFFF}"])

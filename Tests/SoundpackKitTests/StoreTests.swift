@@ -100,6 +100,21 @@ import SoundpackTestSupport
         #expect(FileManager.default.fileExists(atPath: folder.file("dist/.index.json.\(getpid()).9.tmp")))
     }
 
+    /// A link inside a leftover (to a folder, to a file) is removed with it, never followed.
+    @Test func removingALeftoverNeverFollowsALinkInIt() throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        try folder.write("keep", to: "important/inner/notes.txt")
+        let leftover = "\(backend.sidecar)/staging/wechat@1.0.0-4194305-1"
+        try FileManager.default.createDirectory(atPath: leftover + "/clips", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: leftover + "/clips/folder", withDestinationPath: folder.file("important"))
+        try FileManager.default.createSymbolicLink(atPath: leftover + "/clips/file.caf", withDestinationPath: folder.file("important/inner/notes.txt"))
+        try FileManager.default.createDirectory(atPath: folder.file("dist"), withIntermediateDirectories: true)
+        backend.removeLeftovers()
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(try String(contentsOfFile: folder.file("important/inner/notes.txt"), encoding: .utf8) == "keep")
+    }
+
     @Test func theIndexNamesTheNewestVersionThatIsNotYanked() {
         func version(_ text: String, yanked: Bool) -> PublishedVersion {
             PublishedVersion(id: "p", version: SemanticVersion(text)!, digest: "d", publishedAt: "t", yanked: yanked, yankReason: nil,

@@ -255,15 +255,46 @@ public final class DirectoryStore: StoreBackend {
     /// The sidecar as a key relative to the store root, for messages.
     private var sidecarKey: String { "../." + realPlace.name + ".soundpack" }
 
-    /// Where this store stages versions, as a path and as a key for messages: the sidecar when it
-    /// is on the store's file system (a rename cannot cross file systems), else the store's own
-    /// `.staging/`.
-    private func stagingArea() -> (path: String, key: String) {
-        var store = stat(), parent = stat()
-        guard stat(root, &store) == 0, stat(realPlace.parent.isEmpty ? "/" : realPlace.parent, &parent) == 0, store.st_dev == parent.st_dev else {
-            return (path(Self.stagingFolder), Self.stagingFolder)
+    /// A folder versions are staged in: `key` names it in messages; it is reached from the folder
+    /// `base` (the store's real parent, or the store as named) through `names`, each a real folder
+    /// this user made, never a symbolic link.
+    struct StagingArea {
+        var key: String
+        var base: String
+        var names: [String]
+        var path: String { base + (base.hasSuffix("/") ? "" : "/") + names.joined(separator: "/") }
+
+        /// The area's folder, open; created (mode 0700) when `create`. A link, or a folder another
+        /// user made, where a part of it should be is an error: it is never followed.
+        func open(create: Bool) throws(POSIXFailure) -> Int32 {
+            var fd = SystemCall.open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw POSIXFailure("cannot open \(base)") }
+            var shown = base
+            for name in names {
+                shown += (shown.hasSuffix("/") ? "" : "/") + name
+                let parent = fd
+                defer { close(parent) }
+                fd = try PrivateFolder.open(name, in: parent, shown: shown, create: create)
+            }
+            return fd
         }
-        return (sidecar + "/staging", sidecarKey + "/staging")
+    }
+
+    /// Where versions may be staged: the sidecar's `staging/`, and the store's own `.staging/`
+    /// (older releases, and a store on a file system of its own).
+    private var stagingAreas: (sidecar: StagingArea, inStore: StagingArea) {
+        let (parent, name) = realPlace
+        return (StagingArea(key: sidecarKey + "/staging", base: parent.isEmpty ? "/" : parent, names: [".\(name).soundpack", "staging"]),
+                StagingArea(key: Self.stagingFolder, base: root, names: [Self.stagingFolder]))
+    }
+
+    /// Where this store stages versions: the sidecar when it is on the store's file system (a
+    /// rename cannot cross file systems), else the store's own `.staging/`.
+    private func stagingArea() -> StagingArea {
+        let areas = stagingAreas
+        var store = stat(), parent = stat()
+        guard stat(root, &store) == 0, stat(areas.sidecar.base, &parent) == 0, store.st_dev == parent.st_dev else { return areas.inStore }
+        return areas.sidecar
     }
 
     public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
@@ -342,16 +373,25 @@ public final class DirectoryStore: StoreBackend {
 
     public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.message)") }
-        let (area, areaKey) = stagingArea()
-        defer { if areaKey == Self.stagingFolder { rmdir(area) } }  // inside the store: gone once empty
+        let area = stagingArea()
+        let areaFD: Int32
+        do { areaFD = try area.open(create: true) } catch {
+            throw StoreError(.environment, "cannot stage \(folder) in \(location)", why: error.message,
+                             hint: "versions are staged only in a folder soundpack made; remove what stands at \(area.path)")
+        }
+        defer {
+            close(areaFD)
+            if area.key == Self.stagingFolder { rmdir(area.path) }  // inside the store: gone once empty
+        }
         // Named by the folder when it is short; a long version number (a name of up to 255 bytes
         // is valid) would make the staging name too long, so it is cut and a hash of it added.
         var label = folder.replacingOccurrences(of: "/", with: "@")
         if label.utf8.count > 100 { label = String(decoding: label.utf8.prefix(64), as: UTF8.self) + "~" + Digest.sha256Hex(Array(folder.utf8)).prefix(16) }
-        let staging = "\(area)/\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        do { try Folders.create(staging) } catch { throw StoreError("cannot stage \(folder) in \(root): \(error.message)") }
+        let name = "\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staging = area.path + "/" + name
+        guard mkdirat(areaFD, name, 0o755) == 0 else { throw StoreError("cannot stage \(folder) in \(area.path): \(String(cString: strerror(errno)))") }
         var committed = false
-        defer { if !committed { try? FileManager.default.removeItem(atPath: staging) } }
+        defer { if !committed { Folders.remove(name, in: areaFD) } }
         // Write everything first, then make it durable, then one rename: the version appears whole.
         var written: [String] = []
         for file in files {
@@ -369,40 +409,58 @@ public final class DirectoryStore: StoreBackend {
         let final = path(folder)
         let parent = (final as NSString).deletingLastPathComponent
         do { try Folders.create(parent) } catch { throw StoreError("cannot create \(parent): \(error.message)") }
-        if rename(staging, final) != 0 {
+        if renameat(areaFD, name, AT_FDCWD, final) != 0 {
             guard errno == EEXIST || errno == ENOTEMPTY else {
                 throw StoreError("cannot move \(folder) into place: \(String(cString: strerror(errno)))")
             }
             // A whole folder an interrupted publish renamed but never recorded: set it aside, then retry.
-            let aside = "\(area)/replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            guard rename(final, aside) == 0, rename(staging, final) == 0 else {
+            let aside = "replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            guard renameat(AT_FDCWD, final, areaFD, aside) == 0, renameat(areaFD, name, AT_FDCWD, final) == 0 else {
                 throw StoreError("cannot replace the unrecorded \(folder): \(String(cString: strerror(errno)))")
             }
-            try? FileManager.default.removeItem(atPath: aside)
+            Folders.remove(aside, in: areaFD)
         }
         committed = true
         FileBytes.syncFolder(parent)
     }
 
+    /// Staging folders and temporary files interrupted writers left: only in the staging areas
+    /// that are real folders this user made (a link in place of one is never looked into, and the
+    /// store listing reports it), and temporary files at the store root.
     public func leftovers() throws(StoreError) -> [String] {
         var found: [String] = []
-        for (area, key) in [(sidecar + "/staging", sidecarKey + "/staging"), (path(Self.stagingFolder), Self.stagingFolder)] {
-            found += ((try? FileManager.default.contentsOfDirectory(atPath: area)) ?? []).sorted().map { "\(key)/\($0)" }
+        for area in [stagingAreas.sidecar, stagingAreas.inStore] {
+            guard let fd = try? area.open(create: false) else { continue }
+            found += Folders.names(in: fd).map { "\(area.key)/\($0)" }
+            close(fd)
         }
-        found += ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter(Self.isTemporary).sorted()
+        let rootFD = SystemCall.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if rootFD >= 0 {
+            found += Folders.names(in: rootFD).filter(Self.isTemporary)
+            close(rootFD)
+        }
         return found
     }
 
     /// Staging folders and temporary files killed writers left, and what older releases kept in
     /// the store tree (`.staging/`, `.soundpack.lock`). Publishers of other packs may be writing
     /// meanwhile: a leftover is removed only when the process its name carries is gone (every
-    /// writer of a store is on this machine: its lock is a `flock`). It looks only where they can be.
+    /// writer of a store is on this machine: its lock is a `flock`). It looks only where they can
+    /// be, in real folders this user made, and removes without following a link (`Folders.remove`):
+    /// nothing outside the store and its sidecar is ever removed.
     public func removeLeftovers() {
-        for leftover in (try? leftovers()) ?? [] where Self.writerIsGone(leftover) {
-            try? FileManager.default.removeItem(atPath: path(leftover))
+        for area in [stagingAreas.sidecar, stagingAreas.inStore] {
+            guard let fd = try? area.open(create: false) else { continue }
+            for name in Folders.names(in: fd) where Self.writerIsGone(name) { Folders.remove(name, in: fd) }
+            close(fd)
         }
-        rmdir(path(Self.stagingFolder))
-        unlink(path(Self.lockFile))
+        let rootFD = SystemCall.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard rootFD >= 0 else { return }
+        defer { close(rootFD) }
+        // Temporary files are files: unlinkat removes one (or a link in its place), never a folder.
+        for name in Folders.names(in: rootFD) where Self.isTemporary(name) && Self.writerIsGone(name) { unlinkat(rootFD, name, 0) }
+        unlinkat(rootFD, Self.stagingFolder, AT_REMOVEDIR)
+        unlinkat(rootFD, Self.lockFile, 0)
     }
 
     /// Whether the process that named `key` is gone: staging folders end in `-PID-RANDOM`,
