@@ -330,6 +330,33 @@ import SoundpackTestSupport
         }
     }
 
+    /// A pack folder of the store that is a symbolic link: publish never writes a version through
+    /// it (it wrote the version outside the store and said "published … to dist/wechat/1.0.0").
+    @Test(arguments: ["dist/wechat", "dist/wechat/1.0.0"])
+    func publishNeverWritesThroughALinkInTheStore(_ planted: String) throws {
+        let (folder, pack, places) = try Self.project()
+        try FileManager.default.createDirectory(atPath: folder.file("elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: (folder.file(planted) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file(planted), withDestinationPath: folder.file("elsewhere"))
+        let result = try Executable.run(["publish", pack] + places, in: folder.path)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("symbolic link \(planted.dropFirst(5))") && result.stderr.contains("a store holds only"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("elsewhere")).isEmpty)
+    }
+
+    /// A published file (or the pack's folder) replaced by a symbolic link to the same bytes is
+    /// drift: verify never reads the store through a link.
+    @Test(arguments: ["wechat/1.0.0/pack.json", "wechat/1.0.0/manifest.json", "wechat"])
+    func verifyReportsASymbolicLinkInTheStoreAsDrift(_ replaced: String) throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        try FileManager.default.moveItem(atPath: folder.file("dist/" + replaced), toPath: folder.file("moved"))
+        try FileManager.default.createSymbolicLink(atPath: folder.file("dist/" + replaced), withDestinationPath: folder.file("moved"))
+        let result = try Executable.run(["verify"] + places, in: folder.path)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("error: [store.changed]") && result.stdout.contains("symbolic link"), "\(result.stdout)")
+    }
+
     // MARK: forged or wrong output
 
     @Test(arguments: ["\u{FFFE}", "\u{FFFF}"])

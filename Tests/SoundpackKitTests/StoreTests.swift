@@ -115,6 +115,23 @@ import SoundpackTestSupport
         #expect(try String(contentsOfFile: folder.file("important/inner/notes.txt"), encoding: .utf8) == "keep")
     }
 
+    /// Nothing is written through a symbolic link in the store, whatever the write.
+    @Test func noWriteGoesThroughALinkInTheStore() throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        try FileManager.default.createDirectory(atPath: folder.file("dist"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.file("elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("dist/wechat"), withDestinationPath: folder.file("elsewhere"))
+        try FileManager.default.createSymbolicLink(atPath: folder.file("dist/index.json"), withDestinationPath: folder.file("elsewhere/index.json"))
+        #expect(throws: StoreError.self) { try backend.writeVersion("wechat/1.0.0", files: [("manifest.json", Data("{}".utf8))]) }
+        #expect(throws: StoreError.self) { try backend.write("wechat/1.0.0/manifest.json", Data("{}".utf8)) }
+        #expect(throws: StoreError.self) { try backend.writeIfAbsent("wechat/1.0.0/manifest.json", Data("{}".utf8)) }
+        #expect(throws: StoreError.self) { try backend.write("index.json", Data("{}".utf8)) }
+        #expect(throws: StoreError.self) { try backend.read("index.json") }
+        #expect(try backend.digest("wechat/1.0.0/manifest.json") == .notAFile("reached through the symbolic link wechat"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("elsewhere")).isEmpty)
+    }
+
     @Test func theIndexNamesTheNewestVersionThatIsNotYanked() {
         func version(_ text: String, yanked: Bool) -> PublishedVersion {
             PublishedVersion(id: "p", version: SemanticVersion(text)!, digest: "d", publishedAt: "t", yanked: yanked, yankReason: nil,

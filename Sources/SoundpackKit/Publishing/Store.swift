@@ -297,7 +297,40 @@ public final class DirectoryStore: StoreBackend {
         return areas.sidecar
     }
 
+    /// The first part of `key`'s path that is a symbolic link (`wechat` of
+    /// `wechat/1.0.0/manifest.json`, or the whole key), looked at without following it, up to the
+    /// first part that does not exist; nil when there is none. A store holds only the folders and
+    /// files soundpack wrote: nothing in it is read or written through a link, which could lead
+    /// anywhere on the machine.
+    private func link(in key: String) -> String? {
+        var prefix = ""
+        for component in key.slashSeparated {
+            prefix += (prefix.isEmpty ? "" : "/") + component
+            switch FileKind.at(path(prefix)) {
+            case nil: return nil
+            case .other("a symbolic link")?: return prefix
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// What stands at `key` when it is reached through a symbolic link: "a symbolic link", or
+    /// "reached through the symbolic link wechat"; nil when it is not.
+    private func linkKind(_ key: String) -> String? {
+        guard let link = link(in: key) else { return nil }
+        return link.utf8.count == key.utf8.count ? "a symbolic link" : "reached through the symbolic link \(link.quoted(limit: 120))"
+    }
+
+    /// The error of a write that would go through a symbolic link in the store.
+    private func throughLink(_ key: String, _ link: String) -> StoreError {
+        StoreError(.environment, "cannot write \(location)/\(key.quoted(limit: 120))",
+                   why: "\(location)/\(link.quoted(limit: 120)) is a symbolic link, and a store holds only the folders and files soundpack wrote: nothing is written through a link",
+                   hint: "remove the link; soundpack verify checks the store")
+    }
+
     public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+        if let kind = linkKind(key) { throw Self.notAFile(path(key), kind) }
         switch FileKind.of(path(key)) {
         case nil: if errno == ENOENT || errno == ENOTDIR { return nil }
         case .other(let kind)?: throw Self.notAFile(path(key), kind)
@@ -309,10 +342,11 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func digest(_ key: String) throws(StoreError) -> StoredFile? {
-        // Looked at before it is opened: a FIFO or a device planted in the store is never opened.
+        // Looked at before it is opened: a link, a FIFO or a device planted in the store is never opened.
+        if let kind = linkKind(key) { return .notAFile(kind) }
         if case .other(let kind)? = FileKind.of(path(key)) { return .notAFile(kind) }
         // O_NONBLOCK: one swapped in meanwhile must not hold verify waiting for a writer either.
-        let fd = SystemCall.open(path(key), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = SystemCall.open(path(key), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))")
@@ -340,6 +374,7 @@ public final class DirectoryStore: StoreBackend {
 
     public func write(_ key: String, _ data: Data) throws(StoreError) {
         let target = path(key)
+        if let link = link(in: key) { throw throughLink(key, link) }
         do {
             try Folders.create((target as NSString).deletingLastPathComponent)
             try AtomicFile.write(data, to: target)
@@ -349,7 +384,8 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
-        guard !FileManager.default.fileExists(atPath: path(key)) else { return false }
+        if let link = link(in: key) { throw throughLink(key, link) }
+        guard FileKind.at(path(key)) == nil else { return false }
         try write(key, data)
         return true
     }
@@ -373,6 +409,7 @@ public final class DirectoryStore: StoreBackend {
 
     public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.message)") }
+        if let link = link(in: folder) { throw throughLink(folder, link) }
         let area = stagingArea()
         let areaFD: Int32
         do { areaFD = try area.open(create: true) } catch {
