@@ -357,6 +357,20 @@ import SoundpackTestSupport
         #expect(result.stdout.contains("error: [store.changed]") && result.stdout.contains("symbolic link"), "\(result.stdout)")
     }
 
+    /// A lock file planted as a dangling link: publish refuses to lock through it, and never
+    /// creates the file it points to.
+    @Test func publishNeverCreatesAFileThroughALockLink() throws {
+        let (folder, pack, places) = try Self.project()
+        let locks = folder.file(".dist.soundpack/locks")
+        try FileManager.default.createDirectory(atPath: locks, withIntermediateDirectories: true)
+        let name = Digest.sha256Hex(Data("soundpack.store.pack:wechat".utf8)).prefix(32) + ".lock"
+        try FileManager.default.createSymbolicLink(atPath: locks + "/" + name, withDestinationPath: folder.file("created-by-publish"))
+        let result = try Executable.run(["publish", pack] + places, in: folder.path)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("cannot lock the store") && result.stderr.contains("is a symbolic link, not a lock file soundpack made"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("created-by-publish")))
+    }
+
     // MARK: forged or wrong output
 
     @Test(arguments: ["\u{FFFE}", "\u{FFFF}"])

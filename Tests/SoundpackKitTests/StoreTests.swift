@@ -80,6 +80,67 @@ import SoundpackTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".real.soundpack", "alias", "real"])
     }
 
+    /// The lock of an S3 store on this machine is in a folder only this user made, under TMPDIR:
+    /// its predictable name in a shared /tmp, made by someone else or planted as a link, is
+    /// refused, and nothing is created through the link.
+    @Test func anS3StoresLockIsInAFolderOnlyThisUserMade() throws {
+        let folder = TemporaryFolder()
+        func store() throws(StoreError) -> S3Store {
+            try S3Store(S3Location(url: "s3://bucket/voice", endpoint: "http://127.0.0.1:9",
+                                   environment: ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b", "TMPDIR": folder.path]))
+        }
+        let mine = folder.file("soundpack-\(geteuid())")
+        let lock = try store().lock(.pack("wechat"))
+        lock.release()
+        let folders = Folders.walk(mine).filter { $0.kind == .folder }.map(\.path)
+        #expect(folders.count == 2 && folders.allSatisfy { $0.hasPrefix("s3-lock-") }, "\(folders)")
+        for made in [mine] + folders.map({ mine + "/" + $0 }) {
+            let mode = try FileManager.default.attributesOfItem(atPath: made)[.posixPermissions] as? Int
+            #expect(mode == 0o700, "\(made)")
+        }
+        // Planted: a link where this user's folder goes, and the folder made by someone else.
+        try FileManager.default.removeItem(atPath: mine)
+        try FileManager.default.createDirectory(atPath: folder.file("theirs"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: mine, withDestinationPath: folder.file("theirs"))
+        #expect(throws: StoreError.self) { try store().lock(.index) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("theirs")).isEmpty)
+        if geteuid() == 0 {
+            try FileManager.default.removeItem(atPath: mine)
+            try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
+            #expect(chown(mine, 65_534, 65_534) == 0)
+            do throws(StoreError) {
+                _ = try store().lock(.index)
+                Issue.record("a lock was taken in a folder another user made")
+            } catch {
+                #expect(error.message.contains("belongs to user 65534, not to this user"), "\(error.message)")
+            }
+        }
+    }
+
+    /// A lock file is never opened through a link: a dangling one is not created, one to a file
+    /// is not locked.
+    @Test(arguments: [LockScope.index, .pack("wechat")])
+    func aLockFileIsNeverOpenedThroughALink(_ scope: LockScope) throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        let lockFile = scope == .index ? backend.sidecar + "/.soundpack.lock"
+            : backend.sidecar + "/locks/" + Digest.sha256Hex(Data("soundpack.store.pack:wechat".utf8)).prefix(32) + ".lock"
+        try FileManager.default.createDirectory(atPath: (lockFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        for target in ["victim-dangling", "victim-file"] {
+            if target == "victim-file" { try folder.write("someone else's", to: target) }
+            try? FileManager.default.removeItem(atPath: lockFile)
+            try FileManager.default.createSymbolicLink(atPath: lockFile, withDestinationPath: folder.file(target))
+            do throws(StoreError) {
+                let lock = try backend.lock(scope)
+                lock.release()
+                Issue.record("\(target): a lock was taken through a link")
+            } catch {
+                #expect(error.message.contains("is a symbolic link, not a lock file soundpack made"), "\(error.message)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("victim-dangling")))
+    }
+
     /// Leftovers are removed only when the process that left them is gone: a publisher of another
     /// pack may be assembling its version right now.
     @Test func leftoversOfLiveWritersStay() throws {

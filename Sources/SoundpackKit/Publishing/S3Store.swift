@@ -22,6 +22,9 @@ public struct S3Location: Sendable, Equatable {
     public var accessKey: String
     public var secretKey: String
     public var sessionToken: String?
+    /// Where this user's locks of S3 stores on this machine go: `TMPDIR` when it names a folder
+    /// (an absolute path), else /tmp.
+    public var temporaryFolder: String
 
     /// Reads `s3://bucket/prefix`, the endpoint (`--s3-endpoint`, else `AWS_ENDPOINT_URL_S3`, else
     /// `AWS_ENDPOINT_URL`, else AWS's for the region), the region (`AWS_REGION`, else
@@ -52,6 +55,7 @@ public struct S3Location: Sendable, Equatable {
         accessKey = access
         secretKey = secret
         sessionToken = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        temporaryFolder = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
     }
 
     static func isBucketName(_ name: String) -> Bool {
@@ -347,10 +351,12 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     public func removeLeftovers() {}
 
     /// Without a database lock (a SQLite catalog), publishers on this machine wait on a lock file
-    /// named after the bucket and prefix. With PostgreSQL, the catalog's lock is taken instead.
+    /// named after the bucket and prefix, in `$TMPDIR/soundpack-UID/`: a folder only this user made
+    /// (a name anyone can guess in a shared /tmp is never used when someone else made it, or
+    /// planted a link there). With PostgreSQL, the catalog's lock is taken instead.
     public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
         let name = Digest.sha256Hex(Data("\(s3.endpoint)|\(s3.bucket)|\(s3.prefix)".utf8)).prefix(16)
-        return try DirectoryStore.FileLock(folder: NSTemporaryDirectory() + "soundpack-s3-lock-\(name)", scope: scope)
+        return try DirectoryStore.FileLock(under: s3.temporaryFolder, folders: ["soundpack-\(geteuid())", "s3-lock-\(name)"], scope: scope, store: location)
     }
 
     /// Creates the bucket when it does not exist (for tests and first set-up).

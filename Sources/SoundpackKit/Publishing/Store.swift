@@ -267,16 +267,7 @@ public final class DirectoryStore: StoreBackend {
         /// The area's folder, open; created (mode 0700) when `create`. A link, or a folder another
         /// user made, where a part of it should be is an error: it is never followed.
         func open(create: Bool) throws(POSIXFailure) -> Int32 {
-            var fd = SystemCall.open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else { throw POSIXFailure("cannot open \(base)") }
-            var shown = base
-            for name in names {
-                shown += (shown.hasSuffix("/") ? "" : "/") + name
-                let parent = fd
-                defer { close(parent) }
-                fd = try PrivateFolder.open(name, in: parent, shown: shown, create: create)
-            }
-            return fd
+            try PrivateFolder.open(names, under: base, create: create)
         }
     }
 
@@ -398,7 +389,8 @@ public final class DirectoryStore: StoreBackend {
 
     public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.localizedDescription)") }
-        return try FileLock(folder: sidecar, scope: scope)
+        let (parent, name) = realPlace
+        return try FileLock(under: parent.isEmpty ? "/" : parent, folders: [".\(name).soundpack"], scope: scope, store: location)
     }
 
     /// `.index.json.PID.N.tmp`: what `AtomicFile` leaves when killed between write and rename.
@@ -510,26 +502,36 @@ public final class DirectoryStore: StoreBackend {
         return kill(pid, 0) != 0 && errno == ESRCH
     }
 
-    /// An exclusive `flock` on a lock file in `folder`: `.soundpack.lock` for the index, and
-    /// `locks/<hash of the pack id>.lock` for a pack.
+    /// An exclusive `flock` on a lock file in the last of `folders` (under `base`): `.soundpack.lock`
+    /// for the index, and `locks/<hash of the pack id>.lock` for a pack. Every one of those folders
+    /// is one this user made (created 0700, owned by this user, not a symbolic link: PrivateFolder)
+    /// and the lock file is never opened through a link (O_NOFOLLOW): a link or a folder planted
+    /// by someone else never makes a lock create, open or lock another file.
     final class FileLock: StoreLock {
         private var fd: Int32
 
-        init(folder: String, scope: LockScope) throws(StoreError) {
-            let (directory, file): (String, String)
+        init(under base: String, folders: [String], scope: LockScope, store: String) throws(StoreError) {
+            var folders = folders
+            let file: String
             switch scope {
-            case .index: (directory, file) = (folder, DirectoryStore.lockFile)
-            case .pack: (directory, file) = (folder + "/locks", Digest.sha256Hex(Data(scope.name.utf8)).prefix(32) + ".lock")
+            case .index: file = DirectoryStore.lockFile
+            case .pack:
+                folders.append("locks")
+                file = Digest.sha256Hex(Data(scope.name.utf8)).prefix(32) + ".lock"
             }
-            do { try Folders.create(directory) } catch {
-                throw StoreError("cannot create \(directory): \(error.localizedDescription)")
+            do {
+                let folder = try PrivateFolder.open(folders, under: base)
+                defer { close(folder) }
+                fd = try PrivateFolder.openLockFile(file, in: folder, shown: ([base] + folders + [file]).joined(separator: "/"))
+            } catch {
+                throw StoreError(.environment, "cannot lock the store \(store)", why: error.message,
+                                 hint: "locks are taken only in folders this user made, never through a symbolic link; remove what stands there and soundpack makes its own")
             }
-            fd = open(directory + "/" + file, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw StoreError("cannot open \(directory)/\(file): \(String(cString: strerror(errno)))") }
             while flock(fd, LOCK_EX) != 0 {
                 guard errno == EINTR else {
+                    let failure = StoreError("cannot lock the store \(store): \(String(cString: strerror(errno)))")
                     close(fd)
-                    throw StoreError("cannot lock \(directory)/\(file): \(String(cString: strerror(errno)))")
+                    throw failure
                 }
             }
         }

@@ -43,6 +43,21 @@ public enum PrivateFolder {
         return fd
     }
 
+    /// Opens `names`, one folder inside the other, under the folder `base` (the caller's: a path the
+    /// user named, followed as given), each a private folder as `open(_:in:shown:create:)` wants it.
+    public static func open(_ names: [String], under base: String, create: Bool = true) throws(POSIXFailure) -> Int32 {
+        var fd = SystemCall.open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw POSIXFailure("cannot open \(base.quoted(limit: 120))") }
+        var shown = base
+        for name in names {
+            shown += (shown.hasSuffix("/") ? "" : "/") + name
+            let parent = fd
+            defer { close(parent) }
+            fd = try open(name, in: parent, shown: shown, create: create)
+        }
+        return fd
+    }
+
     /// Opens the file `name` in the private folder `folder` for a lock (read and write, created
     /// 0600 when missing), never through a symbolic link: a link or anything but a regular file in
     /// its place is refused.
