@@ -135,7 +135,7 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
         case .storeUnexpected: return "A file in the store that no manifest lists."
         case .storeIndex: return "index.json does not match the catalog's published versions."
         case .storeSignature: return "A manifest signature does not verify against the given public keys, or a version that must be signed is not."
-        case .storeLeftover: return "What an interrupted publish left (staging, temporary files, an unrecorded version); the next publish cleans it."
+        case .storeLeftover: return "What an interrupted publish left (staging, temporary files, an unrecorded version, or files of a version whose manifest never went up); the next publish cleans or completes it."
         }
     }
 }
