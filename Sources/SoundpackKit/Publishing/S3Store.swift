@@ -145,6 +145,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     /// `streaming` makes a fresh hash for each try; the body goes into it instead of the response.
     func send(_ method: String, key: String?, query: [(String, String)] = [], body: Data? = nil,
               headers: [String: String] = [:], streaming: (() -> Digest.Stream)? = nil, cap: Int = 1 << 30) throws(StoreError) -> S3Response {
+        if let key { try StoreLayout.checkKey(key, in: location) }
         var attempt = 0
         while true {
             attempt += 1

@@ -21,6 +21,20 @@ extension StoreLayout {
     /// Where a clip goes in the version folder: its pack path, under `clips/` (`shi.caf` →
     /// `clips/shi.caf`, `clips/shi.caf` stays).
     public static func clipFile(packPath: String) -> String { PackPaths.storePath(packPath) }
+
+    /// Nothing when `key` is a key of the store: a relative path of non-empty components, none of
+    /// them `.` or `..`, without a NUL. Every backend checks each key it is given, so a key built
+    /// from what a manifest or index.json says never names a file outside the store (on disk, or
+    /// through an HTTP client that folds `..` out of a URL).
+    static func checkKey(_ key: String, in location: String) throws(StoreError) {
+        let parts = key.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard !key.isEmpty, key.utf8.count <= Folders.maxPathBytes, !key.utf8.contains(0),
+              parts.allSatisfy({ !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) }) else {
+            throw StoreError(.environment, "refusing to read or write '\(key.quoted(limit: 120))' in \(location)",
+                             why: "it is not a path inside the store (an empty, . or .. part)",
+                             hint: "a store's manifests and index.json name only files of the store; soundpack verify checks it")
+        }
+    }
 }
 
 /// Bytes under keys: a folder on disk, or (later) an object store.
@@ -104,14 +118,39 @@ public struct Store: Sendable {
     }
 
     /// The manifest of `id@version` when the store holds one (one read), nil when it does not.
+    /// It is decoded as a phone decodes it (`decodeManifest`), and must describe `id@version`.
     public func storedManifest(_ id: String, _ version: SemanticVersion) throws(StoreError) -> StoreManifest? {
         let key = StoreLayout.manifest(id, version)
         guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else { return nil }
-        if let duplicate = JSONDuplicateKeys.first(in: data) {
-            throw StoreError("\(location)/\(key) is not a soundpack manifest: \(duplicate.description)")
+        return try decoded(data, key: key, id: id, version: version)
+    }
+
+    /// The bytes of `id@version`'s manifest.json decoded by the phone's own decoding, and checked
+    /// to describe that version: what every reader of a store's manifest takes.
+    func decoded(_ data: Data, key: String, id: String, version: SemanticVersion) throws(StoreError) -> StoreManifest {
+        let manifest: StoreManifest
+        do { manifest = try ManifestRefresher.decodeManifest(data) } catch {
+            throw StoreError("\(location)/\(key) is not a soundpack manifest: \(error.description) (soundpack verify checks the store)")
         }
-        do { return try JSONDecoder().decode(StoreManifest.self, from: data) } catch {
-            throw StoreError("\(location)/\(key) is not a soundpack manifest (soundpack verify checks the store)")
+        guard manifest.id == id, manifest.version == version else {
+            throw StoreError("\(location)/\(key) describes \(manifest.id.visible)@\(manifest.version), not \(id)@\(version)")
+        }
+        return manifest
+    }
+
+    /// Nothing when `manifest` (of `id@version`) is the one publish writes for the pack.json stored
+    /// beside it (`StoreManifest.disagreement`); else the error that says how it is not. pack.json
+    /// is read within its cap and checked against the manifest's entry first.
+    func checkContent(of manifest: StoreManifest, _ id: String, _ version: SemanticVersion) throws(StoreError) {
+        let key = StoreLayout.versionFile(id, version, manifest.packJSON.file)
+        guard let data = try backend.read(key, atMost: PackFile.maxBytes) else {
+            throw StoreError("\(location)/\(key) is missing (soundpack verify checks the store)")
+        }
+        guard data.count == manifest.packJSON.bytes, Digest.sha256Hex(data) == manifest.packJSON.sha256 else {
+            throw StoreError("\(location)/\(key) does not match its manifest (soundpack verify checks the store)")
+        }
+        if let why = manifest.disagreement(withPackJSON: Array(data)) {
+            throw StoreError("\(location)/\(StoreLayout.manifest(id, version)) is not the manifest of the version it is in: \(why) (soundpack verify checks the store)")
         }
     }
 
@@ -126,9 +165,10 @@ public struct Store: Sendable {
     }
 
     /// The manifest of a published version, as export and payload hand it to phones: its bytes
-    /// must hash to what the catalog recorded at publish time, and it must pass the phone's own
-    /// decoding (ManifestRefresher: clip paths inside the version folder, known tokens), so a
-    /// store changed behind the catalog's back is refused here, not on a million phones.
+    /// must hash to what the catalog recorded at publish time, it must pass the phone's own
+    /// decoding (ManifestRefresher: clip paths inside the version folder, known tokens), and it
+    /// must be the manifest of the pack.json stored beside it, so a store changed behind the
+    /// catalog's back is refused here, not on a million phones.
     public func checkedManifest(_ version: PublishedVersion) throws(StoreError) -> StoreManifest {
         let key = StoreLayout.manifest(version.id, version.version)
         guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else {
@@ -137,13 +177,8 @@ public struct Store: Sendable {
         if let recorded = version.manifestSha256, Digest.sha256Hex(data) != recorded {
             throw StoreError("\(location)/\(key) is not the manifest that was published: its SHA-256 differs from the catalog's (soundpack verify shows what changed)")
         }
-        let manifest: StoreManifest
-        do { manifest = try ManifestRefresher.decodeManifest(data) } catch {
-            throw StoreError("\(location)/\(key) would be refused by phones: \(error.description)")
-        }
-        guard manifest.id == version.id, manifest.version == version.version else {
-            throw StoreError("\(location)/\(key) describes \(manifest.id.visible)@\(manifest.version), not \(version.id)@\(version.version)")
-        }
+        let manifest = try decoded(data, key: key, id: version.id, version: version.version)
+        try checkContent(of: manifest, version.id, version.version)
         return manifest
     }
 
@@ -321,6 +356,7 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+        try StoreLayout.checkKey(key, in: location)
         if let kind = linkKind(key) { throw Self.notAFile(path(key), kind) }
         switch FileKind.of(path(key)) {
         case nil: if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -333,6 +369,7 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func digest(_ key: String) throws(StoreError) -> StoredFile? {
+        try StoreLayout.checkKey(key, in: location)
         // Looked at before it is opened: a link, a FIFO or a device planted in the store is never opened.
         if let kind = linkKind(key) { return .notAFile(kind) }
         if case .other(let kind)? = FileKind.of(path(key)) { return .notAFile(kind) }
@@ -364,6 +401,7 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func write(_ key: String, _ data: Data) throws(StoreError) {
+        try StoreLayout.checkKey(key, in: location)
         let target = path(key)
         if let link = link(in: key) { throw throughLink(key, link) }
         do {
@@ -375,6 +413,7 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
+        try StoreLayout.checkKey(key, in: location)
         if let link = link(in: key) { throw throughLink(key, link) }
         guard FileKind.at(path(key)) == nil else { return false }
         try write(key, data)
@@ -400,6 +439,8 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
+        try StoreLayout.checkKey(folder, in: location)
+        for file in files { try StoreLayout.checkKey(folder + "/" + file.name, in: location) }
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.message)") }
         if let link = link(in: folder) { throw throughLink(folder, link) }
         let area = stagingArea()

@@ -57,28 +57,51 @@ public struct StoreVerifier {
             bytes = read
         }
         survey.compare(manifestKey, found: Digest.sha256Hex(bytes), sha256: version.manifestSha256, against: "catalog")
-        guard let manifest = decodedManifest(bytes, key: manifestKey, in: &survey) else { return }
+        guard let manifest = decodedManifest(bytes, key: manifestKey, of: version, in: &survey) else { return }
         if manifest.digest != version.digest {
             survey.drift(.storeChanged, manifestKey, "digest differs from the catalog's")
         }
         checkClips(of: manifest, against: version, in: &survey)
-        survey.check(StoreLayout.versionFile(version.id, version.version, manifest.packJSON.file), sha256: manifest.packJSON.sha256, against: "manifest")
+        checkContent(of: manifest, version, in: &survey)
         checkArchives(of: manifest, against: version, in: &survey)
         checkSignature(of: manifest, bytes: bytes, version: version, in: &survey)
     }
 
-    /// The manifest in `bytes`, or nil (drift) when it is not one soundpack wrote.
-    private func decodedManifest(_ bytes: [UInt8], key: String, in survey: inout Survey) -> StoreManifest? {
-        if let duplicate = JSONDuplicateKeys.first(in: bytes) {
-            survey.drift(.storeChanged, key, "not a manifest soundpack wrote: \(duplicate.description)")
+    /// The manifest in `bytes`, decoded as phones decode it (`ManifestRefresher.decodeManifest`,
+    /// which catalog rebuild and export use too), or nil (drift) when it is not one they take or it
+    /// describes another version.
+    private func decodedManifest(_ bytes: [UInt8], key: String, of version: PublishedVersion, in survey: inout Survey) -> StoreManifest? {
+        let manifest: StoreManifest
+        do { manifest = try ManifestRefresher.decodeManifest(Data(bytes)) } catch {
+            survey.drift(.storeChanged, key, "not a manifest soundpack wrote, and phones refuse it: \(error.description)")
             return nil
         }
-        // Why it does not decode is not said: drift either way, and verify names the file.
-        guard let manifest = try? JSONDecoder().decode(StoreManifest.self, from: Data(bytes)) else {
-            survey.drift(.storeChanged, key, "not a soundpack manifest")
+        guard manifest.id == version.id, manifest.version == version.version else {
+            survey.drift(.storeChanged, key, "describes \(manifest.id)@\(manifest.version), not \(version.id)@\(version.version)")
             return nil
         }
         return manifest
+    }
+
+    /// pack.json against its manifest entry, and the manifest against pack.json: the manifest must
+    /// be the one publish writes for it, its digest recomputed (`StoreManifest.disagreement`), so a
+    /// manifest edited behind publish's back is drift though every hash in it was updated.
+    private func checkContent(of manifest: StoreManifest, _ version: PublishedVersion, in survey: inout Survey) {
+        let key = StoreLayout.versionFile(version.id, version.version, manifest.packJSON.file)
+        let bytes: [UInt8]
+        switch survey.small(key, cap: PackFile.maxBytes) {
+        case .absent:
+            survey.compare(key, found: nil, sha256: manifest.packJSON.sha256, against: "manifest")
+            return
+        case .reported:
+            survey.expected.insert(key.pathKey)
+            return
+        case .bytes(let read):
+            bytes = read
+        }
+        survey.compare(key, found: Digest.sha256Hex(bytes), sha256: manifest.packJSON.sha256, against: "manifest")
+        guard Digest.sha256Hex(bytes) == manifest.packJSON.sha256, let why = manifest.disagreement(withPackJSON: bytes) else { return }
+        survey.drift(.storeChanged, StoreLayout.manifest(version.id, version.version), "not the manifest of the version it is in: \(why)")
     }
 
     /// Each clip against its manifest entry, and the manifest's tokens against the catalog's.
@@ -146,17 +169,17 @@ public struct StoreVerifier {
         switch survey.small(StoreLayout.index, cap: StoreLimits.indexBytes) {
         case .bytes(let bytes):
             survey.checked += 1
-            if let duplicate = JSONDuplicateKeys.first(in: bytes) {
-                // Two readers could take different values from it; like every other reader, refused.
-                survey.drift(.storeIndex, StoreLayout.index, "not an index soundpack wrote: \(duplicate.description)")
+            // Decoded as every other reader decodes it (a repeated key, an id that is no pack id:
+            // refused by all of them alike).
+            let stored: StoreIndex
+            do { stored = try ManifestRefresher.decodeIndex(Data(bytes)) } catch {
+                survey.drift(.storeIndex, StoreLayout.index, "not an index soundpack wrote, and phones refuse it: \(error.description)")
                 return []
             }
-            let stored = try? JSONDecoder().decode(StoreIndex.self, from: Data(bytes))
             if stored != index {
-                // One that does not decode differs from the catalog's like one that decodes to other versions: drift either way.
                 survey.drift(.storeIndex, StoreLayout.index, "does not match the catalog (soundpack publish rewrites it)")
             }
-            return Set((stored?.packs ?? [:]).flatMap { id, pack in pack.versions.keys.map { "\(id)/\($0)" } })
+            return Set(stored.packs.flatMap { id, pack in pack.versions.keys.map { "\(id)/\($0)" } })
         case .absent:
             if !index.packs.isEmpty { survey.drift(.storeMissing, StoreLayout.index, "the store has no index") }
             return []
