@@ -322,25 +322,56 @@ public struct ManifestRefresher: Sendable {
         guard data.count <= StoreLimits.indexBytes else { throw ManifestDecodingError("\(data.count) bytes, above the \(StoreLimits.indexBytes >> 20) MiB an index may hold") }
         if let duplicate = JSONDuplicateKeys.first(in: data) { throw ManifestDecodingError(duplicate.description) }
         let index: StoreIndex
-        do { index = try JSONDecoder().decode(StoreIndex.self, from: data) } catch { throw ManifestDecodingError("\(error)") }
+        do { index = try JSONDecoder().decode(StoreIndex.self, from: data) } catch { throw ManifestDecodingError(decoding: error) }
         guard index.schemaVersion == 1 else { throw ManifestDecodingError("schema version \(index.schemaVersion); this SoundpackCore reads 1") }
+        // Every reader builds store paths from these (`ID/VER/manifest.json`): an id or a version
+        // that is not one could name a file outside the store.
+        for (id, pack) in index.packs {
+            guard PackFile.isValidID(id) else { throw ManifestDecodingError("'\(id.quoted(limit: 80))' is not a pack id") }
+            for text in pack.versions.keys where SemanticVersion(text) == nil {
+                throw ManifestDecodingError("'\(text.quoted(limit: 80))' (of \(id)) is not a semantic version")
+            }
+            if let latest = pack.latest, SemanticVersion(latest) == nil {
+                throw ManifestDecodingError("the latest version of \(id), '\(latest.quoted(limit: 80))', is not a semantic version")
+            }
+        }
         return index
     }
 
-    /// A version's manifest.json, refused when a key repeats or a clip path could leave its folder.
+    /// A version's manifest.json, refused when a key repeats, a file path could leave its folder,
+    /// its phrases do not fit its grammar, or a name, token or text holds what pack.json may not
+    /// hold. Every reader of a store's manifest (a phone, export, verify, catalog rebuild) decodes
+    /// it here, so none accepts what another refuses.
     public static func decodeManifest(_ data: Data) throws(ManifestDecodingError) -> StoreManifest {
         guard data.count <= StoreLimits.manifestBytes else { throw ManifestDecodingError("\(data.count) bytes, above the \(StoreLimits.manifestBytes >> 20) MiB a manifest may hold") }
         if let duplicate = JSONDuplicateKeys.first(in: data) { throw ManifestDecodingError(duplicate.description) }
         let manifest: StoreManifest
-        do { manifest = try JSONDecoder().decode(StoreManifest.self, from: data) } catch { throw ManifestDecodingError("\(error)") }
+        do { manifest = try JSONDecoder().decode(StoreManifest.self, from: data) } catch { throw ManifestDecodingError(decoding: error) }
         guard manifest.schemaVersion == 1 else { throw ManifestDecodingError("schema version \(manifest.schemaVersion); this SoundpackCore reads 1") }
         guard PackFile.isValidID(manifest.id) else { throw ManifestDecodingError("'\(manifest.id.visible)' is not a pack id") }
         let phrasebook: Phrasebook
         do { phrasebook = try manifest.checkedPhrasebook() } catch { throw ManifestDecodingError("phrases: \(error.description)") }
         for (token, clip) in manifest.clips {
             guard phrasebook.token(forKey: token) != nil else { throw ManifestDecodingError("unknown token '\(token.visible)'") }
+            if let problem = PackFile.unprintable(token) { throw ManifestDecodingError("clips: \(problem)") }
             guard Self.isSafeStorePath(clip.file), clip.bytes >= 0, clip.durationSeconds.isFinite, clip.durationSeconds >= 0 else {
                 throw ManifestDecodingError("the clip of '\(token.visible)' ('\(clip.file.visible)') is not a file of its version folder")
+            }
+        }
+        for (what, file) in [("pack.json", manifest.packJSON)] + manifest.archives.sorted(by: { $0.key < $1.key }).map({ ("the \($0.key.visible) archive", $0.value) }) {
+            guard Self.isSafeStorePath(file.file), file.bytes >= 0 else {
+                throw ManifestDecodingError("\(what) ('\(file.file.visible)') is not a file of its version folder")
+            }
+        }
+        if let name = manifest.name, let problem = PackFile.unprintable(name) { throw ManifestDecodingError("name: \(problem)") }
+        for (key, text) in manifest.texts {
+            if let problem = PackFile.unprintable(key) ?? PackFile.unprintable(text) { throw ManifestDecodingError("texts: \(problem)") }
+        }
+        if phrasebook.isDeclared {
+            for phrase in phrasebook.phrases {
+                for clip in phrase.clips where manifest.texts[clip.rawValue] == nil {
+                    throw ManifestDecodingError("phrases: phrase '\(phrase.id.visible)' says clip '\(clip.rawValue.visible)', which has no text")
+                }
             }
         }
         return manifest
@@ -360,4 +391,22 @@ public struct ManifestRefresher: Sendable {
 public struct ManifestDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+
+    /// A JSON decoder's failure in one short line: what is wrong, and where in the document.
+    init(decoding error: any Error) {
+        guard let error = error as? DecodingError else {
+            self.init("\(error)")
+            return
+        }
+        func place(_ path: [any CodingKey]) -> String {
+            path.isEmpty ? "" : " at " + path.map { $0.intValue.map(String.init) ?? $0.stringValue.quoted(limit: 40) }.joined(separator: ".")
+        }
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty: self.init("not JSON")
+        case .dataCorrupted(let context): self.init("\(context.debugDescription.quoted(limit: 120))\(place(context.codingPath))")
+        case .keyNotFound(let key, let context): self.init("'\(key.stringValue.quoted(limit: 40))' is missing\(place(context.codingPath))")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): self.init("a value of the wrong type\(place(context.codingPath))")
+        @unknown default: self.init("\(error)")
+        }
+    }
 }

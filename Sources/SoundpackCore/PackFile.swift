@@ -63,6 +63,18 @@ public struct PackFile: Sendable, Equatable {
     public var announcement: Announcement { phrasebook.announcement(phrasebook.defaultPhrase) }
 
     /// Whether `id` is a valid pack id: `[a-z0-9][a-z0-9-]{0,62}`.
+    /// Why `text` (a name, token, text or path) may not be passed on, or nil: they are printed,
+    /// exported to a property list and used as file names, so a control character in any of them
+    /// is refused, and so is a noncharacter XML cannot carry. pack.json and the store's manifest
+    /// (as a phone reads it) are held to this alike.
+    public static func unprintable(_ text: String) -> String? {
+        if text.containsControlCharacter() { return "'\(text.quoted())' holds a control character; use printable text" }
+        if let scalar = text.xmlForbiddenScalar {
+            return "'\(text.quoted())' holds U+\(String(scalar.value, radix: 16, uppercase: true)), a noncharacter that the exported property list (XML) cannot carry"
+        }
+        return nil
+    }
+
     public static func isValidID(_ id: String) -> Bool {
         let bytes = Array(id.utf8)
         guard (1...63).contains(bytes.count) else { return false }
@@ -172,15 +184,8 @@ public struct PackFile: Sendable, Equatable {
             throw PackFileError(field: "clips", message: "\(clips.count) clips; a pack has at most \(Self.maxClips) (a grammar needs about 20)")
         }
         let texts = try stringMap("texts")
-        // Names, tokens, texts and paths are printed, exported to a property list and used as file
-        // names: a control character in any of them is refused, never passed on.
         func refuseControls(_ text: String, field: String) throws(PackFileError) {
-            if text.containsControlCharacter() {
-                throw PackFileError(field: field, message: "'\(text.quoted())' holds a control character; use printable text")
-            }
-            if let scalar = text.xmlForbiddenScalar {
-                throw PackFileError(field: field, message: "'\(text.quoted())' holds U+\(String(scalar.value, radix: 16, uppercase: true)), a noncharacter that the exported property list (XML) cannot carry")
-            }
+            if let problem = Self.unprintable(text) { throw PackFileError(field: field, message: problem) }
         }
         if let name = root["name"] as? String { try refuseControls(name, field: "name") }
         for (key, path) in clips {

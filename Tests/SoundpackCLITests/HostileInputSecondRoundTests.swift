@@ -288,6 +288,89 @@ import SoundpackTestSupport
         #expect(output.status == 3, "\(output.stderr)")
     }
 
+    // MARK: the store's own files
+
+    /// `--store .` in the store (or any spelling that ends in it): the sidecar goes beside the
+    /// store's real path, never inside it, and the store holds only what a CDN ships.
+    @Test(arguments: [".", "./", "../dist/.", "../dist/"])
+    func aStoreNamedFromInsideItKeepsItsSidecarOutside(_ spelling: String) throws {
+        let (folder, pack, _) = try Self.project()
+        try FileManager.default.createDirectory(atPath: folder.file("dist"), withIntermediateDirectories: true)
+        let result = try Executable.run(["publish", pack, "--catalog", folder.file("catalog.sqlite"), "--store", spelling], in: folder.file("dist"))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("dist")).sorted() == ["index.json", "wechat"])
+        #expect(FileManager.default.fileExists(atPath: folder.file(".dist.soundpack")))
+    }
+
+    /// A staging folder replaced by a symbolic link, in the store or in its sidecar, is never
+    /// followed: publish's clean-up of leftovers removes nothing outside the store and its sidecar,
+    /// and no version is staged through the link.
+    @Test(arguments: ["dist/.staging", ".dist.soundpack/staging"])
+    func theCleanUpOfLeftoversNeverFollowsALink(_ planted: String) throws {
+        let (folder, pack, places) = try Self.project()
+        // Named as leftovers are: without a PID (an older release's), and with one that is gone.
+        try folder.write("keep", to: "important/notes.txt")
+        try folder.write("keep", to: "important/wechat@1.0.0-4194305-1/clips/1.caf")
+        try folder.write("keep", to: "important/.index.json.4194305.1.tmp")
+        for made in ["dist", ".dist.soundpack"] { try FileManager.default.createDirectory(atPath: folder.file(made), withIntermediateDirectories: true) }
+        try FileManager.default.createSymbolicLink(atPath: folder.file(planted), withDestinationPath: "../important")
+        let before = Self.files(under: folder.file("important"))
+        let result = try Executable.run(["publish", pack] + places, in: folder.path)
+        #expect(Self.files(under: folder.file("important")) == before, "\(result.stdout)\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.file(planted)) == "../important")
+        if planted.hasPrefix("dist/") {
+            // Versions are staged in the sidecar: the publish goes on; verify reports the link in the store.
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let verify = try Executable.run(["verify"] + places, in: folder.path)
+            #expect(verify.status == 1 && verify.stdout.contains(".staging: error: [store.unexpected]"), "\(verify.stdout)")
+        } else {
+            #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("is a symbolic link, not a folder soundpack made"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file("dist/wechat")))
+        }
+    }
+
+    /// A pack folder of the store that is a symbolic link: publish never writes a version through
+    /// it (it wrote the version outside the store and said "published … to dist/wechat/1.0.0").
+    @Test(arguments: ["dist/wechat", "dist/wechat/1.0.0"])
+    func publishNeverWritesThroughALinkInTheStore(_ planted: String) throws {
+        let (folder, pack, places) = try Self.project()
+        try FileManager.default.createDirectory(atPath: folder.file("elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: (folder.file(planted) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file(planted), withDestinationPath: folder.file("elsewhere"))
+        let result = try Executable.run(["publish", pack] + places, in: folder.path)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("symbolic link \(planted.dropFirst(5))") && result.stderr.contains("a store holds only"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("elsewhere")).isEmpty)
+    }
+
+    /// A published file (or the pack's folder) replaced by a symbolic link to the same bytes is
+    /// drift: verify never reads the store through a link.
+    @Test(arguments: ["wechat/1.0.0/pack.json", "wechat/1.0.0/manifest.json", "wechat"])
+    func verifyReportsASymbolicLinkInTheStoreAsDrift(_ replaced: String) throws {
+        let (folder, pack, places) = try Self.project()
+        try Self.publish(pack, places, in: folder)
+        try FileManager.default.moveItem(atPath: folder.file("dist/" + replaced), toPath: folder.file("moved"))
+        try FileManager.default.createSymbolicLink(atPath: folder.file("dist/" + replaced), withDestinationPath: folder.file("moved"))
+        let result = try Executable.run(["verify"] + places, in: folder.path)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("error: [store.changed]") && result.stdout.contains("symbolic link"), "\(result.stdout)")
+    }
+
+    /// A lock file planted as a dangling link: publish refuses to lock through it, and never
+    /// creates the file it points to.
+    @Test func publishNeverCreatesAFileThroughALockLink() throws {
+        let (folder, pack, places) = try Self.project()
+        let locks = folder.file(".dist.soundpack/locks")
+        try FileManager.default.createDirectory(atPath: locks, withIntermediateDirectories: true)
+        let name = Digest.sha256Hex(Data("soundpack.store.pack:wechat".utf8)).prefix(32) + ".lock"
+        try FileManager.default.createSymbolicLink(atPath: locks + "/" + name, withDestinationPath: folder.file("created-by-publish"))
+        let result = try Executable.run(["publish", pack] + places, in: folder.path)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("cannot lock the store") && result.stderr.contains("is a symbolic link, not a lock file soundpack made"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("created-by-publish")))
+    }
+
     // MARK: forged or wrong output
 
     @Test(arguments: ["\u{FFFE}", "\u{FFFF}"])

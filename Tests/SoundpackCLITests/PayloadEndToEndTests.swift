@@ -103,7 +103,7 @@ import SoundpackTestSupport
         }
         let broken = try Executable.run(["payload", "lint", "-"], in: folder.path, input: push("wechat@1.0.0"))
         #expect(broken.status == 3, "\(broken.stdout)\(broken.stderr)")
-        #expect(broken.stderr == "error: cannot check the payload against wechat@1.0.0, which the store's index.json lists — dist/wechat/1.0.0/manifest.json is not a soundpack manifest (soundpack verify checks the store)\n",
+        #expect(broken.stderr == "error: cannot check the payload against wechat@1.0.0, which the store's index.json lists — dist/wechat/1.0.0/manifest.json is not a soundpack manifest: not JSON (soundpack verify checks the store)\n",
                 "\(broken.stderr)")
         let other = try Executable.run(["payload", "lint", "-"], in: folder.path, input: push("wechat@1.0.1"))
         #expect(other.status == 0, "\(other.stdout)\(other.stderr)")

@@ -172,7 +172,7 @@ import SoundpackTestSupport
         }
         let result = try Executable.run(["publish"] + options, in: folder.path)
         #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr == "error: cannot publish — cannot check the version bump of merchant@1.0.1: the phrases and texts of merchant@1.0.0 it compares with are in that version's manifest in the store — dist/merchant/1.0.0/manifest.json is not a soundpack manifest (soundpack verify checks the store)\n",
+        #expect(result.stderr == "error: cannot publish — cannot check the version bump of merchant@1.0.1: the phrases and texts of merchant@1.0.0 it compares with are in that version's manifest in the store — dist/merchant/1.0.0/manifest.json is not a soundpack manifest: not JSON (soundpack verify checks the store)\n",
                 "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("dist/merchant/1.0.1")))
     }
@@ -203,7 +203,7 @@ import SoundpackTestSupport
         try Data("truncated {".utf8).write(to: URL(fileURLWithPath: folder.file("dist/merchant/1.0.0/manifest.json")))
         let unreadable = try Executable.run(diff, in: folder.path)
         #expect(unreadable.status == 3, "\(unreadable.stdout)\(unreadable.stderr)")
-        #expect(unreadable.stderr == "error: cannot read the texts and phrases of merchant@1.0.0 from the store — dist/merchant/1.0.0/manifest.json is not a soundpack manifest (soundpack verify checks the store)\n",
+        #expect(unreadable.stderr == "error: cannot read the texts and phrases of merchant@1.0.0 from the store — dist/merchant/1.0.0/manifest.json is not a soundpack manifest: not JSON (soundpack verify checks the store)\n",
                 "\(unreadable.stderr)")
     }
 

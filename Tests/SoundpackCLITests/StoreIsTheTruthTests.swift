@@ -136,6 +136,33 @@ struct Setup: CustomStringConvertible, Sendable {
         #expect(try Self.run(["list"] + tampered, folder).stdout.contains("wechat") == false)
     }
 
+    /// A publish cut before manifest.json (an object store's last version file) leaves files of a
+    /// version nobody knows: a leftover note on every backend, as a folder store's interrupted
+    /// publish is, not tampering; and publishing that version completes it.
+    @Test(arguments: Setup.all)
+    func anInterruptedPublishIsALeftoverOnEveryBackend(_ setup: Setup) throws {
+        let folder = try PublishEndToEndTests.project()
+        let store = try setup.store(in: folder)
+        let arguments = try setup.arguments(in: folder, store: store)
+        #expect(try Self.run(["publish"] + arguments, folder).status == 0)
+        let backend = try setup.backend(store)
+        try PublishEndToEndTests.setVersion(folder.file("packs/wechat"), "1.0.1")
+        for file in ["clips/1.caf", "clips/2.caf", "pack.json"] {
+            try backend.write("wechat/1.0.1/\(file)", Data(contentsOf: URL(fileURLWithPath: folder.file("packs/wechat/\(file)"))))
+        }
+        let verify = try Self.run(["verify"] + arguments, folder)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("wechat/1.0.1: note: [store.leftover] part of a version an interrupted publish never finished"), "\(verify.stdout)")
+        #expect(!verify.stdout.contains("store.unexpected"), "\(verify.stdout)")
+        #expect(try Self.run(["publish"] + arguments, folder).status == 0)
+        let after = try Self.run(["verify"] + arguments, folder)
+        #expect(after.status == 0 && !after.stdout.contains("store.leftover"), "\(after.stdout)")
+        // Files of a version index.json lists that no manifest accounts for are still drift.
+        try backend.write("wechat/1.0.1/clips/stray.caf", Data("x".utf8))
+        let stray = try Self.run(["verify"] + arguments, folder)
+        #expect(stray.status == 1 && stray.stdout.contains("wechat/1.0.1/clips/stray.caf: error: [store.unexpected]"), "\(stray.stdout)")
+    }
+
     /// show --format json of the same version from two catalogs: equal but for the validation history
     /// (the rebuilt catalog has the publication, not the runs that led to it).
     static func sameShow(_ a: String, _ b: String) -> Bool {

@@ -115,4 +115,36 @@ import Testing
         #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeIndex(Data(repeated.utf8)) }
         #expect(try ManifestRefresher.decodeIndex(Data(#"{"schemaVersion":1,"packs":{}}"#.utf8)).packs.isEmpty)
     }
+
+    /// What every reader of a store builds paths or alerts from is refused when it is not what
+    /// publish writes: index ids and versions, pack.json and archive paths, texts with controls.
+    @Test(arguments: [
+        (#""clips":{}"#, #""packJSON":{"file":"../pack.json","bytes":1,"sha256":"00"}"#, #""texts":{}"#),
+        (#""clips":{}"#, #""packJSON":{"file":"pack.json","bytes":1,"sha256":"00"},"archives":{"zip":{"file":"../../x.zip","bytes":1,"sha256":"00"}}"#, #""texts":{}"#),
+        (#""clips":{}"#, #""packJSON":{"file":"pack.json","bytes":1,"sha256":"00"}"#, #""texts":{"prefix":"微信\u0000"}"#),
+        (#""clips":{}"#, #""packJSON":{"file":"pack.json","bytes":1,"sha256":"00"}"#, #""texts":{"pre\u001bfix":"x"}"#),
+        (#""clips":{},"phrases":{"p":["wechat","{amount}"]},"defaultPhrase":"p""#, #""packJSON":{"file":"pack.json","bytes":1,"sha256":"00"}"#, #""texts":{}"#),
+    ])
+    func aManifestWithWhatPublishNeverWritesIsRefused(_ clips: String, _ files: String, _ texts: String) throws {
+        let json = """
+        {"schemaVersion":1,"id":"wechat","version":"1.0.0","grammar":"zh-Hans","two":"er","maxAmount":"99.99","profile":"ios-notification",
+         \(texts),"digest":"00",\(clips),\(files)\(files.contains("archives") ? "" : #","archives":{}"#)}
+        """
+        #expect(throws: ManifestDecodingError.self, "\(json)") { try ManifestRefresher.decodeManifest(Data(json.utf8)) }
+        // The same manifest as publish writes it decodes.
+        let written = """
+        {"schemaVersion":1,"id":"wechat","version":"1.0.0","grammar":"zh-Hans","two":"er","maxAmount":"99.99","profile":"ios-notification",
+         "texts":{"prefix":"微信","wechat":"微信"},"digest":"00","clips":{},"phrases":{"p":["wechat","{amount}"]},"defaultPhrase":"p",
+         "packJSON":{"file":"pack.json","bytes":1,"sha256":"00"},"archives":{"zip":{"file":"wechat-1.0.0.zip","bytes":1,"sha256":"00"}}}
+        """
+        #expect(try ManifestRefresher.decodeManifest(Data(written.utf8)).texts.count == 2)
+    }
+
+    @Test(arguments: [#"{"../evil":{"versions":{}}}"#, #"{"wechat":{"versions":{"1.0":{"digest":"d","manifest":"m","manifestSha256":"s","publishedAt":"t","yanked":false}}}}"#,
+                      #"{"wechat":{"latest":"../1","versions":{}}}"#])
+    func anIndexWhoseIDsOrVersionsAreNotOnesIsRefused(_ packs: String) throws {
+        #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeIndex(Data(#"{"schemaVersion":1,"packs":\#(packs)}"#.utf8)) }
+        let good = #"{"wechat":{"latest":"1.0.0","versions":{"1.0.0":{"digest":"d","manifest":"m","manifestSha256":"s","publishedAt":"t","yanked":false}}}}"#
+        #expect(try ManifestRefresher.decodeIndex(Data(#"{"schemaVersion":1,"packs":\#(good)}"#.utf8)).packs.count == 1)
+    }
 }

@@ -18,7 +18,7 @@ import SoundpackTestSupport
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     @Test func everyTargetHasSeeds() {
-        for target in ["manifest", "amount", "audio", "archive", "payload"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
+        for target in ["manifest", "amount", "audio", "archive", "payload", "store"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
     }
 
     @Test func manifestInputs() throws {
@@ -72,11 +72,41 @@ import SoundpackTestSupport
         }
     }
 
+    /// index.json, manifest.json and pack.json of a folder store (split at NUL), read back as
+    /// catalog rebuild and verify read it: what rebuild records is a manifest phones take and the
+    /// one its pack.json makes, and verify finds no fault in it.
+    @Test func storeInputs() throws {
+        var recorded: [String] = []
+        for path in Self.inputs("store") {
+            let folder = TemporaryFolder()
+            let parts = try Self.bytes(path).split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false).map { Data($0) }
+            let id = ((try? ManifestRefresher.decodeManifest(parts.count > 1 ? parts[1] : Data()))?.id).flatMap { PackFile.isValidID($0) ? $0 : nil } ?? "wechat"
+            for (part, file) in zip(parts, ["index.json", "\(id)/1.0.0/manifest.json", "\(id)/1.0.0/pack.json"]) { try folder.write("", to: "dist/" + file); try part.write(to: URL(fileURLWithPath: folder.file("dist/" + file))) }
+            let store = Store.directory(folder.file("dist"))
+            let catalog = try CatalogLocation.inMemory.open()
+            guard let report = try? StoreRecovery(store: store, catalog: catalog).recover(packID: nil, index: try? store.readIndex(), listing: true) else { continue }
+            recorded += report.recorded
+            for name in report.recorded {
+                let manifest = try ManifestRefresher.decodeManifest(try #require(try store.backend.read("\(id)/1.0.0/manifest.json")))
+                #expect(manifest.disagreement(withPackJSON: Array(try #require(try store.backend.read("\(id)/1.0.0/pack.json")))) == nil, "\(path): \(name)")
+                let drifts = try StoreVerifier(catalog: catalog, store: store).verify().drifts
+                #expect(drifts.isEmpty, "\(path): \(drifts.map(\.message))")
+            }
+        }
+        #expect(recorded == ["wechat@1.0.0"], "the seed without clips is recorded; the others are refused")
+    }
+
     @Test func payloadInputs() throws {
         for path in Self.inputs("payload") {
             let facts = PushPayload.PackFacts(maxAmount: Amount(minorUnits: 9_999_999_999), yanked: false,
                                               phrasebook: Phrasebook(grammar: Grammar(.zhHans), hasSuffix: false),
                                               clipKeys: Set(Grammar(.zhHans).inventory.map(\.rawValue)))
+            // As an S3 server's listing pages (split at NUL), sent round and round: it ends before a page comes twice.
+            let pages = try Self.bytes(path).split(separator: 0, omittingEmptySubsequences: false).map { Data($0) }
+            var listing = S3Listing(prefix: "voice/", location: "s3://bucket/voice", endpoint: "http://127.0.0.1")
+            var asked = 0
+            while asked <= pages.count, (try? listing.add(page: pages[asked % pages.count])) != nil { asked += 1 }
+            #expect(asked <= pages.count, "\(path): the listing went round")
             let findings = PushPayload.lint(try Self.bytes(path), packs: ["wechat@1.0.0": facts])
             if path.hasSuffix("good.json") { #expect(findings.filter { $0.severity == .error }.isEmpty, "\(findings)") }
         }

@@ -68,3 +68,94 @@ struct S3StoreTests {
         #expect(parsed.prefix == "a/b" && parsed.endpoint == "https://s3.eu-west-1.amazonaws.com" && parsed.shown == "s3://bucket/a/b")
     }
 }
+
+/// A listing from a server that answers anything (no S3 server needed: a loopback server plays
+/// it): one that never moves forward ends with an error naming why, never a loop, and one that
+/// stops early is not taken for the whole store.
+@Suite struct S3ListingTests {
+    /// How a hostile server answers page `n` (0 first) of a listing.
+    enum Server: String, CaseIterable, CustomStringConvertible {
+        /// The same page and token every time.
+        case sameTokenSamePage
+        /// A new token every time, with the same keys.
+        case newTokenSamePage
+        /// A new token every time, no keys, always "more follow".
+        case newTokenNoKeys
+        /// Pages that go back: keys before the previous page's.
+        case goesBack
+        /// "More follow" without a token: the listing would end early and quietly.
+        case truncatedWithoutToken
+
+        var description: String { rawValue }
+
+        func page(_ n: Int) -> String {
+            let truncated = "<IsTruncated>true</IsTruncated>"
+            func keys(_ names: [String]) -> String { names.map { "<Contents><Key>voice/\($0)</Key></Contents>" }.joined() }
+            switch self {
+            case .sameTokenSamePage: return truncated + "<NextContinuationToken>again</NextContinuationToken>" + keys(["a.json"])
+            case .newTokenSamePage: return truncated + "<NextContinuationToken>t\(n)</NextContinuationToken>" + keys(["a.json"])
+            case .newTokenNoKeys: return truncated + "<NextContinuationToken>t\(n)</NextContinuationToken>"
+            case .goesBack: return truncated + "<NextContinuationToken>t\(n)</NextContinuationToken>" + keys(["z\(1_000_000 - n).json"])
+            case .truncatedWithoutToken: return truncated + keys(["a.json"])
+            }
+        }
+    }
+
+    @Test(arguments: Server.allCases)
+    func aListingThatDoesNotMoveForwardEndsWithAnError(_ server: Server) throws {
+        let folder = TemporaryFolder()
+        let loopback = try LoopbackHTTPServer(serving: folder.path)
+        defer { loopback.stop() }
+        let served = Counter()
+        loopback.answer { path in
+            guard path.hasPrefix("/bucket?") else { return nil }
+            return Data(("<?xml version=\"1.0\"?><ListBucketResult><Name>bucket</Name>" + server.page(served.next()) + "</ListBucketResult>").utf8)
+        }
+        let store = try S3Store(S3Location(url: "s3://bucket/voice", endpoint: loopback.baseURL,
+                                           environment: ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"]))
+        // On a thread of its own, so a listing that loops fails this test instead of hanging it.
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            do throws(StoreError) { outcome.set(.success(try store.list())) } catch { outcome.set(.failure(error)) }
+            done.signal()
+        }.start()
+        guard done.wait(timeout: .now() + 20) == .success else {
+            Issue.record("\(server): the listing did not end (\(served.count) pages asked for)")
+            return
+        }
+        switch outcome.get() {
+        case .success(let keys)?: Issue.record("\(server): listed \(keys) instead of refusing the listing")
+        case .failure(let error)?:
+            #expect(error.message.contains("cannot list s3://bucket/voice: the server's listing does not move forward"), "\(error.message)")
+            #expect(served.count <= 3, "\(server): \(served.count) pages")
+        case nil: Issue.record("no outcome")
+        }
+    }
+
+    /// The listing as the server sent it, across pages, is what an honest server's gives.
+    @Test func anHonestListingIsReadWhole() throws {
+        var listing = S3Listing(prefix: "voice/", location: "s3://bucket/voice", endpoint: "http://127.0.0.1")
+        let first = "<IsTruncated>true</IsTruncated><NextContinuationToken>n</NextContinuationToken><Key>voice/a</Key><Key>voice/b</Key>"
+        #expect(try listing.add(page: Data(first.utf8)) == "n")
+        #expect(try listing.add(page: Data("<IsTruncated>false</IsTruncated><Key>voice/c</Key><Key>voicemail/d</Key>".utf8)) == nil)
+        #expect(listing.keys == ["a", "b", "c"])
+    }
+}
+
+/// A count several threads share.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.withLock { value } }
+    /// The count before this call, then one more.
+    func next() -> Int { lock.withLock { defer { value += 1 }; return value } }
+}
+
+/// What a thread came to.
+private final class Outcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<[String], StoreError>?
+    func set(_ value: Result<[String], StoreError>) { lock.withLock { result = value } }
+    func get() -> Result<[String], StoreError>? { lock.withLock { result } }
+}

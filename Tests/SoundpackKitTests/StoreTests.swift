@@ -54,6 +54,93 @@ import SoundpackTestSupport
         #expect(waiting.wait(timeout: .now() + 5) == .success, "and is taken once released")
     }
 
+    /// A store named through a symbolic link, or as `dist/.`, is the store its real path names:
+    /// one lock, so two publishers never write it at once, and one sidecar, beside the real store.
+    @Test func twoSpellingsOfOneStoreTakeOneLock() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("real"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("alias"), withDestinationPath: "real")
+        let real = DirectoryStore(root: folder.file("real"))
+        var held = try real.lock(.pack("wechat"))
+        for spelling in ["alias", "alias/", "real/.", "alias/../real"] {
+            let other = DirectoryStore(root: folder.file(spelling))
+            #expect(other.sidecar == real.sidecar, "\(spelling)")
+            let taken = DispatchSemaphore(value: 0)
+            Thread {
+                guard let lock = try? other.lock(.pack("wechat")) else { return }
+                taken.signal()
+                lock.release()
+            }.start()
+            #expect(taken.wait(timeout: .now() + 0.3) == .timedOut, "\(spelling) took the lock \(real.root) holds")
+            held.release()
+            #expect(taken.wait(timeout: .now() + 5) == .success, "\(spelling)")
+            held = try real.lock(.pack("wechat"))
+        }
+        held.release()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".real.soundpack", "alias", "real"])
+    }
+
+    /// The lock of an S3 store on this machine is in a folder only this user made, under TMPDIR:
+    /// its predictable name in a shared /tmp, made by someone else or planted as a link, is
+    /// refused, and nothing is created through the link.
+    @Test func anS3StoresLockIsInAFolderOnlyThisUserMade() throws {
+        let folder = TemporaryFolder()
+        func store() throws(StoreError) -> S3Store {
+            try S3Store(S3Location(url: "s3://bucket/voice", endpoint: "http://127.0.0.1:9",
+                                   environment: ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b", "TMPDIR": folder.path]))
+        }
+        let mine = folder.file("soundpack-\(geteuid())")
+        let lock = try store().lock(.pack("wechat"))
+        lock.release()
+        let folders = Folders.walk(mine).filter { $0.kind == .folder }.map(\.path)
+        #expect(folders.count == 2 && folders.allSatisfy { $0.hasPrefix("s3-lock-") }, "\(folders)")
+        for made in [mine] + folders.map({ mine + "/" + $0 }) {
+            let mode = try FileManager.default.attributesOfItem(atPath: made)[.posixPermissions] as? Int
+            #expect(mode == 0o700, "\(made)")
+        }
+        // Planted: a link where this user's folder goes, and the folder made by someone else.
+        try FileManager.default.removeItem(atPath: mine)
+        try FileManager.default.createDirectory(atPath: folder.file("theirs"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: mine, withDestinationPath: folder.file("theirs"))
+        #expect(throws: StoreError.self) { try store().lock(.index) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("theirs")).isEmpty)
+        if geteuid() == 0 {
+            try FileManager.default.removeItem(atPath: mine)
+            try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
+            #expect(chown(mine, 65_534, 65_534) == 0)
+            do throws(StoreError) {
+                _ = try store().lock(.index)
+                Issue.record("a lock was taken in a folder another user made")
+            } catch {
+                #expect(error.message.contains("belongs to user 65534, not to this user"), "\(error.message)")
+            }
+        }
+    }
+
+    /// A lock file is never opened through a link: a dangling one is not created, one to a file
+    /// is not locked.
+    @Test(arguments: [LockScope.index, .pack("wechat")])
+    func aLockFileIsNeverOpenedThroughALink(_ scope: LockScope) throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        let lockFile = scope == .index ? backend.sidecar + "/.soundpack.lock"
+            : backend.sidecar + "/locks/" + Digest.sha256Hex(Data("soundpack.store.pack:wechat".utf8)).prefix(32) + ".lock"
+        try FileManager.default.createDirectory(atPath: (lockFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        for target in ["victim-dangling", "victim-file"] {
+            if target == "victim-file" { try folder.write("someone else's", to: target) }
+            try? FileManager.default.removeItem(atPath: lockFile)
+            try FileManager.default.createSymbolicLink(atPath: lockFile, withDestinationPath: folder.file(target))
+            do throws(StoreError) {
+                let lock = try backend.lock(scope)
+                lock.release()
+                Issue.record("\(target): a lock was taken through a link")
+            } catch {
+                #expect(error.message.contains("is a symbolic link, not a lock file soundpack made"), "\(error.message)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("victim-dangling")))
+    }
+
     /// Leftovers are removed only when the process that left them is gone: a publisher of another
     /// pack may be assembling its version right now.
     @Test func leftoversOfLiveWritersStay() throws {
@@ -72,6 +159,38 @@ import SoundpackTestSupport
         #expect(FileManager.default.fileExists(atPath: staging + "/" + live))
         #expect(!FileManager.default.fileExists(atPath: folder.file("dist/.index.json.4194305.9.tmp")))
         #expect(FileManager.default.fileExists(atPath: folder.file("dist/.index.json.\(getpid()).9.tmp")))
+    }
+
+    /// A link inside a leftover (to a folder, to a file) is removed with it, never followed.
+    @Test func removingALeftoverNeverFollowsALinkInIt() throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        try folder.write("keep", to: "important/inner/notes.txt")
+        let leftover = "\(backend.sidecar)/staging/wechat@1.0.0-4194305-1"
+        try FileManager.default.createDirectory(atPath: leftover + "/clips", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: leftover + "/clips/folder", withDestinationPath: folder.file("important"))
+        try FileManager.default.createSymbolicLink(atPath: leftover + "/clips/file.caf", withDestinationPath: folder.file("important/inner/notes.txt"))
+        try FileManager.default.createDirectory(atPath: folder.file("dist"), withIntermediateDirectories: true)
+        backend.removeLeftovers()
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(try String(contentsOfFile: folder.file("important/inner/notes.txt"), encoding: .utf8) == "keep")
+    }
+
+    /// Nothing is written through a symbolic link in the store, whatever the write.
+    @Test func noWriteGoesThroughALinkInTheStore() throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        try FileManager.default.createDirectory(atPath: folder.file("dist"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.file("elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("dist/wechat"), withDestinationPath: folder.file("elsewhere"))
+        try FileManager.default.createSymbolicLink(atPath: folder.file("dist/index.json"), withDestinationPath: folder.file("elsewhere/index.json"))
+        #expect(throws: StoreError.self) { try backend.writeVersion("wechat/1.0.0", files: [("manifest.json", Data("{}".utf8))]) }
+        #expect(throws: StoreError.self) { try backend.write("wechat/1.0.0/manifest.json", Data("{}".utf8)) }
+        #expect(throws: StoreError.self) { try backend.writeIfAbsent("wechat/1.0.0/manifest.json", Data("{}".utf8)) }
+        #expect(throws: StoreError.self) { try backend.write("index.json", Data("{}".utf8)) }
+        #expect(throws: StoreError.self) { try backend.read("index.json") }
+        #expect(try backend.digest("wechat/1.0.0/manifest.json") == .notAFile("reached through the symbolic link wechat"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("elsewhere")).isEmpty)
     }
 
     @Test func theIndexNamesTheNewestVersionThatIsNotYanked() {

@@ -67,6 +67,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         serve.setDelay { matches($0) ? seconds : 0 }
     }
 
+    /// A server that answers by itself: every GET for which `respond` gives a body (it gets the
+    /// path with its query, percent-decoded) is a 200 with that body; the others are served from
+    /// the folder as before. For a server that answers anything (an S3 listing that never ends).
+    public func answer(_ respond: @escaping @Sendable (String) -> Data?) {
+        serve.setAnswer(respond)
+    }
+
     /// Stops accepting and closes the listening socket, once. The accept loop is waited for before
     /// the descriptor is closed: a number closed twice, or still used by the loop after `close`, could
     /// by then belong to another test's socket.
@@ -90,7 +97,14 @@ private final class ServeLoop: @unchecked Sendable {
     var onRequest: ((String, Int) -> Void)?
     private let lock = NSLock()
     private var delay: @Sendable (String) -> Double = { _ in 0 }
+    private var answer: @Sendable (String) -> Data? = { _ in nil }
     init(fd: Int32, root: String) { self.fd = fd; self.root = root }
+
+    func setAnswer(_ answer: @escaping @Sendable (String) -> Data?) {
+        lock.lock()
+        self.answer = answer
+        lock.unlock()
+    }
 
     func setDelay(_ delay: @escaping @Sendable (String) -> Double) {
         lock.lock()
@@ -124,11 +138,15 @@ private final class ServeLoop: @unchecked Sendable {
         let decoded = path.removingPercentEncoding ?? path
         lock.lock()
         let wait = delay(decoded)
+        let answered = parts.first == "GET" ? answer(decoded) : nil
         lock.unlock()
         if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
         var response: [UInt8]
         let status: Int
-        if parts.first == "GET", !decoded.split(separator: "/").contains(".."),
+        if let answered {
+            status = 200
+            response = Array("HTTP/1.1 200 OK\r\nContent-Length: \(answered.count)\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n".utf8) + answered
+        } else if parts.first == "GET", !decoded.split(separator: "/").contains(".."),
            let body = FileManager.default.contents(atPath: root + decoded) {
             let etag = "\"\(Digest.sha256Hex(body))\""
             if ifNoneMatch == etag {

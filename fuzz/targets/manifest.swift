@@ -26,10 +26,21 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             for phrase in [nil] + pack.phrasebook.phrases.map(\.id) { _ = try? planner?.plan(amount: "15.40", phrase: phrase) }
         }
     }
-    _ = try? ManifestRefresher.decodeIndex(bytes)
+    if let index = try? ManifestRefresher.decodeIndex(bytes) {
+        for (id, pack) in index.packs {
+            precondition(PackFile.isValidID(id), "a decoded index names only pack ids")
+            precondition(pack.versions.keys.allSatisfy { SemanticVersion($0) != nil }, "a decoded index names only versions")
+        }
+    }
     if let published = try? ManifestRefresher.decodeManifest(bytes) {
         for clip in published.clips.values {
             precondition(ManifestRefresher.isSafeStorePath(clip.file), "a decoded manifest's clip path stays in its folder")
+        }
+        for file in [published.packJSON] + published.archives.values {
+            precondition(ManifestRefresher.isSafeStorePath(file.file), "a decoded manifest's pack.json and archives stay in its folder")
+        }
+        for (key, text) in published.texts {
+            precondition(PackFile.unprintable(key) == nil && PackFile.unprintable(text) == nil, "a decoded manifest's texts are printable")
         }
         let pack = SharedPack(published: published, storeURL: "https://cdn.example.com/voice")
         for clip in pack.clips.values {

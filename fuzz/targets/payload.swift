@@ -1,5 +1,7 @@
 // Fuzz target: push payload bytes through `payload lint`, with and without the published packs;
-// and the same bytes as an S3 server's XML answer (a listing, an error), as the S3 store reads it.
+// and the same bytes as an S3 server's XML answers (a listing, an error), as the S3 store reads
+// them: split at NUL bytes into listing pages that a server sends round and round, which must end
+// the listing (or refuse it) before a page comes twice.
 import Foundation
 import SoundpackCore
 @testable import SoundpackKit
@@ -9,6 +11,16 @@ public func fuzzPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     for name in ["Key", "IsTruncated", "NextContinuationToken", "Code", "Message"] {
         for value in S3Store.xmlValues(name, in: bytes) { precondition(!value.contains("</\(name)>"), "an element's text never holds its closing tag") }
+    }
+    let pages = bytes.split(separator: 0, omittingEmptySubsequences: false).map { Data($0) }
+    var listing = S3Listing(prefix: "voice/", location: "s3://bucket/voice", endpoint: "http://127.0.0.1")
+    var asked = 0
+    listing: while true {
+        do throws(StoreError) {
+            guard try listing.add(page: pages[asked % pages.count]) != nil else { break listing }
+        } catch { break listing }
+        asked += 1
+        precondition(asked <= pages.count, "a listing whose pages come round again ends")
     }
     let facts = PushPayload.PackFacts(maxAmount: Amount(minorUnits: 9_999_999_999), yanked: false,
                                       phrasebook: Phrasebook(grammar: Grammar(.zhHans), hasSuffix: false), clipKeys: Set(Grammar(.zhHans).inventory.map(\.rawValue)))

@@ -18,8 +18,11 @@ enum CatalogCommand: Command {
             rebuild --from-store: the store is the source of truth for what is published. Every version it holds
             (listed in index.json, or with an ID/VER/manifest.json) that the catalog (--catalog) lacks is read back,
             each file checked against its manifest's size and SHA-256 and each clip probed, then recorded, with the
-            yanks index.json lists. A version the catalog has with another digest than the store's is refused
-            (exit 3), and nothing is recorded then. publish and yank do the same for the pack they touch.
+            yanks index.json lists. index.json and each manifest are decoded as phones decode them (pack ids,
+            paths inside the store, phrases, printable texts), and each manifest must be the one publish writes for
+            the pack.json stored beside it, its digest recomputed from pack.json and the clips. A version the catalog
+            has with another digest than the store's, or any of these failing, is refused (exit 3), and nothing is
+            recorded then. publish and yank do the same for the pack they touch.
             """,
         options: [
             .option("--from", value: "FILE|URL", help: "migrate: the catalog to copy"),

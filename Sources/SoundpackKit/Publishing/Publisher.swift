@@ -349,14 +349,10 @@ public final class Publisher {
             archives[archive.kind.rawValue] = StoreManifest.FileRecord(file: name, bytes: archive.bytes.count, sha256: archive.sha256)
         }
         let packJSON = bytesByPath[StoreLayout.packJSONFile.pathKey] ?? []
-        var manifest = StoreManifest(
-            id: id, name: pack.name, version: version, grammar: pack.grammar.id, two: pack.grammar.two,
-            maxAmount: pack.maxAmount, profile: pack.profile, texts: pack.texts, digest: digest, clips: clips,
+        let manifest = StoreManifest(
+            describing: pack, digest: digest, clips: clips,
             packJSON: StoreManifest.FileRecord(file: StoreLayout.packJSONFile, bytes: packJSON.count, sha256: Digest.sha256Hex(packJSON)),
             archives: archives, signingKey: signingKey?.keyID)
-        manifest.setOptions(of: pack.grammar)
-        manifest.setPhrases(pack.phrasebook)
-        manifest.source = pack.source
         put(StoreLayout.packJSONFile, packJSON)
         let encoded: [UInt8]
         encoded = Array(try manifest.encoded())

@@ -22,6 +22,9 @@ public struct S3Location: Sendable, Equatable {
     public var accessKey: String
     public var secretKey: String
     public var sessionToken: String?
+    /// Where this user's locks of S3 stores on this machine go: `TMPDIR` when it names a folder
+    /// (an absolute path), else /tmp.
+    public var temporaryFolder: String
 
     /// Reads `s3://bucket/prefix`, the endpoint (`--s3-endpoint`, else `AWS_ENDPOINT_URL_S3`, else
     /// `AWS_ENDPOINT_URL`, else AWS's for the region), the region (`AWS_REGION`, else
@@ -52,6 +55,7 @@ public struct S3Location: Sendable, Equatable {
         accessKey = access
         secretKey = secret
         sessionToken = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        temporaryFolder = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
     }
 
     static func isBucketName(_ name: String) -> Bool {
@@ -141,6 +145,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     /// `streaming` makes a fresh hash for each try; the body goes into it instead of the response.
     func send(_ method: String, key: String?, query: [(String, String)] = [], body: Data? = nil,
               headers: [String: String] = [:], streaming: (() -> Digest.Stream)? = nil, cap: Int = 1 << 30) throws(StoreError) -> S3Response {
+        if let key { try StoreLayout.checkKey(key, in: location) }
         var attempt = 0
         while true {
             attempt += 1
@@ -305,19 +310,18 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     }
 
     public func list() throws(StoreError) -> [String] {
-        var keys: [String] = []
-        var token: String?
         let base = s3.prefix.isEmpty ? "" : s3.prefix + "/"
+        var listing = S3Listing(prefix: base, location: location, endpoint: s3.endpoint)
+        var token: String?
         repeat {
             var query = [("list-type", "2"), ("max-keys", String(listPageSize))]
             if !base.isEmpty { query.append(("prefix", base)) }
             if let token { query.append(("continuation-token", token)) }
             let response = try send("GET", key: nil, query: query)
             guard response.status == 200 else { throw failure(response, "list the store") }
-            keys += Self.xmlValues("Key", in: response.body).compactMap { $0.hasBytePrefix(base) ? String($0.dropFirst(base.count)) : nil }
-            token = Self.xmlValues("IsTruncated", in: response.body).first == "true" ? Self.xmlValues("NextContinuationToken", in: response.body).first : nil
+            token = try listing.add(page: response.body)
         } while token != nil
-        return keys.sorted()
+        return listing.keys.sorted()
     }
 
     /// A version's files, each one PUT that never replaces an object, manifest.json last: readers
@@ -348,10 +352,12 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     public func removeLeftovers() {}
 
     /// Without a database lock (a SQLite catalog), publishers on this machine wait on a lock file
-    /// named after the bucket and prefix. With PostgreSQL, the catalog's lock is taken instead.
+    /// named after the bucket and prefix, in `$TMPDIR/soundpack-UID/`: a folder only this user made
+    /// (a name anyone can guess in a shared /tmp is never used when someone else made it, or
+    /// planted a link there). With PostgreSQL, the catalog's lock is taken instead.
     public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
         let name = Digest.sha256Hex(Data("\(s3.endpoint)|\(s3.bucket)|\(s3.prefix)".utf8)).prefix(16)
-        return try DirectoryStore.FileLock(folder: NSTemporaryDirectory() + "soundpack-s3-lock-\(name)", scope: scope)
+        return try DirectoryStore.FileLock(under: s3.temporaryFolder, folders: ["soundpack-\(geteuid())", "s3-lock-\(name)"], scope: scope, store: location)
     }
 
     /// Creates the bucket when it does not exist (for tests and first set-up).
@@ -373,6 +379,54 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
             rest = rest[close.upperBound...]
         }
         return values
+    }
+}
+
+/// One ListObjectsV2 listing, a page at a time. The server may answer anything, so the listing
+/// must move forward: S3 lists keys in ascending byte order, so every page starts after the last
+/// key of the pages before it, and a page that says more follow names a token not seen before. A
+/// page that repeats or goes back, a continuation token that comes twice, and a truncated page
+/// without keys or without a token end the listing with an error, never a loop or a silent cut.
+struct S3Listing {
+    /// Keys are kept only under this prefix, without it.
+    let prefix: String
+    /// The store and its endpoint, for messages.
+    let location: String
+    let endpoint: String
+    private(set) var keys: [String] = []
+    private var tokens = Set<String>()
+    /// The greatest key of the pages so far (by bytes), nil before the first key.
+    private var lastKey: [UInt8]?
+    private var pages = 0
+
+    init(prefix: String, location: String, endpoint: String) {
+        self.prefix = prefix
+        self.location = location
+        self.endpoint = endpoint
+    }
+
+    /// Takes one page (the body of a 200); returns the continuation token of the next, or nil
+    /// when this page was the last.
+    mutating func add(page body: Data) throws(StoreError) -> String? {
+        pages += 1
+        let found = S3Store.xmlValues("Key", in: body).map { Array($0.utf8) }
+        if let lastKey, let first = found.min(by: { $0.lexicographicallyPrecedes($1) }), !lastKey.lexicographicallyPrecedes(first) {
+            throw stuck("page \(pages) lists '\(String(decoding: first, as: UTF8.self).quoted(limit: 80))', which is not after the last key of the pages before it (a page repeated, or the listing went back)")
+        }
+        keys += found.map { String(decoding: $0, as: UTF8.self) }.compactMap { $0.hasBytePrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
+        if let greatest = found.max(by: { $0.lexicographicallyPrecedes($1) }) { lastKey = greatest }
+        guard S3Store.xmlValues("IsTruncated", in: body).first == "true" else { return nil }
+        guard !found.isEmpty else { throw stuck("page \(pages) lists no key but says more follow") }
+        guard let token = S3Store.xmlValues("NextContinuationToken", in: body).first, !token.isEmpty else {
+            throw stuck("page \(pages) says more follow but gives no continuation token")
+        }
+        guard tokens.insert(token).inserted else { throw stuck("page \(pages) gives the continuation token '\(token.quoted(limit: 80))' a page before it gave") }
+        return token
+    }
+
+    private func stuck(_ why: String) -> StoreError {
+        StoreError(.environment, "cannot list \(location): the server's listing does not move forward", why: why,
+                   hint: "the server at \(endpoint.visible) does not list as S3's ListObjectsV2 does; check the endpoint")
     }
 }
 

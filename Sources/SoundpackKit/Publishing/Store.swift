@@ -21,6 +21,20 @@ extension StoreLayout {
     /// Where a clip goes in the version folder: its pack path, under `clips/` (`shi.caf` →
     /// `clips/shi.caf`, `clips/shi.caf` stays).
     public static func clipFile(packPath: String) -> String { PackPaths.storePath(packPath) }
+
+    /// Nothing when `key` is a key of the store: a relative path of non-empty components, none of
+    /// them `.` or `..`, without a NUL. Every backend checks each key it is given, so a key built
+    /// from what a manifest or index.json says never names a file outside the store (on disk, or
+    /// through an HTTP client that folds `..` out of a URL).
+    static func checkKey(_ key: String, in location: String) throws(StoreError) {
+        let parts = key.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard !key.isEmpty, key.utf8.count <= Folders.maxPathBytes, !key.utf8.contains(0),
+              parts.allSatisfy({ !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) }) else {
+            throw StoreError(.environment, "refusing to read or write '\(key.quoted(limit: 120))' in \(location)",
+                             why: "it is not a path inside the store (an empty, . or .. part)",
+                             hint: "a store's manifests and index.json name only files of the store; soundpack verify checks it")
+        }
+    }
 }
 
 /// Bytes under keys: a folder on disk, or (later) an object store.
@@ -104,14 +118,39 @@ public struct Store: Sendable {
     }
 
     /// The manifest of `id@version` when the store holds one (one read), nil when it does not.
+    /// It is decoded as a phone decodes it (`decodeManifest`), and must describe `id@version`.
     public func storedManifest(_ id: String, _ version: SemanticVersion) throws(StoreError) -> StoreManifest? {
         let key = StoreLayout.manifest(id, version)
         guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else { return nil }
-        if let duplicate = JSONDuplicateKeys.first(in: data) {
-            throw StoreError("\(location)/\(key) is not a soundpack manifest: \(duplicate.description)")
+        return try decoded(data, key: key, id: id, version: version)
+    }
+
+    /// The bytes of `id@version`'s manifest.json decoded by the phone's own decoding, and checked
+    /// to describe that version: what every reader of a store's manifest takes.
+    func decoded(_ data: Data, key: String, id: String, version: SemanticVersion) throws(StoreError) -> StoreManifest {
+        let manifest: StoreManifest
+        do { manifest = try ManifestRefresher.decodeManifest(data) } catch {
+            throw StoreError("\(location)/\(key) is not a soundpack manifest: \(error.description) (soundpack verify checks the store)")
         }
-        do { return try JSONDecoder().decode(StoreManifest.self, from: data) } catch {
-            throw StoreError("\(location)/\(key) is not a soundpack manifest (soundpack verify checks the store)")
+        guard manifest.id == id, manifest.version == version else {
+            throw StoreError("\(location)/\(key) describes \(manifest.id.visible)@\(manifest.version), not \(id)@\(version)")
+        }
+        return manifest
+    }
+
+    /// Nothing when `manifest` (of `id@version`) is the one publish writes for the pack.json stored
+    /// beside it (`StoreManifest.disagreement`); else the error that says how it is not. pack.json
+    /// is read within its cap and checked against the manifest's entry first.
+    func checkContent(of manifest: StoreManifest, _ id: String, _ version: SemanticVersion) throws(StoreError) {
+        let key = StoreLayout.versionFile(id, version, manifest.packJSON.file)
+        guard let data = try backend.read(key, atMost: PackFile.maxBytes) else {
+            throw StoreError("\(location)/\(key) is missing (soundpack verify checks the store)")
+        }
+        guard data.count == manifest.packJSON.bytes, Digest.sha256Hex(data) == manifest.packJSON.sha256 else {
+            throw StoreError("\(location)/\(key) does not match its manifest (soundpack verify checks the store)")
+        }
+        if let why = manifest.disagreement(withPackJSON: Array(data)) {
+            throw StoreError("\(location)/\(StoreLayout.manifest(id, version)) is not the manifest of the version it is in: \(why) (soundpack verify checks the store)")
         }
     }
 
@@ -126,9 +165,10 @@ public struct Store: Sendable {
     }
 
     /// The manifest of a published version, as export and payload hand it to phones: its bytes
-    /// must hash to what the catalog recorded at publish time, and it must pass the phone's own
-    /// decoding (ManifestRefresher: clip paths inside the version folder, known tokens), so a
-    /// store changed behind the catalog's back is refused here, not on a million phones.
+    /// must hash to what the catalog recorded at publish time, it must pass the phone's own
+    /// decoding (ManifestRefresher: clip paths inside the version folder, known tokens), and it
+    /// must be the manifest of the pack.json stored beside it, so a store changed behind the
+    /// catalog's back is refused here, not on a million phones.
     public func checkedManifest(_ version: PublishedVersion) throws(StoreError) -> StoreManifest {
         let key = StoreLayout.manifest(version.id, version.version)
         guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else {
@@ -137,13 +177,8 @@ public struct Store: Sendable {
         if let recorded = version.manifestSha256, Digest.sha256Hex(data) != recorded {
             throw StoreError("\(location)/\(key) is not the manifest that was published: its SHA-256 differs from the catalog's (soundpack verify shows what changed)")
         }
-        let manifest: StoreManifest
-        do { manifest = try ManifestRefresher.decodeManifest(data) } catch {
-            throw StoreError("\(location)/\(key) would be refused by phones: \(error.description)")
-        }
-        guard manifest.id == version.id, manifest.version == version.version else {
-            throw StoreError("\(location)/\(key) describes \(manifest.id.visible)@\(manifest.version), not \(version.id)@\(version.version)")
-        }
+        let manifest = try decoded(data, key: key, id: version.id, version: version.version)
+        try checkContent(of: manifest, version.id, version.version)
         return manifest
     }
 
@@ -236,28 +271,93 @@ public final class DirectoryStore: StoreBackend {
 
     private func path(_ key: String) -> String { root + "/" + key }
 
-    private var trimmedRoot: String { root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root }
-
-    /// `.<name>.soundpack` beside the store: its lock and staging folder.
-    var sidecar: String {
-        let trimmed = trimmedRoot
-        return (trimmed as NSString).deletingLastPathComponent + "/." + (trimmed as NSString).lastPathComponent + ".soundpack"
+    /// The store's real path and the folder it is in: every symbolic link resolved, and for a store
+    /// not created yet, its deepest existing ancestor's (`Folders.realPath`). Two spellings of one
+    /// store (a link and its target, `dist` and `dist/.`, `.` inside it) have one real path, so one
+    /// sidecar and one lock, and the sidecar is never inside the store.
+    private var realPlace: (parent: String, name: String) {
+        let real = Folders.realPath(root)
+        let parent = (real as NSString).deletingLastPathComponent
+        return (parent == "/" ? "" : parent, (real as NSString).lastPathComponent)
     }
 
-    /// The sidecar as a key relative to the store root, for messages and removal.
-    private var sidecarKey: String { "../." + (trimmedRoot as NSString).lastPathComponent + ".soundpack" }
+    /// `.<name>.soundpack` beside the store (beside its real path): its lock and staging folder.
+    var sidecar: String {
+        let (parent, name) = realPlace
+        return parent + "/." + name + ".soundpack"
+    }
+
+    /// The sidecar as a key relative to the store root, for messages.
+    private var sidecarKey: String { "../." + realPlace.name + ".soundpack" }
+
+    /// A folder versions are staged in: `key` names it in messages; it is reached from the folder
+    /// `base` (the store's real parent, or the store as named) through `names`, each a real folder
+    /// this user made, never a symbolic link.
+    struct StagingArea {
+        var key: String
+        var base: String
+        var names: [String]
+        var path: String { base + (base.hasSuffix("/") ? "" : "/") + names.joined(separator: "/") }
+
+        /// The area's folder, open; created (mode 0700) when `create`. A link, or a folder another
+        /// user made, where a part of it should be is an error: it is never followed.
+        func open(create: Bool) throws(POSIXFailure) -> Int32 {
+            try PrivateFolder.open(names, under: base, create: create)
+        }
+    }
+
+    /// Where versions may be staged: the sidecar's `staging/`, and the store's own `.staging/`
+    /// (older releases, and a store on a file system of its own).
+    private var stagingAreas: (sidecar: StagingArea, inStore: StagingArea) {
+        let (parent, name) = realPlace
+        return (StagingArea(key: sidecarKey + "/staging", base: parent.isEmpty ? "/" : parent, names: [".\(name).soundpack", "staging"]),
+                StagingArea(key: Self.stagingFolder, base: root, names: [Self.stagingFolder]))
+    }
 
     /// Where this store stages versions: the sidecar when it is on the store's file system (a
     /// rename cannot cross file systems), else the store's own `.staging/`.
-    private func stagingKey() -> String {
+    private func stagingArea() -> StagingArea {
+        let areas = stagingAreas
         var store = stat(), parent = stat()
-        guard stat(root, &store) == 0, stat((trimmedRoot as NSString).deletingLastPathComponent, &parent) == 0, store.st_dev == parent.st_dev else {
-            return Self.stagingFolder
+        guard stat(root, &store) == 0, stat(areas.sidecar.base, &parent) == 0, store.st_dev == parent.st_dev else { return areas.inStore }
+        return areas.sidecar
+    }
+
+    /// The first part of `key`'s path that is a symbolic link (`wechat` of
+    /// `wechat/1.0.0/manifest.json`, or the whole key), looked at without following it, up to the
+    /// first part that does not exist; nil when there is none. A store holds only the folders and
+    /// files soundpack wrote: nothing in it is read or written through a link, which could lead
+    /// anywhere on the machine.
+    private func link(in key: String) -> String? {
+        var prefix = ""
+        for component in key.slashSeparated {
+            prefix += (prefix.isEmpty ? "" : "/") + component
+            switch FileKind.at(path(prefix)) {
+            case nil: return nil
+            case .other("a symbolic link")?: return prefix
+            default: continue
+            }
         }
-        return sidecarKey + "/staging"
+        return nil
+    }
+
+    /// What stands at `key` when it is reached through a symbolic link: "a symbolic link", or
+    /// "reached through the symbolic link wechat"; nil when it is not.
+    private func linkKind(_ key: String) -> String? {
+        guard let link = link(in: key) else { return nil }
+        return link.utf8.count == key.utf8.count ? "a symbolic link" : "reached through the symbolic link \(link.quoted(limit: 120))"
+    }
+
+    /// The error of a write that would go through a symbolic link in the store.
+    private func throughLink(_ key: String, _ link: String) -> StoreError {
+        StoreError(.environment, "cannot write \(location)/\(key.quoted(limit: 120))",
+                   why: "\(location)/\(link.quoted(limit: 120)) is a symbolic link, and a store holds only the folders and files soundpack wrote: nothing is written through a link",
+                   hint: "remove the link; soundpack verify checks the store")
     }
 
     public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+        try StoreLayout.checkKey(key, in: location)
+        if let kind = linkKind(key) { throw Self.notAFile(path(key), kind) }
         switch FileKind.of(path(key)) {
         case nil: if errno == ENOENT || errno == ENOTDIR { return nil }
         case .other(let kind)?: throw Self.notAFile(path(key), kind)
@@ -269,10 +369,12 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func digest(_ key: String) throws(StoreError) -> StoredFile? {
-        // Looked at before it is opened: a FIFO or a device planted in the store is never opened.
+        try StoreLayout.checkKey(key, in: location)
+        // Looked at before it is opened: a link, a FIFO or a device planted in the store is never opened.
+        if let kind = linkKind(key) { return .notAFile(kind) }
         if case .other(let kind)? = FileKind.of(path(key)) { return .notAFile(kind) }
         // O_NONBLOCK: one swapped in meanwhile must not hold verify waiting for a writer either.
-        let fd = SystemCall.open(path(key), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = SystemCall.open(path(key), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))")
@@ -299,7 +401,9 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func write(_ key: String, _ data: Data) throws(StoreError) {
+        try StoreLayout.checkKey(key, in: location)
         let target = path(key)
+        if let link = link(in: key) { throw throughLink(key, link) }
         do {
             try Folders.create((target as NSString).deletingLastPathComponent)
             try AtomicFile.write(data, to: target)
@@ -309,7 +413,9 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
-        guard !FileManager.default.fileExists(atPath: path(key)) else { return false }
+        try StoreLayout.checkKey(key, in: location)
+        if let link = link(in: key) { throw throughLink(key, link) }
+        guard FileKind.at(path(key)) == nil else { return false }
         try write(key, data)
         return true
     }
@@ -322,7 +428,8 @@ public final class DirectoryStore: StoreBackend {
 
     public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.localizedDescription)") }
-        return try FileLock(folder: sidecar, scope: scope)
+        let (parent, name) = realPlace
+        return try FileLock(under: parent.isEmpty ? "/" : parent, folders: [".\(name).soundpack"], scope: scope, store: location)
     }
 
     /// `.index.json.PID.N.tmp`: what `AtomicFile` leaves when killed between write and rename.
@@ -332,21 +439,33 @@ public final class DirectoryStore: StoreBackend {
     }
 
     public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
+        try StoreLayout.checkKey(folder, in: location)
+        for file in files { try StoreLayout.checkKey(folder + "/" + file.name, in: location) }
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.message)") }
-        let area = stagingKey()
-        defer { if area == Self.stagingFolder { rmdir(path(area)) } }  // inside the store: gone once empty
+        if let link = link(in: folder) { throw throughLink(folder, link) }
+        let area = stagingArea()
+        let areaFD: Int32
+        do { areaFD = try area.open(create: true) } catch {
+            throw StoreError(.environment, "cannot stage \(folder) in \(location)", why: error.message,
+                             hint: "versions are staged only in a folder soundpack made; remove what stands at \(area.path)")
+        }
+        defer {
+            close(areaFD)
+            if area.key == Self.stagingFolder { rmdir(area.path) }  // inside the store: gone once empty
+        }
         // Named by the folder when it is short; a long version number (a name of up to 255 bytes
         // is valid) would make the staging name too long, so it is cut and a hash of it added.
         var label = folder.replacingOccurrences(of: "/", with: "@")
         if label.utf8.count > 100 { label = String(decoding: label.utf8.prefix(64), as: UTF8.self) + "~" + Digest.sha256Hex(Array(folder.utf8)).prefix(16) }
-        let staging = "\(area)/\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        do { try Folders.create(path(staging)) } catch { throw StoreError("cannot stage \(folder) in \(root): \(error.message)") }
+        let name = "\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staging = area.path + "/" + name
+        guard mkdirat(areaFD, name, 0o755) == 0 else { throw StoreError("cannot stage \(folder) in \(area.path): \(String(cString: strerror(errno)))") }
         var committed = false
-        defer { if !committed { try? FileManager.default.removeItem(atPath: path(staging)) } }
+        defer { if !committed { Folders.remove(name, in: areaFD) } }
         // Write everything first, then make it durable, then one rename: the version appears whole.
         var written: [String] = []
         for file in files {
-            let target = path("\(staging)/\(file.name)")
+            let target = "\(staging)/\(file.name)"
             do {
                 try Folders.create((target as NSString).deletingLastPathComponent)
                 try FileBytes.write(file.data, to: target)
@@ -360,40 +479,58 @@ public final class DirectoryStore: StoreBackend {
         let final = path(folder)
         let parent = (final as NSString).deletingLastPathComponent
         do { try Folders.create(parent) } catch { throw StoreError("cannot create \(parent): \(error.message)") }
-        if rename(path(staging), final) != 0 {
+        if renameat(areaFD, name, AT_FDCWD, final) != 0 {
             guard errno == EEXIST || errno == ENOTEMPTY else {
                 throw StoreError("cannot move \(folder) into place: \(String(cString: strerror(errno)))")
             }
             // A whole folder an interrupted publish renamed but never recorded: set it aside, then retry.
-            let aside = path("\(area)/replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-            guard rename(final, aside) == 0, rename(path(staging), final) == 0 else {
+            let aside = "replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            guard renameat(AT_FDCWD, final, areaFD, aside) == 0, renameat(areaFD, name, AT_FDCWD, final) == 0 else {
                 throw StoreError("cannot replace the unrecorded \(folder): \(String(cString: strerror(errno)))")
             }
-            try? FileManager.default.removeItem(atPath: aside)
+            Folders.remove(aside, in: areaFD)
         }
         committed = true
         FileBytes.syncFolder(parent)
     }
 
+    /// Staging folders and temporary files interrupted writers left: only in the staging areas
+    /// that are real folders this user made (a link in place of one is never looked into, and the
+    /// store listing reports it), and temporary files at the store root.
     public func leftovers() throws(StoreError) -> [String] {
         var found: [String] = []
-        for area in [sidecarKey + "/staging", Self.stagingFolder] {
-            found += ((try? FileManager.default.contentsOfDirectory(atPath: path(area))) ?? []).sorted().map { "\(area)/\($0)" }
+        for area in [stagingAreas.sidecar, stagingAreas.inStore] {
+            guard let fd = try? area.open(create: false) else { continue }
+            found += Folders.names(in: fd).map { "\(area.key)/\($0)" }
+            close(fd)
         }
-        found += ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter(Self.isTemporary).sorted()
+        let rootFD = SystemCall.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if rootFD >= 0 {
+            found += Folders.names(in: rootFD).filter(Self.isTemporary)
+            close(rootFD)
+        }
         return found
     }
 
     /// Staging folders and temporary files killed writers left, and what older releases kept in
     /// the store tree (`.staging/`, `.soundpack.lock`). Publishers of other packs may be writing
     /// meanwhile: a leftover is removed only when the process its name carries is gone (every
-    /// writer of a store is on this machine: its lock is a `flock`). It looks only where they can be.
+    /// writer of a store is on this machine: its lock is a `flock`). It looks only where they can
+    /// be, in real folders this user made, and removes without following a link (`Folders.remove`):
+    /// nothing outside the store and its sidecar is ever removed.
     public func removeLeftovers() {
-        for leftover in (try? leftovers()) ?? [] where Self.writerIsGone(leftover) {
-            try? FileManager.default.removeItem(atPath: path(leftover))
+        for area in [stagingAreas.sidecar, stagingAreas.inStore] {
+            guard let fd = try? area.open(create: false) else { continue }
+            for name in Folders.names(in: fd) where Self.writerIsGone(name) { Folders.remove(name, in: fd) }
+            close(fd)
         }
-        rmdir(path(Self.stagingFolder))
-        unlink(path(Self.lockFile))
+        let rootFD = SystemCall.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard rootFD >= 0 else { return }
+        defer { close(rootFD) }
+        // Temporary files are files: unlinkat removes one (or a link in its place), never a folder.
+        for name in Folders.names(in: rootFD) where Self.isTemporary(name) && Self.writerIsGone(name) { unlinkat(rootFD, name, 0) }
+        unlinkat(rootFD, Self.stagingFolder, AT_REMOVEDIR)
+        unlinkat(rootFD, Self.lockFile, 0)
     }
 
     /// Whether the process that named `key` is gone: staging folders end in `-PID-RANDOM`,
@@ -406,26 +543,36 @@ public final class DirectoryStore: StoreBackend {
         return kill(pid, 0) != 0 && errno == ESRCH
     }
 
-    /// An exclusive `flock` on a lock file in `folder`: `.soundpack.lock` for the index, and
-    /// `locks/<hash of the pack id>.lock` for a pack.
+    /// An exclusive `flock` on a lock file in the last of `folders` (under `base`): `.soundpack.lock`
+    /// for the index, and `locks/<hash of the pack id>.lock` for a pack. Every one of those folders
+    /// is one this user made (created 0700, owned by this user, not a symbolic link: PrivateFolder)
+    /// and the lock file is never opened through a link (O_NOFOLLOW): a link or a folder planted
+    /// by someone else never makes a lock create, open or lock another file.
     final class FileLock: StoreLock {
         private var fd: Int32
 
-        init(folder: String, scope: LockScope) throws(StoreError) {
-            let (directory, file): (String, String)
+        init(under base: String, folders: [String], scope: LockScope, store: String) throws(StoreError) {
+            var folders = folders
+            let file: String
             switch scope {
-            case .index: (directory, file) = (folder, DirectoryStore.lockFile)
-            case .pack: (directory, file) = (folder + "/locks", Digest.sha256Hex(Data(scope.name.utf8)).prefix(32) + ".lock")
+            case .index: file = DirectoryStore.lockFile
+            case .pack:
+                folders.append("locks")
+                file = Digest.sha256Hex(Data(scope.name.utf8)).prefix(32) + ".lock"
             }
-            do { try Folders.create(directory) } catch {
-                throw StoreError("cannot create \(directory): \(error.localizedDescription)")
+            do {
+                let folder = try PrivateFolder.open(folders, under: base)
+                defer { close(folder) }
+                fd = try PrivateFolder.openLockFile(file, in: folder, shown: ([base] + folders + [file]).joined(separator: "/"))
+            } catch {
+                throw StoreError(.environment, "cannot lock the store \(store)", why: error.message,
+                                 hint: "locks are taken only in folders this user made, never through a symbolic link; remove what stands there and soundpack makes its own")
             }
-            fd = open(directory + "/" + file, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw StoreError("cannot open \(directory)/\(file): \(String(cString: strerror(errno)))") }
             while flock(fd, LOCK_EX) != 0 {
                 guard errno == EINTR else {
+                    let failure = StoreError("cannot lock the store \(store): \(String(cString: strerror(errno)))")
                     close(fd)
-                    throw StoreError("cannot lock \(directory)/\(file): \(String(cString: strerror(errno)))")
+                    throw failure
                 }
             }
         }

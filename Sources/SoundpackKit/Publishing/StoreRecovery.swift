@@ -107,10 +107,8 @@ public struct StoreRecovery {
         guard let manifestData = try store.backend.read(manifestKey, atMost: StoreLimits.manifestBytes) else {
             throw StoreError("\(store.location)/\(manifestKey) is missing, though index.json lists \(id)@\(version) (soundpack verify checks the store)")
         }
-        let manifest = try store.manifest(id, version)
-        guard manifest.id == id, manifest.version == version else {
-            throw StoreError("\(store.location)/\(manifestKey) describes \(manifest.id)@\(manifest.version), not \(id)@\(version)")
-        }
+        // Decoded as a phone decodes it: every file path stays in the version folder.
+        let manifest = try store.decoded(manifestData, key: manifestKey, id: id, version: version)
         let manifestSha256 = Digest.sha256Hex(manifestData)
         if let listed, listed.manifestSha256 != manifestSha256 || listed.digest != manifest.digest {
             throw StoreError("\(store.location)/\(manifestKey) is not the manifest index.json lists for \(id)@\(version) (soundpack verify checks the store)")
@@ -125,11 +123,12 @@ public struct StoreRecovery {
         }
         let packJSON = try verified(manifest.packJSON.file, bytes: manifest.packJSON.bytes, sha256: manifest.packJSON.sha256)
         for archive in manifest.archives.values { _ = try verified(archive.file, bytes: archive.bytes, sha256: archive.sha256) }
-        // The clip paths as pack.json wrote them; the store path where pack.json cannot say. It
-        // matched its manifest above, so it is what was published; one today's parser refuses (an
-        // older release wrote it) loses only those paths, which the catalog shows and a bump check
-        // compares as "paths changed", a patch: no bump that check runs on is smaller than that.
-        let packPaths = (try? PackFile(json: Data(packJSON)))?.clips ?? [:]
+        // The manifest is not trusted to describe its version: it must be the one publish writes for
+        // this pack.json, its digest recomputed from pack.json and the clips (verified below).
+        let pack: PackFile
+        do { pack = try manifest.pack(describedBy: packJSON) } catch {
+            throw StoreError("\(store.location)/\(manifestKey) is not the manifest of the version it is in: \(error.description) (soundpack verify checks the store)")
+        }
         var clips: [ClipRecord] = []
         let probe = AudioProbe()
         for (key, clip) in manifest.clips.sorted(by: { manifest.readingGrammar.precedes($0.key, $1.key) }) {  // the order validation reports them in
@@ -138,7 +137,7 @@ public struct StoreRecovery {
             do { facts = try probe.probe(bytes: bytes) } catch {
                 throw StoreError("\(store.location)/\(StoreLayout.versionFile(id, version, clip.file)) cannot be read as audio: \(error.message)")
             }
-            clips.append(ClipRecord(key: key, file: packPaths[key] ?? clip.file, storeFile: clip.file, facts: facts))
+            clips.append(ClipRecord(key: key, file: pack.clips[key] ?? clip.file, storeFile: clip.file, facts: facts))
         }
         let identity = VersionIdentity(packID: id, packName: manifest.name, version: version, digest: manifest.digest,
                                        grammar: manifest.readingGrammar, maxAmount: manifest.maxAmount, source: manifest.source,

@@ -33,8 +33,8 @@ public struct StoreVerifier {
         do { versions = try catalog.publishedVersions() } catch { throw .catalog(error.message) }
         var survey = Survey(store: store)
         for version in versions { check(version, in: &survey) }
-        checkIndex(of: versions, in: &survey)
-        try checkListing(against: versions, in: &survey)
+        let listed = checkIndex(of: versions, in: &survey)
+        try checkListing(against: versions, listed: listed, in: &survey)
         if let readError = survey.readError { throw .environment(readError.message) }
         return Result(drifts: survey.drifts.sorted { ($0.file ?? "", $0.rule.rawValue) < ($1.file ?? "", $1.rule.rawValue) },
                       notices: survey.notices, filesChecked: survey.checked)
@@ -57,28 +57,51 @@ public struct StoreVerifier {
             bytes = read
         }
         survey.compare(manifestKey, found: Digest.sha256Hex(bytes), sha256: version.manifestSha256, against: "catalog")
-        guard let manifest = decodedManifest(bytes, key: manifestKey, in: &survey) else { return }
+        guard let manifest = decodedManifest(bytes, key: manifestKey, of: version, in: &survey) else { return }
         if manifest.digest != version.digest {
             survey.drift(.storeChanged, manifestKey, "digest differs from the catalog's")
         }
         checkClips(of: manifest, against: version, in: &survey)
-        survey.check(StoreLayout.versionFile(version.id, version.version, manifest.packJSON.file), sha256: manifest.packJSON.sha256, against: "manifest")
+        checkContent(of: manifest, version, in: &survey)
         checkArchives(of: manifest, against: version, in: &survey)
         checkSignature(of: manifest, bytes: bytes, version: version, in: &survey)
     }
 
-    /// The manifest in `bytes`, or nil (drift) when it is not one soundpack wrote.
-    private func decodedManifest(_ bytes: [UInt8], key: String, in survey: inout Survey) -> StoreManifest? {
-        if let duplicate = JSONDuplicateKeys.first(in: bytes) {
-            survey.drift(.storeChanged, key, "not a manifest soundpack wrote: \(duplicate.description)")
+    /// The manifest in `bytes`, decoded as phones decode it (`ManifestRefresher.decodeManifest`,
+    /// which catalog rebuild and export use too), or nil (drift) when it is not one they take or it
+    /// describes another version.
+    private func decodedManifest(_ bytes: [UInt8], key: String, of version: PublishedVersion, in survey: inout Survey) -> StoreManifest? {
+        let manifest: StoreManifest
+        do { manifest = try ManifestRefresher.decodeManifest(Data(bytes)) } catch {
+            survey.drift(.storeChanged, key, "not a manifest soundpack wrote, and phones refuse it: \(error.description)")
             return nil
         }
-        // Why it does not decode is not said: drift either way, and verify names the file.
-        guard let manifest = try? JSONDecoder().decode(StoreManifest.self, from: Data(bytes)) else {
-            survey.drift(.storeChanged, key, "not a soundpack manifest")
+        guard manifest.id == version.id, manifest.version == version.version else {
+            survey.drift(.storeChanged, key, "describes \(manifest.id)@\(manifest.version), not \(version.id)@\(version.version)")
             return nil
         }
         return manifest
+    }
+
+    /// pack.json against its manifest entry, and the manifest against pack.json: the manifest must
+    /// be the one publish writes for it, its digest recomputed (`StoreManifest.disagreement`), so a
+    /// manifest edited behind publish's back is drift though every hash in it was updated.
+    private func checkContent(of manifest: StoreManifest, _ version: PublishedVersion, in survey: inout Survey) {
+        let key = StoreLayout.versionFile(version.id, version.version, manifest.packJSON.file)
+        let bytes: [UInt8]
+        switch survey.small(key, cap: PackFile.maxBytes) {
+        case .absent:
+            survey.compare(key, found: nil, sha256: manifest.packJSON.sha256, against: "manifest")
+            return
+        case .reported:
+            survey.expected.insert(key.pathKey)
+            return
+        case .bytes(let read):
+            bytes = read
+        }
+        survey.compare(key, found: Digest.sha256Hex(bytes), sha256: manifest.packJSON.sha256, against: "manifest")
+        guard Digest.sha256Hex(bytes) == manifest.packJSON.sha256, let why = manifest.disagreement(withPackJSON: bytes) else { return }
+        survey.drift(.storeChanged, StoreLayout.manifest(version.id, version.version), "not the manifest of the version it is in: \(why)")
     }
 
     /// Each clip against its manifest entry, and the manifest's tokens against the catalog's.
@@ -139,29 +162,36 @@ public struct StoreVerifier {
         }
     }
 
-    /// index.json against the index the catalog's versions describe.
-    private func checkIndex(of versions: [PublishedVersion], in survey: inout Survey) {
+    /// index.json against the index the catalog's versions describe; the version folders it lists
+    /// (none when it cannot be read).
+    private func checkIndex(of versions: [PublishedVersion], in survey: inout Survey) -> Set<String> {
         let index = Store.index(of: versions)
         switch survey.small(StoreLayout.index, cap: StoreLimits.indexBytes) {
         case .bytes(let bytes):
             survey.checked += 1
-            if let duplicate = JSONDuplicateKeys.first(in: bytes) {
-                // Two readers could take different values from it; like every other reader, refused.
-                survey.drift(.storeIndex, StoreLayout.index, "not an index soundpack wrote: \(duplicate.description)")
-            } else if (try? JSONDecoder().decode(StoreIndex.self, from: Data(bytes))) != index {
-                // One that does not decode differs from the catalog's like one that decodes to other versions: drift either way.
+            // Decoded as every other reader decodes it (a repeated key, an id that is no pack id:
+            // refused by all of them alike).
+            let stored: StoreIndex
+            do { stored = try ManifestRefresher.decodeIndex(Data(bytes)) } catch {
+                survey.drift(.storeIndex, StoreLayout.index, "not an index soundpack wrote, and phones refuse it: \(error.description)")
+                return []
+            }
+            if stored != index {
                 survey.drift(.storeIndex, StoreLayout.index, "does not match the catalog (soundpack publish rewrites it)")
             }
+            return Set(stored.packs.flatMap { id, pack in pack.versions.keys.map { "\(id)/\($0)" } })
         case .absent:
             if !index.packs.isEmpty { survey.drift(.storeMissing, StoreLayout.index, "the store has no index") }
+            return []
         case .reported:
-            break
+            return []
         }
     }
 
-    /// Every key of the store no manifest accounts for: an unrecorded version an interrupted
-    /// publish left (a notice), or drift; and the leftovers of interrupted writes (notices).
-    private func checkListing(against versions: [PublishedVersion], in survey: inout Survey) throws(PublishError) {
+    /// Every key of the store no manifest accounts for: what an interrupted publish left of a
+    /// version neither the catalog nor index.json knows (a notice), or drift; and the leftovers of
+    /// interrupted writes (notices).
+    private func checkListing(against versions: [PublishedVersion], listed: Set<String>, in survey: inout Survey) throws(PublishError) {
         let keys: [String]
         do {
             keys = try store.backend.list()
@@ -169,24 +199,31 @@ public struct StoreVerifier {
                 survey.notices.append(Finding(.storeLeftover, .note, file: leftover, "left by an interrupted publish; the next soundpack publish removes it"))
             }
         } catch { throw .environment(error.message) }
-        // A whole version folder the catalog does not know, with a manifest: a publish stopped
-        // between moving the version into place and recording it. Not served (not in index.json).
+        // A version folder the catalog does not know is what an interrupted publish leaves, the
+        // same on every backend, and is not served (index.json does not list it): whole, with its
+        // manifest, when a folder store's publish stopped between moving it into place and
+        // recording it; without a manifest, when an object store's publish stopped before
+        // manifest.json, which goes up after every other file. A version index.json lists is not
+        // one: files of it that no manifest accounts for are drift.
         let known = Set(versions.map { StoreLayout.versionFolder($0.id, $0.version) })
         let storedKeys = Set(keys)
-        var unrecorded = Set<String>()
+        var unrecorded: [String: Bool] = [:]  // folder → whether it has its manifest
         for key in keys where !survey.expected.contains(key.pathKey) {
             let parts = key.slashSeparated
-            if parts.count >= 3, let version = SemanticVersion(String(parts[1])) {
-                let folder = StoreLayout.versionFolder(String(parts[0]), version)
-                if !known.contains(folder), storedKeys.contains(StoreLayout.manifest(String(parts[0]), version)) {
-                    unrecorded.insert(folder)
+            if parts.count >= 3, PackFile.isValidID(parts[0]), let version = SemanticVersion(parts[1]) {
+                let folder = StoreLayout.versionFolder(parts[0], version)
+                let whole = storedKeys.contains(StoreLayout.manifest(parts[0], version))
+                if !known.contains(folder), whole || !listed.contains(folder) {
+                    unrecorded[folder] = whole
                     continue
                 }
             }
             survey.drift(.storeUnexpected, key, "in the store but in no manifest")
         }
-        for folder in unrecorded.sorted() {
-            survey.notices.append(Finding(.storeLeftover, .note, file: folder, "a version an interrupted publish never recorded; publishing it again replaces it"))
+        for (folder, whole) in unrecorded.sorted(by: { $0.key < $1.key }) {
+            survey.notices.append(Finding(.storeLeftover, .note, file: folder, whole
+                ? "a version an interrupted publish never recorded; publishing it again replaces it"
+                : "part of a version an interrupted publish never finished (it has no manifest.json); publishing that version again completes it"))
         }
     }
 }

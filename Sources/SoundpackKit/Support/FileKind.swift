@@ -18,7 +18,16 @@ public enum FileKind: Sendable, Equatable {
         case S_IFCHR: self = .other("a character device")
         case S_IFBLK: self = .other("a block device")
         case S_IFSOCK: self = .other("a socket")
+        case S_IFLNK: self = .other("a symbolic link")
         default: self = .other("a special file")
+        }
+    }
+
+    /// "a regular file", or what `other` names.
+    public var name: String {
+        switch self {
+        case .regular: return "a regular file"
+        case .other(let name): return name
         }
     }
 
@@ -27,6 +36,14 @@ public enum FileKind: Sendable, Equatable {
     public static func of(_ path: String) -> FileKind? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        return FileKind(mode: info.st_mode)
+    }
+
+    /// What stands at `path` itself: a symbolic link is reported, never followed (lstat); nil
+    /// when there is nothing (`errno` says why).
+    public static func at(_ path: String) -> FileKind? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
         return FileKind(mode: info.st_mode)
     }
 }

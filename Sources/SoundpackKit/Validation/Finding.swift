@@ -131,11 +131,11 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
         case .payloadPaymentID: return "paymentId is not 1–128 characters of [A-Za-z0-9._:-]."
         case .payloadNoPaymentID: return "No paymentId: an APNs retry would be announced twice."
         case .storeMissing: return "A file the catalog or a manifest lists is not in the store (or a signed manifest has no signature)."
-        case .storeChanged: return "A file's bytes differ from the SHA-256 its manifest or the catalog records, a manifest is not one soundpack wrote, or a FIFO, device, socket or folder stands where soundpack wrote a file."
+        case .storeChanged: return "A file's bytes differ from the SHA-256 its manifest or the catalog records, a manifest is not one soundpack wrote, or a FIFO, device, socket, folder or symbolic link stands where soundpack wrote a file (or the file is reached through a link)."
         case .storeUnexpected: return "A file in the store that no manifest lists."
         case .storeIndex: return "index.json does not match the catalog's published versions."
         case .storeSignature: return "A manifest signature does not verify against the given public keys, or a version that must be signed is not."
-        case .storeLeftover: return "What an interrupted publish left (staging, temporary files, an unrecorded version); the next publish cleans it."
+        case .storeLeftover: return "What an interrupted publish left (staging, temporary files, an unrecorded version, or files of a version whose manifest never went up); the next publish cleans or completes it."
         }
     }
 }
