@@ -20,6 +20,7 @@ trap 'scripts/servers/postgres.sh stop "$SOUNDPACK_PG_DIR"; scripts/servers/swif
 echo "servers: PostgreSQL and Swift (S3) up in $(( $(date +%s) - servers_started )) s"
 export SOUNDPACK_REQUIRE_SERVERS=1
 scripts/check/core-graph.sh
+python3 scripts/check/linux-imports.py
 python3 scripts/check/ios-availability.py
 python3 scripts/check/ios-availability-selftest.py
 python3 scripts/check/privacy-manifest.py

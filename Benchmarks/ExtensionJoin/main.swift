@@ -8,7 +8,11 @@
 //   soundpack-bench-extension MANIFEST SOUNDS_FOLDER AMOUNT [--pack ID] [--runs N]
 
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SoundpackCore
 import SoundpackKit
 

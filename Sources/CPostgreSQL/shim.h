@@ -1,5 +1,10 @@
 #pragma once
+// Debian puts libpq's headers in include/postgresql/; Homebrew's libpq in its own include/.
+#if __has_include(<postgresql/libpq-fe.h>)
 #include <postgresql/libpq-fe.h>
+#else
+#include <libpq-fe.h>
+#endif
 #include "../CSyscalls/lazy_library.h"
 
 // libpq is opened the first time a postgresql:// catalog is used (see lazy_library.h). When it

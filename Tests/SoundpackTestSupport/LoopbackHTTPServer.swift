@@ -3,7 +3,11 @@
 // (the body's SHA-256), and `If-None-Match` with that tag answers 304, as a CDN does.
 
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SoundpackKit
 
 public final class LoopbackHTTPServer: @unchecked Sendable {

@@ -1,7 +1,11 @@
 // Decoding through libsndfile from bytes already in memory; the only file that imports CSndFile.
 
 import CSndFile
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SoundpackCore
 
 /// A libsndfile handle over an in-memory file (virtual I/O), closed on deinit.
