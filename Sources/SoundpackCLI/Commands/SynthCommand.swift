@@ -13,9 +13,10 @@ enum SynthCommand: Command {
             Every clip the grammar, its options and the phrases need up to --max-amount is spoken from its written
             text (the grammar's words; --phrase-text for the phrases) by libespeak-ng with its voice for the
             language (cmn, en-us or hi; --voice picks another), or by --engine-command: a program run once per
-            clip, directly and never through a shell, with {text} replaced by the clip's text, {out} by the file
-            it must write (any format soundpack reads) and {voice} by --voice; it is stopped after
-            --engine-timeout seconds (default 60). The clips are then converted as `convert --mono --trim-silence
+            clip, directly and never through a shell, in a process group of its own with no signal blocked,
+            with {text} replaced by the clip's text, {out} by the file it must write (any format soundpack
+            reads) and {voice} by --voice; it is stopped after --engine-timeout seconds (default 60), and the
+            end of what it wrote on stderr is quoted when it fails. The clips are then converted as `convert --mono --trim-silence
             --loudness -19 --rate HZ --codec CODEC` converts them (default 22050 Hz, pcm16, CAF), and the pack
             must validate without errors before it is renamed into DIR; a failure leaves no DIR. pack.json records
             "source": {"engine", "voice"}, which validate, show and the HTML report display (publish keeps it in the

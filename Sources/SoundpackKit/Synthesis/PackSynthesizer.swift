@@ -99,7 +99,7 @@ public struct PackSynthesizer: Sendable {
                         throw SoundpackError.environment("cannot write \(relative)", error.message)
                     }
                 case .command(let command):
-                    try command.run(text: text, out: path, voice: voice, in: raw.path)
+                    try command.run(text: text, out: path, voice: voice)
                     do { _ = try AudioProbe().decode(path: path) } catch {
                         throw SoundpackError.refused("the engine command wrote no audio soundpack can read", error.message)
                     }

@@ -1,0 +1,65 @@
+// `soundpack synth` against hostile input: an engine that blocks signals or talks without end.
+
+import Foundation
+import Testing
+import SoundpackTestSupport
+
+@Suite struct SynthHostileInputTests {
+    /// A folder to be TMPDIR, so a test sees the working folder synth leaves (or not).
+    static func temporary(in folder: TemporaryFolder) throws -> String {
+        let path = folder.file("tmp")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func entries(_ path: String) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] }
+
+    /// An engine script: `body` runs first (it may exit); then it logs its call and writes a demo clip to {out}.
+    static func engine(in folder: TemporaryFolder, name: String = "my-tts", _ body: String = "") throws -> String {
+        let path = folder.file(name)
+        let script = """
+            #!/bin/sh
+            out=$1; shift
+            \(body)
+            printf '%s\\n' "$@" >> "\(folder.file("calls.log"))"
+            cp "\(Fixtures.demoPack)/clips/5.caf" "$out"
+            """
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    // MARK: engines start with no signal blocked or ignored
+
+    #if os(Linux)
+    /// soundpack ignores SIGPIPE and its threads block signals; an engine must start with neither
+    /// (signals 32 and 33 are glibc's own, kept ignored by every posix_spawn).
+    @Test func anEngineStartsWithNoSignalBlockedOrIgnored() throws {
+        let folder = TemporaryFolder()
+        let script = try Self.engine(in: folder, """
+            while read -r key value; do
+              case $key in SigBlk:|SigIgn:) [ $(( 0x$value & 0x7fffffff )) -eq 0 ] || { echo "$key $value" >&2; exit 5; } ;; esac
+            done < /proc/$$/status
+            """)
+        let run = try Executable.run(["synth", "pack", "--id", "pack", "--max-amount", "9", "--engine-command", "\(script) {out} {text}"], in: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+    #endif
+
+    // MARK: what an engine prints costs bounded memory
+
+    /// 400 MB on stderr, then the reason: soundpack keeps the end of it, within 192 MiB of data.
+    @Test func anEngineThatTalksWithoutEndCostsBoundedMemory() throws {
+        let folder = TemporaryFolder()
+        let script = try Self.engine(in: folder, """
+            yes 'engine noise engine noise' | head -n 16000000 >&2
+            echo 'voice licence expired' >&2
+            exit 4
+            """)
+        let run = try #require(try Tool.run("/bin/sh", ["-c", "ulimit -d 196608 && exec \"$@\"", "sh", Executable.path,
+                                                        "synth", "pack", "--id", "pack", "--max-amount", "9", "--engine-command", "\(script) {out} {text}"],
+                                            in: folder.path))
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("exited with status 4") && run.stderr.contains("it said: voice licence expired"), "\(run.stderr)")
+    }
+}
