@@ -1,4 +1,5 @@
-// `soundpack synth` against hostile input: an engine that blocks signals or talks without end.
+// `soundpack synth` against hostile input: an engine that blocks signals or talks without end;
+// texts that hold placeholders.
 
 import Foundation
 import Testing
@@ -61,5 +62,18 @@ import SoundpackTestSupport
                                             in: folder.path))
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("exited with status 4") && run.stderr.contains("it said: voice licence expired"), "\(run.stderr)")
+    }
+
+    // MARK: placeholders are filled in the words, never in the text
+
+    @Test func aTextHoldingPlaceholdersIsSpokenAsWritten() throws {
+        let folder = TemporaryFolder()
+        let script = try Self.engine(in: folder)
+        let text = "付款{out}{voice}{text}"
+        let run = try Executable.run(["synth", "pack", "--id", "pack", "--max-amount", "9", "--voice", "anna",
+                                      "--engine-command", "\(script) {out} {text}", "--phrase-text", "prefix=\(text)"], in: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let calls = try String(contentsOfFile: folder.file("calls.log"), encoding: .utf8)
+        #expect(calls.split(separator: "\n").contains(Substring(text)), "\(calls)")
     }
 }

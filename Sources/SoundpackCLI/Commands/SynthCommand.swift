@@ -15,8 +15,9 @@ enum SynthCommand: Command {
             language (cmn, en-us or hi; --voice picks another), or by --engine-command: a program run once per
             clip, directly and never through a shell, in a process group of its own with no signal blocked,
             with {text} replaced by the clip's text, {out} by the file it must write (any format soundpack
-            reads) and {voice} by --voice; it is stopped after --engine-timeout seconds (default 60), and the
-            end of what it wrote on stderr is quoted when it fails. The clips are then converted as `convert --mono --trim-silence
+            reads) and {voice} by --voice (each placeholder of the template's words once; the text is never
+            searched for them); it is stopped after --engine-timeout seconds (default 60), and the end of
+            what it wrote on stderr is quoted when it fails. The clips are then converted as `convert --mono --trim-silence
             --loudness -19 --rate HZ --codec CODEC` converts them (default 22050 Hz, pcm16, CAF), and the pack
             must validate without errors before it is renamed into DIR; a failure leaves no DIR. pack.json records
             "source": {"engine", "voice"}, which validate, show and the HTML report display (publish keeps it in the

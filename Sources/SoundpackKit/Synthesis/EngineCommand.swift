@@ -60,13 +60,32 @@ public struct EngineCommand: Sendable, Equatable {
     /// The program's name, as pack.json `source.engine` records it.
     public var programName: String { (words[0] as NSString).lastPathComponent }
 
-    /// The words with the placeholders filled.
+    /// The words with the placeholders filled: each placeholder of the word as written is replaced
+    /// once, in one pass, so a text that holds `{out}` or `{voice}` is spoken as written.
     func arguments(text: String, out: String, voice: String?) -> [String] {
-        words.map {
-            $0.replacingOccurrences(of: Self.textPlaceholder, with: text)
-                .replacingOccurrences(of: Self.outPlaceholder, with: out)
-                .replacingOccurrences(of: Self.voicePlaceholder, with: voice ?? "")
+        words.map { Self.fill($0, [(Self.textPlaceholder, text), (Self.outPlaceholder, out), (Self.voicePlaceholder, voice ?? "")]) }
+    }
+
+    /// `word` with every occurrence of each placeholder replaced by its value, scanning the word once
+    /// (placeholders are ASCII, so a byte match never splits a character).
+    static func fill(_ word: String, _ values: [(placeholder: String, value: String)]) -> String {
+        let bytes = Array(word.utf8)
+        let patterns = values.map { (Array($0.placeholder.utf8), Array($0.value.utf8)) }
+        var filled: [UInt8] = []
+        filled.reserveCapacity(bytes.count)
+        var index = 0
+        scan: while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "{") {
+                for (pattern, value) in patterns where bytes[index...].starts(with: pattern) {
+                    filled.append(contentsOf: value)
+                    index += pattern.count
+                    continue scan
+                }
+            }
+            filled.append(bytes[index])
+            index += 1
         }
+        return String(decoding: filled, as: UTF8.self)
     }
 
     /// Runs the command for `text`, to write `out`. Refused when it cannot start, fails, takes
