@@ -100,6 +100,9 @@ public struct CLIContext: Sendable {
     public var environment: [String: String]
     public var workingDirectory: String
     public var now: @Sendable () -> Date
+    /// The soundpack program a command starts for work it keeps out of its own process (synth's
+    /// espeak-ng worker): the running binary; in tests the built one. nil: such work runs in-process.
+    public var soundpackProgram: String?
 
     public init(stdout: OutputSink, stderr: OutputSink, stdin: LineSource, environment: [String: String],
                 workingDirectory: String, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -113,9 +116,11 @@ public struct CLIContext: Sendable {
 
     /// The process's real streams and environment.
     public static func process() -> CLIContext {
-        CLIContext(stdout: OutputSink(fileDescriptor: 1), stderr: OutputSink(fileDescriptor: 2, unbuffered: true),
-                   stdin: LineSource(fileDescriptor: 0), environment: ProcessInfo.processInfo.environment,
-                   workingDirectory: FileManager.default.currentDirectoryPath)
+        var context = CLIContext(stdout: OutputSink(fileDescriptor: 1), stderr: OutputSink(fileDescriptor: 2, unbuffered: true),
+                                 stdin: LineSource(fileDescriptor: 0), environment: ProcessInfo.processInfo.environment,
+                                 workingDirectory: FileManager.default.currentDirectoryPath)
+        context.soundpackProgram = ChildProcess.runningProgram
+        return context
     }
 
     /// `--color`: auto unless a command line says otherwise.

@@ -90,6 +90,14 @@ public enum SoundpackCommand {
             context.stdout.write(command.spec.help)
             return .success
         }
+        // The hidden worker synth starts to speak one clip with libespeak-ng in a process of its own.
+        if first == EspeakWorker.subcommand {
+            do { try EspeakWorker.serve(Array(arguments.dropFirst())) } catch {
+                report(error, context)
+                return error.code
+            }
+            return .success
+        }
         if first == "--version" || first == "-V" {
             context.stdout.write("soundpack \(version)\n")
             return .success

@@ -12,6 +12,8 @@ public struct ExecutionResult: Sendable {
     public var status: Int32
     /// The process was killed after `spawn`'s timeout: it hung.
     public var timedOut = false
+    /// The signal that ended the process (`spawn`); nil when it exited.
+    public var signal: Int32?
 }
 
 public enum Executable {
@@ -48,8 +50,10 @@ public enum Executable {
     public static func run(_ arguments: [String], in directory: String, input: String? = nil,
                            environment: [String: String] = [:]) throws -> ExecutionResult {
         let out = OutputSink(capturingAsTerminal: false), err = OutputSink(capturingAsTerminal: false)
-        let context = CLIContext(stdout: out, stderr: err, stdin: LineSource(text: input ?? ""),
+        var context = CLIContext(stdout: out, stderr: err, stdin: LineSource(text: input ?? ""),
                                  environment: Self.environment(environment), workingDirectory: directory)
+        // What the command starts as a worker of its own (synth's espeak-ng) is the built binary.
+        context.soundpackProgram = path
         let code = SoundpackCommand.run(arguments, context)
         return ExecutionResult(stdout: out.text, stderr: err.text, status: code.rawValue)
     }
@@ -83,9 +87,11 @@ public enum Executable {
         process.waitUntilExit()
         killer.cancel()
         // Nothing else sends the binary SIGKILL: killed means the timeout fired.
-        let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+        let signalled = process.terminationReason == .uncaughtSignal
+        let killed = signalled && process.terminationStatus == SIGKILL
         return ExecutionResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                               status: process.terminationStatus, timedOut: timeout != nil && killed)
+                               status: process.terminationStatus, timedOut: timeout != nil && killed,
+                               signal: signalled ? process.terminationStatus : nil)
     }
 
     /// Reads a pipe to its end with read(2), retrying on EINTR. FileHandle.readDataToEndOfFile

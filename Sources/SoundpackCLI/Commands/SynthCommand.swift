@@ -12,7 +12,8 @@ enum SynthCommand: Command {
         discussion: """
             Every clip the grammar, its options and the phrases need up to --max-amount is spoken from its written
             text (the grammar's words; --phrase-text for the phrases) by libespeak-ng with its voice for the
-            language (cmn, en-us or hi; --voice picks another), or by --engine-command: a program run once per
+            language (cmn, en-us or hi; --voice picks another), each clip in a soundpack process of its own so a
+            crash of the engine is an error naming the clip, or by --engine-command: a program run once per
             clip, directly and never through a shell, in a process group of its own with no signal blocked,
             with {text} replaced by the clip's text, {out} by the file it must write (any format soundpack
             reads) and {voice} by --voice (each placeholder of the template's words once; the text is never
@@ -68,6 +69,7 @@ enum SynthCommand: Command {
         }
         request.convert.encoding = try arguments.choice("--codec")
         request.convert.force = arguments.has("--force")
+        request.espeakHost = context.soundpackProgram.map { .worker(program: $0) } ?? .inProcess
 
         let summary: SynthSummary
         do {

@@ -35,9 +35,9 @@ public enum ChildProcess {
 
     /// Runs `arguments` (the program first: a path, or a name looked up on PATH) with standard input
     /// from /dev/null and standard output discarded, until it ends or `timeoutSeconds` pass.
-    /// Afterwards its whole process group is killed, so nothing it started outlives it. Throws only
-    /// when it cannot be started.
-    public static func run(_ arguments: [String], timeoutSeconds: Double) throws(POSIXFailure) -> Outcome {
+    /// Afterwards its whole process group is killed, so nothing it started outlives it. It gets this
+    /// process's environment with `environment`'s variables set. Throws only when it cannot be started.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], timeoutSeconds: Double) throws(POSIXFailure) -> Outcome {
         guard let program = arguments.first else { throw POSIXFailure("no program to run", code: EINVAL) }
         guard arguments.allSatisfy({ !$0.utf8.contains(0) }) else { throw POSIXFailure("an argument holds a NUL byte", code: EINVAL) }
 
@@ -53,7 +53,7 @@ public enum ChildProcess {
         var child: pid_t = 0
         do {
             defer { close(writeEnd) }
-            started = spawn(program, arguments, stderr: writeEnd, pid: &child)
+            started = spawn(program, arguments, environment: environment, stderr: writeEnd, pid: &child)
         }
         guard started == 0 else { throw POSIXFailure(String(cString: strerror(started)), code: started) }
 
@@ -93,16 +93,16 @@ public enum ChildProcess {
     /// program that bounds itself with a signal. ETXTBSY is retried for a moment: a script written
     /// just now can be held open for writing by a process another thread is starting, until that
     /// process closes its inherited descriptors.
-    private static func spawn(_ program: String, _ arguments: [String], stderr: Int32, pid: inout pid_t) -> Int32 {
-        var started = spawnOnce(program, arguments, stderr: stderr, pid: &pid)
+    private static func spawn(_ program: String, _ arguments: [String], environment: [String: String], stderr: Int32, pid: inout pid_t) -> Int32 {
+        var started = spawnOnce(program, arguments, environment: environment, stderr: stderr, pid: &pid)
         for _ in 0..<50 where started == ETXTBSY {
             usleep(10_000)
-            started = spawnOnce(program, arguments, stderr: stderr, pid: &pid)
+            started = spawnOnce(program, arguments, environment: environment, stderr: stderr, pid: &pid)
         }
         return started
     }
 
-    private static func spawnOnce(_ program: String, _ arguments: [String], stderr: Int32, pid: inout pid_t) -> Int32 {
+    private static func spawnOnce(_ program: String, _ arguments: [String], environment: [String: String], stderr: Int32, pid: inout pid_t) -> Int32 {
         #if canImport(Darwin)
         var attributes: posix_spawnattr_t?
         var actions: posix_spawn_file_actions_t?
@@ -136,10 +136,22 @@ public enum ChildProcess {
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
         #if canImport(Glibc)
-        return posix_spawnp(&pid, program, &actions, &attributes, argv, Glibc.environ)
+        let inherited = Glibc.environ
         #else
-        return posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+        let inherited = environ
         #endif
+        guard !environment.isEmpty else { return posix_spawnp(&pid, program, &actions, &attributes, argv, inherited) }
+        var envp: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = inherited[index] {
+            let name = String(cString: entry).prefix { $0 != "=" }
+            if environment[String(name)] == nil { envp.append(strdup(entry)) }
+            index += 1
+        }
+        envp += environment.map { strdup("\($0.key)=\($0.value)") }
+        envp.append(nil)
+        defer { for pointer in envp { free(pointer) } }
+        return posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
     }
 
     /// Whether `child` has ended, without reaping it.
@@ -154,6 +166,31 @@ public enum ChildProcess {
             return polled < 0 || info._sifields._sigchld.si_pid == child
             #endif
         }
+    }
+
+    /// A signal's name for a message: SIGSEGV, SIGABRT…; else its number.
+    public static func name(ofSignal signal: Int32) -> String {
+        let names: [Int32: String] = [SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+                                      SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+                                      SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ"]
+        return names[signal] ?? "signal \(signal)"
+    }
+
+    /// The program this process runs, for starting it again as a worker: /proc/self/exe on Linux
+    /// (the running file even if it was replaced since), the executable's path on macOS; nil when
+    /// it cannot be known.
+    public static var runningProgram: String? {
+        #if os(Linux)
+        return access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : nil
+        #elseif canImport(Darwin)
+        var size: UInt32 = 0
+        _ = _NSGetExecutablePath(nil, &size)
+        var buffer = [CChar](repeating: 0, count: Int(size) + 1)
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        return String(cString: buffer)
+        #else
+        return nil
+        #endif
     }
 }
 

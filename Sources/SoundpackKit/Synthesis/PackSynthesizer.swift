@@ -1,14 +1,15 @@
 // `soundpack synth`: a complete pack spoken by a text-to-speech engine. Every clip the grammar, its
 // options and the phrases need is spoken from its written text into a raw pack in a temporary
 // folder; `convert`'s own code then gives it one format, trims and levels it, validates it and
-// renames it into place. A failure leaves nothing at the destination.
+// renames it into place. A failure, or a crash of the engine, leaves nothing at the destination and
+// removes the temporary folder.
 
 import Foundation
 import SoundpackCore
 
 /// Who speaks the clips.
 public enum SpeechEngine: Sendable, Equatable {
-    /// libespeak-ng, in-process.
+    /// libespeak-ng, where `SynthRequest.espeakHost` says.
     case espeak
     /// A team's own program, run once per clip.
     case command(EngineCommand)
@@ -28,6 +29,9 @@ public struct SynthRequest: Sendable {
     public var phraseTexts: [(id: String, text: String)] = []
     /// Rate, codec and container of the clips; trimmed and levelled to -19 LUFS momentary max.
     public var convert: ConvertOptions
+    /// Where libespeak-ng speaks: in this process unless a soundpack binary is named to run it in a
+    /// worker process per clip (the soundpack command line names itself).
+    public var espeakHost: EspeakHost = .inProcess
 
     public init(id: String, grammar: Grammar, maxAmount: Amount) {
         self.id = id
@@ -91,13 +95,7 @@ public struct PackSynthesizer: Sendable {
             do throws(SoundpackError) {
                 switch request.engine {
                 case .espeak:
-                    let speech = try Espeak.speak(text, voice: voice ?? "en-us")
-                    guard !speech.samples.isEmpty else { throw .refused("espeak-ng said nothing") }
-                    do {
-                        try AudioFileWriter.write(.int16(speech.samples), sampleRate: speech.sampleRate, channels: 1, container: .wav, to: path)
-                    } catch {
-                        throw SoundpackError.environment("cannot write \(relative)", error.message)
-                    }
+                    try EspeakWorker.speak(text, voice: voice ?? "en-us", to: path, host: request.espeakHost)
                 case .command(let command):
                     try command.run(text: text, out: path, voice: voice)
                     do { _ = try AudioProbe().decode(path: path) } catch {
