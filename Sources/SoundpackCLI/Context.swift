@@ -103,6 +103,9 @@ public struct CLIContext: Sendable {
     /// The soundpack program a command starts for work it keeps out of its own process (synth's
     /// espeak-ng worker): the running binary; in tests the built one. nil: such work runs in-process.
     public var soundpackProgram: String?
+    /// Whether this context is the whole process (the soundpack binary): a command may then catch
+    /// SIGINT and SIGTERM to stop its child processes and clean up before the process ends with the signal.
+    public var ownsProcess = false
 
     public init(stdout: OutputSink, stderr: OutputSink, stdin: LineSource, environment: [String: String],
                 workingDirectory: String, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -120,6 +123,7 @@ public struct CLIContext: Sendable {
                                  stdin: LineSource(fileDescriptor: 0), environment: ProcessInfo.processInfo.environment,
                                  workingDirectory: FileManager.default.currentDirectoryPath)
         context.soundpackProgram = ChildProcess.runningProgram
+        context.ownsProcess = true
         return context
     }
 

@@ -1,5 +1,5 @@
-// `soundpack synth` against hostile input: an engine that crashes, blocks signals or talks
-// without end; texts that hold placeholders.
+// `soundpack synth` against hostile input: an engine that crashes, blocks signals, talks without
+// end or is interrupted; texts that hold placeholders.
 
 import Foundation
 import Testing
@@ -77,6 +77,30 @@ import SoundpackTestSupport
         #expect(run.status == 0, "\(run.stderr)")
     }
     #endif
+
+    // MARK: an interrupted synth stops its engine and cleans up
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalStopsTheEngineAndRemovesTheWorkingFolder(signal: Int32) throws {
+        let folder = TemporaryFolder()
+        let temporary = try Self.temporary(in: folder)
+        let marker = folder.file("engine.pid")
+        let script = try Self.engine(in: folder, "echo $$ > \"\(marker)\"\nexec sleep 60")
+        let run = try Executable.spawn(["synth", "pack", "--id", "pack", "--max-amount", "9", "--engine-command", "\(script) {out} {text}"],
+                                       in: folder.path, environment: ["TMPDIR": temporary], timeout: 50) { soundpack in
+            // Once the engine runs (and has written its pid), interrupt soundpack.
+            for _ in 0..<3000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
+            usleep(100_000)
+            kill(soundpack, signal)
+        }
+        let engine = try #require(Int32(try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(-engine, SIGKILL) }
+        #expect(!run.timedOut)
+        #expect(run.signal == signal, "status \(run.status), signal \(String(describing: run.signal)): \(run.stderr)")
+        #expect(kill(engine, 0) != 0 && errno == ESRCH, "the engine still runs")
+        #expect(Self.entries(temporary).isEmpty, "\(Self.entries(temporary))")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("pack")))
+    }
 
     // MARK: what an engine prints costs bounded memory
 

@@ -61,8 +61,10 @@ public enum Executable {
     /// Runs the built binary `soundpack arguments…` in `directory` with `input` on stdin (nothing
     /// when nil): for tests of the process itself. After `timeout` seconds it is killed and the
     /// result says `timedOut`, so a command that hangs fails its test instead of holding the run.
+    /// `whileRunning` is called with the process id on another thread once it started (to signal it).
     public static func spawn(_ arguments: [String], in directory: String, input: String? = nil,
-                             environment: [String: String] = [:], timeout: Double? = nil) throws -> ExecutionResult {
+                             environment: [String: String] = [:], timeout: Double? = nil,
+                             whileRunning: (@Sendable (pid_t) -> Void)? = nil) throws -> ExecutionResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -76,6 +78,8 @@ public enum Executable {
         let pid = process.processIdentifier
         let killer = DispatchWorkItem { kill(pid, SIGKILL) }
         if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer) }
+        let watcher = DispatchGroup()
+        if let whileRunning { DispatchQueue.global().async(group: watcher) { whileRunning(pid) } }
         // Read both pipes while the process runs so a large output cannot block it.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
@@ -86,6 +90,7 @@ public enum Executable {
         group.wait()
         process.waitUntilExit()
         killer.cancel()
+        watcher.wait()
         // Nothing else sends the binary SIGKILL: killed means the timeout fired.
         let signalled = process.terminationReason == .uncaughtSignal
         let killed = signalled && process.terminationStatus == SIGKILL

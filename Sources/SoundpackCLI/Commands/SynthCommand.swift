@@ -18,7 +18,8 @@ enum SynthCommand: Command {
             with {text} replaced by the clip's text, {out} by the file it must write (any format soundpack
             reads) and {voice} by --voice (each placeholder of the template's words once; the text is never
             searched for them); it is stopped after --engine-timeout seconds (default 60), and the end of
-            what it wrote on stderr is quoted when it fails. The clips are then converted as `convert --mono --trim-silence
+            what it wrote on stderr is quoted when it fails. SIGINT or SIGTERM stops the engine, removes the
+            working folder (under TMPDIR) and ends synth with that signal. The clips are then converted as `convert --mono --trim-silence
             --loudness -19 --rate HZ --codec CODEC` converts them (default 22050 Hz, pcm16, CAF), and the pack
             must validate without errors before it is renamed into DIR; a failure leaves no DIR. pack.json records
             "source": {"engine", "voice"}, which validate, show and the HTML report display (publish keeps it in the
@@ -73,7 +74,8 @@ enum SynthCommand: Command {
 
         let summary: SynthSummary
         do {
-            summary = try PackSynthesizer().synthesize(request, into: context.packFolder(directory))
+            let synthesize = { () throws(SoundpackError) -> SynthSummary in try PackSynthesizer().synthesize(request, into: context.packFolder(directory)) }
+            summary = try context.ownsProcess ? Interruption.catching(synthesize) : synthesize()
         } catch {
             let replaceable = !request.convert.force && FileManager.default.fileExists(atPath: context.absolute(directory))
             throw error.context("cannot synthesise \(directory)", hint: replaceable ? "pass --force to replace it" : error.hint)

@@ -1,8 +1,10 @@
 // The one way soundpack starts a program that works for it (a team's TTS command, the espeak-ng
 // worker): posix_spawn, no shell, in a process group of its own, with an empty signal mask and
 // default signal dispositions, a timeout, and the last 4 KiB of its stderr kept for the error.
+// SIGINT, SIGTERM and SIGHUP caught while it runs (Interruption) are forwarded to its group.
 
 import Foundation
+import Synchronization
 #if os(Linux)
 import CSyscalls
 #endif
@@ -15,6 +17,9 @@ public enum ChildProcess {
         case signalled(Int32)
         /// Stopped after the timeout.
         case timedOut
+        /// soundpack received this signal while the program ran: it was forwarded to the program's
+        /// group, and the group killed after a grace period.
+        case interrupted(Int32)
     }
 
     public struct Outcome: Sendable {
@@ -32,14 +37,18 @@ public enum ChildProcess {
 
     /// How much of a program's stderr is kept: its end, where the reason is; 400 MB of noise costs no more.
     public static let tailBytes = 4096
+    /// How long a program may take to end after soundpack forwarded it SIGINT/SIGTERM/SIGHUP.
+    public static let graceSeconds = 5.0
 
     /// Runs `arguments` (the program first: a path, or a name looked up on PATH) with standard input
-    /// from /dev/null and standard output discarded, until it ends or `timeoutSeconds` pass.
-    /// Afterwards its whole process group is killed, so nothing it started outlives it. It gets this
-    /// process's environment with `environment`'s variables set. Throws only when it cannot be started.
+    /// from /dev/null and standard output discarded, until it ends, `timeoutSeconds` pass, or an
+    /// interruption (see `Interruption`) has been forwarded and waited for. Afterwards its whole
+    /// process group is killed, so nothing it started outlives it. It gets this process's environment
+    /// with `environment`'s variables set. Throws only when it cannot be started.
     public static func run(_ arguments: [String], environment: [String: String] = [:], timeoutSeconds: Double) throws(POSIXFailure) -> Outcome {
         guard let program = arguments.first else { throw POSIXFailure("no program to run", code: EINVAL) }
         guard arguments.allSatisfy({ !$0.utf8.contains(0) }) else { throw POSIXFailure("an argument holds a NUL byte", code: EINVAL) }
+        if let signal = Interruption.caught { return Outcome(ending: .interrupted(signal), stderrTail: []) }
 
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw POSIXFailure("cannot create a pipe for its stderr") }
@@ -60,6 +69,7 @@ public enum ChildProcess {
         var tail = ByteTail(capacity: tailBytes)
         var pipeOpen = true
         let deadline = DispatchTime.now() + timeoutSeconds
+        var forwarded: (signal: Int32, until: DispatchTime)?
         var ending: Ending?
         // Polled without reaping (WNOWAIT): until it is reaped its pid, and so its group id, cannot be
         // reused, so the group killed below is its own.
@@ -71,18 +81,24 @@ public enum ChildProcess {
                 usleep(2_000)
             }
             if hasEnded(child) { break }
-            if DispatchTime.now() >= deadline {
+            if forwarded == nil, let signal = Interruption.caught {
+                kill(-child, signal)
+                forwarded = (signal, DispatchTime.now() + graceSeconds)
+            }
+            if let forwarded {
+                if DispatchTime.now() >= forwarded.until { ending = .interrupted(forwarded.signal); break }
+            } else if DispatchTime.now() >= deadline {
                 ending = .timedOut
                 break
             }
         }
-        kill(-child, SIGKILL)  // at the timeout, the program; after it ended, whatever it left running
+        kill(-child, SIGKILL)  // at the timeout or the grace's end, the program; after it ended, whatever it left running
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
         if pipeOpen { _ = tail.drain(readEnd, atMost: Int.max) }
         if ending == nil {
             let signal = status & 0x7F
-            ending = signal != 0 ? .signalled(signal) : .exited((status >> 8) & 0xFF)
+            if let forwarded { ending = .interrupted(forwarded.signal) } else if signal != 0 { ending = .signalled(signal) } else { ending = .exited((status >> 8) & 0xFF) }
         }
         return Outcome(ending: ending ?? .timedOut, stderrTail: tail.bytes)
     }
@@ -225,5 +241,42 @@ struct ByteTail {
             return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
         }
         return true
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP while a job that runs programs is under way: caught instead of ending
+/// soundpack at once, so the running program's group gets the signal (ChildProcess forwards it),
+/// the job stops and cleans up, and the process then ends with the signal (the caller re-raises it).
+public enum Interruption {
+    private static let received = Atomic<Int32>(0)
+    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// The signal caught while `catching` ran; nil when none was.
+    public static var caught: Int32? {
+        let signal = received.load(ordering: .acquiring)
+        return signal == 0 ? nil : signal
+    }
+
+    /// Runs `body` with the signals caught, then restores what was there before. A signal ignored
+    /// when soundpack started (a background job of a shell without job control ignores SIGINT) stays
+    /// ignored. Only a program that owns its process should call this (the soundpack binary), and
+    /// not from two threads at once.
+    public static func catching<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        received.store(0, ordering: .releasing)  // also initialises it before a handler can touch it
+        let previous = signals.map { signal(Int32($0), record) }
+        for (number, handler) in zip(signals, previous) where unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+            signal(number, SIG_IGN)
+        }
+        defer { for (number, handler) in zip(signals, previous) { signal(number, handler) } }
+        return try body()
+    }
+
+    /// The error a job ends with when interrupted.
+    public static func error(_ signal: Int32) -> SoundpackError {
+        .environment("interrupted by \(ChildProcess.name(ofSignal: signal))", "the running engine was stopped and the working files removed")
+    }
+
+    private static let record: @convention(c) (Int32) -> Void = { signal in
+        Interruption.received.store(signal, ordering: .releasing)
     }
 }

@@ -105,6 +105,8 @@ public struct EngineCommand: Sendable, Equatable {
         case .exited(0): break
         case .timedOut:
             throw .refused("the engine command took longer than \(Int(timeoutSeconds)) s for '\(text.quoted(limit: 60))' and was stopped")
+        case .interrupted(let signal):
+            throw Interruption.error(signal)
         case .exited(let code):
             throw .refused("the engine command exited with status \(code) for '\(text.quoted(limit: 60))'", quote)
         case .signalled(let signal):

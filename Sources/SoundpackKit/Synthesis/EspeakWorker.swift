@@ -77,6 +77,8 @@ public enum EspeakWorker {
                            hint: "a bug of espeak-ng, not of the pack: try another --voice, or other words")
         case .timedOut:
             throw .refused("espeak-ng took longer than \(Int(timeoutSeconds)) s and was stopped")
+        case .interrupted(let signal):
+            throw Interruption.error(signal)
         }
     }
 }

@@ -1,8 +1,8 @@
 // `soundpack synth`: a complete pack spoken by a text-to-speech engine. Every clip the grammar, its
 // options and the phrases need is spoken from its written text into a raw pack in a temporary
 // folder; `convert`'s own code then gives it one format, trims and levels it, validates it and
-// renames it into place. A failure, or a crash of the engine, leaves nothing at the destination and
-// removes the temporary folder.
+// renames it into place. A failure, a crash of the engine or an interruption leaves nothing at the
+// destination and removes the temporary folder.
 
 import Foundation
 import SoundpackCore
@@ -89,6 +89,7 @@ public struct PackSynthesizer: Sendable {
         let tokens = book.requiredTokens(upTo: pack.maxAmount).sorted { book.grammar.precedes($0.rawValue, $1.rawValue) }
         var clips: [String: String] = [:]
         for token in tokens {
+            if let signal = Interruption.caught { throw Interruption.error(signal) }
             let text = book.grammar.text(of: token, texts: pack.texts)
             let relative = "clips/\(book.grammar.fileStem(of: token)).wav"
             let path = raw.appendingPathComponent(relative).path
@@ -108,6 +109,7 @@ public struct PackSynthesizer: Sendable {
             clips[token.rawValue] = relative
         }
         pack.clips = clips
+        if let signal = Interruption.caught { throw Interruption.error(signal) }
         do {
             try AtomicFile.write(try StoreJSON.encode(pack), to: raw.appendingPathComponent(PackFolder.packFile).path)
         } catch {
