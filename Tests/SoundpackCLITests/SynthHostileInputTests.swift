@@ -1,5 +1,6 @@
 // `soundpack synth` against hostile input: an engine that crashes, blocks signals, talks without
-// end or is interrupted; texts that hold placeholders.
+// end or is interrupted; texts that hold placeholders and options that used to be refused only
+// after every clip was spoken.
 
 import Foundation
 import Testing
@@ -130,5 +131,34 @@ import SoundpackTestSupport
         #expect(run.status == 0, "\(run.stderr)")
         let calls = try String(contentsOfFile: folder.file("calls.log"), encoding: .utf8)
         #expect(calls.split(separator: "\n").contains(Substring(text)), "\(calls)")
+    }
+
+    // MARK: every option is checked before the engine speaks
+
+    /// Each is a usage error (exit 2) with the engine never started.
+    @Test(arguments: ["rate", "voice", "long-program", "temporary-folder"])
+    func aBadOptionIsRefusedBeforeSpeaking(_ bad: String) throws {
+        let folder = TemporaryFolder()
+        let temporary = try Self.temporary(in: folder)
+        var arguments = ["synth", "pack", "--id", "pack", "--max-amount", "9"]
+        var environment = ["TMPDIR": temporary]
+        var program = try Self.engine(in: folder)
+        var says = ""
+        switch bad {
+        case "rate": arguments += ["--rate", "0"]; says = "--rate"
+        case "voice": arguments += ["--voice", ""]; says = "--voice"
+        case "long-program": program = try Self.engine(in: folder, name: String(repeating: "t", count: 210)); says = "--engine-command"
+        default:
+            // DIR holds TMPDIR, where the clips are spoken.
+            let inside = folder.file("pack/tmp")
+            try FileManager.default.createDirectory(atPath: inside, withIntermediateDirectories: true)
+            environment["TMPDIR"] = inside
+            arguments.append("--force")
+            says = "temporary folder"
+        }
+        let run = try Executable.spawn(arguments + ["--engine-command", "\(program) {out} {text}"], in: folder.path, environment: environment, timeout: 120)
+        #expect(run.status == 2, "\(bad): \(run.stderr)")
+        #expect(run.stderr.contains(says) && !run.stderr.contains("source.voice"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("calls.log")), "\(bad): the engine ran")
     }
 }

@@ -18,8 +18,9 @@ enum SynthCommand: Command {
             with {text} replaced by the clip's text, {out} by the file it must write (any format soundpack
             reads) and {voice} by --voice (each placeholder of the template's words once; the text is never
             searched for them); it is stopped after --engine-timeout seconds (default 60), and the end of
-            what it wrote on stderr is quoted when it fails. SIGINT or SIGTERM stops the engine, removes the
-            working folder (under TMPDIR) and ends synth with that signal. The clips are then converted as `convert --mono --trim-silence
+            what it wrote on stderr is quoted when it fails. Every option is checked before the first clip is
+            spoken; SIGINT or SIGTERM stops the engine, removes the working folder (under TMPDIR) and ends
+            synth with that signal. The clips are then converted as `convert --mono --trim-silence
             --loudness -19 --rate HZ --codec CODEC` converts them (default 22050 Hz, pcm16, CAF), and the pack
             must validate without errors before it is renamed into DIR; a failure leaves no DIR. pack.json records
             "source": {"engine", "voice"}, which validate, show and the HTML report display (publish keeps it in the
@@ -71,6 +72,7 @@ enum SynthCommand: Command {
         request.convert.encoding = try arguments.choice("--codec")
         request.convert.force = arguments.has("--force")
         request.espeakHost = context.soundpackProgram.map { .worker(program: $0) } ?? .inProcess
+        request.temporaryFolder = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : context.absolute($0) } ?? "/tmp"
 
         let summary: SynthSummary
         do {
@@ -78,7 +80,7 @@ enum SynthCommand: Command {
             summary = try context.ownsProcess ? Interruption.catching(synthesize) : synthesize()
         } catch {
             let replaceable = !request.convert.force && FileManager.default.fileExists(atPath: context.absolute(directory))
-            throw error.context("cannot synthesise \(directory)", hint: replaceable ? "pass --force to replace it" : error.hint)
+            throw error.context("cannot synthesise \(directory)", hint: replaceable ? "pass --force to replace it" : nil)
         }
         let header = "\(directory.visible): \(summary.converted.clips.count) clips spoken by \(summary.source.description.visible), \(summary.converted.sampleRate) Hz mono \(request.convert.encoding.rawValue) caf\n"
         try context.emit(Validated(report: summary.converted.report, header: header), format)
