@@ -1,6 +1,6 @@
 // `soundpack synth` against hostile input: an engine that crashes, blocks signals, talks without
-// end or is interrupted; texts that hold placeholders and options that used to be refused only
-// after every clip was spoken.
+// end or is interrupted; phrase ids that collide with clip files; texts that hold placeholders; and
+// options that used to be refused only after every clip was spoken.
 
 import Foundation
 import Testing
@@ -118,6 +118,41 @@ import SoundpackTestSupport
                                             in: folder.path))
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("exited with status 4") && run.stderr.contains("it said: voice licence expired"), "\(run.stderr)")
+    }
+
+    // MARK: two clips never share a file
+
+    /// A phrase id equal to a token's file stem (点 is clips/dian) gets a file of its own: both
+    /// clips keep their own recording.
+    @Test(arguments: [("dian", "点", [String]()), ("fen", "分", ["--money", "jiao-fen"]), ("kuai", "块", ["--money", "kuai-mao"])])
+    func aPhraseNamedLikeATokensFileKeepsItsOwnRecording(phrase: String, token: String, options: [String]) throws {
+        let folder = TemporaryFolder()
+        let made = try Executable.run(["synth", "pack", "--id", "pack", "--max-amount", "9.99", "--phrase-text", "\(phrase)=本店收款{amount}"] + options,
+                                      in: folder.path)
+        #expect(made.status == 0, "\(made.stderr)")
+        let manifest = try SynthEndToEndTests.json(try String(contentsOfFile: folder.file("pack/pack.json"), encoding: .utf8))
+        let clips = try #require(manifest["clips"] as? [String: String])
+        let (mine, its) = (try #require(clips[phrase]), try #require(clips[token]))
+        #expect(mine != its)
+        let bytes = { (path: String) in FileManager.default.contents(atPath: folder.file("pack/" + path)) }
+        #expect(bytes(mine) != bytes(its), "\(phrase) and \(token) hold the same recording")
+    }
+
+    /// Two texts for one clip are refused before anything is spoken: `pay`'s words after {amount}
+    /// are clip `pay-after`, which the phrase `pay-after` also is; and an id given twice.
+    @Test(arguments: [
+        ["--phrase-text", "pay=收款{amount}元整", "--phrase-text", "pay-after=谢谢惠顾"],
+        ["--phrase-text", "prefix=微信到账", "--phrase-text", "prefix=支付宝到账"],
+        ["--phrase-text", "suffix=元", "--phrase-text", "suffix=整"],
+    ])
+    func twoTextsForOneClipAreRefused(options: [String]) throws {
+        let folder = TemporaryFolder()
+        let script = try Self.engine(in: folder)
+        let run = try Executable.run(["synth", "pack", "--id", "pack", "--max-amount", "9", "--engine-command", "\(script) {out} {text}"] + options,
+                                     in: folder.path)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("calls.log")), "the engine ran")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("pack")))
     }
 
     // MARK: placeholders are filled in the words, never in the text

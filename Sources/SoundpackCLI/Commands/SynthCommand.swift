@@ -28,7 +28,9 @@ enum SynthCommand: Command {
             --phrase-text ID=TEXT (repeatable): prefix=TEXT and suffix=TEXT set the words around the amount
             (default prefix: 收款到账, Payment received, भुगतान प्राप्त हुआ); any other ID declares a phrase
             whose TEXT marks the amount with {amount} (wechat='微信到账{amount}'; order='您有一笔新订单' says
-            none); the first phrase given is the default.
+            none); the first phrase given is the default. The words after {amount} are the clip ID-after; an ID
+            given twice, or two phrases that need the same clip, are refused. Each clip is spoken into a file
+            of its own.
             """,
         options: NewPackArguments.specs + [
             .option("--voice", value: "V", help: "the engine's voice (espeak-ng: cmn, en-us, hi, ...)"),

@@ -1,8 +1,9 @@
 // `soundpack synth`: a complete pack spoken by a text-to-speech engine. Every option is checked
 // first, before the engine speaks; then every clip the grammar, its options and the phrases need is
-// spoken from its written text into a raw pack in a temporary folder; `convert`'s own code then
-// gives it one format, trims and levels it, validates it and renames it into place. A failure, an
-// engine crash or an interruption leaves nothing at the destination and removes the temporary folder.
+// spoken from its written text into a raw pack in a temporary folder (each clip its own file);
+// `convert`'s own code then gives it one format, trims and levels it, validates it and renames it
+// into place. A failure, an engine crash or an interruption leaves nothing at the destination and
+// removes the temporary folder.
 
 import Foundation
 import SoundpackCore
@@ -148,8 +149,9 @@ public struct PackSynthesizer: Sendable {
 
         let book = Self.phrasebook(of: pack)
         let tokens = book.requiredTokens(upTo: pack.maxAmount).sorted { book.grammar.precedes($0.rawValue, $1.rawValue) }
+        let stems = book.grammar.fileStems(for: tokens.map(\.rawValue))
         let clips = tokens.map { token in
-            (key: token.rawValue, text: book.grammar.text(of: token, texts: pack.texts), file: "clips/\(book.grammar.fileStem(of: token)).wav")
+            (key: token.rawValue, text: book.grammar.text(of: token, texts: pack.texts), file: "clips/\(stems[token.rawValue] ?? token.rawValue).wav")
         }
         return Plan(pack: pack, source: source, clips: clips)
     }
@@ -162,12 +164,17 @@ public struct PackSynthesizer: Sendable {
         return Phrasebook(grammar: pack.grammar, hasSuffix: pack.texts[Token.suffix.rawValue] != nil)
     }
 
-    /// The pack.json a request asks for, clips not yet listed.
+    /// The pack.json a request asks for, clips not yet listed. Each `--phrase-text` id is given once,
+    /// and each clip it makes (ID, and ID-after for the words after {amount}) belongs to one phrase.
     static func packFile(for request: SynthRequest) throws(SoundpackError) -> PackFile {
         var pack = PackFile(id: request.id, name: request.id, version: SemanticVersion("0.1.0")!, grammar: request.grammar,
                             maxAmount: request.maxAmount, clips: [:])
         let aroundAmount = Set([Token.prefix.rawValue, Token.suffix.rawValue])
         let given = request.phraseTexts
+        var seen = Set<String>()
+        for (id, _) in given where !seen.insert(id).inserted {
+            throw .usage("--phrase-text \(id.quoted(limit: 40))=… is given twice", hint: "give each id once")
+        }
         if given.isEmpty {
             pack.texts = [Token.prefix.rawValue: SynthRequest.defaultPrefix(for: request.grammar.id)]
         } else if given.allSatisfy({ aroundAmount.contains($0.id) }) {
@@ -175,6 +182,17 @@ public struct PackSynthesizer: Sendable {
             if pack.texts[Token.prefix.rawValue] == nil { pack.texts[Token.prefix.rawValue] = SynthRequest.defaultPrefix(for: request.grammar.id) }
         } else {
             var phrases: [String: [String]] = [:]
+            // Which phrase each clip key came from: `pay`'s words after {amount} are clip `pay-after`,
+            // which a phrase named `pay-after` would also claim.
+            var owners: [String: String] = [:]
+            func claim(_ key: String, _ text: String, for id: String) throws(SoundpackError) {
+                if let owner = owners[key] {
+                    throw .usage("--phrase-text \(owner)=… and \(id)=… both need the clip '\(key)'",
+                                 hint: "the words after {amount} of phrase ID are clip ID-after; rename one of the phrases")
+                }
+                owners[key] = id
+                pack.texts[key] = text
+            }
             for (id, text) in given {
                 guard !aroundAmount.contains(id) else {
                     throw .usage("--phrase-text \(id)=… cannot be given with phrases", hint: "prefix and suffix belong to a pack without phrases; write the words into each phrase, like wechat='微信到账{amount}'")
@@ -182,16 +200,15 @@ public struct PackSynthesizer: Sendable {
                 guard Phrasebook.isValidName(id) else {
                     throw .usage("--phrase-text: '\(id.quoted(limit: 40))' is not a phrase id", hint: "use 1-32 of a-z, 0-9 and '-', starting with a letter or digit")
                 }
-                guard phrases[id] == nil else { throw .usage("--phrase-text \(id) is given twice") }
                 let parts = text.components(separatedBy: Phrasebook.amountPiece)
                 guard parts.count <= 2 else { throw .usage("--phrase-text \(id): '{amount}' may appear once") }
                 var pieces: [String] = []
                 let before = parts[0].trimmingCharacters(in: .whitespaces)
-                if !before.isEmpty { pieces.append(id); pack.texts[id] = before }
+                if !before.isEmpty { try claim(id, before, for: id); pieces.append(id) }
                 if parts.count == 2 {
                     pieces.append(Phrasebook.amountPiece)
                     let after = parts[1].trimmingCharacters(in: .whitespaces)
-                    if !after.isEmpty { pieces.append("\(id)-after"); pack.texts["\(id)-after"] = after }
+                    if !after.isEmpty { try claim("\(id)-after", after, for: id); pieces.append("\(id)-after") }
                 }
                 guard !pieces.isEmpty else { throw .usage("--phrase-text \(id) has no words", hint: "e.g. \(id)='微信到账{amount}'") }
                 phrases[id] = pieces
