@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in fuzz/targets (against SoundpackCore and SoundpackKit built with
 # the same instrumentation) and runs each for SECONDS from its committed seed corpus.
-#   scripts/fuzz.sh [TARGET|all] [SECONDS]     targets: manifest amount audio archive payload json archiver store
+#   scripts/fuzz.sh [TARGET|all] [SECONDS]     targets: manifest amount audio archive payload json archiver store synth
 # Prints, per target, total executions and executions per second; exits 1 when a target crashes
 # or leaks, with the input libFuzzer saved under .build/fuzz/crashes/TARGET/. A crash found becomes
 # a regression input in fuzz/regressions/TARGET/, which the test suite replays.
@@ -46,7 +46,7 @@ fi
 DEPENDS_ON=() build_library SoundpackCore
 DEPENDS_ON=(SoundpackCore) build_library SoundpackKit -I . "${modules[@]}"
 
-targets=(manifest amount audio archive payload json archiver store)
+targets=(manifest amount audio archive payload json archiver store synth)
 [ "$target" = all ] || targets=("$target")
 export SWIFT_BACKTRACE=enable=no SOUNDPACK_FUZZ_TMP=${SOUNDPACK_FUZZ_TMP:-/dev/shm}
 [ -d "$SOUNDPACK_FUZZ_TMP" ] || SOUNDPACK_FUZZ_TMP=/tmp

@@ -100,6 +100,12 @@ public struct CLIContext: Sendable {
     public var environment: [String: String]
     public var workingDirectory: String
     public var now: @Sendable () -> Date
+    /// The soundpack program a command starts for work it keeps out of its own process (synth's
+    /// espeak-ng worker): the running binary; in tests the built one. nil: such work runs in-process.
+    public var soundpackProgram: String?
+    /// Whether this context is the whole process (the soundpack binary): a command may then catch
+    /// SIGINT and SIGTERM to stop its child processes and clean up before the process ends with the signal.
+    public var ownsProcess = false
 
     public init(stdout: OutputSink, stderr: OutputSink, stdin: LineSource, environment: [String: String],
                 workingDirectory: String, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -113,9 +119,12 @@ public struct CLIContext: Sendable {
 
     /// The process's real streams and environment.
     public static func process() -> CLIContext {
-        CLIContext(stdout: OutputSink(fileDescriptor: 1), stderr: OutputSink(fileDescriptor: 2, unbuffered: true),
-                   stdin: LineSource(fileDescriptor: 0), environment: ProcessInfo.processInfo.environment,
-                   workingDirectory: FileManager.default.currentDirectoryPath)
+        var context = CLIContext(stdout: OutputSink(fileDescriptor: 1), stderr: OutputSink(fileDescriptor: 2, unbuffered: true),
+                                 stdin: LineSource(fileDescriptor: 0), environment: ProcessInfo.processInfo.environment,
+                                 workingDirectory: FileManager.default.currentDirectoryPath)
+        context.soundpackProgram = ChildProcess.runningProgram
+        context.ownsProcess = true
+        return context
     }
 
     /// `--color`: auto unless a command line says otherwise.

@@ -54,6 +54,18 @@ public enum SoundpackCommand {
         let code = run(Array(CommandLine.arguments.dropFirst()), context)
         context.stdout.flush()
         context.stderr.flush()
+        // A command that caught SIGINT/SIGTERM/SIGHUP has stopped and cleaned up: the process now
+        // ends with that signal, as its parent (a shell, CI) expects of an interrupted program.
+        // (Unblocked first: the mask soundpack was started with may block it on this thread.)
+        if let caught = Interruption.caught {
+            signal(caught, SIG_DFL)
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, caught)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            raise(caught)
+            exit(128 + caught)
+        }
         exit(code.rawValue)
     }
 
@@ -88,6 +100,14 @@ public enum SoundpackCommand {
                 return .usage
             }
             context.stdout.write(command.spec.help)
+            return .success
+        }
+        // The hidden worker synth starts to speak one clip with libespeak-ng in a process of its own.
+        if first == EspeakWorker.subcommand {
+            do { try EspeakWorker.serve(Array(arguments.dropFirst())) } catch {
+                report(error, context)
+                return error.code
+            }
             return .success
         }
         if first == "--version" || first == "-V" {

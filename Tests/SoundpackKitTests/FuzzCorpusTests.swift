@@ -18,7 +18,7 @@ import SoundpackTestSupport
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     @Test func everyTargetHasSeeds() {
-        for target in ["manifest", "amount", "audio", "archive", "payload", "store"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
+        for target in ["manifest", "amount", "audio", "archive", "payload", "store", "synth"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
     }
 
     @Test func manifestInputs() throws {
@@ -109,6 +109,30 @@ import SoundpackTestSupport
             #expect(asked <= pages.count, "\(path): the listing went round")
             let findings = PushPayload.lint(try Self.bytes(path), packs: ["wechat@1.0.0": facts])
             if path.hasSuffix("good.json") { #expect(findings.filter { $0.severity == .error }.isEmpty, "\(findings)") }
+        }
+    }
+
+    /// As the synth target checks them: clip files distinct, and placeholders filled in the words only.
+    @Test func synthInputs() throws {
+        for path in Self.inputs("synth") {
+            let lines = String(decoding: try Self.bytes(path), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let grammar = Grammar(.zhHans, options: GrammarOptions(money: .jiaoFen))
+            let keys = lines + grammar.inventory.map(\.rawValue)
+            let stems = grammar.fileStems(for: keys)
+            #expect(Set(stems.values.map { $0.lowercased() }).count == Set(keys).count, "\(path)")
+            var request = SynthRequest(id: "fuzz", grammar: Grammar(.zhHans), maxAmount: Amount(minorUnits: 9_999))
+            request.phraseTexts = lines.dropFirst().map { line in
+                let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }
+            if let plan = try? PackSynthesizer.plan(request, into: PackFolder(path: "/nonexistent-fuzz-pack", shown: "pack")) {
+                #expect(Set(plan.clips.map(\.file)).count == plan.clips.count, "\(path)")
+            }
+            guard let template = lines.first, let command = try? EngineCommand(template) else { continue }
+            let spoken = lines.dropFirst().joined(separator: "\n")
+            let marked = command.arguments(text: "\u{1}", out: "\u{2}", voice: "\u{3}")
+            let filled = command.arguments(text: spoken, out: "/o", voice: "v")
+            #expect(filled == marked.map { $0.replacingOccurrences(of: "\u{1}", with: spoken).replacingOccurrences(of: "\u{2}", with: "/o").replacingOccurrences(of: "\u{3}", with: "v") }, "\(path)")
         }
     }
 }

@@ -12,6 +12,8 @@ public struct ExecutionResult: Sendable {
     public var status: Int32
     /// The process was killed after `spawn`'s timeout: it hung.
     public var timedOut = false
+    /// The signal that ended the process (`spawn`); nil when it exited.
+    public var signal: Int32?
 }
 
 public enum Executable {
@@ -50,8 +52,10 @@ public enum Executable {
     public static func run(_ arguments: [String], in directory: String, input: String? = nil,
                            environment: [String: String] = [:]) throws -> ExecutionResult {
         let out = OutputSink(capturingAsTerminal: false), err = OutputSink(capturingAsTerminal: false)
-        let context = CLIContext(stdout: out, stderr: err, stdin: LineSource(text: input ?? ""),
+        var context = CLIContext(stdout: out, stderr: err, stdin: LineSource(text: input ?? ""),
                                  environment: Self.environment(environment), workingDirectory: directory)
+        // What the command starts as a worker of its own (synth's espeak-ng) is the built binary.
+        context.soundpackProgram = path
         let code = SoundpackCommand.run(arguments, context)
         return ExecutionResult(stdout: out.text, stderr: err.text, status: code.rawValue)
     }
@@ -59,8 +63,10 @@ public enum Executable {
     /// Runs the built binary `soundpack arguments…` in `directory` with `input` on stdin (nothing
     /// when nil): for tests of the process itself. After `timeout` seconds it is killed and the
     /// result says `timedOut`, so a command that hangs fails its test instead of holding the run.
+    /// `whileRunning` is called with the process id on another thread once it started (to signal it).
     public static func spawn(_ arguments: [String], in directory: String, input: String? = nil,
-                             environment: [String: String] = [:], timeout: Double? = nil) throws -> ExecutionResult {
+                             environment: [String: String] = [:], timeout: Double? = nil,
+                             whileRunning: (@Sendable (pid_t) -> Void)? = nil) throws -> ExecutionResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -74,6 +80,8 @@ public enum Executable {
         let pid = process.processIdentifier
         let killer = DispatchWorkItem { kill(pid, SIGKILL) }
         if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer) }
+        let watcher = DispatchGroup()
+        if let whileRunning { DispatchQueue.global().async(group: watcher) { whileRunning(pid) } }
         // Read both pipes while the process runs so a large output cannot block it.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
@@ -84,10 +92,13 @@ public enum Executable {
         group.wait()
         process.waitUntilExit()
         killer.cancel()
+        watcher.wait()
         // Nothing else sends the binary SIGKILL: killed means the timeout fired.
-        let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+        let signalled = process.terminationReason == .uncaughtSignal
+        let killed = signalled && process.terminationStatus == SIGKILL
         return ExecutionResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                               status: process.terminationStatus, timedOut: timeout != nil && killed)
+                               status: process.terminationStatus, timedOut: timeout != nil && killed,
+                               signal: signalled ? process.terminationStatus : nil)
     }
 
     /// Reads a pipe to its end with read(2), retrying on EINTR. FileHandle.readDataToEndOfFile

@@ -12,10 +12,15 @@ enum SynthCommand: Command {
         discussion: """
             Every clip the grammar, its options and the phrases need up to --max-amount is spoken from its written
             text (the grammar's words; --phrase-text for the phrases) by libespeak-ng with its voice for the
-            language (cmn, en-us or hi; --voice picks another), or by --engine-command: a program run once per
-            clip, directly and never through a shell, with {text} replaced by the clip's text, {out} by the file
-            it must write (any format soundpack reads) and {voice} by --voice; it is stopped after
-            --engine-timeout seconds (default 60). The clips are then converted as `convert --mono --trim-silence
+            language (cmn, en-us or hi; --voice picks another), each clip in a soundpack process of its own so a
+            crash of the engine is an error naming the clip, or by --engine-command: a program run once per
+            clip, directly and never through a shell, in a process group of its own with no signal blocked,
+            with {text} replaced by the clip's text, {out} by the file it must write (any format soundpack
+            reads) and {voice} by --voice (each placeholder of the template's words once; the text is never
+            searched for them); it is stopped after --engine-timeout seconds (default 60), and the end of
+            what it wrote on stderr is quoted when it fails. Every option is checked before the first clip is
+            spoken; SIGINT or SIGTERM stops the engine, removes the working folder (under TMPDIR) and ends
+            synth with that signal. The clips are then converted as `convert --mono --trim-silence
             --loudness -19 --rate HZ --codec CODEC` converts them (default 22050 Hz, pcm16, CAF), and the pack
             must validate without errors before it is renamed into DIR; a failure leaves no DIR. pack.json records
             "source": {"engine", "voice"}, which validate, show and the HTML report display (publish keeps it in the
@@ -23,7 +28,9 @@ enum SynthCommand: Command {
             --phrase-text ID=TEXT (repeatable): prefix=TEXT and suffix=TEXT set the words around the amount
             (default prefix: 收款到账, Payment received, भुगतान प्राप्त हुआ); any other ID declares a phrase
             whose TEXT marks the amount with {amount} (wechat='微信到账{amount}'; order='您有一笔新订单' says
-            none); the first phrase given is the default.
+            none); the first phrase given is the default. The words after {amount} are the clip ID-after; an ID
+            given twice, or two phrases that need the same clip, are refused. Each clip is spoken into a file
+            of its own.
             """,
         options: NewPackArguments.specs + [
             .option("--voice", value: "V", help: "the engine's voice (espeak-ng: cmn, en-us, hi, ...)"),
@@ -66,13 +73,16 @@ enum SynthCommand: Command {
         }
         request.convert.encoding = try arguments.choice("--codec")
         request.convert.force = arguments.has("--force")
+        request.espeakHost = context.soundpackProgram.map { .worker(program: $0) } ?? .inProcess
+        request.temporaryFolder = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : context.absolute($0) } ?? "/tmp"
 
         let summary: SynthSummary
         do {
-            summary = try PackSynthesizer().synthesize(request, into: context.packFolder(directory))
+            let synthesize = { () throws(SoundpackError) -> SynthSummary in try PackSynthesizer().synthesize(request, into: context.packFolder(directory)) }
+            summary = try context.ownsProcess ? Interruption.catching(synthesize) : synthesize()
         } catch {
             let replaceable = !request.convert.force && FileManager.default.fileExists(atPath: context.absolute(directory))
-            throw error.context("cannot synthesise \(directory)", hint: replaceable ? "pass --force to replace it" : error.hint)
+            throw error.context("cannot synthesise \(directory)", hint: replaceable ? "pass --force to replace it" : nil)
         }
         let header = "\(directory.visible): \(summary.converted.clips.count) clips spoken by \(summary.source.description.visible), \(summary.converted.sampleRate) Hz mono \(request.convert.encoding.rawValue) caf\n"
         try context.emit(Validated(report: summary.converted.report, header: header), format)

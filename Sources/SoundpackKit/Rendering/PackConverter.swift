@@ -106,7 +106,7 @@ public struct PackConverter: Sendable {
 
         var clips: [ConvertSummary.Clip] = []
         var newPaths: [String: String] = [:]
-        var usedNames = Set<String>()
+        let stems = manifest.grammar.fileStems(for: decoded.map(\.key))
         let ext = options.container == .aiff ? "aiff" : options.container.rawValue
         for (index, entry) in decoded.enumerated() {
             var samples = SampleEdits.remix(entry.audio.samples, from: entry.audio.channels, to: channels)
@@ -123,10 +123,7 @@ public struct PackConverter: Sendable {
                 let gain = Float(pow(10, gainDb / 20))
                 if gain != 1 { for i in samples.indices { samples[i] *= gain } }
             }
-            var stem = manifest.grammar.token(forKey: entry.key).map(manifest.grammar.fileStem) ?? Self.safeStem(entry.key, index: index)
-            while usedNames.contains(stem) { stem += "-\(index)" }
-            usedNames.insert(stem)
-            let relative = "clips/\(stem).\(ext)"
+            let relative = "clips/\(stems[entry.key] ?? "clip-\(index)").\(ext)"
             do {
                 try AudioFileWriter.write(samples, sampleRate: rate, channels: channels, container: options.container,
                                           encoding: options.encoding, to: staging.appendingPathComponent(relative).path)
@@ -206,10 +203,5 @@ public struct PackConverter: Sendable {
         var counts: [Int: Int] = [:]
         for value in values { counts[value, default: 0] += 1 }
         return counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }?.key ?? 44_100
-    }
-
-    static func safeStem(_ key: String, index: Int) -> String {
-        let safe = String(key.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
-        return safe.isEmpty ? "clip-\(index)" : safe
     }
 }

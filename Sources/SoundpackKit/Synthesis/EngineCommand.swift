@@ -60,76 +60,62 @@ public struct EngineCommand: Sendable, Equatable {
     /// The program's name, as pack.json `source.engine` records it.
     public var programName: String { (words[0] as NSString).lastPathComponent }
 
-    /// The words with the placeholders filled.
+    /// The words with the placeholders filled: each placeholder of the word as written is replaced
+    /// once, in one pass, so a text that holds `{out}` or `{voice}` is spoken as written.
     func arguments(text: String, out: String, voice: String?) -> [String] {
-        words.map {
-            $0.replacingOccurrences(of: Self.textPlaceholder, with: text)
-                .replacingOccurrences(of: Self.outPlaceholder, with: out)
-                .replacingOccurrences(of: Self.voicePlaceholder, with: voice ?? "")
+        words.map { Self.fill($0, [(Self.textPlaceholder, text), (Self.outPlaceholder, out), (Self.voicePlaceholder, voice ?? "")]) }
+    }
+
+    /// `word` with every occurrence of each placeholder replaced by its value, scanning the word once
+    /// (placeholders are ASCII, so a byte match never splits a character).
+    static func fill(_ word: String, _ values: [(placeholder: String, value: String)]) -> String {
+        let bytes = Array(word.utf8)
+        let patterns = values.map { (Array($0.placeholder.utf8), Array($0.value.utf8)) }
+        var filled: [UInt8] = []
+        filled.reserveCapacity(bytes.count)
+        var index = 0
+        scan: while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "{") {
+                for (pattern, value) in patterns where bytes[index...].starts(with: pattern) {
+                    filled.append(contentsOf: value)
+                    index += pattern.count
+                    continue scan
+                }
+            }
+            filled.append(bytes[index])
+            index += 1
         }
+        return String(decoding: filled, as: UTF8.self)
     }
 
     /// Runs the command for `text`, to write `out`. Refused when it cannot start, fails, takes
     /// longer than the timeout or writes no file; what it printed last on stderr is quoted. It runs
-    /// in a process group of its own, killed whole at the timeout and after it ends, so nothing it
-    /// started outlives it.
-    func run(text: String, out: String, voice: String?, in folder: String) throws(SoundpackError) {
+    /// as ChildProcess runs programs: in a process group of its own, killed whole at the timeout and
+    /// after it ends, so nothing it started outlives it.
+    func run(text: String, out: String, voice: String?) throws(SoundpackError) {
         let arguments = arguments(text: text, out: out, voice: voice)
-        let program = arguments[0]
-        let errorLog = folder + "/.engine-stderr"
-        defer { unlink(errorLog) }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        argv.append(nil)
-        defer { for pointer in argv { free(pointer) } }
-        var child: pid_t = 0
-        let started = posix_spawnp(&child, program, &actions, &attributes, argv, environ)
-        guard started == 0 else {
-            throw .refused("cannot start the engine command '\(program.quoted(limit: 80))'", String(cString: strerror(started)),
+        let outcome: ChildProcess.Outcome
+        do { outcome = try ChildProcess.run(arguments, timeoutSeconds: timeoutSeconds) } catch {
+            throw .refused("cannot start the engine command '\(arguments[0].quoted(limit: 80))'", error.message,
                            hint: "give the program's path, or put it on PATH")
         }
-        var status: Int32 = 0
-        let deadline = DispatchTime.now() + timeoutSeconds
-        var timedOut = false
-        // Polled without reaping (WNOWAIT): until it is reaped its pid, and so its group id, cannot
-        // be reused, so the group killed below is its own.
-        while true {
-            var info = siginfo_t()
-            let polled = waitid(P_PID, id_t(child), &info, WEXITED | WNOHANG | WNOWAIT)
-            if polled < 0 && errno == EINTR { continue }
-            if polled < 0 || info._sifields._sigchld.si_pid == child { break }
-            if DispatchTime.now() >= deadline { timedOut = true; break }
-            usleep(2_000)
-        }
-        kill(-child, SIGKILL)  // at the timeout, the engine; after it ended, whatever it left running
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        if timedOut {
+        let said = outcome.lastLine
+        let quote = said.isEmpty ? nil : "it said: \(said)"
+        switch outcome.ending {
+        case .exited(0): break
+        case .timedOut:
             throw .refused("the engine command took longer than \(Int(timeoutSeconds)) s for '\(text.quoted(limit: 60))' and was stopped")
-        }
-        // The last line it printed on stderr: where programs put their reason.
-        let printed = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
-        let said = printed.split(whereSeparator: \.isNewline).last.map { String($0.prefix(300)).trimmingCharacters(in: .whitespaces) } ?? ""
-        let signal = status & 0x7F, code = (status >> 8) & 0xFF
-        guard signal == 0, code == 0 else {
-            let how = signal == 0 ? "exited with status \(code)" : "was killed by signal \(signal)"
-            throw .refused("the engine command \(how) for '\(text.quoted(limit: 60))'", said.isEmpty ? nil : "it said: \(said)")
+        case .interrupted(let signal):
+            throw Interruption.error(signal)
+        case .exited(let code):
+            throw .refused("the engine command exited with status \(code) for '\(text.quoted(limit: 60))'", quote)
+        case .signalled(let signal):
+            throw .refused("the engine command was killed by signal \(signal) for '\(text.quoted(limit: 60))'", quote)
         }
         var file = stat()
         guard lstat(out, &file) == 0, file.st_mode & S_IFMT == S_IFREG, file.st_size > 0 else {
             throw .refused("the engine command wrote no audio file at {out} for '\(text.quoted(limit: 60))'",
-                           said.isEmpty ? nil : "it said: \(said)", hint: "it must write the file named by {out}")
+                           quote, hint: "it must write the file named by {out}")
         }
     }
 }

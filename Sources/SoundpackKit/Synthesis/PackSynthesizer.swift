@@ -1,14 +1,16 @@
-// `soundpack synth`: a complete pack spoken by a text-to-speech engine. Every clip the grammar, its
-// options and the phrases need is spoken from its written text into a raw pack in a temporary
-// folder; `convert`'s own code then gives it one format, trims and levels it, validates it and
-// renames it into place. A failure leaves nothing at the destination.
+// `soundpack synth`: a complete pack spoken by a text-to-speech engine. Every option is checked
+// first, before the engine speaks; then every clip the grammar, its options and the phrases need is
+// spoken from its written text into a raw pack in a temporary folder (each clip its own file);
+// `convert`'s own code then gives it one format, trims and levels it, validates it and renames it
+// into place. A failure, an engine crash or an interruption leaves nothing at the destination and
+// removes the temporary folder.
 
 import Foundation
 import SoundpackCore
 
 /// Who speaks the clips.
 public enum SpeechEngine: Sendable, Equatable {
-    /// libespeak-ng, in-process.
+    /// libespeak-ng, where `SynthRequest.espeakHost` says.
     case espeak
     /// A team's own program, run once per clip.
     case command(EngineCommand)
@@ -28,6 +30,11 @@ public struct SynthRequest: Sendable {
     public var phraseTexts: [(id: String, text: String)] = []
     /// Rate, codec and container of the clips; trimmed and levelled to -19 LUFS momentary max.
     public var convert: ConvertOptions
+    /// Where libespeak-ng speaks: in this process unless a soundpack binary is named to run it in a
+    /// worker process per clip (the soundpack command line names itself).
+    public var espeakHost: EspeakHost = .inProcess
+    /// The folder the raw pack is spoken into (in a new folder of its own, removed afterwards): TMPDIR.
+    public var temporaryFolder: String = NSTemporaryDirectory()
 
     public init(id: String, grammar: Grammar, maxAmount: Amount) {
         self.id = id
@@ -62,54 +69,44 @@ public struct SynthSummary: Sendable {
 public struct PackSynthesizer: Sendable {
     public init() {}
 
-    public func synthesize(_ request: SynthRequest, into destination: PackFolder) throws(SoundpackError) -> SynthSummary {
-        var pack = try Self.packFile(for: request)
-        let source: VoiceSource
-        switch request.engine {
-        case .espeak: source = VoiceSource(engine: "espeak-ng", voice: request.voice ?? Espeak.defaultVoice(for: request.grammar.id))
-        case .command(let command): source = VoiceSource(engine: command.programName, voice: request.voice)
-        }
-        let voice = source.voice
-        pack.source = source
-        if FileManager.default.fileExists(atPath: destination.path) && !request.convert.force {
-            throw .refused("\(destination.shown) already exists")
-        }
+    /// A synthesis decided and checked whole before the engine speaks.
+    struct Plan {
+        var pack: PackFile
+        var source: VoiceSource
+        /// Every clip to speak, in listing order: its key, its text and its file in the raw pack.
+        var clips: [(key: String, text: String, file: String)]
+    }
 
-        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("soundpack-synth-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    public func synthesize(_ request: SynthRequest, into destination: PackFolder) throws(SoundpackError) -> SynthSummary {
+        let plan = try Self.plan(request, into: destination)
+        var pack = plan.pack
+
+        let raw = URL(fileURLWithPath: request.temporaryFolder, isDirectory: true)
+            .appendingPathComponent("soundpack-synth-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         do { try Folders.create(raw.appendingPathComponent("clips").path) } catch {
-            throw .environment("cannot create a working folder in \(raw.deletingLastPathComponent().path)", error.localizedDescription)
+            throw .environment("cannot create a working folder in \(request.temporaryFolder)", error.localizedDescription)
         }
         defer { try? FileManager.default.removeItem(at: raw) }
 
-        let book = Self.phrasebook(of: pack)
-        let tokens = book.requiredTokens(upTo: pack.maxAmount).sorted { book.grammar.precedes($0.rawValue, $1.rawValue) }
-        var clips: [String: String] = [:]
-        for token in tokens {
-            let text = book.grammar.text(of: token, texts: pack.texts)
-            let relative = "clips/\(book.grammar.fileStem(of: token)).wav"
-            let path = raw.appendingPathComponent(relative).path
+        for clip in plan.clips {
+            if let signal = Interruption.caught { throw Interruption.error(signal) }
+            let path = raw.appendingPathComponent(clip.file).path
             do throws(SoundpackError) {
                 switch request.engine {
                 case .espeak:
-                    let speech = try Espeak.speak(text, voice: voice ?? "en-us")
-                    guard !speech.samples.isEmpty else { throw .refused("espeak-ng said nothing") }
-                    do {
-                        try AudioFileWriter.write(.int16(speech.samples), sampleRate: speech.sampleRate, channels: 1, container: .wav, to: path)
-                    } catch {
-                        throw SoundpackError.environment("cannot write \(relative)", error.message)
-                    }
+                    try EspeakWorker.speak(clip.text, voice: plan.source.voice ?? "en-us", to: path, host: request.espeakHost)
                 case .command(let command):
-                    try command.run(text: text, out: path, voice: voice, in: raw.path)
+                    try command.run(text: clip.text, out: path, voice: plan.source.voice)
                     do { _ = try AudioProbe().decode(path: path) } catch {
                         throw SoundpackError.refused("the engine command wrote no audio soundpack can read", error.message)
                     }
                 }
             } catch {
-                throw error.context("cannot speak clip '\(token.rawValue.quoted(limit: 40))' ('\(text.quoted(limit: 60))')")
+                throw error.context("cannot speak clip '\(clip.key.quoted(limit: 40))' ('\(clip.text.quoted(limit: 60))')")
             }
-            clips[token.rawValue] = relative
+            pack.clips[clip.key] = clip.file
         }
-        pack.clips = clips
+        if let signal = Interruption.caught { throw Interruption.error(signal) }
         do {
             try AtomicFile.write(try StoreJSON.encode(pack), to: raw.appendingPathComponent(PackFolder.packFile).path)
         } catch {
@@ -119,7 +116,44 @@ public struct PackSynthesizer: Sendable {
                                                     destination: destination, options: request.convert)
         var written = pack
         written.clips = Dictionary(uniqueKeysWithValues: converted.clips.map { ($0.token, $0.destination) })
-        return SynthSummary(pack: written, source: source, converted: converted)
+        return SynthSummary(pack: written, source: plan.source, converted: converted)
+    }
+
+    /// Every decision of a synthesis, and every check of its request that does not need the engine:
+    /// a request the converter or pack.json's reader would refuse once everything is spoken is
+    /// refused here, before the first clip (usage errors), naming the option at fault.
+    static func plan(_ request: SynthRequest, into destination: PackFolder) throws(SoundpackError) -> Plan {
+        let source: VoiceSource
+        switch request.engine {
+        case .espeak: source = VoiceSource(engine: "espeak-ng", voice: request.voice ?? Espeak.defaultVoice(for: request.grammar.id))
+        case .command(let command): source = VoiceSource(engine: command.programName, voice: request.voice)
+        }
+        var pack = try packFile(for: request)
+        pack.source = source
+        try checkWritable(pack, probe: Self.phrasebook(of: pack).requiredTokens(upTo: pack.maxAmount).map(\.rawValue))
+
+        let limits = PackConverter().limits
+        if let rate = request.convert.sampleRate, !limits.sampleRates.contains(rate) {
+            throw .usage("--rate \(rate) is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz", hint: "e.g. --rate 22050")
+        }
+        if FileManager.default.fileExists(atPath: destination.path) && !request.convert.force {
+            throw .refused("\(destination.shown) already exists")
+        }
+        // The raw pack is spoken into the temporary folder and the pack assembled beside DIR: a DIR
+        // that is that folder or holds it would be refused by the converter once everything is spoken.
+        let (temporary, target) = (Folders.realPath(request.temporaryFolder), Folders.realPath(destination.path))
+        if temporary == target || temporary.hasBytePrefix(target + "/") {
+            throw .usage("\(destination.shown) holds the temporary folder \(request.temporaryFolder), where the clips are spoken",
+                         hint: "choose another folder, or point TMPDIR elsewhere")
+        }
+
+        let book = Self.phrasebook(of: pack)
+        let tokens = book.requiredTokens(upTo: pack.maxAmount).sorted { book.grammar.precedes($0.rawValue, $1.rawValue) }
+        let stems = book.grammar.fileStems(for: tokens.map(\.rawValue))
+        let clips = tokens.map { token in
+            (key: token.rawValue, text: book.grammar.text(of: token, texts: pack.texts), file: "clips/\(stems[token.rawValue] ?? token.rawValue).wav")
+        }
+        return Plan(pack: pack, source: source, clips: clips)
     }
 
     /// The phrases of a pack about to be spoken: the ones it declares, else prefix, amount and, when
@@ -130,12 +164,17 @@ public struct PackSynthesizer: Sendable {
         return Phrasebook(grammar: pack.grammar, hasSuffix: pack.texts[Token.suffix.rawValue] != nil)
     }
 
-    /// The pack.json a request asks for, clips not yet listed: checked by the reader validate uses.
+    /// The pack.json a request asks for, clips not yet listed. Each `--phrase-text` id is given once,
+    /// and each clip it makes (ID, and ID-after for the words after {amount}) belongs to one phrase.
     static func packFile(for request: SynthRequest) throws(SoundpackError) -> PackFile {
         var pack = PackFile(id: request.id, name: request.id, version: SemanticVersion("0.1.0")!, grammar: request.grammar,
                             maxAmount: request.maxAmount, clips: [:])
         let aroundAmount = Set([Token.prefix.rawValue, Token.suffix.rawValue])
         let given = request.phraseTexts
+        var seen = Set<String>()
+        for (id, _) in given where !seen.insert(id).inserted {
+            throw .usage("--phrase-text \(id.quoted(limit: 40))=… is given twice", hint: "give each id once")
+        }
         if given.isEmpty {
             pack.texts = [Token.prefix.rawValue: SynthRequest.defaultPrefix(for: request.grammar.id)]
         } else if given.allSatisfy({ aroundAmount.contains($0.id) }) {
@@ -143,6 +182,17 @@ public struct PackSynthesizer: Sendable {
             if pack.texts[Token.prefix.rawValue] == nil { pack.texts[Token.prefix.rawValue] = SynthRequest.defaultPrefix(for: request.grammar.id) }
         } else {
             var phrases: [String: [String]] = [:]
+            // Which phrase each clip key came from: `pay`'s words after {amount} are clip `pay-after`,
+            // which a phrase named `pay-after` would also claim.
+            var owners: [String: String] = [:]
+            func claim(_ key: String, _ text: String, for id: String) throws(SoundpackError) {
+                if let owner = owners[key] {
+                    throw .usage("--phrase-text \(owner)=… and \(id)=… both need the clip '\(key)'",
+                                 hint: "the words after {amount} of phrase ID are clip ID-after; rename one of the phrases")
+                }
+                owners[key] = id
+                pack.texts[key] = text
+            }
             for (id, text) in given {
                 guard !aroundAmount.contains(id) else {
                     throw .usage("--phrase-text \(id)=… cannot be given with phrases", hint: "prefix and suffix belong to a pack without phrases; write the words into each phrase, like wechat='微信到账{amount}'")
@@ -150,16 +200,15 @@ public struct PackSynthesizer: Sendable {
                 guard Phrasebook.isValidName(id) else {
                     throw .usage("--phrase-text: '\(id.quoted(limit: 40))' is not a phrase id", hint: "use 1-32 of a-z, 0-9 and '-', starting with a letter or digit")
                 }
-                guard phrases[id] == nil else { throw .usage("--phrase-text \(id) is given twice") }
                 let parts = text.components(separatedBy: Phrasebook.amountPiece)
                 guard parts.count <= 2 else { throw .usage("--phrase-text \(id): '{amount}' may appear once") }
                 var pieces: [String] = []
                 let before = parts[0].trimmingCharacters(in: .whitespaces)
-                if !before.isEmpty { pieces.append(id); pack.texts[id] = before }
+                if !before.isEmpty { try claim(id, before, for: id); pieces.append(id) }
                 if parts.count == 2 {
                     pieces.append(Phrasebook.amountPiece)
                     let after = parts[1].trimmingCharacters(in: .whitespaces)
-                    if !after.isEmpty { pieces.append("\(id)-after"); pack.texts["\(id)-after"] = after }
+                    if !after.isEmpty { try claim("\(id)-after", after, for: id); pieces.append("\(id)-after") }
                 }
                 guard !pieces.isEmpty else { throw .usage("--phrase-text \(id) has no words", hint: "e.g. \(id)='微信到账{amount}'") }
                 phrases[id] = pieces
@@ -167,16 +216,27 @@ public struct PackSynthesizer: Sendable {
             pack.phrases = phrases
             pack.defaultPhrase = given[0].id
         }
-        // Through the reader validate uses: what it would refuse is refused here, before speaking.
+        return pack
+    }
+
+    /// `pack` with `keys` listed as clips, through the reader validate uses: what it would refuse once
+    /// everything is spoken is refused now, naming the option that set the field.
+    static func checkWritable(_ pack: PackFile, probe keys: [String]) throws(SoundpackError) {
+        var probe = pack
+        for key in keys { probe.clips[key] = "clips/x.wav" }
         do {
-            var probe = pack
-            for token in Self.phrasebook(of: pack).requiredTokens(upTo: pack.maxAmount) { probe.clips[token.rawValue] = "clips/x.wav" }
             _ = try PackFile(json: try StoreJSON.encode(probe))
         } catch let error as PackFileError {
-            throw .usage("these phrase texts make no valid pack.json: \(error.description)")
+            let field = error.field ?? ""
+            let option: String? = field == "source.engine" ? "--engine-command (the program's name, which pack.json records as source.engine)"
+                : field == "source.voice" ? "--voice"
+                : field == "maxAmount" ? "--max-amount"
+                : field == "id" || field == "name" ? "--id"
+                : nil
+            guard let option else { throw .usage("these phrase texts make no valid pack.json: \(error.description)") }
+            throw .usage("\(option): \(error.message)")
         } catch {
             throw .usage("these values cannot be written as JSON: \(error)")
         }
-        return pack
     }
 }
