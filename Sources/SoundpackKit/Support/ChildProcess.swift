@@ -44,8 +44,10 @@ public enum ChildProcess {
     /// from /dev/null and standard output discarded, until it ends, `timeoutSeconds` pass, or an
     /// interruption (see `Interruption`) has been forwarded and waited for. Afterwards its whole
     /// process group is killed, so nothing it started outlives it. It gets this process's environment
-    /// with `environment`'s variables set. Throws only when it cannot be started.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], timeoutSeconds: Double) throws(POSIXFailure) -> Outcome {
+    /// with `environment`'s variables set and those in `unsetting` removed. Throws only when it cannot
+    /// be started.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], unsetting: Set<String> = [],
+                           timeoutSeconds: Double) throws(POSIXFailure) -> Outcome {
         guard let program = arguments.first else { throw POSIXFailure("no program to run", code: EINVAL) }
         guard arguments.allSatisfy({ !$0.utf8.contains(0) }) else { throw POSIXFailure("an argument holds a NUL byte", code: EINVAL) }
         if let signal = Interruption.caught { return Outcome(ending: .interrupted(signal), stderrTail: []) }
@@ -62,7 +64,7 @@ public enum ChildProcess {
         var child: pid_t = 0
         do {
             defer { close(writeEnd) }
-            started = spawn(program, arguments, environment: environment, stderr: writeEnd, pid: &child)
+            started = spawn(program, arguments, environment: environment, unsetting: unsetting, stderr: writeEnd, pid: &child)
         }
         guard started == 0 else { throw POSIXFailure(String(cString: strerror(started)), code: started) }
 
@@ -109,16 +111,18 @@ public enum ChildProcess {
     /// program that bounds itself with a signal. ETXTBSY is retried for a moment: a script written
     /// just now can be held open for writing by a process another thread is starting, until that
     /// process closes its inherited descriptors.
-    private static func spawn(_ program: String, _ arguments: [String], environment: [String: String], stderr: Int32, pid: inout pid_t) -> Int32 {
-        var started = spawnOnce(program, arguments, environment: environment, stderr: stderr, pid: &pid)
+    private static func spawn(_ program: String, _ arguments: [String], environment: [String: String], unsetting: Set<String>,
+                              stderr: Int32, pid: inout pid_t) -> Int32 {
+        var started = spawnOnce(program, arguments, environment: environment, unsetting: unsetting, stderr: stderr, pid: &pid)
         for _ in 0..<50 where started == ETXTBSY {
             usleep(10_000)
-            started = spawnOnce(program, arguments, environment: environment, stderr: stderr, pid: &pid)
+            started = spawnOnce(program, arguments, environment: environment, unsetting: unsetting, stderr: stderr, pid: &pid)
         }
         return started
     }
 
-    private static func spawnOnce(_ program: String, _ arguments: [String], environment: [String: String], stderr: Int32, pid: inout pid_t) -> Int32 {
+    private static func spawnOnce(_ program: String, _ arguments: [String], environment: [String: String], unsetting: Set<String>,
+                                  stderr: Int32, pid: inout pid_t) -> Int32 {
         #if canImport(Darwin)
         var attributes: posix_spawnattr_t?
         var actions: posix_spawn_file_actions_t?
@@ -156,12 +160,12 @@ public enum ChildProcess {
         #else
         let inherited = environ
         #endif
-        guard !environment.isEmpty else { return posix_spawnp(&pid, program, &actions, &attributes, argv, inherited) }
+        guard !environment.isEmpty || !unsetting.isEmpty else { return posix_spawnp(&pid, program, &actions, &attributes, argv, inherited) }
         var envp: [UnsafeMutablePointer<CChar>?] = []
         var index = 0
         while let entry = inherited[index] {
             let name = String(cString: entry).prefix { $0 != "=" }
-            if environment[String(name)] == nil { envp.append(strdup(entry)) }
+            if environment[String(name)] == nil && !unsetting.contains(String(name)) { envp.append(strdup(entry)) }
             index += 1
         }
         envp += environment.map { strdup("\($0.key)=\($0.value)") }

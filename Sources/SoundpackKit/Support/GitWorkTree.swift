@@ -29,36 +29,22 @@ public enum GitWorkTree {
     /// Asked of git itself (`git check-ignore`, started directly, no shell), so every rule git
     /// follows is followed.
     public static func ignores(_ path: String, inWorkTree root: String) -> Ignored {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = ["git", "-C", root, "check-ignore", "--quiet", "--", path]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        argv.append(nil)
-        defer { for pointer in argv { free(pointer) } }
         // git finds the repository from `root`, not from variables a caller's shell may have set.
-        let environment = ProcessInfo.processInfo.environment.filter { !["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES"].contains($0.key) }
-        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") }
-        envp.append(nil)
-        defer { for pointer in envp { free(pointer) } }
-        var child: pid_t = 0
-        let started = posix_spawnp(&child, "git", &actions, nil, argv, envp)
-        guard started == 0 else { return .unknown("git cannot be started: \(String(cString: strerror(started)))") }
-        var status: Int32 = 0
-        var reaped: pid_t
-        repeat { reaped = waitpid(child, &status, 0) } while reaped < 0 && errno == EINTR
-        // Without its exit status (SIGCHLD ignored by whoever started us reaps it first) git has not
-        // answered: never read a status that was not written as "ignored".
-        guard reaped == child else { return .unknown("git check-ignore's exit status cannot be read: \(String(cString: strerror(errno)))") }
-        let signal = status & 0x7F, code = (status >> 8) & 0xFF
-        // check-ignore: 0 ignored, 1 not ignored, 128 a fatal error.
-        switch (signal, code) {
-        case (0, 0): return .ignored
-        case (0, 1): return .notIgnored
-        default: return .unknown(signal == 0 ? "git check-ignore exited with status \(code)" : "git check-ignore was killed by signal \(signal)")
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(["git", "-C", root, "check-ignore", "--quiet", "--", path],
+                                           unsetting: ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES"], timeoutSeconds: 30)
+        } catch {
+            return .unknown("git cannot be started: \(error)")
+        }
+        // check-ignore: 0 ignored, 1 not ignored, 128 a fatal error (its last line says which).
+        switch outcome.ending {
+        case .exited(0): return .ignored
+        case .exited(1): return .notIgnored
+        case .exited(let code): return .unknown("git check-ignore exited with status \(code)\(outcome.lastLine.isEmpty ? "" : ": \(outcome.lastLine)")")
+        case .signalled(let signal): return .unknown("git check-ignore was killed by \(ChildProcess.name(ofSignal: signal))")
+        case .timedOut: return .unknown("git check-ignore did not answer within 30 s")
+        case .interrupted(let signal): return .unknown("interrupted by \(ChildProcess.name(ofSignal: signal))")
         }
     }
 }
