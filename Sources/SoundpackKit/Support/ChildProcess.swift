@@ -5,9 +5,6 @@
 
 import Foundation
 import Synchronization
-#if os(Linux)
-import CSyscalls
-#endif
 
 /// A program run to its end, its group killed at the timeout and after it ends.
 public enum ChildProcess {
@@ -121,6 +118,21 @@ public enum ChildProcess {
         return started
     }
 
+    #if os(Linux)
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), found at run time: its
+    /// header needs _GNU_SOURCE, and a C module compiled so defines fd_set unlike the toolchain's
+    /// Dispatch module, which a clean build refuses. Without it (older glibc) nothing is added.
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: AddCloseFrom.self)
+    }
+
+    /// Adds an action closing every descriptor from `first` up in the child.
+    private static func closeFrom(_ first: Int32, in actions: inout posix_spawn_file_actions_t) {
+        _ = addCloseFrom?(&actions, first)
+    }
+    #endif
+
     private static func spawnOnce(_ program: String, _ arguments: [String], environment: [String: String], unsetting: Set<String>,
                                   stderr: Int32, pid: inout pid_t) -> Int32 {
         #if canImport(Darwin)
@@ -149,7 +161,7 @@ public enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
         #if os(Linux)
-        soundpack_spawn_closefrom(&actions, 3)
+        Self.closeFrom(3, in: &actions)
         #endif
 
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
