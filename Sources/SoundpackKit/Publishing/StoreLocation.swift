@@ -144,7 +144,7 @@ public struct Workspace: Sendable {
         // A readable index.json is enough (one read); else any file or leftover of a publish. An
         // index.json that cannot be read (a FIFO, too large) is not an answer either way, and the
         // listing decides: the command that reads the store reports the index itself.
-        if let index = try? opened.backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes), index != nil { return }
+        if (try? opened.backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes)) != nil { return }
         let files = try opened.backend.list(), leftovers = try opened.backend.leftovers()
         guard !files.isEmpty || !leftovers.isEmpty else {
             throw SoundpackError.environment("there is no store at \(store.description.visible)", "it holds no index.json and no published file", hint: Self.storeHint)
