@@ -45,18 +45,7 @@ public struct StoreVerifier {
     private func check(_ version: PublishedVersion, in survey: inout Survey) {
         let manifestKey = StoreLayout.manifest(version.id, version.version)
         // Read once: its hash, its decoding and its signature all come from these bytes.
-        let bytes: [UInt8]
-        switch survey.small(manifestKey, cap: StoreLimits.manifestBytes) {
-        case .absent:
-            survey.compare(manifestKey, found: nil, sha256: nil, against: "catalog")
-            return
-        case .reported:
-            survey.expected.insert(manifestKey.pathKey)
-            return
-        case .bytes(let read):
-            bytes = read
-        }
-        survey.compare(manifestKey, found: Digest.sha256Hex(bytes), sha256: version.manifestSha256, against: "catalog")
+        guard let bytes = survey.read(manifestKey, cap: StoreLimits.manifestBytes, sha256: version.manifestSha256, against: "catalog")?.bytes else { return }
         guard let manifest = decodedManifest(bytes, key: manifestKey, of: version, in: &survey) else { return }
         if manifest.digest != version.digest {
             survey.drift(.storeChanged, manifestKey, "digest differs from the catalog's")
@@ -88,19 +77,8 @@ public struct StoreVerifier {
     /// manifest edited behind publish's back is drift though every hash in it was updated.
     private func checkContent(of manifest: StoreManifest, _ version: PublishedVersion, in survey: inout Survey) {
         let key = StoreLayout.versionFile(version.id, version.version, manifest.packJSON.file)
-        let bytes: [UInt8]
-        switch survey.small(key, cap: PackFile.maxBytes) {
-        case .absent:
-            survey.compare(key, found: nil, sha256: manifest.packJSON.sha256, against: "manifest")
-            return
-        case .reported:
-            survey.expected.insert(key.pathKey)
-            return
-        case .bytes(let read):
-            bytes = read
-        }
-        survey.compare(key, found: Digest.sha256Hex(bytes), sha256: manifest.packJSON.sha256, against: "manifest")
-        guard Digest.sha256Hex(bytes) == manifest.packJSON.sha256, let why = manifest.disagreement(withPackJSON: bytes) else { return }
+        guard let read = survey.read(key, cap: PackFile.maxBytes, sha256: manifest.packJSON.sha256, against: "manifest"),
+              read.sha256 == manifest.packJSON.sha256, let why = manifest.disagreement(withPackJSON: read.bytes) else { return }
         survey.drift(.storeChanged, StoreLayout.manifest(version.id, version.version), "not the manifest of the version it is in: \(why)")
     }
 
@@ -280,6 +258,23 @@ private struct Survey {
                 readError = readError ?? error
             }
             return .reported
+        }
+    }
+
+    /// `key` read within `cap` (`small`) and compared with `sha256` as `source` lists it; its bytes
+    /// and their SHA-256, or nil when it is absent or was reported.
+    mutating func read(_ key: String, cap: Int, sha256: String?, against source: String) -> (bytes: [UInt8], sha256: String)? {
+        switch small(key, cap: cap) {
+        case .absent:
+            compare(key, found: nil, sha256: sha256, against: source)
+            return nil
+        case .reported:
+            expected.insert(key.pathKey)
+            return nil
+        case .bytes(let bytes):
+            let found = Digest.sha256Hex(bytes)
+            compare(key, found: found, sha256: sha256, against: source)
+            return (bytes, found)
         }
     }
 
