@@ -201,8 +201,9 @@ extension CLIContext {
     /// The catalog the command works on (see `Workspace.openCatalog`).
     func openCatalog(_ arguments: ParsedArguments, readOnly: Bool = false, emptyWhenMissing: Bool = false) throws(SoundpackError) -> any Catalog {
         let workspace = try workspace(arguments)
+        // A read of a catalog that does not exist says so in its own words (exit 3), unwrapped.
         if readOnly && !emptyWhenMissing { try workspace.requireCatalog() }
-        do { return try workspace.openCatalog(readOnly: readOnly, emptyWhenMissing: emptyWhenMissing) } catch {
+        do { return try workspace.openCatalog(emptyWhenMissing: emptyWhenMissing) } catch {
             throw error.context("cannot use the catalog", hint: "--catalog or SOUNDPACK_CATALOG names it")
         }
     }

@@ -103,13 +103,13 @@ public struct Workspace: Sendable {
         return Array(repeating: "..", count: here.count - target.count).joined(separator: "/")
     }
 
-    /// The catalog. `readOnly` never creates one, and a catalog that does not exist is an error
-    /// that names it (a read reports what is there, never zero from nothing). `emptyWhenMissing`
-    /// reads an empty one where the file is missing (a dry run before the first publish).
-    public func openCatalog(readOnly: Bool = false, emptyWhenMissing: Bool = false) throws(SoundpackError) -> any Catalog {
+    /// The catalog, migrated (created where it does not exist; only the default's folder is made).
+    /// A command that reads it calls `requireCatalog()` first: a read reports what is there, never
+    /// zero from nothing. `emptyWhenMissing` reads an empty one where the file is missing (a dry
+    /// run before the first publish).
+    public func openCatalog(emptyWhenMissing: Bool = false) throws(SoundpackError) -> any Catalog {
         var location = catalog
         if !location.exists && emptyWhenMissing { location = .inMemory }
-        if readOnly && location != .inMemory { try requireCatalog() }
         return try location.open(createFolder: !catalogNamed)
     }
 
