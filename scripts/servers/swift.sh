@@ -78,6 +78,8 @@ dns_compliant_bucket_names = true
 [filter:tempauth]
 use = egg:swift#tempauth
 user_test_tester = testing .admin
+# Reads every account, writes none: what a pull request's gate is given.
+user_test_reader = reading .reseller_reader
 
 [filter:healthcheck]
 use = egg:swift#healthcheck
@@ -122,6 +124,7 @@ CONF
   echo "export SOUNDPACK_TEST_S3_ENDPOINT='http://127.0.0.1:$proxy'"
   echo "export SOUNDPACK_SWIFT_DIR='$dir'"
   echo "export AWS_ACCESS_KEY_ID='test:tester' AWS_SECRET_ACCESS_KEY='testing' AWS_REGION='us-east-1'"
+  echo "export SOUNDPACK_TEST_S3_READER='test:reader' SOUNDPACK_TEST_S3_READER_SECRET='reading'"
   ;;
 stop)
   dir=${2:?usage: swift.sh stop DIR}
