@@ -4,7 +4,7 @@
 # the code that ships to phones and its privacy manifests, builds (the iOS example too, against the
 # stand-ins of Apple's frameworks, and once more with default isolation MainActor), checks the JSON
 # schemas and CI formats against real output and their consumers, runs every command of
-# docs/ci.md, runs the publish reliability scripts (kill -9 at 24 points, 4 concurrent
+# docs/ci.md from a team's repository, runs action.yml as GitHub's runner does, runs the publish reliability scripts (kill -9 at 24 points, 4 concurrent
 # publishers; 8 runners on PostgreSQL + S3 with a server restart, kill -9 at 20 points there), runs every fuzz target for 60 s (SOUNDPACK_FUZZ_SECONDS), then runs every test. `swift test` runs last so its closing
 # line is the last line of output.
 set -euo pipefail
@@ -31,6 +31,7 @@ scripts/check/version.sh .build/debug/soundpack
 python3 scripts/check/schemas.py .build/debug/soundpack
 python3 scripts/check/ci-formats.py .build/debug/soundpack
 scripts/check/docs.sh
+python3 scripts/check/action.py
 python3 scripts/check/readme.py .build/debug/soundpack
 python3 scripts/check/report-layout.py .build/debug/soundpack
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/kill-publish.sh 24

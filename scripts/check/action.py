@@ -218,8 +218,9 @@ def read_commands(path):
 
 
 class Run:
-    def __init__(self, returncode, log, outputs, summary, temp):
+    def __init__(self, returncode, log, outputs, summary, temp, paths):
         self.returncode, self.log, self.outputs, self.summary, self.temp = returncode, log, outputs, summary, temp
+        self.paths = paths  # what the action added to GITHUB_PATH, for the job's later steps
 
 
 def run_action(action_path, workspace, inputs, step_env=None, temp=None, repository="OWNER/soundpack", event="push"):
@@ -239,7 +240,7 @@ def run_action(action_path, workspace, inputs, step_env=None, temp=None, reposit
         else:
             values[name] = as_string(spec.get("default", ""))
     temp = temp or tempfile.mkdtemp(prefix="runner-temp-")
-    files = {name: os.path.join(temp, "_runner_" + name) for name in ("path", "env", "summary")}
+    files = {name: os.path.join(temp, f"_runner_{name}_{os.urandom(4).hex()}") for name in ("path", "env", "summary")}
     for path in files.values():
         open(path, "w").close()
     contexts = {
@@ -284,7 +285,8 @@ def run_action(action_path, workspace, inputs, step_env=None, temp=None, reposit
             failed = True
     status = {"always": True, "success": not failed, "failure": failed, "cancelled": False}
     outputs = {name: substitute(spec.get("value", ""), contexts, status) for name, spec in (action.get("outputs") or {}).items()}
-    return Run(1 if failed else 0, "\n".join(log), outputs, open(files["summary"]).read(), temp)
+    paths = [line for line in open(files["path"]).read().splitlines() if line]
+    return Run(1 if failed else 0, "\n".join(log), outputs, open(files["summary"]).read(), temp, paths)
 
 
 # ---- the scenarios -----------------------------------------------------------------------------
