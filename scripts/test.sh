@@ -2,7 +2,8 @@
 # The test command of the README and CI: installs what is missing, starts throw-away PostgreSQL
 # and OpenStack Swift servers (stopped at the end, whatever happens), checks the iOS availability of
 # the code that ships to phones and its privacy manifests, builds (the iOS example too, against the
-# stand-ins of Apple's frameworks, and once more with default isolation MainActor), checks the JSON
+# stand-ins of Apple's frameworks, and once more with default isolation MainActor), cuts a
+# release with a throw-away key and checks it (scripts/check/release.sh), checks the JSON
 # schemas and CI formats against real output and their consumers, runs every command of
 # docs/ci.md from a team's repository, runs action.yml as GitHub's runner does, runs the publish reliability scripts (kill -9 at 24 points, 4 concurrent
 # publishers; 8 runners on PostgreSQL + S3 with a server restart, kill -9 at 20 points there), runs every fuzz target for 60 s (SOUNDPACK_FUZZ_SECONDS), then runs every test. `swift test` runs last so its closing
@@ -27,6 +28,7 @@ python3 scripts/check/privacy-manifest.py
 swift build --build-tests
 scripts/check/example-isolation.sh
 swift build -c release  # every target, as a developer types it (docs.sh then reuses it for the product)
+scripts/check/release.sh  # the static release build, its tarball, signature and a run without the toolchain
 scripts/check/version.sh .build/debug/soundpack
 python3 scripts/check/schemas.py .build/debug/soundpack
 python3 scripts/check/ci-formats.py .build/debug/soundpack
