@@ -21,7 +21,9 @@ Scenarios: the gate passes on a good pack; publish signs and verify with the pub
 (the secret key is gone from RUNNER_TEMP after); a pull request that changes a clip without a
 version bump fails the gate (and still leaves its SARIF); with the bump it passes, and publishes;
 verify with another public key fails; hostile and missing inputs fail with a message, running
-nothing they carry. action.yml is checked against the GitHub action metadata schema first.
+nothing they carry; with `version`, a release made by scripts/release.sh is installed (its
+signature and checksum checked) and gates, and one signed by another key or tampered with is
+refused. action.yml is checked against the GitHub action metadata schema first.
 
 Usage: scripts/check/action.py   (docs.py imports it to run the workflows of docs/ci.md)
 """
@@ -436,6 +438,28 @@ def main():
         runner("unknown-command", {"command": "deploy"}, "fail", mentions=("must be gate or publish",))
         runner("no-public-key", {"command": "publish", **store, "sign-key": secret}, "fail", mentions=("public-key input",))
         runner("no-packs", {"command": "gate", "packs": "packs/wechat/clips"}, "fail", mentions=("no pack folder",))
+
+        # version: the action installs a release (scripts/release.sh, signed with a throw-away key)
+        # instead of building, after checking its signature and checksum; a tampered tarball or a
+        # signature by another key is refused before anything is unpacked.
+        releases = os.path.join(work, "releases")
+        made = subprocess.run([os.path.join(root, "scripts/release.sh"), "--sign-key", os.path.join(keys, "release.key"), "-o", releases],
+                              capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if made.returncode != 0:
+            raise ActionError(f"scripts/release.sh failed:\n{made.stdout}{made.stderr}")
+        version = os.listdir(releases)[0]
+        release_inputs = {"version": version, "release-url": "file://" + os.path.join(releases, version), "release-public-key": public}
+        installed, _ = runner("release-gate", {"command": "gate", **store, **release_inputs}, "pass", event="pull_request",
+                              mentions=(f"soundpack {version}",))
+        if not installed.paths or not installed.paths[0].startswith(installed.temp) or "/.build/" in installed.paths[0]:
+            raise ActionError(f"release-gate: soundpack was not installed from the release: PATH gets {installed.paths}")
+        runner("release-other-key", {"command": "gate", **store, **release_inputs, "release-public-key": other_public}, "fail",
+               mentions=("does not verify with the release public key",))
+        tarball = os.path.join(releases, version, f"soundpack-{version}-linux-x86_64.tar.gz")
+        data = bytearray(open(tarball, "rb").read())
+        data[len(data) // 2] ^= 1
+        open(tarball, "wb").write(bytes(data))
+        runner("release-tampered", {"command": "gate", **store, **release_inputs}, "fail", mentions=("does not match the signed SHA256SUMS",))
     except ActionError as error:
         print(f"action.yml: {error}")
         sys.exit(1)
@@ -444,7 +468,8 @@ def main():
     print(f"action.yml: valid against the GitHub action metadata schema; {runs} runs from a team's repository holding only packs/, "
           f"into {store_kind}: the gate passed a good pack, failed a re-recorded clip without a version bump and passed it bumped; "
           "publish signed both versions and verify with the public key was clean (with another key it failed); "
-          "hostile, unknown and missing inputs failed with their message")
+          "hostile, unknown and missing inputs failed with their message; a signed release installed and gated, "
+          "a release signed by another key or with a changed tarball was refused")
 
 
 if __name__ == "__main__":
