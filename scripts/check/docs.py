@@ -16,6 +16,7 @@ drift from the tool.
   JUnit files are written); publish on main twice, from fresh clones, for two releases into one
   store (the test command's S3 server, else a shared folder); a third clone finds both and verify
   is clean.
+- README.md shows the same gate and publish workflows, word for word.
 - The sh blocks: every line, in order, in the passing project.
 - The pre-commit hook: refuses a commit with a broken clip, accepts one that validates.
 
@@ -165,6 +166,12 @@ try:
     gate_permissions = next(iter(gate_workflow["jobs"].values())).get("permissions", {})
     if gate_permissions != {"contents": "read", "security-events": "write", "actions": "read"}:
         fail(f"the gate job should ask for contents: read, security-events: write and actions: read (private repositories need it): {gate_permissions}")
+
+    # The README shows the same pair of workflows, word for word.
+    readme_workflows = [body for body in re.findall(r"^```yaml\n(.*?)^```", open(os.path.join(root, "README.md")).read(), re.S | re.M)
+                        if SOUNDPACK_ACTION.search(body) or "soundpack@" in body]
+    if sorted(readme_workflows) != sorted(text for text in workflows if yaml.safe_load(text) in voice):
+        fail("README.md's workflows using the soundpack action differ from docs/ci.md's gate and publish workflows: copy them across")
 
     # A team's repository holds only its packs: no step may run soundpack's scripts or build it there.
     used = project_steps(gate_workflow, "the gate workflow") + project_steps(publish_workflow, "the publish workflow")
