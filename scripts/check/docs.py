@@ -269,7 +269,10 @@ try:
         if not any("uploaded" in entry and "upload" in entry for entry in job.log):
             fail("the upload steps did not run after a failing gate")
 
-    # The pre-commit hook refuses a broken clip and accepts a good change.
+    # The pre-commit hook refuses a broken clip and accepts a good change. git runs it by its
+    # `#!/bin/sh` line: dash on Debian, so it is POSIX sh, not bash, that is tested.
+    if os.path.basename(os.path.realpath("/bin/sh")) != "dash" or open(os.path.join(root, "scripts/pre-commit-hook.sh")).readline().strip() != "#!/bin/sh":
+        fail("the pre-commit hook is tested under dash: it must start with #!/bin/sh, and /bin/sh must be dash here")
     hook_env = tool_env
     # (The sh block of the document installed the hook in this project.)
     if not os.path.islink(os.path.join(good, ".git/hooks/pre-commit")):
