@@ -1,4 +1,6 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
+// 6.1, not 6.0: the iOS example marks types and an extension `nonisolated` (SE-0449, Swift 6.1), so an
+// app building it needs Xcode 16.3 or later; an older SwiftPM says so instead of failing in the example.
 import PackageDescription
 
 // Linux only: behavioural stand-ins of the Apple frameworks the iOS example uses (UserNotifications,

@@ -6,6 +6,10 @@
 # Each clip is synthesised, trimmed at -45 dBFS with 15 ms of padding and peak-normalised with sox;
 # then `soundpack convert` levels every clip to -19 LUFS momentary max, trims to the voice plus
 # 10 ms, and writes CAF with 16-bit PCM, mono, 22050 Hz.
+# pack.json is the committed packs/NAME/pack.json, kept as it is (convert writes it back unchanged):
+# maxAmount, texts, phrases and checks are decisions, not audio. Each demo pack reads amounts up to
+# 99,999,999.99 and sets checks.bannerCutSeconds just above its longest announcement, with its reason
+# in checks.reasons; a regenerated pack must pass `validate --strict`, or this script fails.
 # Needs espeak-ng and sox (scripts/bootstrap.sh --dev installs them) and builds soundpack.
 # Regenerate the test fixtures afterwards (scripts/make-test-fixtures.sh): they are made from it.
 set -euo pipefail
@@ -46,7 +50,7 @@ convert_into() {
   scripts/soundpack convert "$1" "packs/$2" --rate 22050 --mono --codec pcm16 --container caf \
     --loudness -19 --trim-silence --force >/dev/null
   echo "regenerated packs/$2 ($(ls "packs/$2/clips" | wc -l) clips)"
-  scripts/soundpack validate --no-record "packs/$2"
+  scripts/soundpack validate --no-record --strict "packs/$2"
 }
 
 make_wechat() {

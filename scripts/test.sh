@@ -20,6 +20,7 @@ eval "$(scripts/servers/swift.sh start)"
 trap 'scripts/servers/postgres.sh stop "$SOUNDPACK_PG_DIR"; scripts/servers/swift.sh stop "$SOUNDPACK_SWIFT_DIR"' EXIT
 echo "servers: PostgreSQL and Swift (S3) up in $(( $(date +%s) - servers_started )) s"
 export SOUNDPACK_REQUIRE_SERVERS=1
+scripts/check/run-script.sh
 scripts/check/core-graph.sh
 python3 scripts/check/linux-imports.py
 python3 scripts/check/ios-availability.py

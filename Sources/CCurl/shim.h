@@ -9,7 +9,19 @@
 
 static inline void *soundpack_curl_library(void) {
     static void *handle;
+#if defined(__APPLE__)
+    // Homebrew's curl is keg-only; macOS's own libcurl is the last resort.
+    static const char *const names[] = {
+        "/opt/homebrew/opt/curl/lib/libcurl.4.dylib",  // Homebrew on Apple silicon
+        "/usr/local/opt/curl/lib/libcurl.4.dylib",     // Homebrew on Intel
+        "libcurl.4.dylib",                             // DYLD_LIBRARY_PATH, /usr/local/lib, /usr/lib
+        "/usr/lib/libcurl.4.dylib",                    // macOS's, when DYLD_FALLBACK_LIBRARY_PATH drops /usr/lib
+        NULL,
+    };
+    return soundpack_open_first_library(&handle, names);
+#else
     return soundpack_open_library(&handle, "libcurl.so.4");
+#endif
 }
 
 /// NULL when libcurl is loaded (or loads now), else the loader's message.

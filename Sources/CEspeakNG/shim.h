@@ -8,7 +8,16 @@
 
 static inline void *soundpack_espeak_library(void) {
     static void *handle;
+#if defined(__APPLE__)
+    static const char *const names[] = {
+        "/opt/homebrew/lib/libespeak-ng.1.dylib",  // Homebrew on Apple silicon
+        "libespeak-ng.1.dylib",                    // DYLD_LIBRARY_PATH, /usr/local/lib (Homebrew on Intel), /usr/lib
+        NULL,
+    };
+    return soundpack_open_first_library(&handle, names);
+#else
     return soundpack_open_library(&handle, "libespeak-ng.so.1");
+#endif
 }
 
 /// NULL when libespeak-ng is loaded (or loads now), else the loader's message.

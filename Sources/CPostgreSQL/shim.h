@@ -13,7 +13,18 @@
 
 static inline void *soundpack_pq_library(void) {
     static void *handle;
+#if defined(__APPLE__)
+    // Homebrew's libpq is keg-only: never in a folder dyld searches by itself.
+    static const char *const names[] = {
+        "/opt/homebrew/opt/libpq/lib/libpq.5.dylib",  // Homebrew on Apple silicon
+        "/usr/local/opt/libpq/lib/libpq.5.dylib",     // Homebrew on Intel
+        "libpq.5.dylib",                              // DYLD_LIBRARY_PATH, /usr/local/lib, /usr/lib
+        NULL,
+    };
+    return soundpack_open_first_library(&handle, names);
+#else
     return soundpack_open_library(&handle, "libpq.so.5");
+#endif
 }
 
 /// NULL when libpq is loaded (or loads now), else the loader's message.

@@ -275,6 +275,12 @@ public struct Checks: Sendable, Equatable {
     public var composeMaxSeconds: Double = 30
     /// Rule ids this pack suppresses (`checks.ignore`); their findings are reported as suppressed.
     public var ignore: [String] = []
+    /// Why this pack departs from a default (`checks.reasons`): a threshold it sets, or a rule id it
+    /// ignores → the team's reason, kept beside the value so a reviewer, and the JSON report, see it.
+    public var reasons: [String: String] = [:]
+
+    /// The longest reason pack.json may give: a sentence or two, not a document.
+    public static let maxReasonLength = 500
 
     public init() {}
 
@@ -301,6 +307,7 @@ public struct Checks: Sendable, Equatable {
 
     mutating func apply(_ map: [String: Any]) throws(PackFileError) {
         for (key, value) in map {
+            if key == "reasons" { continue }  // after the rest: a reason names a check set here
             if key == "ignore" {
                 guard let rules = value as? [String] else {
                     throw PackFileError(field: "checks.ignore", message: "must be an array of rule ids, like [\"audio.dc-offset\"]")
@@ -309,7 +316,7 @@ public struct Checks: Sendable, Equatable {
                 continue
             }
             guard let field = Self.fields.first(where: { $0.name == key }) else {
-                let known = Self.fields.map(\.name) + ["ignore"]
+                let known = Self.fields.map(\.name) + ["ignore", "reasons"]
                 throw PackFileError(field: "checks.\(key)", message: "unknown check\(Suggestions.didYouMean(key, among: known)) (known: \(known.joined(separator: ", ")))")
             }
             // `true` is not a number, though Foundation bridges it to one.
@@ -317,6 +324,31 @@ public struct Checks: Sendable, Equatable {
                 throw PackFileError(field: "checks.\(key)", message: "must be a number in \(field.range.lowerBound)...\(field.range.upperBound)")
             }
             self[keyPath: field.path] = number.doubleValue
+        }
+        if let value = map["reasons"] { try applyReasons(value, setHere: Set(map.keys).subtracting(["ignore", "reasons"])) }
+    }
+
+    /// `checks.reasons`: each key a threshold set in the same `checks` or a rule id in its `ignore`,
+    /// each value a printable sentence saying why.
+    private mutating func applyReasons(_ value: Any, setHere: Set<String>) throws(PackFileError) {
+        guard let map = value as? [String: Any] else {
+            throw PackFileError(field: "checks.reasons", message: "must be an object: a threshold set in checks, or a rule id in checks.ignore → why, like {\"bannerCutSeconds\": \"…\"}")
+        }
+        let decided = setHere.union(ignore)
+        for (key, value) in map {
+            let field = "checks.reasons.\(key.quoted(limit: 40))"
+            guard decided.contains(key) else {
+                let hint = decided.isEmpty ? "this pack sets none" : "it sets \(decided.sorted().joined(separator: ", "))"
+                throw PackFileError(field: field, message: "is a reason for a check this pack does not set or ignore\(Suggestions.didYouMean(key, among: Array(decided))) (\(hint))")
+            }
+            guard let text = value as? String, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw PackFileError(field: field, message: "must be a sentence saying why this pack departs from the default")
+            }
+            guard text.count <= Self.maxReasonLength else {
+                throw PackFileError(field: field, message: "is \(text.count) characters; a reason has at most \(Self.maxReasonLength)")
+            }
+            if let problem = PackFile.unprintable(text) { throw PackFileError(field: field, message: problem) }
+            reasons[key] = text
         }
     }
 }
@@ -364,11 +396,13 @@ extension PackFile: Encodable {
         try c.encodeIfPresent(defaultPhrase, forKey: .defaultPhrase)
         try c.encodeIfPresent(source, forKey: .source)
         let defaults = Checks()
-        let changed = Checks.fields.filter { self.checks[keyPath: $0.path] != defaults[keyPath: $0.path] }
+        // A threshold with a reason is written even at its default value, so the reason reads back.
+        let changed = Checks.fields.filter { self.checks[keyPath: $0.path] != defaults[keyPath: $0.path] || checks.reasons[$0.name] != nil }
         if !changed.isEmpty || !checks.ignore.isEmpty {
             var nested = c.nestedContainer(keyedBy: StringKey.self, forKey: .checks)
             for field in changed { try nested.encode(checks[keyPath: field.path], forKey: StringKey(field.name)) }
             if !checks.ignore.isEmpty { try nested.encode(checks.ignore, forKey: StringKey("ignore")) }
+            if !checks.reasons.isEmpty { try nested.encode(checks.reasons, forKey: StringKey("reasons")) }
         }
     }
 }

@@ -10,7 +10,10 @@ import SoundpackTestSupport
     @Test func theReportIsSelfContainedAndComplete() throws {
         let folder = TemporaryFolder()
         try FormatGoldenTests.brokenPack(in: folder)
-        let result = try Executable.run(["report", Fixtures.demoPack, "packs/broken", "-o", "report.html"], in: folder.path)
+        // The demo pack at the default banner threshold, for a finding about the whole pack.
+        let good = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.restoreDefaultBannerCut(good)
+        let result = try Executable.run(["report", good, "packs/broken", "-o", "report.html"], in: folder.path)
         // Written either way; a pack with errors makes the exit code 1, as validate's.
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.contains("report.html: 2 packs (1 failed)"))

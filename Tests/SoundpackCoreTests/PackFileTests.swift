@@ -37,6 +37,47 @@ import Testing
         #expect(object["profile"] as? String == "ios-notification" && object["$schema"] as? String == "../../schemas/pack.schema.json")
     }
 
+    /// A pack that departs from a default says why beside it (`checks.reasons`), and what soundpack
+    /// writes keeps the reason, even for a threshold set to its default value.
+    @Test func reasonsForChecksReadAndWriteBack() throws {
+        let json = #"""
+            {"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},
+             "checks":{"bannerCutSeconds":10,"maxTrailingSilenceMs":80,"ignore":["audio.dc-offset"],
+                       "reasons":{"bannerCutSeconds":"users choose Persistent banners","maxTrailingSilenceMs":"the default, on purpose",
+                                  "audio.dc-offset":"recorded through an old interface"}}}
+            """#
+        let file = try PackFile(json: Data(json.utf8))
+        #expect(file.checks.bannerCutSeconds == 10)
+        #expect(file.checks.reasons == ["bannerCutSeconds": "users choose Persistent banners", "maxTrailingSilenceMs": "the default, on purpose",
+                                        "audio.dc-offset": "recorded through an old interface"])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(file)
+        #expect(try PackFile(json: data) == file)
+        let checks = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["checks"] as? [String: Any])
+        #expect(Set(checks.keys) == ["bannerCutSeconds", "maxTrailingSilenceMs", "ignore", "reasons"])
+    }
+
+    @Test(arguments: [
+        (#"{"bannerCutSeconds":10,"reasons":"Persistent banners"}"#, "checks.reasons"),
+        (#"{"reasons":{"bannerCutSeconds":"Persistent banners"}}"#, "checks.reasons.bannerCutSeconds"),
+        (#"{"bannerCutSeconds":10,"reasons":{"bannerCutSecond":"Persistent banners"}}"#, "checks.reasons.bannerCutSecond"),
+        (#"{"ignore":["audio.dc-offset"],"reasons":{"audio.clipping":"old interface"}}"#, "checks.reasons.audio.clipping"),
+        (#"{"bannerCutSeconds":10,"reasons":{"bannerCutSeconds":""}}"#, "checks.reasons.bannerCutSeconds"),
+        (#"{"bannerCutSeconds":10,"reasons":{"bannerCutSeconds":10}}"#, "checks.reasons.bannerCutSeconds"),
+        (#"{"bannerCutSeconds":10,"reasons":{"bannerCutSeconds":"line\nbreak"}}"#, "checks.reasons.bannerCutSeconds"),
+        ("{\"bannerCutSeconds\":10,\"reasons\":{\"bannerCutSeconds\":\"\(String(repeating: "x", count: 501))\"}}", "checks.reasons.bannerCutSeconds"),
+    ])
+    func aReasonNamesACheckThePackSets(_ checks: String, _ field: String) {
+        let json = #"{"id":"a","version":"1.0.0","grammar":"zh-Hans","maxAmount":"1","clips":{},"checks":"# + checks + "}"
+        do {
+            _ = try PackFile(json: Data(json.utf8))
+            Issue.record("accepted \(checks)")
+        } catch {
+            #expect(error.field == field, "\(error)")
+        }
+    }
+
     @Test(arguments: [
         ("not json", nil as String?),
         ("[]", nil),

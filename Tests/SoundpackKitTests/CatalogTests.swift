@@ -15,7 +15,10 @@ import SoundpackCore
     func recordsValidationRunsAndReadsThemBack(_ backend: CatalogBackend) throws {
         let folder = TemporaryFolder()
         let catalog = try backend.open(backend == .sqlite ? folder.file("nested/catalog.sqlite") : backend.freshLocation(in: folder))
-        let report = Self.demoReport()
+        // The demo pack at the default banner threshold: one warning, compose.banner-cut.
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.restoreDefaultBannerCut(pack)
+        let report = Validator().validate(folder: PackFolder(absolute: pack))
         try catalog.recordValidations([report], strict: false, toolVersion: "test", at: Date(timeIntervalSince1970: 0))
         try catalog.recordValidations([report], strict: true, toolVersion: "test", at: Date(timeIntervalSince1970: 60))
 
@@ -23,7 +26,7 @@ import SoundpackCore
         #expect(packs.map(\.id) == ["wechat"])
         #expect(packs.first?.latestVersion == "1.0.0 (unpublished)")
         #expect(packs.first?.publishedVersions == 0)
-        // The strict run fails on the demo pack's one warning (compose.banner-cut).
+        // The strict run fails on that one warning.
         #expect(report.findings.map(\.rule) == [.composeBannerCut])
         #expect(packs.first?.lastResult == "failed")
 

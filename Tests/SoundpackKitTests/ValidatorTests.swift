@@ -38,6 +38,20 @@ import SoundpackTestSupport
         #expect(clip["token"] as? String == "prefix")
     }
 
+    /// pack.json's reasons for its checks reach the JSON report, where CI and reviewers read them.
+    @Test func theJSONRenderingCarriesTheReasonsForChecks() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.editManifest(pack) { manifest in
+            manifest["checks"] = ["bannerCutSeconds": 10, "ignore": ["audio.dc-offset"],
+                                  "reasons": ["bannerCutSeconds": "users choose Persistent banners", "audio.dc-offset": "old interface"]]
+        }
+        let report = Validator().validate(folder: PackFolder(path: pack, shown: "packs/wechat"))
+        let object = try #require(try JSONSerialization.jsonObject(with: try StoreJSON.encode(report)) as? [String: Any])
+        #expect(object["checkReasons"] as? [String: String] == ["bannerCutSeconds": "users choose Persistent banners", "audio.dc-offset": "old interface"])
+        #expect((object["checks"] as? [String: Any])?["bannerCutSeconds"] as? Double == 10)
+    }
+
     @Test func aPackWithoutPackJSONHasNoManifestAndNoDigest() {
         let folder = TemporaryFolder()
         let report = Validator().validate(folder: PackFolder(path: folder.path, shown: "empty"))

@@ -7,9 +7,12 @@ command prints with what the README shows, so the tour cannot drift from the too
   command's exit status.
 - A line `…` in the expected output stands for any number of lines; ISO timestamps are compared
   as <time>.
-- `<!-- check: COMMAND -->` just before a block runs COMMAND first (set-up a reader needs no
-  picture of); `<!-- check: no-compare -->` runs the block without comparing its output (JSON
-  shown abridged).
+- An ```sh block just after `<!-- check: run -->` is set-up the reader runs too: it runs (with
+  `set -e`) before the next console block. `<!-- check: COMMAND -->` just before a block runs
+  COMMAND first (set-up a reader needs no picture of); `<!-- check: no-compare -->` runs the block
+  without comparing its output (JSON shown abridged).
+- The project is the tour's: a folder `tour` beside the demo packs (`../packs`, `../scripts`), as
+  the README has the reader make it in the clone, holding a copy of packs/wechat.
 - `$ # …` narrative lines run the edit this script keeps for them (NARRATION).
 
 Usage: scripts/check/readme.py [path/to/soundpack]   (default .build/debug/soundpack)
@@ -27,26 +30,29 @@ TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
 text = open(os.path.join(root, "README.md")).read()
 blocks = []  # (setup commands, compare?, lines)
 pending, compare = [], True
-for match in re.finditer(r"(<!-- check: (.*?) -->\n)|^```console\n(.*?)^```", text, re.S | re.M):
-    if match.group(1):
-        if match.group(2).strip() == "no-compare":
+for match in re.finditer(r"<!-- check: run -->\n```sh\n(.*?)^```|(<!-- check: (.*?) -->\n)|^```console\n(.*?)^```", text, re.S | re.M):
+    if match.group(1) is not None:
+        pending.append("set -e\n" + match.group(1))
+        continue
+    if match.group(2):
+        if match.group(3).strip() == "no-compare":
             compare = False
         else:
-            pending.append(match.group(2))
+            pending.append(match.group(3))
         continue
-    blocks.append((pending, compare, match.group(3).splitlines()))
+    blocks.append((pending, compare, match.group(4).splitlines()))
     pending, compare = [], True
 
 work = tempfile.mkdtemp(prefix="soundpack-readme-")
 bin_dir = os.path.join(work, "bin")
-project = os.path.join(work, "project")
+project = os.path.join(work, "tour")
 os.makedirs(bin_dir)
-os.makedirs(os.path.join(project, "scripts"))
+os.makedirs(os.path.join(work, "scripts"))
 os.symlink(binary, os.path.join(bin_dir, "soundpack"))
 shutil.copytree(os.path.join(root, "packs/wechat"), os.path.join(project, "packs/wechat"))
 for script in ("make-raw-pack.sh",):
-    shutil.copy(os.path.join(root, "scripts", script), os.path.join(project, "scripts"))
-# make-raw-pack.sh reads the demo pack from beside itself: give it the repository's.
+    shutil.copy(os.path.join(root, "scripts", script), os.path.join(work, "scripts"))
+# The clone the tour sits in: its demo packs (make-raw-pack.sh reads them from beside itself).
 os.symlink(os.path.join(root, "packs"), os.path.join(work, "packs"))
 env = {**os.environ, "PATH": bin_dir + ":" + os.environ["PATH"], "NO_COLOR": "1", "SOUNDPACK_CATALOG": "", "SOUNDPACK_STORE": ""}
 env.pop("SOUNDPACK_CATALOG"); env.pop("SOUNDPACK_STORE")

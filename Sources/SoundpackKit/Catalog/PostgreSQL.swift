@@ -35,10 +35,17 @@ final class PostgreSQLConnection: SQLConnection {
     let location: String
     let insertionOrder = "seq"
 
+    #if os(macOS)
+    /// What to install when libpq cannot be opened (CPostgreSQL/shim.h names where it is looked for).
+    static let installHint = "install it with Homebrew: brew install libpq"
+    #else
+    static let installHint = "install Debian's libpq5 (or your system's PostgreSQL client library)"
+    #endif
+
     init(url: String) throws(CatalogError) {
         location = Self.redacted(url)
         if let error = soundpack_pq_load_error() {
-            throw CatalogError("cannot use the catalog at \(location): libpq could not be loaded (\(String(cString: error))); install Debian's libpq5 (or your system's PostgreSQL client library)")
+            throw CatalogError("cannot use the catalog at \(location): libpq could not be loaded (\(String(cString: error))); \(Self.installHint)")
         }
         // A server that is restarting or failing over refuses connections for a few seconds: wait
         // for it (up to about 10 s) rather than fail a CI job; any other refusal is final.

@@ -95,9 +95,16 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     /// A valid pointer for an empty body (libcurl reads none of it).
     nonisolated(unsafe) private static let emptyBody = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
 
+    #if os(macOS)
+    /// What to install when libcurl cannot be opened (CCurl/shim.h names where it is looked for).
+    static let installHint = "install it with Homebrew: brew install curl"
+    #else
+    static let installHint = "install Debian's libcurl4 (or your system's libcurl)"
+    #endif
+
     public init(_ location: S3Location) throws(StoreError) {
         if let error = soundpack_curl_load_error() {
-            throw StoreError("cannot use the store \(location.shown): libcurl could not be loaded (\(String(cString: error))); install Debian's libcurl4 (or your system's libcurl)")
+            throw StoreError("cannot use the store \(location.shown): libcurl could not be loaded (\(String(cString: error))); \(Self.installHint)")
         }
         _ = Self.globalInit
         guard let handle = soundpack_curl_easy_init() else { throw StoreError("cannot start libcurl") }

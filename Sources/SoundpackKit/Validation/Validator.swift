@@ -164,7 +164,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case directory, id, name, version, grammar, two, money, tenStart, maxAmount, profile, texts, phrases, defaultPhrase, source, findings, clips, worstCase, checks, digest
-        case errors, warnings, suppressed, ignoredByPack
+        case errors, warnings, suppressed, ignoredByPack, checkReasons
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -187,6 +187,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
             try c.encodeIfPresent(pack.source, forKey: .source)
             try c.encode(Dictionary(uniqueKeysWithValues: pack.checks.values.map { ($0.name, $0.value) }), forKey: .checks)
             if !pack.checks.ignore.isEmpty { try c.encode(pack.checks.ignore, forKey: .ignoredByPack) }
+            if !pack.checks.reasons.isEmpty { try c.encode(pack.checks.reasons, forKey: .checkReasons) }
         }
         try c.encode(findings, forKey: .findings)
         try c.encode(clips, forKey: .clips)
