@@ -14,6 +14,12 @@ ff -i "$src" -af "pan=stereo|c0=c0|c1=-0.5*c0" -map_metadata -1 -fflags +bitexac
 ff -i "$out/ima4-stereo.caf" -f s16le -c:a pcm_s16le "$out/ima4-stereo.s16le"
 
 
+# MP3 as sound designers and TTS websites deliver them (init --from tests): libmp3lame, 48 kb/s mono.
+mkdir -p "$out/delivery-mp3"
+for stem in prefix 0 1 2 3 4 6 7 9 shi; do
+  ff -i "packs/wechat/clips/$stem.caf" -map_metadata -1 -fflags +bitexact -c:a libmp3lame -b:a 48k "$out/delivery-mp3/$stem.mp3"
+done
+
 # Loudness reference: ffmpeg's ebur128 filter on each file padded with 400 ms of silence on both
 # sides (the windows soundpack measures), momentary max (LUFS) and true peak (dBTP).
 sox -R -n -r 48000 -c 2 -b 16 "$out/tone-48k-stereo.wav" synth 0.5 sine 1000 gain -12

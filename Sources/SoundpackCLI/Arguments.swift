@@ -200,6 +200,29 @@ struct NewPackArguments {
     }
 }
 
+/// Options whose values are `KEY=VALUE` pairs: `--phrase-text ID=TEXT` (init, synth) and
+/// `init --map TOKEN=NAME`. One spec and one parse for each.
+enum PairArguments {
+    static let phraseText = OptionSpec.option("--phrase-text", value: "ID=TEXT", help: "the words of a phrase, {amount} where the amount goes", repeatable: true)
+
+    /// `--phrase-text` values in the order given, split at the first `=`.
+    static func phraseTexts(_ arguments: ParsedArguments) throws(SoundpackError) -> [(id: String, text: String)] {
+        try pairs(arguments, "--phrase-text", form: "ID=TEXT", example: "--phrase-text wechat='微信到账{amount}'").map { (id: $0.key, text: $0.value) }
+    }
+
+    /// Every value of `option`, split at its first `=`; a value without one is not `form`: a usage error.
+    static func pairs(_ arguments: ParsedArguments, _ option: String, form: String, example: String) throws(SoundpackError) -> [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        for given in arguments.values(option) {
+            guard let equals = given.firstIndex(of: "=") else {
+                throw .usage("\(option) '\(given.quoted(limit: 60))' is not \(form)", hint: "e.g. \(example)")
+            }
+            pairs.append((String(given[..<equals]), String(given[given.index(after: equals)...])))
+        }
+        return pairs
+    }
+}
+
 enum GrammarOptionFlags {
     static let names = ["--two", "--money", "--ten-start"]
 

@@ -248,6 +248,16 @@ public struct Grammar: Sendable, Hashable {
         }
     }
 
+    /// The smallest amount in `0...maximum` whose reading says `token` (nil when none does): which
+    /// amount first needs its clip.
+    public func smallestAmount(saying token: Token, upTo maximum: Amount) -> Amount? {
+        switch reading {
+        case .chinese(let g): return g.smallestAmount(saying: token, upTo: maximum)
+        case .english(let g): return g.smallestAmount(saying: token, upTo: maximum)
+        case .hindi(let g): return g.smallestAmount(saying: token, upTo: maximum)
+        }
+    }
+
     /// The amount in `0...maximum` whose reading costs most, with `cost` per token (for example
     /// a clip's frames). Searches the reading's structure digit by digit, not every amount.
     public func costliestReading(upTo maximum: Amount, cost: (Token) -> Int64) -> (amount: Amount, tokens: [Token], cost: Int64) {

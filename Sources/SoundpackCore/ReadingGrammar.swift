@@ -114,6 +114,13 @@ private struct SearchKey<State: Hashable>: Hashable {
     var tight: Bool
 }
 
+/// A key of the search for an amount that says a token: where the search is, and whether the
+/// digits so far said the token.
+private struct SaidKey<State: Hashable>: Hashable {
+    var search: SearchKey<State>
+    var said: Bool
+}
+
 extension ReadingGrammar {
     /// Every token some amount in `0...maximum` is read with: the clips a pack needs. A breadth
     /// search over (position, state, tight), so it costs the reading's structure, not 10^14 amounts.
@@ -154,6 +161,46 @@ extension ReadingGrammar {
             live = liveHere
         }
         return found
+    }
+
+    /// The smallest amount in `0...maximum` whose reading says `token`, or nil when none does: the
+    /// amount that needs a clip first (a missing 百 is first heard at 100). Each start is searched
+    /// digit by digit, smallest digit first, over (position, state, tight, said) with a memo of the
+    /// branches that lead nowhere; a guessed start is kept only when the amount it finds reads so.
+    public func smallestAmount(saying token: Token, upTo maximum: Amount) -> Amount? {
+        let bound = ReadingDigits.of(maximum)
+        // Per position, the keys from which no continuation ends accepted with `token` said.
+        var deadEnds = [Set<SaidKey<State>>](repeating: [], count: ReadingDigits.count)
+        var buffer: [Token] = []
+        var digits: [Int] = []
+
+        func search(_ key: SaidKey<State>, _ position: Int) -> Bool {
+            if position == ReadingDigits.count { return key.said && accepts(key.search.state) }
+            if deadEnds[position].contains(key) { return false }
+            let limit = key.search.tight ? bound[position] : 9
+            for digit in 0...limit {
+                var state = key.search.state
+                buffer.removeAll(keepingCapacity: true)
+                step(&state, digit: digit, at: position, into: &buffer)
+                let next = SaidKey(search: SearchKey(state: state, tight: key.search.tight && digit == limit), said: key.said || buffer.contains(token))
+                digits.append(digit)
+                if search(next, position + 1) { return true }
+                digits.removeLast()
+            }
+            deadEnds[position].insert(key)
+            return false
+        }
+
+        var smallest: Amount?
+        for start in starts {
+            for index in deadEnds.indices { deadEnds[index].removeAll(keepingCapacity: true) }
+            digits.removeAll(keepingCapacity: true)
+            guard search(SaidKey(search: SearchKey(state: start, tight: true), said: false), 0) else { continue }
+            let amount = Amount(minorUnits: digits.reduce(Int64(0)) { $0 * 10 + Int64($1) })
+            guard tokens(for: amount).contains(token) else { continue }
+            if smallest.map({ amount.minorUnits < $0.minorUnits }) ?? true { smallest = amount }
+        }
+        return smallest
     }
 
     /// The amount in `0...maximum` with the greatest total `cost` of its reading; among equals,

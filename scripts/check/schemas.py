@@ -5,6 +5,8 @@
 - pack.json files the tool refuses as manifest.invalid are refused by the schema too;
 - `soundpack validate --format json` output validates against schemas/report.schema.json, for the
   demo pack and for broken copies that exercise findings, unreadable clips and a missing manifest;
+- `init --format json` (with and without --from) validates against schemas/init.schema.json, and the pack.json it
+  writes against schemas/pack.schema.json;
 - a published store's manifest.json and index.json, `export --format json` and `show --format json`, validate against
   their schemas.
 
@@ -131,6 +133,31 @@ try:
         if "manifest.invalid" not in rules:
             sys.exit(f"tool accepts a pack.json the schema refuses: {data}")
         checked += 1
+    # init, with and without --from: its JSON, and the pack.json it writes. The delivery holds the demo
+    # pack's clips under designer names, one missing (百), one that matches nothing, a link and a folder.
+    init_v = validator(json.load(open(os.path.join(root, "schemas/init.schema.json"))))
+    delivery = os.path.join(work, "delivery")
+    os.makedirs(os.path.join(delivery, "old"))
+    for name in os.listdir(os.path.join(demo, "clips")):
+        stem = name[:-len(".caf")]
+        if stem != "bai":
+            shutil.copy(os.path.join(demo, "clips", name), os.path.join(delivery, ("wechat_prefix" if stem == "prefix" else stem) + ".caf"))
+    shutil.copy(os.path.join(demo, "clips/5.caf"), os.path.join(delivery, "outtake.caf"))
+    os.symlink("/etc/passwd", os.path.join(delivery, "yuan2.wav"))
+    def init_json(*arguments):
+        out = subprocess.run([binary, "init", *arguments, "--format", "json"], capture_output=True, text=True, cwd=work)
+        if out.returncode != 0:
+            sys.exit(f"soundpack init exited {out.returncode}: {out.stderr}")
+        return json.loads(out.stdout)
+    adopted = init_json("adopted", "--id", "adopted", "--from", "delivery", "--map", "prefix=wechat_prefix")
+    init_v.validate(adopted)
+    if [m["token"] for m in adopted["missing"]] != ["百"] or adopted["missing"][0].get("amount") != "100" or not adopted["unmatched"] or not adopted["skipped"]:
+        sys.exit(f"init --from did not list what it could not match: {adopted}")
+    packs_v.validate(json.load(open(os.path.join(work, "adopted/pack.json"))))
+    init_v.validate(init_json("scaffold", "--id", "scaffold", "--phrase-text", "order=您有一笔新订单"))
+    packs_v.validate(json.load(open(os.path.join(work, "scaffold/pack.json"))))
+    checked += 4
+
     # publish the demo pack into a fresh store, then check manifest.json, index.json and the export.
     project = os.path.join(work, "project")
     shutil.copytree(demo, os.path.join(project, "packs", "wechat"))
@@ -182,4 +209,4 @@ try:
 finally:
     shutil.rmtree(work)
 
-print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export,payload,show}}.schema.json")
+print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export,payload,show,init}}.schema.json")

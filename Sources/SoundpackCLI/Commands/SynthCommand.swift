@@ -36,7 +36,7 @@ enum SynthCommand: Command {
             .option("--voice", value: "V", help: "the engine's voice (espeak-ng: cmn, en-us, hi, ...)"),
             .option("--engine-command", value: "CMD", help: "a TTS program run per clip, e.g. 'my-tts --out {out} {text}'"),
             .option("--engine-timeout", value: "S", help: "seconds one engine command may take (default 60)"),
-            .option("--phrase-text", value: "ID=TEXT", help: "the words of a phrase, {amount} where the amount goes", repeatable: true),
+            PairArguments.phraseText,
             .option("--rate", value: "HZ", help: "sample rate of the clips (default 22050)"),
             .choice("--codec", value: "CODEC", [AudioFileWriter.Encoding.pcm16, .ulaw, .alaw, .ima4], default: .pcm16),
             .flag("--force", help: "replace an existing DIR"),
@@ -61,12 +61,7 @@ enum SynthCommand: Command {
         } else if arguments.value("--engine-timeout") != nil {
             throw .usage("--engine-timeout applies to --engine-command only")
         }
-        for given in arguments.values("--phrase-text") {
-            guard let equals = given.firstIndex(of: "=") else {
-                throw .usage("--phrase-text '\(given.quoted(limit: 60))' is not ID=TEXT", hint: "e.g. --phrase-text wechat='微信到账{amount}'")
-            }
-            request.phraseTexts.append((String(given[..<equals]), String(given[given.index(after: equals)...])))
-        }
+        request.phraseTexts = try PairArguments.phraseTexts(arguments)
         if let rate = arguments.value("--rate") {
             guard let hz = Int(rate) else { throw .usage("--rate must be a whole number of Hz") }
             request.convert.sampleRate = hz

@@ -88,3 +88,58 @@ extension RenderDestination.Problem {
         }
     }
 }
+
+/// `init`: the pack.json written and, with `--from`, how the recordings were matched: one table of
+/// each token's recording, the recordings no token claims, the tokens no recording gives, and the
+/// entries not read.
+struct Initialized: CommandOutput {
+    var pack: String
+    /// Token → clip path, as pack.json lists them.
+    var clips: [String: String]
+    /// The recordings folder, as given (`--from`).
+    var from: String?
+    var adoption: RecordingAdoption?
+
+    private enum Keys: String, CodingKey { case pack, clips, from, matched, unmatched, missing, skipped }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(pack, forKey: .pack)
+        try c.encode(clips, forKey: .clips)
+        guard let adoption else { return }
+        try c.encode(from, forKey: .from)
+        try c.encode(adoption.matched, forKey: .matched)
+        try c.encode(adoption.unmatched, forKey: .unmatched)
+        try c.encode(adoption.missing, forKey: .missing)
+        try c.encode(adoption.skipped, forKey: .skipped)
+    }
+
+    func text(colour: Bool) -> String {
+        let shown = pack.visible
+        guard let adoption, let from else {
+            return "created \(shown)/pack.json with \(clips.count) clips; record them as \(shown)/clips/<token>.caf, then run soundpack validate \(pack)\n"
+        }
+        // Every name is made visible (`Table` escapes its cells): a file name cannot move the cursor or forge a line.
+        var out = "created \(shown)/pack.json: \(adoption.matched.count) recordings of \(from.visible) adopted as clips, "
+            + "\(adoption.unmatched.count) not matched, \(adoption.missing.count) tokens without a recording\n"
+        var rows: [[String]] = [["token", "recording", "clip"]]
+        for match in adoption.matched { rows.append([match.token, match.recording, match.clip]) }
+        for missing in adoption.missing {
+            let needed = missing.amount.map { "missing: first said in \($0)" }
+                ?? missing.phrases.map { "missing: said by phrase \($0.joined(separator: ", "))" } ?? "missing: said in every announcement"
+            rows.append([missing.token, "-", needed])
+        }
+        for recording in adoption.unmatched {
+            let status = recording.note.map { "not matched: \($0)" } ?? recording.nearest.map { "not matched (nearest token: \($0))" } ?? "not matched"
+            rows.append(["-", recording.recording, status])
+        }
+        for entry in adoption.skipped { rows.append(["-", entry.name, "skipped: \(entry.reason)"]) }
+        out += Table.render(rows)
+        if adoption.missing.isEmpty {
+            out += "next: soundpack convert \(shown) PACK --mono --trim-silence, then soundpack validate PACK\n"
+        } else {
+            out += "next: add a recording for each missing token under \"clips\" in \(shown)/pack.json (soundpack validate \(shown) --no-record lists them), then soundpack convert \(shown) PACK --mono --trim-silence\n"
+        }
+        return out
+    }
+}

@@ -5,12 +5,13 @@ import Foundation
 
 public enum CappedFile {
     /// The whole file at `path`, refused when it is not a regular file or holds more than `cap`
-    /// bytes (`what` names it in that message: "a clip", "pack.json").
-    public static func read(_ path: String, cap: Int, what: String) throws(CappedFileError) -> [UInt8] {
+    /// bytes (`what` names it in that message: "a clip", "pack.json"). Without `followingLinks`, a
+    /// symbolic link at `path` is refused, even one swapped in after a look (O_NOFOLLOW).
+    public static func read(_ path: String, cap: Int, what: String, followingLinks: Bool = true) throws(CappedFileError) -> [UInt8] {
         // Looked at first: a FIFO or a device is refused without being opened.
-        if case .other(let kind)? = FileKind.of(path) { throw CappedFileError("not a regular file: \(kind)") }
+        if case .other(let kind)? = followingLinks ? FileKind.of(path) : FileKind.at(path) { throw CappedFileError("not a regular file: \(kind)") }
         // O_NONBLOCK: one swapped in meanwhile must not make the open wait for a writer either.
-        let fd = SystemCall.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = SystemCall.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { throw CappedFileError("cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()

@@ -156,65 +156,17 @@ public struct PackSynthesizer: Sendable {
         return Plan(pack: pack, source: source, clips: clips)
     }
 
-    /// The phrases of a pack about to be spoken: the ones it declares, else prefix, amount and, when
-    /// `--phrase-text suffix=…` gave words for one, the suffix (a pack's suffix is said only when it
-    /// has a clip, so its clip is spoken here, not left to a text nobody hears).
-    static func phrasebook(of pack: PackFile) -> Phrasebook {
-        guard pack.phrases == nil else { return pack.phrasebook }
-        return Phrasebook(grammar: pack.grammar, hasSuffix: pack.texts[Token.suffix.rawValue] != nil)
-    }
+    /// The phrases of a pack about to be spoken (`PhraseTexts.phrasebook`).
+    static func phrasebook(of pack: PackFile) -> Phrasebook { PhraseTexts.phrasebook(of: pack) }
 
-    /// The pack.json a request asks for, clips not yet listed. Each `--phrase-text` id is given once,
-    /// and each clip it makes (ID, and ID-after for the words after {amount}) belongs to one phrase.
+    /// The pack.json a request asks for, clips not yet listed: the `--phrase-text` words, and the
+    /// language's default prefix for a pack without phrases that was given none.
     static func packFile(for request: SynthRequest) throws(SoundpackError) -> PackFile {
         var pack = PackFile(id: request.id, name: request.id, version: SemanticVersion("0.1.0")!, grammar: request.grammar,
                             maxAmount: request.maxAmount, clips: [:])
-        let aroundAmount = Set([Token.prefix.rawValue, Token.suffix.rawValue])
-        let given = request.phraseTexts
-        var seen = Set<String>()
-        for (id, _) in given where !seen.insert(id).inserted {
-            throw .usage("--phrase-text \(id.quoted(limit: 40))=… is given twice", hint: "give each id once")
-        }
-        if given.isEmpty {
-            pack.texts = [Token.prefix.rawValue: SynthRequest.defaultPrefix(for: request.grammar.id)]
-        } else if given.allSatisfy({ aroundAmount.contains($0.id) }) {
-            for (id, text) in given { pack.texts[id] = text }
-            if pack.texts[Token.prefix.rawValue] == nil { pack.texts[Token.prefix.rawValue] = SynthRequest.defaultPrefix(for: request.grammar.id) }
-        } else {
-            var phrases: [String: [String]] = [:]
-            // Which phrase each clip key came from: `pay`'s words after {amount} are clip `pay-after`,
-            // which a phrase named `pay-after` would also claim.
-            var owners: [String: String] = [:]
-            func claim(_ key: String, _ text: String, for id: String) throws(SoundpackError) {
-                if let owner = owners[key] {
-                    throw .usage("--phrase-text \(owner)=… and \(id)=… both need the clip '\(key)'",
-                                 hint: "the words after {amount} of phrase ID are clip ID-after; rename one of the phrases")
-                }
-                owners[key] = id
-                pack.texts[key] = text
-            }
-            for (id, text) in given {
-                guard !aroundAmount.contains(id) else {
-                    throw .usage("--phrase-text \(id)=… cannot be given with phrases", hint: "prefix and suffix belong to a pack without phrases; write the words into each phrase, like wechat='微信到账{amount}'")
-                }
-                guard Phrasebook.isValidName(id) else {
-                    throw .usage("--phrase-text: '\(id.quoted(limit: 40))' is not a phrase id", hint: "use 1-32 of a-z, 0-9 and '-', starting with a letter or digit")
-                }
-                let parts = text.components(separatedBy: Phrasebook.amountPiece)
-                guard parts.count <= 2 else { throw .usage("--phrase-text \(id): '{amount}' may appear once") }
-                var pieces: [String] = []
-                let before = parts[0].trimmingCharacters(in: .whitespaces)
-                if !before.isEmpty { try claim(id, before, for: id); pieces.append(id) }
-                if parts.count == 2 {
-                    pieces.append(Phrasebook.amountPiece)
-                    let after = parts[1].trimmingCharacters(in: .whitespaces)
-                    if !after.isEmpty { try claim("\(id)-after", after, for: id); pieces.append("\(id)-after") }
-                }
-                guard !pieces.isEmpty else { throw .usage("--phrase-text \(id) has no words", hint: "e.g. \(id)='微信到账{amount}'") }
-                phrases[id] = pieces
-            }
-            pack.phrases = phrases
-            pack.defaultPhrase = given[0].id
+        try PhraseTexts.apply(request.phraseTexts, to: &pack)
+        if pack.phrases == nil && pack.texts[Token.prefix.rawValue] == nil {
+            pack.texts[Token.prefix.rawValue] = SynthRequest.defaultPrefix(for: request.grammar.id)
         }
         return pack
     }
