@@ -44,7 +44,7 @@ if [ -n "$version" ]; then
   openssl pkeyutl -verify -pubin -inkey "$download/release-key.der" -keyform DER -rawin \
       -in "$download/SHA256SUMS" -sigfile "$download/SHA256SUMS.sig" >/dev/null ||
     fail "the signature of $base/SHA256SUMS does not verify with the release public key: do not use this download"
-  (cd "$download" && grep -E "  $name\.tar\.gz\$" SHA256SUMS | sha256sum --check --status) ||
+  (cd "$download" && awk -v file="$name.tar.gz" '$2 == file' SHA256SUMS | grep . | sha256sum --check --status) ||
     fail "$name.tar.gz does not match the signed SHA256SUMS: do not use this download"
   # The C libraries the binary links (the Swift runtime is inside it).
   runtime=(libsqlite3-0 libsndfile1 libsodium23 libsamplerate0 libebur128-1 libarchive13 libssl3 libpq5 libcurl4)
