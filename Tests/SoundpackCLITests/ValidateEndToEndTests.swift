@@ -11,7 +11,7 @@ import SoundpackTestSupport
 enum Breakage: String, CaseIterable, Sendable {
     case brokenJSON, missingField, parentPath, absolutePath, symlinkedClip, missingToken, unknownToken, orphanFile
     case textRenamedCAF, missingFile, unsafeName, unsupportedFormat, mismatchedRate, silentClip, longClip
-    case leadingSilence, trailingSilence, composeWarning, composeError, bannerCut, clipped, dcOffset, quieterClip, nonFiniteSamples
+    case leadingSilence, trailingSilence, composeWarning, composeError, bannerCut, downloadSize, clipped, dcOffset, quieterClip, nonFiniteSamples
 
     /// (rule, severity, exit status without --strict, text the message or location must contain)
     var expectation: (rule: String, severity: String, status: Int32, mentions: String) {
@@ -36,6 +36,7 @@ enum Breakage: String, CaseIterable, Sendable {
         case .composeWarning: return ("compose.too-long", "warning", 0, "the longest announcement, for amount")
         case .composeError: return ("compose.too-long", "error", 1, "amount")
         case .bannerCut: return ("compose.banner-cut", "warning", 0, "lasts 9.559 s, above 9.000 s")
+        case .downloadSize: return ("compose.download-size", "warning", 0, "above 204,800 bytes (200 KiB) (checks.maxAnnouncementBytes)")
         case .clipped: return ("audio.clipping", "warning", 0, "clips/6.caf")
         case .dcOffset: return ("audio.dc-offset", "warning", 0, "clips/7.caf")
         case .quieterClip: return ("audio.loudness-outlier", "warning", 0, "LU quieter than the pack median")
@@ -104,6 +105,8 @@ enum Breakage: String, CaseIterable, Sendable {
             try setCheck("composeMaxSeconds", 5)
         case .bannerCut:
             try setCheck("bannerCutSeconds", 9)
+        case .downloadSize:
+            try setCheck("maxAnnouncementBytes", 204_800)
         case .clipped:
             // A speech-level sine pushed 6 dB past full scale: the writer clips it flat.
             try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, amplitude: 2), to: clips + "6.caf")
@@ -179,6 +182,52 @@ enum Breakage: String, CaseIterable, Sendable {
         }
         let raised = try Executable.run(["validate", pack, "--strict", "--no-record"], in: folder.path)
         #expect(raised.status == 0 && raised.stdout.contains("0 errors, 0 warnings"), "\(raised.stdout)")
+    }
+
+    /// The demo pack's clips at 48 kHz stereo: the heaviest announcement's distinct files weigh more
+    /// than 1 MiB, and the message's figures are those files' sizes; at 22.05 kHz mono (every demo
+    /// pack) nothing is said; pack.json's threshold is honoured, and a misspelt one is named.
+    @Test func heavyClipsWarnOfTheDownloadInTheExtension() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        for file in try FileManager.default.contentsOfDirectory(atPath: pack + "/clips") {
+            let path = pack + "/clips/" + file
+            let mono = try AudioProbe().decode(path: path).samples
+            let resampled = try Resampler.resample(mono, channels: 1, from: 22_050, to: 48_000)
+            try Fixtures.writeClip(resampled.flatMap { [$0, $0] }, to: path, sampleRate: 48_000, channels: 2)
+        }
+        let result = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(result.status == 0, "a warning: \(result.stdout)")
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("[compose.download-size]") }, "\(result.stdout)")
+        #expect(line.hasPrefix("\(pack)/pack.json:") && line.contains(": warning: "))
+        #expect(line.contains("the heaviest announcement, for amount 98765432.01 (微信到账九千八百七十六万五千四百三十二点零一元), downloads 17 clip files of "))
+        #expect(line.contains("above 1,048,576 bytes (1.00 MiB)"))
+        #expect(line.contains("--rate 22050 --mono") && line.contains("--codec ima4"))
+        // The bytes are those of the amount's distinct files, each once.
+        let files = try Executable.run(["say", "98765432.01", "--pack", pack, "--format", "files"], in: folder.path).stdout
+        let distinct = Set(files.split(whereSeparator: \.isWhitespace).map(String.init))
+        let bytes = try distinct.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: pack + "/" + $1)[.size] as? Int) ?? 0) }
+        #expect(distinct.count == 17)
+        #expect(bytes > 1_048_576)
+        #expect(line.contains("downloads 17 clip files of \(Format.bytes(Int64(bytes))),"), "\(line) \(bytes)")
+
+        // pack.json raises the threshold above it: nothing to say.
+        try Fixtures.editManifest(pack) { object in
+            var checks = object["checks"] as? [String: Any] ?? [:]
+            checks["maxAnnouncementBytes"] = bytes
+            object["checks"] = checks
+        }
+        let raised = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(!raised.stdout.contains("compose.download-size"), "\(raised.stdout)")
+        // A misspelt threshold is named, with the one meant.
+        try Fixtures.editManifest(pack) { object in object["checks"] = ["maxAnouncementBytes": 2_000_000] }
+        let misspelt = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(misspelt.status == 1)
+        #expect(misspelt.stdout.contains("[manifest.invalid]") && misspelt.stdout.contains("'checks.maxAnouncementBytes': unknown check; did you mean 'maxAnnouncementBytes'?"), "\(misspelt.stdout)")
+
+        // The demo packs, 22.05 kHz mono, weigh far less.
+        let demos = try Executable.run(["validate", "--no-record"] + ["wechat", "merchant", "en-us", "hi-in"].map { Fixtures.repositoryRoot + "/packs/" + $0 }, in: folder.path)
+        #expect(demos.status == 0 && !demos.stdout.contains("compose.download-size"), "\(demos.stdout)")
     }
 
     @Test(arguments: Breakage.allCases)
