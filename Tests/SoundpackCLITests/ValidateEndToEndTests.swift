@@ -230,6 +230,39 @@ enum Breakage: String, CaseIterable, Sendable {
         #expect(demos.status == 0 && !demos.stdout.contains("compose.download-size"), "\(demos.stdout)")
     }
 
+    /// `--group-by clip`: a heading per file, its findings under it, each still a compiler-style
+    /// line; the same finding lines as the default order. Other formats need --output.
+    @Test func findingsGroupedByClipKeepTheirLines() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, leadingSilence: 0.3, trailingSilence: 0.3), to: pack + "/clips/3.caf")
+        try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, leadingSilence: 0.3), to: pack + "/clips/8.caf")
+        let byFile = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        let byClip = try Executable.run(["validate", pack, "--no-record", "--group-by", "clip"], in: folder.path)
+        #expect(byClip.status == byFile.status && byClip.stderr.isEmpty, "\(byClip.stderr)")
+        let lines = byClip.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let headings = lines.filter { $0.hasPrefix("== ") }
+        #expect(headings.map { $0.prefix { $0 != ":" } } == ["== \(pack)/pack.json", "== \(pack)/clips/3.caf ('3')", "== \(pack)/clips/8.caf ('8')"], "\(byClip.stdout)")
+        #expect(headings[1].hasSuffix(": 0 errors, \(lines.filter { $0.hasPrefix("\(pack)/clips/3.caf: warning: ") }.count) warnings"), "\(headings)")
+        // Under each heading, only findings of its file, each a whole compiler-style line.
+        var current: String?
+        for line in lines where !line.isEmpty && !line.hasPrefix("\(pack): ") {
+            if line.hasPrefix("== ") { current = String(line.dropFirst(3).prefix { $0 != " " && $0 != ":" }); continue }
+            let file = try #require(current, "a finding before any heading: \(line)")
+            #expect(line.hasPrefix(file + ":") && line.contains(": warning: ["), "\(line) under \(file)")
+        }
+        // The same finding lines as the default order, none lost or added.
+        let findingLines = { (text: String) in text.split(separator: "\n").filter { $0.contains(": warning: [") || $0.contains(": error: [") }.sorted() }
+        #expect(findingLines(byClip.stdout) == findingLines(byFile.stdout))
+        #expect(findingLines(byClip.stdout).count >= 4)
+
+        // Other formats print no text: a usage error, unless --output leaves the text to the terminal.
+        let sarif = try Executable.run(["validate", pack, "--no-record", "--group-by", "clip", "--format", "sarif"], in: folder.path)
+        #expect(sarif.status == 2 && sarif.stderr.contains("--group-by clip groups the text output only"), "\(sarif.stderr)")
+        let beside = try Executable.run(["validate", pack, "--no-record", "--group-by", "clip", "--format", "sarif", "--output", "out.sarif"], in: folder.path)
+        #expect(beside.status == byFile.status && beside.stdout.contains("== \(pack)/clips/3.caf ('3')"), "\(beside.stdout)\(beside.stderr)")
+    }
+
     @Test(arguments: Breakage.allCases)
     func eachRuleFiresOnAPackMadeToBreakIt(_ breakage: Breakage) throws {
         let folder = TemporaryFolder()
