@@ -272,6 +272,20 @@ public struct Grammar: Sendable, Hashable {
     }
 }
 
+extension Grammar {
+    /// The amount in `0...maximum` whose reading adds the heaviest distinct clip files to `given`
+    /// (`ReadingGrammar.heaviestDistinctAmount`), with its reading and that weight.
+    public func heaviestDistinctReading(upTo maximum: Amount, clip: (Token) -> Int?, weights: [Int64], given: ClipSet) -> (amount: Amount, tokens: [Token], weight: Int64) {
+        let best: (amount: Amount, weight: Int64)
+        switch reading {
+        case .chinese(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given)
+        case .english(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given)
+        case .hindi(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given)
+        }
+        return (best.amount, tokens(for: best.amount), best.weight)
+    }
+}
+
 /// The options as one JSON object, every option written (`{"money":"yuan","tenStart":"shi","two":"er"}`),
 /// as `show --format json` prints them; an option left out reads as its default.
 extension GrammarOptions: Codable {

@@ -273,6 +273,9 @@ public struct Checks: Sendable, Equatable {
     public var composeWarnSeconds: Double = 10
     /// A worst-case announcement at or above this many seconds is a `compose.too-long` error (iOS: 30).
     public var composeMaxSeconds: Double = 30
+    /// The distinct clip files of the heaviest announcement weighing more than this many bytes are a
+    /// `compose.download-size` warning: a phone lacking them downloads them in the extension's time budget.
+    public var maxAnnouncementBytes: Double = 1_048_576
     /// Rule ids this pack suppresses (`checks.ignore`); their findings are reported as suppressed.
     public var ignore: [String] = []
     /// Why this pack departs from a default (`checks.reasons`): a threshold it sets, or a rule id it
@@ -296,6 +299,7 @@ public struct Checks: Sendable, Equatable {
         ("bannerCutSeconds", 0.1...30, \.bannerCutSeconds),
         ("composeWarnSeconds", 0.1...30, \.composeWarnSeconds),
         ("composeMaxSeconds", 0.1...30, \.composeMaxSeconds),
+        ("maxAnnouncementBytes", 1_024...1_073_741_824, \.maxAnnouncementBytes),
     ]
 
     /// The names and values of every threshold, for reports.

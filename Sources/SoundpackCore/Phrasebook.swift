@@ -199,4 +199,26 @@ public struct Phrasebook: Sendable, Hashable {
         }
         return best!
     }
+
+    /// The announcement of any phrase and amount in `0...maximum` whose distinct clip files weigh
+    /// most: what a phone that has none of them downloads for it, each file once however often it
+    /// is said. `clip` gives a token's file (tokens sharing a file share one), `weights` each
+    /// file's weight. Exact (`ReadingGrammar.heaviestDistinctAmount`); ties go to the phrase first by id.
+    public func heaviestDownload(upTo maximum: Amount, clip: (Token) -> Int?, weights: [Int64])
+        -> (phrase: Phrase, amount: Amount?, tokens: [Token], weight: Int64)
+    {
+        var best: (phrase: Phrase, amount: Amount?, tokens: [Token], weight: Int64)?
+        for phrase in phrases {
+            var given = ClipSet(capacity: weights.count)
+            var own: Int64 = 0
+            for token in phrase.clips { if let c = clip(token), given.insert(c) { own += weights[c] } }
+            var candidate = (phrase: phrase, amount: Amount?.none, tokens: phrase.before, weight: own)
+            if phrase.saysAmount {
+                let reading = grammar.heaviestDistinctReading(upTo: maximum, clip: clip, weights: weights, given: given)
+                candidate = (phrase, reading.amount, announcement(phrase).frame(reading.tokens), own + reading.weight)
+            }
+            if best == nil || candidate.weight > best!.weight { best = candidate }
+        }
+        return best!
+    }
 }

@@ -249,3 +249,166 @@ extension ReadingGrammar {
         return Amount(minorUnits: minorUnits)
     }
 }
+
+/// A set of a pack's clip files by index: what one announcement downloads, each file once.
+public struct ClipSet: Hashable, Sendable {
+    private var words: [UInt64]
+
+    public init(capacity: Int) { words = [UInt64](repeating: 0, count: (capacity + 63) / 64) }
+
+    public func contains(_ clip: Int) -> Bool { words[clip >> 6] & (1 << UInt64(clip & 63)) != 0 }
+
+    public mutating func formUnion(_ other: ClipSet) {
+        for index in words.indices { words[index] |= other.words[index] }
+    }
+
+    /// Adds `clip`; true when it was not in the set.
+    @discardableResult
+    public mutating func insert(_ clip: Int) -> Bool {
+        let bit: UInt64 = 1 << UInt64(clip & 63)
+        guard words[clip >> 6] & bit == 0 else { return false }
+        words[clip >> 6] |= bit
+        return true
+    }
+}
+
+/// A node of the heaviest-download search: the digit search's key and the clips said so far.
+private struct DownloadKey<State: Hashable>: Hashable {
+    var position: Int
+    var key: SearchKey<State>
+    var said: ClipSet
+}
+
+/// What can still come after a node of the heaviest-download search: the heaviest rest counting every
+/// occurrence, the most tokens it says, and every file it can say.
+private struct DownloadRest {
+    var weight: Int64
+    var count: Int
+    var files: ClipSet
+}
+
+extension ReadingGrammar {
+    /// The amount in `0...maximum` whose reading plays the heaviest set of distinct clip files, each
+    /// counted once however often it is said (a phone downloads a file once): `clip` gives a token's
+    /// file (tokens sharing a file share one; nil for none), `weights` each file's weight, `given`
+    /// the files counted before the reading (a phrase's own); the weight returned is what the reading
+    /// adds to them. Among equals, the largest amount.
+    ///
+    /// A weight of distinct files is not a sum along the digits, so the dynamic program of
+    /// `costliestAmount` does not apply. This is an exact branch and bound over the same
+    /// (position, state, tight) structure: digits are tried from 9 down, and a branch is cut when
+    /// what it has plus the most it could still add (the heaviest reading of the remaining digits
+    /// counting every occurrence, and the heaviest files not yet said, as many as the remaining
+    /// digits can say at most) cannot beat the best found. It starts from the costliest reading by
+    /// occurrences, so in practice it visits a few thousand nodes.
+    public func heaviestDistinctAmount(upTo maximum: Amount, clip: (Token) -> Int?, weights: [Int64], given: ClipSet) -> (amount: Amount, weight: Int64) {
+        let bound = ReadingDigits.of(maximum)
+        var buffer: [Token] = []
+        func distinctWeight(of tokens: [Token], adding said: inout ClipSet) -> Int64 {
+            var total: Int64 = 0
+            for token in tokens { if let c = clip(token), said.insert(c) { total += weights[c] } }
+            return total
+        }
+        // Forward: every key reachable at each position.
+        var layers: [Set<SearchKey<State>>] = [Set(starts.map { SearchKey(state: $0, tight: true) })]
+        for position in 0..<ReadingDigits.count {
+            var next = Set<SearchKey<State>>()
+            for key in layers[position] {
+                for digit in 0...(key.tight ? bound[position] : 9) {
+                    var state = key.state
+                    buffer.removeAll(keepingCapacity: true)
+                    step(&state, digit: digit, at: position, into: &buffer)
+                    next.insert(SearchKey(state: state, tight: key.tight && digit == bound[position]))
+                }
+            }
+            layers.append(next)
+        }
+        // Backward: from each key, the heaviest rest of a reading counting every occurrence, the most
+        // tokens it can say, and the files it can say at all; absent when no accepted reading
+        // continues from the key.
+        var rest = [[SearchKey<State>: DownloadRest]](repeating: [:], count: ReadingDigits.count + 1)
+        for key in layers[ReadingDigits.count] where accepts(key.state) {
+            rest[ReadingDigits.count][key] = DownloadRest(weight: 0, count: 0, files: ClipSet(capacity: weights.count))
+        }
+        for position in stride(from: ReadingDigits.count - 1, through: 0, by: -1) {
+            for key in layers[position] {
+                var best: DownloadRest?
+                for digit in 0...(key.tight ? bound[position] : 9) {
+                    var state = key.state
+                    buffer.removeAll(keepingCapacity: true)
+                    step(&state, digit: digit, at: position, into: &buffer)
+                    guard let after = rest[position + 1][SearchKey(state: state, tight: key.tight && digit == bound[position])] else { continue }
+                    var here: Int64 = 0, files = after.files
+                    for token in buffer { if let c = clip(token) { here += weights[c]; files.insert(c) } }
+                    guard var known = best else { best = DownloadRest(weight: here + after.weight, count: buffer.count + after.count, files: files); continue }
+                    known.weight = max(known.weight, here + after.weight)
+                    known.count = max(known.count, buffer.count + after.count)
+                    known.files.formUnion(files)
+                    best = known
+                }
+                if let best { rest[position][key] = best }
+            }
+        }
+        let heaviestFirst = weights.indices.sorted { (weights[$0], $1) > (weights[$1], $0) }
+        // The heaviest `count` files of `reachable` not yet said.
+        func heaviestUnsaid(_ said: ClipSet, of reachable: ClipSet, count: Int) -> Int64 {
+            var total: Int64 = 0, taken = 0
+            for c in heaviestFirst where taken < count && reachable.contains(c) && !said.contains(c) {
+                total += weights[c]
+                taken += 1
+            }
+            return total
+        }
+
+        // The costliest reading by occurrences is a reading; its distinct weight is a floor to beat or meet.
+        var seed = given
+        let floor = distinctWeight(of: tokens(for: costliestAmount(upTo: maximum) { token in clip(token).map { weights[$0] } ?? 0 }), adding: &seed)
+        // So is a greedy dive that takes at each digit the branch of the highest bound: often the answer.
+        func dive(from start: State) -> Int64? {
+            var key = SearchKey(state: start, tight: true), said = given, weight: Int64 = 0
+            for position in 0..<ReadingDigits.count {
+                var chosen: (bound: Int64, key: SearchKey<State>, said: ClipSet, weight: Int64)?
+                for digit in stride(from: key.tight ? bound[position] : 9, through: 0, by: -1) {
+                    var state = key.state
+                    buffer.removeAll(keepingCapacity: true)
+                    step(&state, digit: digit, at: position, into: &buffer)
+                    let next = SearchKey(state: state, tight: key.tight && digit == bound[position])
+                    guard let most = rest[position + 1][next] else { continue }
+                    var nextSaid = said
+                    let nextWeight = weight + distinctWeight(of: buffer, adding: &nextSaid)
+                    let ceiling = nextWeight + min(most.weight, heaviestUnsaid(nextSaid, of: most.files, count: most.count))
+                    if chosen.map({ ceiling > $0.bound }) ?? true { chosen = (ceiling, next, nextSaid, nextWeight) }
+                }
+                guard let chosen else { return nil }
+                (key, said, weight) = (chosen.key, chosen.said, chosen.weight)
+            }
+            return weight
+        }
+        let dived = starts.compactMap(dive).max() ?? floor
+        var best: (weight: Int64, digits: [Int]?) = (max(floor, dived) - 1, nil)
+        var digits = [Int](repeating: 0, count: ReadingDigits.count)
+        var visited = Set<DownloadKey<State>>()
+        func search(_ key: SearchKey<State>, _ position: Int, _ said: ClipSet, _ weight: Int64) {
+            guard let most = rest[position][key] else { return }
+            if position == ReadingDigits.count {
+                if weight > best.weight { best = (weight, digits) }
+                return
+            }
+            guard weight + min(most.weight, heaviestUnsaid(said, of: most.files, count: most.count)) > best.weight,
+                  visited.insert(DownloadKey(position: position, key: key, said: said)).inserted else { return }
+            let limit = key.tight ? bound[position] : 9
+            for digit in stride(from: limit, through: 0, by: -1) {
+                var state = key.state
+                buffer.removeAll(keepingCapacity: true)
+                step(&state, digit: digit, at: position, into: &buffer)
+                var next = said
+                let added = distinctWeight(of: buffer, adding: &next)
+                digits[position] = digit
+                search(SearchKey(state: state, tight: key.tight && digit == limit), position + 1, next, weight + added)
+            }
+        }
+        for state in starts { search(SearchKey(state: state, tight: true), 0, given, 0) }
+        let minorUnits = (best.digits ?? []).reduce(Int64(0)) { $0 * 10 + Int64($1) }
+        return (Amount(minorUnits: minorUnits), best.weight)
+    }
+}

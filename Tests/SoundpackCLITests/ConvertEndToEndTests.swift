@@ -100,6 +100,28 @@ import SoundpackTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["src"])
     }
 
+    /// Every unreadable clip and every missing token in one run, then nothing written.
+    @Test func everyProblemOfTheSourceIsReportedInOneRun() throws {
+        let folder = TemporaryFolder()
+        let source = try Fixtures.copyDemoPack(into: folder, as: "src")
+        try "not audio".write(toFile: source + "/clips/5.wav", atomically: true, encoding: .utf8)
+        try "not audio either".write(toFile: source + "/clips/7.mp3", atomically: true, encoding: .utf8)
+        try Fixtures.editManifest(source) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["5"] = "clips/5.wav"
+            clips["7"] = "clips/7.mp3"
+            clips["百"] = nil
+            object["clips"] = clips
+        }
+        let result = try Executable.run(["convert", "src", "out"], in: folder.path)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("3 problems in src"), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot read clip 'clips/5.wav' for '5'"), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot read clip 'clips/7.mp3' for '7'"), "\(result.stderr)")
+        #expect(result.stderr.contains("no clip for token '百'"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["src"])
+    }
+
     @Test func anUnwritableDestinationLeavesNothing() throws {
         let folder = TemporaryFolder()
         try folder.write("a file where a folder should be", to: "blocked")

@@ -11,7 +11,7 @@ import SoundpackTestSupport
 enum Breakage: String, CaseIterable, Sendable {
     case brokenJSON, missingField, parentPath, absolutePath, symlinkedClip, missingToken, unknownToken, orphanFile
     case textRenamedCAF, missingFile, unsafeName, unsupportedFormat, mismatchedRate, silentClip, longClip
-    case leadingSilence, trailingSilence, composeWarning, composeError, bannerCut, clipped, dcOffset, quieterClip, nonFiniteSamples
+    case leadingSilence, trailingSilence, composeWarning, composeError, bannerCut, downloadSize, clipped, dcOffset, quieterClip, nonFiniteSamples
 
     /// (rule, severity, exit status without --strict, text the message or location must contain)
     var expectation: (rule: String, severity: String, status: Int32, mentions: String) {
@@ -36,6 +36,7 @@ enum Breakage: String, CaseIterable, Sendable {
         case .composeWarning: return ("compose.too-long", "warning", 0, "the longest announcement, for amount")
         case .composeError: return ("compose.too-long", "error", 1, "amount")
         case .bannerCut: return ("compose.banner-cut", "warning", 0, "lasts 9.559 s, above 9.000 s")
+        case .downloadSize: return ("compose.download-size", "warning", 0, "above 204,800 bytes (200 KiB) (checks.maxAnnouncementBytes)")
         case .clipped: return ("audio.clipping", "warning", 0, "clips/6.caf")
         case .dcOffset: return ("audio.dc-offset", "warning", 0, "clips/7.caf")
         case .quieterClip: return ("audio.loudness-outlier", "warning", 0, "LU quieter than the pack median")
@@ -104,6 +105,8 @@ enum Breakage: String, CaseIterable, Sendable {
             try setCheck("composeMaxSeconds", 5)
         case .bannerCut:
             try setCheck("bannerCutSeconds", 9)
+        case .downloadSize:
+            try setCheck("maxAnnouncementBytes", 204_800)
         case .clipped:
             // A speech-level sine pushed 6 dB past full scale: the writer clips it flat.
             try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, amplitude: 2), to: clips + "6.caf")
@@ -194,6 +197,85 @@ enum Breakage: String, CaseIterable, Sendable {
                 #expect(file.checks.reasons["bannerCutSeconds"] != nil, "\(pack) raises bannerCutSeconds without a reason")
             }
         }
+    }
+
+    /// The demo pack's clips at 48 kHz stereo: the heaviest announcement's distinct files weigh more
+    /// than 1 MiB, and the message's figures are those files' sizes; at 22.05 kHz mono (every demo
+    /// pack) nothing is said; pack.json's threshold is honoured, and a misspelt one is named.
+    @Test func heavyClipsWarnOfTheDownloadInTheExtension() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        for file in try FileManager.default.contentsOfDirectory(atPath: pack + "/clips") {
+            let path = pack + "/clips/" + file
+            let mono = try AudioProbe().decode(path: path).samples
+            let resampled = try Resampler.resample(mono, channels: 1, from: 22_050, to: 48_000)
+            try Fixtures.writeClip(resampled.flatMap { [$0, $0] }, to: path, sampleRate: 48_000, channels: 2)
+        }
+        let result = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(result.status == 0, "a warning: \(result.stdout)")
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("[compose.download-size]") }, "\(result.stdout)")
+        #expect(line.hasPrefix("\(pack)/pack.json:") && line.contains(": warning: "))
+        #expect(line.contains("the heaviest announcement, for amount 98765432.01 (微信到账九千八百七十六万五千四百三十二点零一元), downloads 17 clip files of "))
+        #expect(line.contains("above 1,048,576 bytes (1.00 MiB)"))
+        #expect(line.contains("--rate 22050 --mono") && line.contains("--codec ima4"))
+        // The bytes are those of the amount's distinct files, each once.
+        let files = try Executable.run(["say", "98765432.01", "--pack", pack, "--format", "files"], in: folder.path).stdout
+        let distinct = Set(files.split(whereSeparator: \.isWhitespace).map(String.init))
+        let bytes = try distinct.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: pack + "/" + $1)[.size] as? Int) ?? 0) }
+        #expect(distinct.count == 17)
+        #expect(bytes > 1_048_576)
+        #expect(line.contains("downloads 17 clip files of \(Format.bytes(Int64(bytes))),"), "\(line) \(bytes)")
+
+        // pack.json raises the threshold above it: nothing to say.
+        try Fixtures.editManifest(pack) { object in
+            var checks = object["checks"] as? [String: Any] ?? [:]
+            checks["maxAnnouncementBytes"] = bytes
+            object["checks"] = checks
+        }
+        let raised = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(!raised.stdout.contains("compose.download-size"), "\(raised.stdout)")
+        // A misspelt threshold is named, with the one meant.
+        try Fixtures.editManifest(pack) { object in object["checks"] = ["maxAnouncementBytes": 2_000_000] }
+        let misspelt = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        #expect(misspelt.status == 1)
+        #expect(misspelt.stdout.contains("[manifest.invalid]") && misspelt.stdout.contains("'checks.maxAnouncementBytes': unknown check; did you mean 'maxAnnouncementBytes'?"), "\(misspelt.stdout)")
+
+        // The demo packs, 22.05 kHz mono, weigh far less.
+        let demos = try Executable.run(["validate", "--no-record"] + ["wechat", "merchant", "en-us", "hi-in"].map { Fixtures.repositoryRoot + "/packs/" + $0 }, in: folder.path)
+        #expect(demos.status == 0 && !demos.stdout.contains("compose.download-size"), "\(demos.stdout)")
+    }
+
+    /// `--group-by clip`: a heading per file, its findings under it, each still a compiler-style
+    /// line; the same finding lines as the default order. Other formats need --output.
+    @Test func findingsGroupedByClipKeepTheirLines() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder)
+        try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, leadingSilence: 0.3, trailingSilence: 0.3), to: pack + "/clips/3.caf")
+        try Fixtures.writeClip(Fixtures.tone(seconds: 0.3, leadingSilence: 0.3), to: pack + "/clips/8.caf")
+        let byFile = try Executable.run(["validate", pack, "--no-record"], in: folder.path)
+        let byClip = try Executable.run(["validate", pack, "--no-record", "--group-by", "clip"], in: folder.path)
+        #expect(byClip.status == byFile.status && byClip.stderr.isEmpty, "\(byClip.stderr)")
+        let lines = byClip.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let headings = lines.filter { $0.hasPrefix("== ") }
+        #expect(headings.map { $0.prefix { $0 != ":" } } == ["== \(pack)/pack.json", "== \(pack)/clips/3.caf ('3')", "== \(pack)/clips/8.caf ('8')"], "\(byClip.stdout)")
+        #expect(headings[1].hasSuffix(": 0 errors, \(lines.filter { $0.hasPrefix("\(pack)/clips/3.caf: warning: ") }.count) warnings"), "\(headings)")
+        // Under each heading, only findings of its file, each a whole compiler-style line.
+        var current: String?
+        for line in lines where !line.isEmpty && !line.hasPrefix("\(pack): ") {
+            if line.hasPrefix("== ") { current = String(line.dropFirst(3).prefix { $0 != " " && $0 != ":" }); continue }
+            let file = try #require(current, "a finding before any heading: \(line)")
+            #expect(line.hasPrefix(file + ":") && line.contains(": warning: ["), "\(line) under \(file)")
+        }
+        // The same finding lines as the default order, none lost or added.
+        let findingLines = { (text: String) in text.split(separator: "\n").filter { $0.contains(": warning: [") || $0.contains(": error: [") }.sorted() }
+        #expect(findingLines(byClip.stdout) == findingLines(byFile.stdout))
+        #expect(findingLines(byClip.stdout).count >= 4)
+
+        // Other formats print no text: a usage error, unless --output leaves the text to the terminal.
+        let sarif = try Executable.run(["validate", pack, "--no-record", "--group-by", "clip", "--format", "sarif"], in: folder.path)
+        #expect(sarif.status == 2 && sarif.stderr.contains("--group-by clip groups the text output only"), "\(sarif.stderr)")
+        let beside = try Executable.run(["validate", pack, "--no-record", "--group-by", "clip", "--format", "sarif", "--output", "out.sarif"], in: folder.path)
+        #expect(beside.status == byFile.status && beside.stdout.contains("== \(pack)/clips/3.caf ('3')"), "\(beside.stdout)\(beside.stderr)")
     }
 
     @Test(arguments: Breakage.allCases)

@@ -5,12 +5,13 @@ import SoundpackCore
 import SoundpackKit
 
 extension ReportFormat: ArgumentChoice {}
+extension FindingGrouping: ArgumentChoice {}
 
 enum ValidateCommand: Command {
     static let usesCatalogOrStore = true
     static let spec = CommandSpec(
         name: "validate",
-        synopsis: "validate [DIR...] [--format text|json|junit|github|sarif] [--output FILE|-] [--strict] [--ignore RULE]... [--baseline FILE] [--no-record]",
+        synopsis: "validate [DIR...] [--format text|json|junit|github|sarif] [--output FILE|-] [--group-by file|clip] [--strict] [--ignore RULE]... [--baseline FILE] [--no-record]",
         summary: "Check that each pack can say every amount up to its maxAmount, in a format iOS plays.",
         discussion: """
             Runs every rule (manifest.*, coverage.*, file.*, format.*, audio.*, compose.*) on each
@@ -18,13 +19,17 @@ enum ValidateCommand: Command {
             root's packs/ (each folder that holds a pack.json; anything else there is skipped, as publish skips it). Formats: text (compiler style,
             `path: error: [rule] message`), json (schemas/report.schema.json), junit (one testsuite per pack),
             github (workflow annotations), sarif (SARIF 2.1.0). --output writes the rendering to FILE and
-            the text summary to the terminal. --ignore, pack.json "checks": {"ignore": [...]} and --baseline
+            the text summary to the terminal. --group-by clip prints the text under a heading line per file
+            (pack.json, then each clip), every finding line still the same `path: severity: [rule] message`
+            line; it changes only text, so with another format it needs --output (the text on the terminal).
+            --ignore, pack.json "checks": {"ignore": [...]} and --baseline
             (a previous --format json report: only new findings count) suppress findings; suppressed findings
             are still reported, marked as such. Exit 1 when any pack has an error (or, with --strict, a warning).
             """,
         options: [
             .choice("--format", value: "FORMAT", default: ReportFormat.text),
             .option("-o", "--output", value: "FILE", help: "write the rendering to FILE; the text summary goes to the terminal"),
+            .choice("--group-by", value: "BY", default: FindingGrouping.file, help: "how the text output orders findings: in rule order, or under a heading per clip file"),
             .flag("--strict", help: "warnings fail validation too"),
             .choice("--ignore", value: "RULE", RuleID.reportable, default: nil as RuleID?, help: "suppress a rule by id (repeatable)", repeatable: true),
             .option("--baseline", value: "FILE", help: "a previous --format json report; its findings do not count"),
@@ -33,6 +38,11 @@ enum ValidateCommand: Command {
 
     static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let format: ReportFormat = try arguments.choice("--format")
+        let grouping: FindingGrouping = try arguments.choice("--group-by")
+        if grouping != .file && format != .text && arguments.value("--output") == nil {
+            throw .usage("--group-by \(grouping.rawValue) groups the text output only, and --format \(format.rawValue) prints none",
+                         hint: "use --format text, or add --output FILE so the text goes to the terminal")
+        }
         let directories = arguments.positionals.isEmpty ? try context.workspace(arguments).discoverPacks() : arguments.positionals
         guard !directories.isEmpty else {
             throw .usage("no packs to validate: no folder under the project's packs/ holds a pack.json", hint: "soundpack validate DIR, or run it in a project that has packs/")
@@ -50,7 +60,9 @@ enum ValidateCommand: Command {
         let run = session.run(directories.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
 
-        let rendering = try FindingRenderer.render(run, as: format, colour: context.colours(context.stdout))
+        let rendering = format == .text
+            ? FindingRenderer.text(run, colour: context.colours(context.stdout), groupedBy: grouping)
+            : try FindingRenderer.render(run, as: format, colour: context.colours(context.stdout))
         if format == .github, let summary = context.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
             // The job summary page: appended, as every step of the job writes to the same file.
             do { try OutputFile.append(Data(FindingRenderer.markdownSummary(run).utf8), to: context.absolute(summary)) } catch {
@@ -60,7 +72,7 @@ enum ValidateCommand: Command {
         if let output = arguments.value("--output") {
             try context.writeOutput(Data(rendering.utf8), to: output)
             // The text summary goes to the terminal, unless the rendering itself went to stdout.
-            let summary = FindingRenderer.text(run, colour: context.colours(context.stderr))
+            let summary = FindingRenderer.text(run, colour: context.colours(context.stderr), groupedBy: grouping)
             if output == "-" { context.stderr.write(summary) } else { context.stdout.write(summary) }
         } else {
             context.stdout.write(rendering)

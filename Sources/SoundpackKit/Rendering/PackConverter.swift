@@ -75,16 +75,27 @@ public struct PackConverter: Sendable {
             throw input("the sample rate \(rate) is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz")
         }
 
-        // Decode every clip first: a bad source clip stops the run before anything is written.
+        // Decode every clip first, and check that every token is there: what is wrong with the
+        // source is reported all at once, before anything is written, so one run names it all.
         let probe = AudioProbe(limits: limits)
         var decoded: [(key: String, path: String, audio: DecodedAudio)] = []
+        var problems: [String] = []
         for (key, path) in manifest.clips.sorted(by: { manifest.grammar.precedes($0.key, $1.key) }) {
             if let reason = PackPaths.unsafeReason(path, root: sourceURL) {
-                throw input("clip '\(path)' for '\(key)' refused: \(reason)")
+                problems.append("clip '\(path)' for '\(key)' refused: \(reason)")
+                continue
             }
             do { decoded.append((key, path, try probe.decode(path: sourceURL.appendingPathComponent(path).path))) } catch {
-                throw input("cannot read clip '\(path)' for '\(key)': \(error.message)")
+                problems.append("cannot read clip '\(path)' for '\(key)': \(error.message)")
             }
+        }
+        for token in manifest.phrasebook.memoizedRequiredTokens(upTo: manifest.maxAmount).sorted() where manifest.clips[token.rawValue] == nil {
+            problems.append("no clip for token '\(token.rawValue)', which announcements up to \(manifest.maxAmount) need")
+        }
+        switch problems.count {
+        case 0: break
+        case 1: throw input(problems[0])
+        default: throw input("\(problems.count) problems in \(source): \(problems.joined(separator: "; "))")
         }
         guard !decoded.isEmpty else { throw input("\(source) has no clips to convert") }
         let rate = options.sampleRate ?? Self.mostCommon(decoded.map(\.audio.sampleRate))

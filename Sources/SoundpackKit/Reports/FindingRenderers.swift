@@ -8,10 +8,10 @@ public enum FindingRenderer {
     // MARK: text
 
     /// Compiler-style lines, a summary per pack, and a total for several packs.
-    public static func text(_ run: ValidationRun, colour: Bool) -> String {
+    public static func text(_ run: ValidationRun, colour: Bool, groupedBy grouping: FindingGrouping = .file) -> String {
         var out = ""
         for report in run.reports {
-            for finding in report.findings {
+            func finding(_ finding: Finding) -> String {
                 let label: String
                 if finding.suppressed != nil {
                     label = paint("note:", "1;36", colour) + " suppressed"
@@ -19,7 +19,17 @@ public enum FindingRenderer {
                     label = Self.label(finding.severity, colour: colour)
                 }
                 let reason = finding.suppressed.map { " (\($0))" } ?? ""
-                out += line(at: ValidationRun.placedLocation(report, finding), label: label, rule: finding.rule.rawValue, finding.message + reason)
+                return line(at: ValidationRun.placedLocation(report, finding), label: label, rule: finding.rule.rawValue, finding.message + reason)
+            }
+            switch grouping {
+            case .file:
+                for f in report.findings { out += finding(f) }
+            case .clip:
+                for group in clipGroups(report) {
+                    out += group.heading + "\n"
+                    for f in group.findings { out += finding(f) }
+                    out += "\n"
+                }
             }
             out += summary(report, strict: run.strict, colour: colour) + "\n"
         }
@@ -30,6 +40,33 @@ public enum FindingRenderer {
             out += "\(run.reports.count) packs: \(run.reports.count - failed) passed, \(failed) failed (\(count(errors, "error")), \(count(warnings, "warning"))\(suppressed > 0 ? ", \(suppressed) suppressed" : ""))\n"
         }
         return out
+    }
+
+    /// A pack's findings by the file they concern, for `--group-by clip`: pack.json first (and
+    /// findings about no file), then each clip file in the order of its tokens, then other files
+    /// (orphans) as they come; findings keep their rule order within a file. The heading names the
+    /// file, the keys that use it and its counts; it starts with `==`, so it never reads as a finding.
+    static func clipGroups(_ report: PackReport) -> [(heading: String, findings: [Finding])] {
+        var order: [String] = [PackFolder.packFile]
+        var keys: [String: [String]] = [:]
+        for clip in report.clips {
+            if keys[clip.file] == nil && !order.contains(clip.file) { order.append(clip.file) }
+            keys[clip.file, default: []].append(clip.key)
+        }
+        var byFile: [String: [Finding]] = [:]
+        for finding in report.findings {
+            let file = finding.file ?? PackFolder.packFile
+            if !order.contains(file) { order.append(file) }
+            byFile[file, default: []].append(finding)
+        }
+        return order.compactMap { file in
+            guard let findings = byFile[file] else { return nil }
+            let counted = findings.filter { $0.suppressed == nil }
+            var counts = [count(counted.filter { $0.severity == .error }.count, "error"), count(counted.filter { $0.severity == .warning }.count, "warning")]
+            if counted.count < findings.count { counts.append("\(findings.count - counted.count) suppressed") }
+            let used = keys[file].map { " (" + $0.map { "'\($0)'" }.joined(separator: ", ") + ")" } ?? ""
+            return ("== \(report.folder.shown(file).visible)\(used.visible): \(counts.joined(separator: ", "))", findings)
+        }
     }
 
     /// One compiler-style line, `location: error: [rule] message`: how every command prints a

@@ -11,4 +11,17 @@ public enum Format {
 
     /// `2.350 s`.
     public static func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }
+
+    /// `1,612,800 bytes (1.54 MiB)`, `432,000 bytes (422 KiB)`: exact, and readable at a glance.
+    public static func bytes(_ count: Int64) -> String {
+        var grouped = "", digits = Array(String(count))
+        while digits.count > 3 {
+            grouped = "," + String(digits.suffix(3)) + grouped
+            digits.removeLast(3)
+        }
+        grouped = String(digits) + grouped
+        let kib = Double(count) / 1024
+        let readable = kib >= 1024 ? String(format: "%.2f MiB", kib / 1024) : String(format: "%.0f KiB", kib)
+        return "\(grouped) bytes (\(readable))"
+    }
 }

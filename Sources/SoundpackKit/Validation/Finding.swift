@@ -29,6 +29,7 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     case audioLoudnessOutlier = "audio.loudness-outlier"
     case composeBannerCut = "compose.banner-cut"
     case composeTooLong = "compose.too-long"
+    case composeDownloadSize = "compose.download-size"
     case catalogVersionConflict = "catalog.version-conflict"
     case catalogVersionYanked = "catalog.version-yanked"
     case catalogVersionNotNewer = "catalog.version-not-newer"
@@ -79,7 +80,7 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     public var defaultSeverity: Severity {
         switch self {
         case .coverageUnknownToken, .coverageOrphanFile, .fileUnsafeName, .audioLeadingSilence, .audioTrailingSilence,
-             .audioClipping, .audioDCOffset, .audioLoudnessOutlier, .composeBannerCut,
+             .audioClipping, .audioDCOffset, .audioLoudnessOutlier, .composeBannerCut, .composeDownloadSize,
              .payloadNoInterruptionLevel, .payloadCritical, .payloadNoPaymentID:
             return .warning
         case .storeLeftover:
@@ -112,6 +113,7 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
         case .audioLoudnessOutlier: return "A clip's momentary-max loudness is more than checks.maxLoudnessDeviationLU from the pack median."
         case .composeBannerCut: return "The longest announcement up to maxAmount is above checks.bannerCutSeconds; Temporary banners may cut it (public reports, not Apple-documented)."
         case .composeTooLong: return "The longest announcement up to maxAmount reaches checks.composeMaxSeconds (error, iOS limit 30 s) or checks.composeWarnSeconds (warning)."
+        case .composeDownloadSize: return "The distinct clip files of the heaviest announcement up to maxAmount weigh more than checks.maxAnnouncementBytes; a phone lacking them downloads them within the notification extension's time budget."
         case .catalogVersionConflict: return "This id@version is already published with other content; published versions never change."
         case .catalogVersionYanked: return "This id@version was yanked; a yanked version is never published again."
         case .catalogVersionNotNewer: return "A new version must be greater than every published version of the pack."

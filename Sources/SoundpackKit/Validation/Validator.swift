@@ -9,7 +9,7 @@ public struct Validator: Sendable {
         ManifestInvalid(), ManifestUnsafePath(), CoverageMissingToken(), CoverageUnknownToken(), CoverageOrphanFile(), CoverageUnspokenText(),
         FileUnreadable(), FileUnsafeName(), FormatUnsupported(), FormatMismatch(), AudioEmpty(), AudioNonFinite(), AudioTooLong(),
         AudioLeadingSilence(), AudioTrailingSilence(), AudioClipping(), AudioDCOffset(), AudioLoudnessOutlier(),
-        ComposeBannerCut(), ComposeTooLong(),
+        ComposeBannerCut(), ComposeTooLong(), ComposeDownloadSize(),
     ]
 
     public var inspector: PackInspector
