@@ -76,13 +76,17 @@ public struct PackConverter: Sendable {
         }
 
         // Decode every clip first: a bad source clip stops the run before anything is written.
-        let probe = AudioProbe(limits: limits)
+        var probe = AudioProbe(limits: limits)
+        probe.decodesMP4 = true
         var decoded: [(key: String, path: String, audio: DecodedAudio)] = []
         for (key, path) in manifest.clips.sorted(by: { manifest.grammar.precedes($0.key, $1.key) }) {
             if let reason = PackPaths.unsafeReason(path, root: sourceURL) {
                 throw input("clip '\(path)' for '\(key)' refused: \(reason)")
             }
             do { decoded.append((key, path, try probe.decode(path: sourceURL.appendingPathComponent(path).path))) } catch {
+                if case .missingLibrary(let hint) = error.kind {
+                    throw .environment("cannot read clip '\(path)' for '\(key)'", error.message, hint: hint)
+                }
                 throw input("cannot read clip '\(path)' for '\(key)': \(error.message)")
             }
         }
