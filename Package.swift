@@ -44,6 +44,11 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         // libespeak-ng (synth) likewise: its header only, the library opened when synth speaks.
         .systemLibrary(name: "CEspeakNG", path: "Sources/CEspeakNG"),
+        // FFmpeg's libavformat, libavcodec and libavutil (AAC/ALAC in MP4 for convert) likewise: headers only.
+        .systemLibrary(
+            name: "CFFmpeg", path: "Sources/CFFmpeg",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]
+        ),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .systemLibrary(name: "CSyscalls", path: "Sources/CSyscalls"),
         // Our own C: loops for vector units wider than Swift targets, chosen at run time (AVX2).
@@ -53,7 +58,7 @@ let package = Package(
         .target(name: "SoundpackCore", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(
             name: "SoundpackKit",
-            dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CCurl", "COpenSSL", "CSyscalls", "CSoundpackKernels", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive", "CEspeakNG"]
+            dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CCurl", "COpenSSL", "CSyscalls", "CSoundpackKernels", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive", "CEspeakNG", "CFFmpeg"]
         ),
         .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
         .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),

@@ -11,7 +11,7 @@
 #                                openssl, binutils and bsdtar (libarchive-tools) for scripts/release.sh and its check
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libpq-dev libcurl4-openssl-dev libssl-dev libsndfile1-dev libsodium-dev libebur128-dev libsamplerate0-dev libarchive-dev libespeak-ng-dev)
+packages=(pkg-config libsqlite3-dev libpq-dev libcurl4-openssl-dev libssl-dev libsndfile1-dev libsodium-dev libebur128-dev libsamplerate0-dev libarchive-dev libespeak-ng-dev libavformat-dev libavcodec-dev libavutil-dev)
 dev=0
 if [ "${1:-}" = "--dev" ]; then
   dev=1

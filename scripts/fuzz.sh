@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in fuzz/targets (against SoundpackCore and SoundpackKit built with
 # the same instrumentation) and runs each for SECONDS from its committed seed corpus.
-#   scripts/fuzz.sh [TARGET|all] [SECONDS]     targets: manifest amount audio archive payload json archiver store synth
+#   scripts/fuzz.sh [TARGET|all] [SECONDS]     targets: manifest amount audio mp4 archive payload json archiver store synth
 # Prints, per target, total executions and executions per second; exits 1 when a target crashes
 # or leaks, with the input libFuzzer saved under .build/fuzz/crashes/TARGET/. A crash found becomes
 # a regression input in fuzz/regressions/TARGET/, which the test suite replays.
@@ -13,7 +13,7 @@ out=.build/fuzz
 mkdir -p "$out/lib"
 
 modules=()
-for lib in CSQLite CPostgreSQL CCurl CEspeakNG COpenSSL CSyscalls CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
+for lib in CSQLite CPostgreSQL CCurl CEspeakNG CFFmpeg COpenSSL CSyscalls CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
 modules+=(-I "$PWD/Sources/CSoundpackKernels/include")
 # libpq's header lives in its own folder; pkg-config says where.
 for flag in $(pkg-config --cflags-only-I libpq libcurl); do modules+=(-Xcc "$flag"); done
@@ -46,7 +46,7 @@ fi
 DEPENDS_ON=() build_library SoundpackCore
 DEPENDS_ON=(SoundpackCore) build_library SoundpackKit -I . "${modules[@]}"
 
-targets=(manifest amount audio archive payload json archiver store synth)
+targets=(manifest amount audio mp4 archive payload json archiver store synth)
 [ "$target" = all ] || targets=("$target")
 export SWIFT_BACKTRACE=enable=no SOUNDPACK_FUZZ_TMP=${SOUNDPACK_FUZZ_TMP:-/dev/shm}
 [ -d "$SOUNDPACK_FUZZ_TMP" ] || SOUNDPACK_FUZZ_TMP=/tmp

@@ -6,7 +6,8 @@ import Foundation
 
 /// The file format family, as read from the file's bytes (not its extension).
 public enum Container: String, Sendable, Codable, CaseIterable {
-    case wav, aiff, aifc, caf, mp3, flac, ogg, other
+    /// `mp4`: the ISO media file family (MP4, M4A, MOV), known by its `ftyp` box.
+    case wav, aiff, aifc, caf, mp3, flac, ogg, mp4, other
 }
 
 /// The sample encoding inside the container.
@@ -19,7 +20,8 @@ public enum Codec: String, Sendable, Codable, CaseIterable {
     /// Microsoft/DVI IMA ADPCM as found in WAV files; not Apple's IMA4.
     case imaAdpcm = "ima-adpcm"
     case msAdpcm = "ms-adpcm"
-    case mp3, flac, vorbis, opus, other
+    /// `aac` and `alac` (Apple Lossless) are read from MP4/M4A files only, by `convert`.
+    case mp3, flac, vorbis, opus, aac, alac, other
 }
 
 /// The most a JSON file soundpack reads may hold before the reader refuses it unread (every reader,

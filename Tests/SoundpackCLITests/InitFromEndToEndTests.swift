@@ -9,10 +9,12 @@ import SoundpackTestSupport
 
 @Suite struct InitFromEndToEndTests {
     static let mp3Fixtures = Fixtures.repositoryRoot + "/Tests/SoundpackKitTests/Fixtures/delivery-mp3"
+    static let m4aFixtures = Fixtures.repositoryRoot + "/Tests/SoundpackKitTests/Fixtures/delivery-m4a"
 
     /// The demo pack as a sound designer delivers it: MP3 with designer names (wechat_prefix.mp3),
-    /// 5 and 8 re-recorded as 48 kHz stereo WAV with 300 ms of silence around the word, the rest CAF
-    /// copies under their ASCII stems (Qian.caf in another case), and a note that is not audio.
+    /// 5 and 8 re-recorded as 48 kHz stereo WAV with 300 ms of silence around the word, 点 and 元 as
+    /// M4A (48 kHz stereo AAC from a phone, ALAC), the rest CAF copies under their ASCII stems
+    /// (Qian.caf in another case), and a note that is not audio.
     static func makeDelivery(in folder: TemporaryFolder, leaving left: Set<String> = []) throws -> String {
         let delivery = folder.file("delivery")
         try FileManager.default.createDirectory(atPath: delivery, withIntermediateDirectories: true)
@@ -26,8 +28,11 @@ import SoundpackTestSupport
             let padded = [Float](repeating: 0, count: 14_400) + upsampled + [Float](repeating: 0, count: 14_400)
             try Fixtures.writeClip(padded.flatMap { [$0, $0] }, to: "\(delivery)/\(stem).wav", sampleRate: 48_000, channels: 2, container: .wav)
         }
-        for (stem, name) in [("bai", "bai.caf"), ("qian", "Qian.caf"), ("wan", "wan.caf"), ("dian", "dian.caf"), ("yuan", "yuan.caf")] where !left.contains(stem) {
+        for (stem, name) in [("bai", "bai.caf"), ("qian", "Qian.caf"), ("wan", "wan.caf")] where !left.contains(stem) {
             try fm.copyItem(atPath: "\(Fixtures.demoPack)/clips/\(stem).caf", toPath: "\(delivery)/\(name)")
+        }
+        for stem in ["dian", "yuan"] where !left.contains(stem) {
+            try fm.copyItem(atPath: "\(m4aFixtures)/\(stem).m4a", toPath: "\(delivery)/\(stem).m4a")
         }
         try folder.write("take 2 of 5 is louder\n", to: "delivery/notes.txt")
         return delivery
@@ -50,6 +55,7 @@ import SoundpackTestSupport
         let pack = try Self.json(String(contentsOfFile: folder.file("raw/wechat/pack.json"), encoding: .utf8))
         let clips = pack["clips"] as? [String: String] ?? [:]
         #expect(clips["prefix"] == "clips/prefix.mp3" && clips["5"] == "clips/5.wav" && clips["十"] == "clips/shi.mp3" && clips["千"] == "clips/qian.caf")
+        #expect(clips["点"] == "clips/dian.m4a" && clips["元"] == "clips/yuan.m4a")
         #expect(clips.count == 17)
         #expect((pack["texts"] as? [String: String]) == ["prefix": "微信到账"])
         #expect(pack["$schema"] == nil, "a pack outside the repository gets no $schema that would not resolve")
@@ -57,6 +63,11 @@ import SoundpackTestSupport
         #expect(FileManager.default.contentsEqual(atPath: folder.file("raw/wechat/clips/prefix.mp3"), andPath: delivery + "/wechat_prefix.mp3"))
         #expect(FileManager.default.contentsEqual(atPath: folder.file("raw/wechat/clips/5.wav"), andPath: delivery + "/5.wav"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("raw/wechat/clips/notes.txt")))
+
+        // Before convert, the M4A clips are a format iOS does not play (not unreadable files).
+        let raw = try Executable.run(["validate", "raw/wechat", "--no-record"], in: folder.path)
+        #expect(raw.status == 1 && raw.stdout.contains("raw/wechat/clips/dian.m4a: error: [format.unsupported] AAC in MP4 (.m4a)"), "\(raw.stdout)")
+        #expect(!raw.stdout.contains("file.unreadable"), "\(raw.stdout)")
 
         let converted = try Executable.run(["convert", "raw/wechat", "packs/wechat", "--mono", "--trim-silence", "--rate", "22050", "--loudness", "-19"], in: folder.path)
         #expect(converted.status == 0, "\(converted.stderr)")

@@ -18,7 +18,7 @@ import SoundpackTestSupport
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     @Test func everyTargetHasSeeds() {
-        for target in ["manifest", "amount", "audio", "archive", "payload", "store", "synth"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
+        for target in ["manifest", "amount", "audio", "mp4", "archive", "payload", "store", "synth"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
     }
 
     @Test func manifestInputs() throws {
@@ -62,6 +62,24 @@ import SoundpackTestSupport
             #expect(facts.durationSeconds.isFinite && facts.dcOffsetPercent.isFinite, "\(path)")
             #expect((try? StoreJSON.encode(facts)) != nil, "\(path)")
         }
+    }
+
+    @Test func mp4Inputs() throws {
+        // As the fuzz target does: refused unread without decodesMP4, decoded through FFmpeg with it.
+        var decoding = AudioProbe()
+        decoding.decodesMP4 = true
+        var decoded = 0
+        for path in Self.inputs("mp4") {
+            let bytes = Array(try Self.bytes(path))
+            if ContainerSniffer.container(of: bytes) == .mp4 {
+                let error = #expect(throws: AudioError.self, "\(path)") { try AudioProbe().probe(bytes: bytes) }
+                if case .unsupportedFormat = error?.kind {} else { Issue.record("\(path): \(String(describing: error))") }
+            }
+            guard let facts = try? decoding.probe(bytes: bytes) else { continue }
+            decoded += 1
+            #expect(facts.durationSeconds.isFinite && facts.dcOffsetPercent.isFinite, "\(path)")
+        }
+        #expect(decoded >= 3, "the AAC and ALAC seeds decode")
     }
 
     @Test func archiveInputs() throws {

@@ -61,9 +61,9 @@ if [ -n "$version" ]; then
   tar -xzf "$download/$name.tar.gz" -C "$download"
   bin="$download/$name/bin"
 elif [ "$os" = macOS ]; then
-  # Homebrew's C libraries; libpq, libcurl and libespeak-ng are opened on first use, so only their
-  # headers are needed to build (libpq and libarchive are keg-only: not on the default paths).
-  brew install --quiet pkg-config sqlite libsndfile libsodium libebur128 libsamplerate libarchive openssl@3 libpq espeak-ng
+  # Homebrew's C libraries; libpq, libcurl, libespeak-ng and FFmpeg's are opened on first use, so only
+  # their headers are needed to build (libpq and libarchive are keg-only: not on the default paths).
+  brew install --quiet pkg-config sqlite libsndfile libsodium libebur128 libsamplerate libarchive openssl@3 libpq espeak-ng ffmpeg
   prefix=$(brew --prefix)
   export PKG_CONFIG_PATH="$(brew --prefix libarchive)/lib/pkgconfig:$(brew --prefix sqlite)/lib/pkgconfig:$(brew --prefix openssl@3)/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
   echo "building soundpack (release) in the action's checkout"

@@ -10,8 +10,10 @@ enum ConvertCommand: Command {
         synopsis: "convert SRC DEST [--rate HZ] [--codec pcm16|ulaw|alaw|ima4] [--container caf|wav|aiff] [--loudness LUFS] [--trim-silence] [--mono] [--force] [--format text|json]",
         summary: "Write a converted copy of a pack: one format for every clip, trimmed and levelled on request.",
         discussion: """
-            Every clip is decoded, mixed to the common channel count (--mono: one channel), resampled with
-            libsamplerate's best sinc converter to --rate (default: the most common rate), trimmed to the voice
+            Every clip is decoded (WAV, AIFF, CAF, FLAC, Ogg and MP3 through libsndfile; AAC and ALAC in M4A/MP4
+            through FFmpeg's libavformat, libavcodec and libavutil, opened only when such a clip is read: without
+            them, exit 3 names the package to install), mixed to the common channel count (--mono: one
+            channel), resampled with libsamplerate's best sinc converter to --rate (default: the most common rate), trimmed to the voice
             plus 10 ms with --trim-silence, gained so its momentary-max loudness meets --loudness (never past
             -1 dBFS peak), and written as clips/<token>.<container> in DEST with a pack.json whose clip paths
             follow. SRC is only read. DEST is assembled in a temporary folder beside it, validated, and renamed

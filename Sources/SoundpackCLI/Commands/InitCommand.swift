@@ -17,7 +17,7 @@ enum InitCommand: Command {
             the amount with {amount}.
             --from RECORDINGS adopts a folder of recordings (a sound designer's delivery, a TTS website's
             download) as a new pack in DIR, which must not exist. Each file directly in RECORDINGS is matched to a
-            token by its stem, whatever its audio extension (wav, aiff, caf, flac, ogg, mp3, ...): the token's key
+            token by its stem, whatever its audio extension (wav, aiff, caf, flac, ogg, mp3, m4a, ...): the token's key
             (5, 十, prefix), its ASCII stem (shi, bai, wan, rupees), or the NAME of --map TOKEN=NAME (a file's
             stem or whole name: --map prefix=wechat_prefix, --map 5=5.wav), which replaces the token's own names.
             Each match is copied byte for byte as clips/<stem>.<its extension> (at most 16 MiB a file); pack.json

@@ -36,10 +36,25 @@ public struct AudioLimits: Sendable {
     func maxFrames(sampleRate: Int) -> Int64 { Int64(maxSeconds) * Int64(sampleRate) }
 }
 
-/// Why a clip could not be read. Each becomes a `file.unreadable` finding.
+/// Why a clip could not be read. Each becomes a `file.unreadable` finding, but for a format the
+/// probe knows and does not decode (`format.unsupported`).
 public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// Missing, empty, truncated, not audio, over a cap, or failed to decode.
+        case unreadable
+        /// Known (`format`, e.g. `AAC in MP4 (.m4a)`) but in a format iOS does not play, and not
+        /// decoded by this probe: validation reports `format.unsupported`, `convert` reads it.
+        case unsupportedFormat(String)
+        /// A library that decodes it cannot be loaded: an environment failure; `hint` says what to install.
+        case missingLibrary(hint: String)
+    }
+
     public let message: String
-    public init(_ message: String) { self.message = message }
+    public let kind: Kind
+    public init(_ message: String, kind: Kind = .unreadable) {
+        self.message = message
+        self.kind = kind
+    }
     public var description: String { message }
 }
 

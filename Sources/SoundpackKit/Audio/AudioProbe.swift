@@ -59,6 +59,10 @@ public struct DecodedAudio: Sendable {
 /// Decodes clips safely and measures them.
 public struct AudioProbe: Sendable {
     public var limits: AudioLimits
+    /// Decode AAC/ALAC in MP4 through FFmpeg (`convert`). Otherwise an MP4 clip is refused unread
+    /// as a format iOS does not play (`AudioError.Kind.unsupportedFormat`): validation gives the
+    /// same findings whether FFmpeg is installed or not, and never feeds it a pack's files.
+    public var decodesMP4 = false
     /// Samples at or below this level (dBFS) count as silence.
     public var silenceThresholdDbfs: Double
     /// This many consecutive full-scale samples make one clipped run.
@@ -161,11 +165,18 @@ public struct AudioProbe: Sendable {
     func open(bytes: [UInt8]) throws(AudioError) -> AudioDecoder {
         guard !bytes.isEmpty else { throw AudioError("empty file (0 bytes)") }
         guard let container = ContainerSniffer.container(of: bytes) else {
-            throw AudioError("not an audio file: no WAV, AIFF, CAF, FLAC, Ogg or MP3 signature in its first bytes")
+            throw AudioError("not an audio file: no WAV, AIFF, CAF, FLAC, Ogg, MP3 or MP4 signature in its first bytes")
         }
         try ContainerSniffer.checkComplete(bytes, container: container)
         let decoder: AudioDecoder
-        if container == .caf, case let caf = try CAFFile(bytes), caf.formatID == "ima4" {
+        if container == .mp4 {
+            guard decodesMP4 else {
+                let held = ContainerSniffer.mp4Audio(of: bytes)
+                throw AudioError("\(held): iOS does not play it as a notification sound; convert it (soundpack convert)",
+                                 kind: .unsupportedFormat(held))
+            }
+            decoder = try MP4Decoder(bytes: bytes, limits: limits)
+        } else if container == .caf, case let caf = try CAFFile(bytes), caf.formatID == "ima4" {
             decoder = try IMA4Decoder(bytes: bytes, caf: caf)
         } else {
             decoder = try SndFileDecoder(bytes: bytes, container: container)

@@ -77,7 +77,9 @@ public struct PackConverter: Sendable {
 
         // Decode every clip first, and check that every token is there: what is wrong with the
         // source is reported all at once, before anything is written, so one run names it all.
-        let probe = AudioProbe(limits: limits)
+        // (A missing decoder library is the machine's problem, not the pack's: exit 3 at once.)
+        var probe = AudioProbe(limits: limits)
+        probe.decodesMP4 = true
         var decoded: [(key: String, path: String, audio: DecodedAudio)] = []
         var problems: [String] = []
         for (key, path) in manifest.clips.sorted(by: { manifest.grammar.precedes($0.key, $1.key) }) {
@@ -86,6 +88,9 @@ public struct PackConverter: Sendable {
                 continue
             }
             do { decoded.append((key, path, try probe.decode(path: sourceURL.appendingPathComponent(path).path))) } catch {
+                if case .missingLibrary(let hint) = error.kind {
+                    throw .environment("cannot read clip '\(path)' for '\(key)'", error.message, hint: hint)
+                }
                 problems.append("cannot read clip '\(path)' for '\(key)': \(error.message)")
             }
         }

@@ -2,7 +2,8 @@ import SoundpackCore
 
 /// `file.unreadable` (error): the clip file is missing, empty, truncated, not audio, or above the
 /// size, channel, rate or length caps. The message says which, and for a phrase's own clip which
-/// phrases cannot be said without it.
+/// phrases cannot be said without it. A clip known to be in a format iOS does not play (M4A) is
+/// `format.unsupported`'s, not this rule's.
 struct FileUnreadable: ValidationRule {
     static let id = RuleID.fileUnreadable
 
@@ -10,6 +11,7 @@ struct FileUnreadable: ValidationRule {
         let book = pack.packFile?.phrasebook
         return pack.clips.compactMap { clip in
             guard case .failure(let error)? = clip.probe else { return nil }
+            if case .unsupportedFormat = error.kind { return nil }
             let users = book.flatMap { book in clip.token.map { book.isDeclared ? book.phrases(saying: $0).map { "'\($0.id)'" } : [] } } ?? []
             let unsaid = users.isEmpty ? "" : " (phrase\(users.count == 1 ? "" : "s") \(users.joined(separator: ", ")) cannot be said)"
             return Finding(Self.id, .error, token: clip.key, file: clip.path, "cannot read clip for '\(clip.key)': \(error.message)\(unsaid)")

@@ -2,7 +2,8 @@ import SoundpackCore
 
 /// `format.unsupported` (error): container or codec outside the pack's profile. For
 /// `ios-notification`, iOS plays a notification sound only as aiff, wav or caf holding linear PCM,
-/// IMA4, µLaw or aLaw; anything else silently falls back to the default sound.
+/// IMA4, µLaw or aLaw; anything else silently falls back to the default sound. An MP4/M4A clip
+/// (AAC or ALAC) is known by its boxes and reported without being decoded: `convert` reads it.
 struct FormatUnsupported: ValidationRule {
     static let id = RuleID.formatUnsupported
     static let containers: Set<Container> = [.aiff, .aifc, .wav, .caf]
@@ -10,6 +11,9 @@ struct FormatUnsupported: ValidationRule {
 
     func check(_ pack: InspectedPack) -> [Finding] {
         pack.clips.compactMap { clip in
+            if case .failure(let error)? = clip.probe, case .unsupportedFormat = error.kind {
+                return Finding(Self.id, .error, token: clip.key, file: clip.path, error.message)
+            }
             guard let facts = clip.facts else { return nil }
             if !Self.containers.contains(facts.container) {
                 return Finding(Self.id, .error, token: clip.key, file: clip.path,
