@@ -132,7 +132,16 @@ required_sorted=$(printf '%s\n' "${required[@]}" | sort -u | tr '\n' ' ')
 listed_sorted=$(printf '%s\n' "${listed[@]}" | sort -u | tr '\n' ' ')
 [ "$required_sorted" = "$listed_sorted" ] || fail "README.md's apt-get line lists '$listed_sorted', the binary needs '$required_sorted'"
 # The libraries opened on first use (dlopen) are named in the README with their packages.
-for soname in $(sed -n 's/.*soundpack_open_library(&handle, "\(.*\)").*/\1/p' Sources/C*/shim.h); do
+# (FFmpeg's sonames are made in Sources/CFFmpeg/shim.h from the major versions of the headers built
+# against: the C preprocessor gives them here.)
+ffmpeg=()
+for library in avutil avcodec avformat; do
+  upper=$(printf '%s' "$library" | tr a-z A-Z)
+  major=$(printf '#include <lib%s/version.h>\nSOUNDPACK_MAJOR=LIB%s_VERSION_MAJOR\n' "$library" "$upper" | cc -E -P -x c - 2>/dev/null | tr -d "\n" | sed -n 's/.*SOUNDPACK_MAJOR= *\([0-9][0-9]*\).*/\1/p')
+  [ -n "$major" ] || fail "cannot read LIB${upper}_VERSION_MAJOR from <lib$library/version.h> (scripts/bootstrap.sh installs FFmpeg's headers)"
+  ffmpeg+=("lib$library.so.$major")
+done
+for soname in $(sed -n 's/.*soundpack_open_library(&handle, "\(.*\)").*/\1/p' Sources/C*/shim.h) "${ffmpeg[@]}"; do
   path=$(ldconfig -p | awk -v soname="$soname" '$1 == soname { print $NF; exit }')
   package=$([ -n "$path" ] && package_of "$path") || fail "no Debian package provides $soname here (scripts/bootstrap.sh --dev installs them)"
   grep -q "\`$package\`" README.md || fail "README.md does not name $package, the package of $soname (opened on first use)"
