@@ -275,12 +275,13 @@ public struct Grammar: Sendable, Hashable {
 extension Grammar {
     /// The amount in `0...maximum` whose reading adds the heaviest distinct clip files to `given`
     /// (`ReadingGrammar.heaviestDistinctAmount`), with its reading and that weight.
-    public func heaviestDistinctReading(upTo maximum: Amount, clip: (Token) -> Int?, weights: [Int64], given: ClipSet) -> (amount: Amount, tokens: [Token], weight: Int64) {
+    /// Only readings heavier than `threshold` are searched for (see there).
+    public func heaviestDistinctReading(upTo maximum: Amount, clip: (Token) -> Int?, weights: [Int64], given: ClipSet, above threshold: Int64 = .min) -> (amount: Amount, tokens: [Token], weight: Int64) {
         let best: (amount: Amount, weight: Int64)
         switch reading {
-        case .chinese(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given)
-        case .english(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given)
-        case .hindi(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given)
+        case .chinese(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given, above: threshold)
+        case .english(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given, above: threshold)
+        case .hindi(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given, above: threshold)
         }
         return (best.amount, tokens(for: best.amount), best.weight)
     }

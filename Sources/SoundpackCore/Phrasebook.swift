@@ -204,7 +204,9 @@ public struct Phrasebook: Sendable, Hashable {
     /// most: what a phone that has none of them downloads for it, each file once however often it
     /// is said. `clip` gives a token's file (tokens sharing a file share one), `weights` each
     /// file's weight. Exact (`ReadingGrammar.heaviestDistinctAmount`); ties go to the phrase first by id.
-    public func heaviestDownload(upTo maximum: Amount, clip: (Token) -> Int?, weights: [Int64])
+    /// With `threshold`, only announcements heavier than it are searched for: when none is, the
+    /// weight returned is at most `threshold` (what a rule that warns above a limit needs, faster).
+    public func heaviestDownload(upTo maximum: Amount, clip: (Token) -> Int?, weights: [Int64], above threshold: Int64 = .min)
         -> (phrase: Phrase, amount: Amount?, tokens: [Token], weight: Int64)
     {
         var best: (phrase: Phrase, amount: Amount?, tokens: [Token], weight: Int64)?
@@ -214,7 +216,8 @@ public struct Phrasebook: Sendable, Hashable {
             for token in phrase.clips { if let c = clip(token), given.insert(c) { own += weights[c] } }
             var candidate = (phrase: phrase, amount: Amount?.none, tokens: phrase.before, weight: own)
             if phrase.saysAmount {
-                let reading = grammar.heaviestDistinctReading(upTo: maximum, clip: clip, weights: weights, given: given)
+                let beyond = threshold == .min ? Int64.min : threshold - own
+                let reading = grammar.heaviestDistinctReading(upTo: maximum, clip: clip, weights: weights, given: given, above: beyond)
                 candidate = (phrase, reading.amount, announcement(phrase).frame(reading.tokens), own + reading.weight)
             }
             if best == nil || candidate.weight > best!.weight { best = candidate }

@@ -301,7 +301,11 @@ extension ReadingGrammar {
     /// counting every occurrence, and the heaviest files not yet said, as many as the remaining
     /// digits can say at most) cannot beat the best found. It starts from the costliest reading by
     /// occurrences, so in practice it visits a few thousand nodes.
-    public func heaviestDistinctAmount(upTo maximum: Amount, clip: (Token) -> Int?, weights: [Int64], given: ClipSet) -> (amount: Amount, weight: Int64) {
+    ///
+    /// `threshold`: only readings heavier than it matter (a rule asks "does any announcement weigh
+    /// more than the limit?"), so branches that cannot beat it are cut too; when none beats it, the
+    /// weight returned is at most `threshold` and the amount is not one that weighs it.
+    public func heaviestDistinctAmount(upTo maximum: Amount, clip: (Token) -> Int?, weights: [Int64], given: ClipSet, above threshold: Int64 = .min) -> (amount: Amount, weight: Int64) {
         let bound = ReadingDigits.of(maximum)
         var buffer: [Token] = []
         func distinctWeight(of tokens: [Token], adding said: inout ClipSet) -> Int64 {
@@ -385,7 +389,7 @@ extension ReadingGrammar {
             return weight
         }
         let dived = starts.compactMap(dive).max() ?? floor
-        var best: (weight: Int64, digits: [Int]?) = (max(floor, dived) - 1, nil)
+        var best: (weight: Int64, digits: [Int]?) = (max(max(floor, dived) - 1, threshold), nil)
         var digits = [Int](repeating: 0, count: ReadingDigits.count)
         var visited = Set<DownloadKey<State>>()
         func search(_ key: SearchKey<State>, _ position: Int, _ said: ClipSet, _ weight: Int64) {

@@ -76,4 +76,22 @@ import Testing
         }
         #expect(found.weight == expected)
     }
+
+    /// With a threshold (the rule's limit), the answer is the same exact one when the heaviest is
+    /// above it, and at most the threshold when nothing is: the cut never hides a heavier reading.
+    @Test(arguments: [(GrammarID.zhHans, "2345.67", 7 as UInt64), (.enUS, "1234.56", 8), (.hiIN, "2345.67", 9)])
+    func aThresholdCutsOnlyWhatCannotBeatIt(_ id: GrammarID, _ maxText: String, _ seed: UInt64) throws {
+        let maximum = try Amount(parsing: maxText), grammar = Grammar(id)
+        let (clip, weights) = Self.files(grammar, seed: seed, sharing: true)
+        let none = ClipSet(capacity: weights.count)
+        let exact = grammar.heaviestDistinctReading(upTo: maximum, clip: { clip[$0] }, weights: weights, given: none)
+        for threshold in [exact.weight - 1, exact.weight / 2, Int64(0)] {
+            let cut = grammar.heaviestDistinctReading(upTo: maximum, clip: { clip[$0] }, weights: weights, given: none, above: threshold)
+            #expect(cut.weight == exact.weight && cut.amount == exact.amount, "\(id) above \(threshold)")
+        }
+        for threshold in [exact.weight, exact.weight + 1, exact.weight * 2] {
+            let cut = grammar.heaviestDistinctReading(upTo: maximum, clip: { clip[$0] }, weights: weights, given: none, above: threshold)
+            #expect(cut.weight <= threshold, "\(id) above \(threshold)")
+        }
+    }
 }

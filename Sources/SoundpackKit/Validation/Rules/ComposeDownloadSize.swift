@@ -31,7 +31,7 @@ struct ComposeDownloadSize: ValidationRule {
         let needed = Set(pack.requiredTokens.compactMap { fileOfToken[$0] })
         guard needed.reduce(Int64(0), { $0 + weights[$1] }) > limit else { return [] }
         let book = manifest.phrasebook
-        let heaviest = book.heaviestDownload(upTo: manifest.maxAmount, clip: { fileOfToken[$0] }, weights: weights)
+        let heaviest = book.heaviestDownload(upTo: manifest.maxAmount, clip: { fileOfToken[$0] }, weights: weights, above: limit)
         guard heaviest.weight > limit else { return [] }
         let files = Set(heaviest.tokens.compactMap { fileOfToken[$0] }).count
         let said = ([book.isDeclared ? "phrase '\(heaviest.phrase.id)'" : nil, heaviest.amount.map { "amount \($0)" }].compactMap { $0 }).joined(separator: " with ")
