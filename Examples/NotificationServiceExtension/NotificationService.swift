@@ -216,8 +216,8 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     /// iOS 13–14: one local notification per clip, offsets from the clips' real durations, after
     /// the end of any sequence still pending. Reading the pending requests and adding ours is one
     /// step for every push this process handles, so two payments never overlap, and a sequence that
-    /// does not fit in iOS's 64 pending slots is refused whole rather than silently cut (iOS keeps
-    /// the soonest 64 and drops the rest: the 元). After `serviceExtensionTimeWillExpire` nothing is
+    /// does not fit in iOS's 64 pending slots is refused whole: iOS keeps the last 64 added and
+    /// silently discards the oldest, which would be the app's own reminders. After `serviceExtensionTimeWillExpire` nothing is
     /// added, and what was added for this payment is removed: the push plays its default sound alone.
     private func scheduleSequence(_ said: Said, planner: ClipPlanner, group: URL, payment: String) async throws {
         let plan = try planner.plan(amount: said.amount, phrase: said.phrase)

@@ -208,7 +208,7 @@ import UserNotifications
     }
 }
 
-/// iOS 13–14: the sequence of local notifications, on the center's rules (the soonest 64 kept).
+/// iOS 13–14: the sequence of local notifications, on the center's rules (the last 64 added kept).
 @Suite struct ExampleSequenceTests {
     /// Each payment's clips as (first fire date, end), from the center's record.
     static func spans(_ center: UNUserNotificationCenter, durations: [String: Double]) -> [String: (start: Date, end: Date)] {
@@ -296,6 +296,28 @@ import UserNotifications
         #expect(ids.isSubset(of: phone.center.removedIdentifiers))
         #expect(!phone.center.pendingRequests.contains { ids.contains($0.identifier) })
         #expect(host.handlerCalls.count == 1)
+    }
+
+    /// iOS keeps the last 64 requests added: a sequence added over the app's own reminders would
+    /// silently discard the oldest of them. With 60 pending, a 12-clip payment does not fit whole:
+    /// the app's reminders all stay, and the push plays its default sound.
+    @Test func theAppsOwnRemindersAreNeverDiscardedForASequence() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        let reminders = (0..<60).map { "app.reminder.\($0)" }
+        for identifier in reminders {
+            phone.center.add(UNNotificationRequest(identifier: identifier, content: UNMutableNotificationContent(),
+                                                   trigger: UNTimeIntervalNotificationTrigger(timeInterval: 3_600, repeats: false)))
+        }
+        let request = try phone.request("1234.56")
+        let (shown, calls) = await phone.push(request, style: .localSequence)
+        #expect(calls.count == 1)
+        #expect(phone.center.history.discarded.isEmpty, "iOS discarded \(phone.center.history.discarded)")
+        #expect(Set(reminders).isSubset(of: phone.center.pendingRequests.map(\.identifier)))
+        #expect(shown.sound != nil && shown.soundName == nil, "\(phone.reports)")
+        let payment = request.content.userInfo["paymentId"] as? String ?? ""
+        #expect(!phone.center.pendingRequests.contains { $0.identifier.contains(payment) })
     }
 
     @Test func twoPushesAtOnceNeverOverlapNorPass64Pending() async throws {

@@ -148,9 +148,12 @@ open class UNNotificationRequest: NSObject {
 /// - add: "If you provide a unique identifier, the system creates a new notification. If the
 ///   identifier belongs to a previously delivered notification, the system alerts the user again,
 ///   replaces the old notification with the new one" (a pending one is replaced);
-/// - the limit (Local and Remote Notification Programming Guide, UILocalNotification): "the system
-///   keeps the soonest-firing 64 notifications (with automatically rescheduled notifications
-///   counting as a single notification) and discards the rest." — silently, as on the phone;
+/// - the limit: 64 pending requests, and they are the **last 64 added**, whenever they fire. Apple's
+///   old guide says "the system keeps the soonest-firing 64 notifications … and discards the rest",
+///   but UserNotifications does not (openradar 38065340; MaikuB/flutter_local_notifications #2275,
+///   "it actually keeps the last 64 notifications set regardless of when they will fire": 70
+///   scheduled a minute apart leave 7 to 70 pending, docs corrected in #2276). The oldest adds are
+///   discarded silently, as on the phone;
 /// - completion handlers run on a background queue ("the block may be executed on a background
 ///   thread"), so the code that calls them must hand its results across threads safely.
 /// A request whose trigger date has passed is delivered: it leaves the pending list. The center is
@@ -211,13 +214,13 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         trigger?.scheduledAt = now
         let fireDate = trigger?.nextTriggerDate() ?? now
         pending.removeAll { $0.request.identifier == request.identifier }
-        pending.append((request, fireDate, now))
+        pending.append((request, fireDate, now))  // in the order added: the limit keeps the last 64
         added.append(Scheduled(identifier: request.identifier, soundName: request.content.sound?.name?.rawValue, fireDate: fireDate, addedAt: now,
                                triggerMadeAt: trigger?.createdAt ?? now, timeInterval: trigger?.timeInterval))
-        pending.sort { $0.fireDate < $1.fireDate }
         if pending.count > Self.pendingLimit {
-            discarded += pending[Self.pendingLimit...].map(\.request.identifier)
-            pending.removeSubrange(Self.pendingLimit...)
+            let excess = pending.count - Self.pendingLimit
+            discarded += pending.prefix(excess).map(\.request.identifier)
+            pending.removeFirst(excess)
         }
         let delay = latency
         lock.unlock()
@@ -228,7 +231,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     open func getPendingNotificationRequests(completionHandler: @escaping @Sendable ([UNNotificationRequest]) -> Void) {
         lock.lock()
         prune(now: Date())
-        nonisolated(unsafe) let requests = pending.map(\.request)
+        nonisolated(unsafe) let requests = pending.sorted { $0.fireDate < $1.fireDate }.map(\.request)
         lock.unlock()
         queue.async { completionHandler(requests) }
     }
@@ -254,7 +257,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         prune(now: Date())
-        return pending.map {
+        return pending.sorted { $0.fireDate < $1.fireDate }.map {
             Scheduled(identifier: $0.request.identifier, soundName: $0.request.content.sound?.name?.rawValue, fireDate: $0.fireDate, addedAt: $0.addedAt,
                       triggerMadeAt: ($0.request.trigger as? UNTimeIntervalNotificationTrigger)?.createdAt ?? $0.addedAt,
                       timeInterval: ($0.request.trigger as? UNTimeIntervalNotificationTrigger)?.timeInterval)
