@@ -11,7 +11,7 @@ let standInDependencies: [Target.Dependency] = ["UserNotifications", "AVFoundati
 let exampleSettings: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 let standIns: [Target] = [
     .target(name: "UserNotifications", path: "Tests/StandIns/UserNotifications"),
-    .target(name: "AVFoundation", dependencies: ["SoundpackKit", "SoundpackCore"], path: "Tests/StandIns/AVFoundation"),
+    .target(name: "AVFoundation", dependencies: ["SoundpackKit", "SoundpackCore", "UserNotifications"], path: "Tests/StandIns/AVFoundation"),
     .target(name: "CryptoKit", dependencies: ["SoundpackKit"], path: "Tests/StandIns/CryptoKit"),
     .testTarget(
         name: "NotificationServiceExampleTests",

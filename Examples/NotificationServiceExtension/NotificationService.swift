@@ -41,6 +41,10 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     private var content: UNMutableNotificationContent?
     private var expired = false
     private var work: Task<Void, Never>?
+    /// iOS 13–14: the center and every identifier of the sequence being scheduled for this push, known
+    /// before the first add, so that it can be withdrawn whole by whichever comes first: a failure, or
+    /// `serviceExtensionTimeWillExpire` before it hands over (after that the extension is gone).
+    private var scheduled: (center: UNUserNotificationCenter, identifiers: [String])?
 
     /// userInfo key of every clip notification a sequence schedules: when that sequence ends
     /// (seconds since 1970), so the next payment starts after it, not after its last clip starts.
@@ -81,12 +85,15 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     }
 
     override func serviceExtensionTimeWillExpire() {
-        // Out of time: deliver what we have (the original alert with its default sound). Nothing
-        // is changed or scheduled after this: the work checks `isExpired` before each step.
+        // Out of time: deliver what we have (the original alert with its default sound). Apple: "the
+        // system is terminating your extension" — once the content is handed over nothing more runs,
+        // so a sequence half added is withdrawn first. Nothing is changed or scheduled after this:
+        // the work checks `isExpired` before each step, and each add starts under the same lock.
         lock.lock()
         expired = true
         let work = self.work
         lock.unlock()
+        withdrawSequence()
         work?.cancel()
         deliver()
     }
@@ -132,6 +139,36 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
         defer { lock.unlock() }
         guard contentHandler != nil, !expired else { return }
         content?.sound = name.map { UNNotificationSound(named: UNNotificationSoundName($0)) }
+    }
+
+    /// Runs `add` (which starts adding a notification) unless time has run out; under the lock, so a
+    /// withdrawal at expiry is asked for after every add that was begun. False: not run.
+    private func unlessExpired(_ add: () -> Void) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !expired else { return false }
+        add()
+        return true
+    }
+
+    /// Records the sequence about to be added; false when time has already run out.
+    private func beginSequence(_ identifiers: [String], center: UNUserNotificationCenter) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !expired else { return false }
+        scheduled = (center, identifiers)
+        return true
+    }
+
+    /// Removes every notification of the sequence, added or not, once (whichever path comes first).
+    /// The removal "executes asynchronously", and a clip whose trigger has fired by then plays: the
+    /// clips are added latest first, so what is pending when this runs fires last.
+    private func withdrawSequence() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let scheduled else { return }
+        self.scheduled = nil
+        scheduled.center.removePendingNotificationRequests(withIdentifiers: scheduled.identifiers)
     }
 
     /// Hands a copy of the content to the system exactly once.
@@ -217,8 +254,9 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     /// the end of any sequence still pending. Reading the pending requests and adding ours is one
     /// step for every push this process handles, so two payments never overlap, and a sequence that
     /// does not fit in iOS's 64 pending slots is refused whole: iOS keeps the last 64 added and
-    /// silently discards the oldest, which would be the app's own reminders. After `serviceExtensionTimeWillExpire` nothing is
-    /// added, and what was added for this payment is removed: the push plays its default sound alone.
+    /// silently discards the oldest, which would be the app's own reminders. When an add fails, or
+    /// `serviceExtensionTimeWillExpire` comes, every notification of this payment is withdrawn
+    /// before the push is handed over: it plays its default sound alone.
     private func scheduleSequence(_ said: Said, planner: ClipPlanner, group: URL, payment: String) async throws {
         let plan = try planner.plan(amount: said.amount, phrase: said.phrase)
         try await download(plan.downloads, into: configuration.sounds(in: group))
@@ -239,37 +277,65 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
             .map { max(0, $0.timeIntervalSince(now) + Self.sequenceGapSeconds) } ?? 0
         let sequence = try LocalNotificationSequence.schedule(plan, pack: planner.pack, payment: payment, startSeconds: busyUntil,
                                                               pending: pending.count)
-        // Offsets count from `anchor`. A time-interval trigger counts from when it is added, so each
-        // interval is the offset less the time the adds so far took; when the adds fell so far behind
-        // that an interval would drop below iOS's minimum, the whole rest of the sequence moves later
-        // together, so the clips stay back to back.
+        guard beginSequence(sequence.entries.map(\.identifier), center: center) else { throw CancellationError() }
+        do {
+            let anchor = try await add(sequence, to: center, from: now)
+            guard !isExpired else { throw CancellationError() }
+            try FileManager.default.createDirectory(at: record.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(String(anchor.addingTimeInterval(sequence.endSeconds).timeIntervalSince1970).utf8).write(to: record, options: .atomic)
+        } catch {
+            withdrawSequence()
+            throw error
+        }
+    }
+
+    /// How many times the adds may start over later before the sequence is given up.
+    private static let schedulingPasses = 5
+
+    /// Adds the sequence's clips, the latest first, each trigger set so that every clip plays at
+    /// `anchor` plus its offset whatever the adds take (a time-interval trigger counts from when it is
+    /// added); returns the anchor. Latest first: a run cut short leaves only clips due last, which the
+    /// withdrawal reaches before they fire, never the first clip (due a fraction of a second away). The
+    /// earliest clip is added last: when the adds so far say it would be added after its time, the
+    /// whole sequence moves later and is added again (an add replaces the pending request with its
+    /// identifier), so the clips stay back to back.
+    private func add(_ sequence: LocalNotificationSequence, to center: UNUserNotificationCenter, from now: Date) async throws -> Date {
+        let entries = Array(sequence.entries.reversed()), earliest = sequence.entries.first?.offsetSeconds ?? 0
+        let minimum = LocalNotificationSequence.minimumOffsetSeconds
         var anchor = now
-        var added: [String] = []
-        for entry in sequence.entries {
-            guard !isExpired else { break }
-            var interval = entry.offsetSeconds - Date().timeIntervalSince(anchor)
-            if interval < LocalNotificationSequence.minimumOffsetSeconds {
-                anchor = anchor.addingTimeInterval(LocalNotificationSequence.minimumOffsetSeconds - interval)
-                interval = LocalNotificationSequence.minimumOffsetSeconds
-            }
-            let clip = UNMutableNotificationContent()
-            clip.sound = UNNotificationSound(named: UNNotificationSoundName(entry.soundName))
-            clip.userInfo = [Self.sequenceEndKey: anchor.addingTimeInterval(sequence.endSeconds).timeIntervalSince1970]
-            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: interval, repeats: false)
-            let request = UNNotificationRequest(identifier: entry.identifier, content: clip, trigger: trigger)
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                center.add(request) { error in
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+        passes: for _ in 0..<Self.schedulingPasses {
+            let started = Date()
+            for (done, entry) in entries.enumerated() {
+                let perAdd = done == 0 ? 0 : Date().timeIntervalSince(started) / Double(done)
+                let earliestInterval = earliest - Date().timeIntervalSince(anchor) - perAdd * Double(entries.count - done)
+                if earliestInterval < minimum {
+                    // Starting over re-adds the `done` clips too; half the adds again as a margin.
+                    anchor = anchor.addingTimeInterval(minimum - earliestInterval + perAdd * (Double(done) + Double(entries.count) / 2) + 0.05)
+                    continue passes
+                }
+                let clip = UNMutableNotificationContent()
+                clip.sound = UNNotificationSound(named: UNNotificationSoundName(entry.soundName))
+                clip.userInfo = [Self.sequenceEndKey: anchor.addingTimeInterval(sequence.endSeconds).timeIntervalSince1970]
+                let trigger = UNTimeIntervalNotificationTrigger(timeInterval: entry.offsetSeconds - Date().timeIntervalSince(anchor), repeats: false)
+                let request = UNNotificationRequest(identifier: entry.identifier, content: clip, trigger: trigger)
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let began = unlessExpired {
+                        center.add(request) { error in
+                            if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+                        }
+                    }
+                    if !began { continuation.resume(throwing: CancellationError()) }
                 }
             }
-            added.append(entry.identifier)
+            return anchor
         }
-        if isExpired || added.count < sequence.entries.count {
-            center.removePendingNotificationRequests(withIdentifiers: added)
-            throw CancellationError()
-        }
-        try FileManager.default.createDirectory(at: record.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(String(anchor.addingTimeInterval(sequence.endSeconds).timeIntervalSince1970).utf8).write(to: record, options: .atomic)
+        throw AddsTooSlow(passes: Self.schedulingPasses)
+    }
+
+    /// The adds kept falling behind the first clip's time.
+    struct AddsTooSlow: Error, CustomStringConvertible {
+        var passes: Int
+        var description: String { "adding the clips fell behind the first clip's time \(passes) times" }
     }
 
     /// Where each planned clip is on the phone: bundled clips in the extension's own bundle or in

@@ -22,4 +22,32 @@ import UserNotifications
         #expect(center.pendingRequests.count == 64)
         #expect(center.pendingRequests.contains { $0.identifier == "later" })
     }
+
+    /// "removing the pending notification requests on a secondary thread": a request that has fired
+    /// by then was delivered, and stays delivered.
+    @Test func aRemovalCannotRecallADeliveredRequest() async throws {
+        let center = UNUserNotificationCenter()
+        center.add(Self.request("soon", in: 0.05))
+        center.add(Self.request("later", in: 3_600))
+        try await Task.sleep(nanoseconds: 150_000_000)
+        center.removePendingNotificationRequests(withIdentifiers: ["soon", "later"])
+        await center.settled()
+        #expect(center.deliveredIdentifiers == ["soon"])
+        #expect(center.pendingRequests.isEmpty)
+    }
+
+    /// The completion handler carries "an error object indicating the reason for the failure".
+    @Test func anAddMadeToFailIsNotScheduled() async throws {
+        let center = UNUserNotificationCenter()
+        center.failAdd(2)
+        var errors: [Bool] = []
+        for name in ["a", "b", "c"] {
+            let failed: Bool = await withCheckedContinuation { continuation in
+                center.add(Self.request(name, in: 3_600)) { error in continuation.resume(returning: error != nil) }
+            }
+            errors.append(failed)
+        }
+        #expect(errors == [false, true, false])
+        #expect(center.pendingRequests.map(\.identifier).sorted() == ["a", "c"])
+    }
 }

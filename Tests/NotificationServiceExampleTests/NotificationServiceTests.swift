@@ -101,6 +101,7 @@ import UserNotifications
             #expect(host.handlerCalls.count == 1)
             #expect(shown.soundName == nil)
             #expect(phone.center.history.added.isEmpty, "\(style): scheduled after expiry: \(phone.center.history.added.map(\.identifier))")
+            #expect(host.effectsAfterTermination.isEmpty, "\(style): asked for after the extension was gone: \(host.effectsAfterTermination)")
         }
     }
 
@@ -210,10 +211,24 @@ import UserNotifications
 
 /// iOS 13–14: the sequence of local notifications, on the center's rules (the last 64 added kept).
 @Suite struct ExampleSequenceTests {
+    /// What was scheduled in the end: the last add of each identifier (an add replaces a pending
+    /// request of the same identifier), soonest first.
+    static func schedule(_ center: UNUserNotificationCenter) -> [UNUserNotificationCenter.Scheduled] {
+        var last: [String: UNUserNotificationCenter.Scheduled] = [:]
+        for entry in center.history.added { last[entry.identifier] = entry }
+        return last.values.sorted { $0.fireDate < $1.fireDate }
+    }
+
+    /// The identifiers of `request`'s payment in `identifiers`.
+    static func ofPayment(_ request: UNNotificationRequest, _ identifiers: [String]) -> [String] {
+        let payment = request.content.userInfo["paymentId"] as? String ?? request.identifier
+        return identifiers.filter { $0.hasPrefix("\(LocalNotificationSequence.identifierPrefix)\(payment).") }
+    }
+
     /// Each payment's clips as (first fire date, end), from the center's record.
     static func spans(_ center: UNUserNotificationCenter, durations: [String: Double]) -> [String: (start: Date, end: Date)] {
         var spans: [String: (start: Date, end: Date)] = [:]
-        for entry in center.history.added where entry.identifier.hasPrefix(LocalNotificationSequence.identifierPrefix) {
+        for entry in schedule(center) where entry.identifier.hasPrefix(LocalNotificationSequence.identifierPrefix) {
             let payment = String(entry.identifier.dropFirst(LocalNotificationSequence.identifierPrefix.count).split(separator: ".").dropLast().joined(separator: "."))
             let end = entry.fireDate.addingTimeInterval(durations[entry.soundName ?? ""] ?? 0)
             let span = spans[payment] ?? (entry.fireDate, end)
@@ -236,7 +251,7 @@ import UserNotifications
         phone.center.addLatency = 0.1  // each add completes a little later, as across processes
         let first = await phone.push(try phone.request("15.40"), style: .localSequence)
         #expect(first.calls.count == 1 && first.shown.sound == nil, "\(phone.reports)")  // the push is silent; the clips speak
-        let added = phone.center.history.added
+        let added = Self.schedule(phone.center)
         let durations = try Self.durations(phone)
         #expect(added.map(\.soundName) == ["prefix.caf", "shi.caf", "5.caf", "dian.caf", "4.caf", "yuan.caf", "suffix.caf"])
         for (a, b) in zip(added, added.dropFirst()) {
@@ -264,7 +279,10 @@ import UserNotifications
         #expect(ordered[1].start >= ordered[0].end, "the second payment starts at \(ordered[1].start), before the first ends at \(ordered[0].end)")
     }
 
-    @Test func anExpiryWhileSchedulingLeavesNothingOfThePayment() async throws {
+    /// iOS terminates the extension once it has handed over its content after expiry: what it means
+    /// to withdraw must be withdrawn before that, and what it added must be what fires last, or the
+    /// user hears part of the sequence after the default sound.
+    @Test func anExpiryWhileSchedulingLeavesNothingOfThePaymentToHear() async throws {
         let phone = try Phone.make()
         defer { phone.tearDown() }
         try phone.install()
@@ -277,25 +295,39 @@ import UserNotifications
             while center.history.added.count < before + 3 { try await Task.sleep(nanoseconds: 20_000_000) }
             host.expireNow()
         }
-        let (shown, calls) = await phone.push(try phone.request("6543.21"), style: .localSequence, host: host)
+        let request = try phone.request("6543.21")
+        let (shown, calls) = await phone.push(request, style: .localSequence, host: host)
         _ = try await expiry.value
         #expect(calls.count == 1 && shown.sound != nil && shown.soundName == nil)
-        // The extension's work ends on its own schedule after expiry: wait (up to 20 s) until what
-        // it added for this payment is withdrawn.
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !Set(phone.center.history.added.dropFirst(before).map(\.identifier)).isSubset(of: phone.center.removedIdentifiers) {
-            try await Task.sleep(nanoseconds: 200_000_000)
-        }
-        let added = phone.center.history.added.dropFirst(before)
+        // The add in flight at expiry completes; give what runs after it time to ask for more.
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        await phone.center.settled()
+        #expect(host.effectsAfterTermination.isEmpty, "asked for after the extension was gone: \(host.effectsAfterTermination)")
+        let added = Self.ofPayment(request, phone.center.history.added.map(\.identifier))
         #expect(!added.isEmpty && added.count < 12, "time should run out partway: \(added.count) added")
-        // Nothing is added once the extension is told its time is up (one add may be in flight then).
-        let expiredAt = try #require(host.expiredAt)
-        #expect(added.filter { $0.addedAt > expiredAt.addingTimeInterval(0.35) }.isEmpty, "added after expiry")
-        // What was added before expiry is withdrawn: the push plays its default sound alone.
-        let ids = Set(added.map(\.identifier))
-        #expect(ids.isSubset(of: phone.center.removedIdentifiers))
-        #expect(!phone.center.pendingRequests.contains { ids.contains($0.identifier) })
+        let left = Self.ofPayment(request, phone.center.pendingRequests.map(\.identifier))
+        let heard = Self.ofPayment(request, phone.center.deliveredIdentifiers)
+        #expect(left.isEmpty && heard.isEmpty, "the default sound played, and then: pending \(left), heard \(heard)")
         #expect(host.handlerCalls.count == 1)
+    }
+
+    /// An add can fail ("an error object indicating the reason for the failure"): what was added of
+    /// the sequence before it is withdrawn, and the push plays its default sound alone.
+    @Test func aFailedAddLeavesNothingOfThePayment() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        phone.center.failAdd(3)
+        let request = try phone.request("1234.56")
+        let (shown, calls) = await phone.push(request, style: .localSequence)
+        #expect(calls.count == 1)
+        #expect(shown.sound != nil && shown.soundName == nil, "not the default sound: \(phone.reports)")
+        await phone.center.settled()
+        #expect(Self.ofPayment(request, phone.center.history.added.map(\.identifier)).count == 2)
+        let left = Self.ofPayment(request, phone.center.pendingRequests.map(\.identifier))
+        let heard = Self.ofPayment(request, phone.center.deliveredIdentifiers)
+        #expect(left.isEmpty && heard.isEmpty, "pending \(left), heard \(heard)")
+        #expect(phone.reports.description.contains("could not be scheduled"), "\(phone.reports)")
     }
 
     /// iOS keeps the last 64 requests added: a sequence added over the app's own reminders would
@@ -312,12 +344,12 @@ import UserNotifications
         }
         let request = try phone.request("1234.56")
         let (shown, calls) = await phone.push(request, style: .localSequence)
+        await phone.center.settled()
         #expect(calls.count == 1)
         #expect(phone.center.history.discarded.isEmpty, "iOS discarded \(phone.center.history.discarded)")
         #expect(Set(reminders).isSubset(of: phone.center.pendingRequests.map(\.identifier)))
         #expect(shown.sound != nil && shown.soundName == nil, "\(phone.reports)")
-        let payment = request.content.userInfo["paymentId"] as? String ?? ""
-        #expect(!phone.center.pendingRequests.contains { $0.identifier.contains(payment) })
+        #expect(Self.ofPayment(request, phone.center.pendingRequests.map(\.identifier)).isEmpty)
     }
 
     @Test func twoPushesAtOnceNeverOverlapNorPass64Pending() async throws {

@@ -7,6 +7,7 @@
 import Foundation
 import SoundpackCore
 import SoundpackKit
+import UserNotifications  // ExtensionProcess: a terminated extension writes nothing
 
 public typealias AVAudioFrameCount = UInt32
 public typealias AVAudioFramePosition = Int64
@@ -198,6 +199,10 @@ open class AVAudioFile: NSObject {
               format == .pcmFormatFloat32 else {
             throw Self.error(kAudioFileUnsupportedDataFormatError, "settings without a usable sample rate, channel count or processing format")
         }
+        // A terminated extension writes nothing (UserNotifications' `ExtensionProcess`).
+        guard ExtensionProcess.allows("write \(fileURL.lastPathComponent)") else {
+            throw Self.error(Int(bitPattern: 0x7065_726D), "the extension's process is gone")
+        }
         // "overwrites a file at the specified URL": the file exists (empty) from here on.
         guard FileManager.default.createFile(atPath: fileURL.path, contents: Data()) else {
             throw Self.error(Int(bitPattern: 0x7065_726D), "cannot create \(fileURL.path)")  // 'perm'
@@ -231,6 +236,9 @@ open class AVAudioFile: NSObject {
         guard buffer.format.isEqual(processingFormat) else {
             throw Self.error(kAudioFileUnsupportedDataFormatError, "a \(buffer.format.sampleRate) Hz, \(buffer.format.channelCount)-channel buffer written to a \(processingFormat.sampleRate) Hz, \(processingFormat.channelCount)-channel file")
         }
+        guard ExtensionProcess.allows("write \(url.lastPathComponent)") else {
+            throw Self.error(Int(bitPattern: 0x7065_726D), "the extension's process is gone")
+        }
         samples += buffer.interleaved()
         framePosition += AVAudioFramePosition(buffer.frameLength)
     }
@@ -245,6 +253,7 @@ open class AVAudioFile: NSObject {
     private func finish() {
         guard let writing, !closed else { return }
         closed = true
+        guard ExtensionProcess.allows("write \(url.lastPathComponent)") else { return }
         let rate = Int(processingFormat.sampleRate), channels = Int(processingFormat.channelCount)
         try? AudioFileWriter.write(samples, sampleRate: rate, channels: channels, container: writing.container, encoding: writing.encoding, to: url.path)
     }

@@ -147,17 +147,23 @@ open class UNNotificationRequest: NSObject {
 /// extension." Pending requests follow Apple's rules:
 /// - add: "If you provide a unique identifier, the system creates a new notification. If the
 ///   identifier belongs to a previously delivered notification, the system alerts the user again,
-///   replaces the old notification with the new one" (a pending one is replaced);
+///   replaces the old notification with the new one" (a pending one is replaced); its completion
+///   handler's parameter is "An error object indicating the reason for the failure, or nil if no
+///   error occurred" (`failAdd(_:)` makes one fail);
 /// - the limit: 64 pending requests, and they are the **last 64 added**, whenever they fire. Apple's
 ///   old guide says "the system keeps the soonest-firing 64 notifications … and discards the rest",
 ///   but UserNotifications does not (openradar 38065340; MaikuB/flutter_local_notifications #2275,
 ///   "it actually keeps the last 64 notifications set regardless of when they will fire": 70
 ///   scheduled a minute apart leave 7 to 70 pending, docs corrected in #2276). The oldest adds are
 ///   discarded silently, as on the phone;
+/// - removal: "This method executes asynchronously, removing the pending notification requests on
+///   a secondary thread" — never before the call returns; a request whose trigger has fired by then
+///   has been delivered and is not removed (the method removes requests "that are pending");
 /// - completion handlers run on a background queue ("the block may be executed on a background
 ///   thread"), so the code that calls them must hand its results across threads safely.
-/// A request whose trigger date has passed is delivered: it leaves the pending list. The center is
-/// used from any thread, so the stand-in is Sendable, with its state under a lock.
+/// A request whose trigger date has passed is delivered (heard): it leaves the pending list. An add
+/// or removal by an extension whose process is gone is not carried out (`ExtensionProcess`). The
+/// center is used from any thread, so the stand-in is Sendable, with its state under a lock.
 open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     public static let pendingLimit = 64
 
@@ -207,9 +213,18 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// Apple: "Schedules the delivery of a local notification."
     open func add(_ request: UNNotificationRequest, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        guard ExtensionProcess.allows("add \(request.identifier)", keeping: completionHandler) else { return }
         let now = Date()
         lock.lock()
         prune(now: now)
+        addCount += 1
+        if failingAdds.remove(addCount) != nil {
+            let delay = latency
+            lock.unlock()
+            let error = NSError(domain: "UNErrorDomain", code: 1, userInfo: [NSLocalizedDescriptionKey: "the notification could not be scheduled (stand-in: add \(request.identifier) made to fail)"])
+            if let completionHandler { queue.asyncAfter(deadline: .now() + delay) { completionHandler(error) } }
+            return
+        }
         let trigger = request.trigger as? UNTimeIntervalNotificationTrigger
         trigger?.scheduledAt = now
         let fireDate = trigger?.nextTriggerDate() ?? now
@@ -227,6 +242,16 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         if let completionHandler { queue.asyncAfter(deadline: .now() + delay) { completionHandler(nil) } }
     }
 
+    /// Stand-in only: the `n`th add from now (1: the next one) fails: its request is not scheduled
+    /// and its completion handler gets an error (UNErrorDomain).
+    public func failAdd(_ n: Int) {
+        lock.lock()
+        failingAdds.insert(addCount + n)
+        lock.unlock()
+    }
+    private var addCount = 0
+    private var failingAdds: Set<Int> = []
+
     /// Apple: "Fetches all of your app's local notifications that are pending delivery."
     open func getPendingNotificationRequests(completionHandler: @escaping @Sendable ([UNNotificationRequest]) -> Void) {
         lock.lock()
@@ -237,14 +262,28 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     /// Apple: "Removes your app's local notifications that are pending and match the specified identifiers."
+    /// "This method executes asynchronously, removing the pending notification requests on a
+    /// secondary thread": carried out on the center's queue after the call returns, in the order
+    /// asked; what has fired by then was delivered and stays delivered.
     open func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
+        guard ExtensionProcess.allows("remove \(identifiers)") else { return }
         lock.lock()
-        pending.removeAll { identifiers.contains($0.request.identifier) }
         removed += identifiers
         lock.unlock()
+        queue.async { [self] in
+            lock.lock()
+            prune(now: Date())
+            pending.removeAll { identifiers.contains($0.request.identifier) }
+            lock.unlock()
+        }
     }
 
-    /// Stand-in only: every identifier the app asked to remove, in order.
+    /// Stand-in only: returns once every removal asked for so far has been carried out.
+    public func settled() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in queue.async { continuation.resume() } }
+    }
+
+    /// Stand-in only: every identifier the app asked to remove, in order (asked, not yet necessarily removed).
     public var removedIdentifiers: [String] {
         lock.lock()
         defer { lock.unlock() }
@@ -271,8 +310,20 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         return (added, discarded)
     }
 
+    /// Stand-in only: every request delivered so far (its trigger fired while it was pending): what
+    /// the user heard, by identifier, in the order they fired.
+    public var deliveredIdentifiers: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        prune(now: Date())
+        return delivered
+    }
+    private var delivered: [String] = []
+
     private func prune(now: Date) {
-        if !holding { pending.removeAll { $0.fireDate <= now } }
+        guard !holding else { return }
+        delivered += pending.filter { $0.fireDate <= now }.sorted { $0.fireDate < $1.fireDate }.map(\.request.identifier)
+        pending.removeAll { $0.fireDate <= now }
     }
 }
 
@@ -282,7 +333,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 /// method doesn't finish in time, the system calls the serviceExtensionTimeWillExpire() method to
 /// give you one last chance to submit your changes. If you don't update the notification content
 /// before time expires, the system displays the original content." Apple documents no grace period
-/// after `serviceExtensionTimeWillExpire`; the host waits `graceSeconds` (default 1 s).
+/// after `serviceExtensionTimeWillExpire`; the host waits `graceSeconds` (default 1 s). After expiry
+/// the extension is gone ("the system is terminating your extension") as soon as it has called the
+/// content handler, or when the grace period ends: see `ExtensionProcess`.
 public final class NotificationServiceHost: @unchecked Sendable {
     /// One call of the content handler, with the content it was given.
     public struct Delivery: @unchecked Sendable {
@@ -309,11 +362,16 @@ public final class NotificationServiceHost: @unchecked Sendable {
     /// Runs `service` for `request` as iOS would; returns what the user is shown (the original
     /// content when the handler was not called in time) and every call of the handler.
     public func run(_ service: UNNotificationServiceExtension, request: UNNotificationRequest) async -> (shown: UNNotificationContent, calls: [Delivery]) {
-        service.didReceive(request) { [self] content in
-            lock.lock()
-            calls.append(Delivery(content: content, afterExpiry: expired))
-            lock.unlock()
-            signal()
+        // Work the extension starts (a Task) inherits the process, so the stand-ins know whose it is.
+        ExtensionProcess.$current.withValue(process) {
+            service.didReceive(request) { [self] content in
+                lock.lock()
+                calls.append(Delivery(content: content, afterExpiry: expired))
+                let gone = expired
+                lock.unlock()
+                if gone { process.terminate() }  // handed over after expiry: terminated at once
+                signal()
+            }
         }
         let deliveredInTime = await wait(seconds: timeLimit) && !handlerCalls.isEmpty
         if !deliveredInTime {
@@ -322,15 +380,23 @@ public final class NotificationServiceHost: @unchecked Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 Thread { [self] in  // "on a separate thread"
                     markTold()
-                    service.serviceExtensionTimeWillExpire()
+                    ExtensionProcess.$current.withValue(process) { service.serviceExtensionTimeWillExpire() }
                     continuation.resume()
                 }.start()
             }
             _ = await wait(seconds: graceSeconds)
+            process.terminate()
         }
         let made = handlerCalls
         return (made.first?.content ?? request.content, made)
     }
+
+    /// The process the extension runs in: what it asked for after it was gone.
+    public let process = ExtensionProcess()
+
+    /// Stand-in only: every effect the extension asked for after its process was terminated (each
+    /// one is a defect: on a phone it never happens, or happens half).
+    public var effectsAfterTermination: [String] { process.effectsAfterTermination }
 
     /// Ends the time limit now, as if it had passed (for a test that needs expiry at a given step).
     public func expireNow() {
@@ -398,6 +464,59 @@ public final class NotificationServiceHost: @unchecked Sendable {
                 current.continuation.resume(returning: false)
             }
         }
+    }
+}
+
+/// Stand-in only: the process iOS runs a service extension in. Apple, `serviceExtensionTimeWillExpire`:
+/// "Tells you that the system is terminating your extension." Once the extension has called the
+/// content handler after that (or the grace period is over) it is gone, and work it had queued is
+/// lost (public reports: the process is killed, not drained). The stand-ins cannot stop a thread, so
+/// an effect asked for afterwards (an add or removal of a notification, a file written through
+/// AVFoundation) is not carried out but recorded, for tests to see; a completion handler it would
+/// wait for is never called. A removal asked for while the process ran is carried out: it was
+/// handed to the system before the process went (Apple does not say whether a removal still on its
+/// "secondary thread" survives the process; the stand-in assumes it does).
+public final class ExtensionProcess: @unchecked Sendable {
+    /// The process the calling code runs in: set by `NotificationServiceHost` around the extension's
+    /// callbacks and inherited by the Tasks they start; nil for the app and the tests themselves.
+    @TaskLocal public static var current: ExtensionProcess?
+
+    private let lock = NSLock()
+    private var terminated = false
+    private var refused: [String] = []
+    private var neverCalled: [Any] = []
+
+    public init() {}
+
+    func terminate() {
+        lock.lock()
+        terminated = true
+        lock.unlock()
+    }
+
+    public var isTerminated: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return terminated
+    }
+
+    /// Every effect asked for after termination, in order.
+    public var effectsAfterTermination: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return refused
+    }
+
+    /// True when the calling code may have `effect`: it is not in an extension, or its extension is
+    /// still running. Otherwise records it, keeps `completion` uncalled for good, and returns false.
+    public static func allows(_ effect: String, keeping completion: Any? = nil) -> Bool {
+        guard let process = current else { return true }
+        process.lock.lock()
+        defer { process.lock.unlock() }
+        guard process.terminated else { return true }
+        process.refused.append(effect)
+        if let completion { process.neverCalled.append(completion) }
+        return false
     }
 }
 
