@@ -99,7 +99,9 @@ import UserNotifications
             // Let the slow downloads finish: the extension must not change or schedule anything now.
             try await Task.sleep(nanoseconds: 3_500_000_000)
             #expect(host.handlerCalls.count == 1)
-            #expect(shown.soundName == nil)
+            // Nor write a sound: no joined (or prefix-alone) file appears once the push is delivered.
+            let written = try FileManager.default.contentsOfDirectory(atPath: phone.sounds.path).filter { $0.hasPrefix("soundpack-") }
+            #expect(written.isEmpty, "\(style): joined after expiry: \(written)")
             #expect(phone.center.history.added.isEmpty, "\(style): scheduled after expiry: \(phone.center.history.added.map(\.identifier))")
         }
     }
