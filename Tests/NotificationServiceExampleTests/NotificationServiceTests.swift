@@ -12,8 +12,9 @@ import UserNotifications
 @testable import NotificationServiceExample
 
 @Suite struct NotificationServiceTests {
-    @Test func aPaymentIsAnnouncedWithTheSoundRenderMakes() async throws {
-        let phone = try Phone.make()
+    @Test(arguments: StoreTrust.allCases)
+    func aPaymentIsAnnouncedWithTheSoundRenderMakes(trust: StoreTrust) async throws {
+        let phone = try Phone.make(trust: trust)
         defer { phone.tearDown() }
         try phone.install()
         let (shown, calls) = await phone.push(try phone.request("1234.56"))
@@ -27,6 +28,9 @@ import UserNotifications
         #expect(!phone.server.requests.contains { $0.hasSuffix("/prefix.caf") || $0.hasSuffix("/yuan.caf") })
         let left = try FileManager.default.contentsOfDirectory(atPath: phone.sounds.path)
         #expect(!left.contains { $0.hasPrefix(".") }, "\(left)")
+        if trust == .signed {
+            #expect(phone.server.requests.contains("/wechat/1.0.0/manifest.json.sig"), "the signature was not checked: \(phone.server.requests)")
+        }
     }
 
     /// IMA4 clips (a quarter of the bytes to download): the extension decodes them and joins them
@@ -49,8 +53,9 @@ import UserNotifications
     /// A push naming a phrase: the extension joins that phrase's clips and the amount, exactly as
     /// `render --phrase` does, under a name of its own; a phrase without an amount needs none, and
     /// a phrase the version does not have is said as the default phrase.
-    @Test func aPhraseIsAnnouncedWithTheSoundRenderMakes() async throws {
-        let phone = try Phone.make(pack: "merchant", bundled: ["wechat.caf", "yuan.caf"])
+    @Test(arguments: StoreTrust.allCases)
+    func aPhraseIsAnnouncedWithTheSoundRenderMakes(trust: StoreTrust) async throws {
+        let phone = try Phone.make(pack: "merchant", bundled: ["wechat.caf", "yuan.caf"], trust: trust)
         defer { phone.tearDown() }
         try phone.install()
         let (refund, calls) = await phone.push(try phone.request("15.40", pack: "merchant", extra: ["--phrase", "refund"]))
@@ -106,8 +111,9 @@ import UserNotifications
         }
     }
 
-    @Test func onePaymentIsAnnouncedOnce() async throws {
-        let phone = try Phone.make()
+    @Test(arguments: StoreTrust.allCases)
+    func onePaymentIsAnnouncedOnce(trust: StoreTrust) async throws {
+        let phone = try Phone.make(trust: trust)
         defer { phone.tearDown() }
         try phone.install()
         let payload = try phone.run(["payload", "15.40", "--pack", "wechat", "--payment-id", "order-2026-0001"]).stdout
@@ -229,10 +235,11 @@ import UserNotifications
         return Dictionary(try #require(manifest.packs["wechat"]).clips.values.map { ($0.file, $0.durationSeconds) }, uniquingKeysWith: { a, _ in a })
     }
 
-    @Test func offsetsAreCumulativeAndTheNextPaymentStartsAfterTheEnd() async throws {
+    @Test(arguments: StoreTrust.allCases)
+    func offsetsAreCumulativeAndTheNextPaymentStartsAfterTheEnd(trust: StoreTrust) async throws {
         // The last clip (a 1.28 s suffix) is longer than a second: starting the next payment one
         // second after the last clip *starts* would overlap it.
-        let phone = try Phone.make(suffix: true)
+        let phone = try Phone.make(suffix: true, trust: trust)
         defer { phone.tearDown() }
         try phone.install()
         phone.center.addLatency = 0.1  // each add completes a little later, as across processes
