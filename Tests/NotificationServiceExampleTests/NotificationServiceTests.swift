@@ -4,7 +4,7 @@
 
 import Foundation
 import Testing
-import AVFoundation
+@_spi(StandIn) import AVFoundation
 import SoundpackCore
 import SoundpackKit
 import SoundpackTestSupport
@@ -159,6 +159,30 @@ import UserNotifications
         #expect(name == "soundpack-wechat-spoken-15.40.caf")
         #expect(FileManager.default.fileExists(atPath: phone.sounds.appendingPathComponent(name).path))
         #expect(SpeechRequests.all.contains { $0.text == "微信到账十五点四元" && $0.language == "zh-CN" })
+    }
+
+    /// Compact system voices (iOS 16 and 17) write 16-bit integers, others 32-bit float, and the
+    /// buffers may come on the main thread: the spoken text is written either way, holding the
+    /// voice's samples. A buffer written in a format other than the file's would crash the
+    /// extension on the phone (the stand-in records it and the push fails the test).
+    @Test(arguments: [AVAudioCommonFormat.pcmFormatInt16, .pcmFormatFloat32])
+    func theWrittenTextIsSpokenWhateverTheVoiceWrites(voice: AVAudioCommonFormat) async throws {
+        let phone = try Phone.make(bundled: [])
+        defer { phone.tearDown() }
+        try phone.install()
+        let request = try phone.request("15.40")
+        phone.server.stop()  // the store is unreachable and nothing is on the phone
+        let (shown, calls) = await AVSpeechSynthesizer.$voiceFormat.withValue(voice) {
+            await phone.push(request) { $0.speaksWrittenTextAsLastResort = true }
+        }
+        #expect(calls.count == 1)
+        let name = try #require(shown.soundName, "\(voice): \(phone.reports)")
+        #expect(name == "soundpack-wechat-spoken-15.40.caf")
+        let spoken = try LibSndFileSamples(path: phone.sounds.appendingPathComponent(name).path)
+        let tone = (AVSpeechSynthesizer.tone(part: 0) + AVSpeechSynthesizer.tone(part: 1)).map { Int($0 * 32_768) }
+        #expect(spoken.sampleRate == 22_050 && spoken.channels == 1 && spoken.samples.count == tone.count, "\(voice): \(spoken)")
+        let off = zip(spoken.samples, tone).map { abs(Int($0) - $1) }.max() ?? .max
+        #expect(off <= 2, "\(voice): the spoken file is not the voice's samples (off by up to \(off))")
     }
 
     @Test func aYankedPinIsNotPlayed() async throws {

@@ -4,7 +4,7 @@
 
 import Foundation
 import Testing
-import AVFoundation
+@_spi(StandIn) import AVFoundation
 import SoundpackCore
 import SoundpackKit
 import SoundpackTestSupport
@@ -132,9 +132,12 @@ struct Phone {
         service.configuration = configuration
         service.bundle = Bundle(path: extensionBundle.path) ?? .main
         service.style = style
-        return await UNUserNotificationCenter.$simulated.withValue(center) {
+        let result = await UNUserNotificationCenter.$simulated.withValue(center) {
             await host.run(service, request: request)
         }
+        // What would have crashed the extension on the phone, or played at the wrong speed.
+        for misuse in AVFoundationMisuse.take(under: project.path) { Issue.record("on the phone: \(misuse)") }
+        return result
     }
 
     /// `soundpack render` of the pack folder for `amount` (and `extra` flags: `--phrase`), as bytes.
