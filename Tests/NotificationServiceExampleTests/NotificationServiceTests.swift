@@ -185,6 +185,38 @@ import UserNotifications
         #expect(off <= 2, "\(voice): the spoken file is not the voice's samples (off by up to \(off))")
     }
 
+    /// A clip of another format than the others' (kept on the phone from an older version, or
+    /// given to the extension's own bundle): the join never hands the writer a buffer of another
+    /// format — on the phone another sample type crashes and another rate plays at the wrong
+    /// speed. At another rate the extension says the prefix alone (and reports why); a clip stored
+    /// as 32-bit float at the pack's rate reads into the same processing format and is joined.
+    @Test(arguments: [ClipVariant.otherRate, .floatSamples])
+    func aClipOfAnotherFormatIsNeverJoinedAsIs(variant: ClipVariant) async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        let yuan = try AudioProbe().decode(path: phone.project.file("packs/wechat/clips/yuan.caf")).samples
+        let odd = phone.extensionBundle.appendingPathComponent("yuan.caf").path  // the extension's bundle is looked in first
+        switch variant {
+        case .otherRate: try Fixtures.writeClip(yuan, to: odd, sampleRate: 44_100)
+        case .floatSamples: try Fixtures.writeClip(yuan, to: odd, encoding: .float32)
+        }
+        let (shown, calls) = await phone.push(try phone.request("1234.56"))
+        #expect(calls.count == 1)
+        let name = try #require(shown.soundName, "\(variant): \(phone.reports)")
+        let played = try LibSndFileSamples(path: phone.sounds.appendingPathComponent(name).path)
+        switch variant {
+        case .otherRate:
+            #expect(name == "soundpack-wechat-1.0.0-framing.caf", "\(phone.reports)")
+            #expect(phone.reports.description.contains("yuan.caf"), "\(phone.reports)")
+            #expect(played == (try LibSndFileSamples.concatenation(of: [phone.sounds.appendingPathComponent("prefix.caf").path])))
+        case .floatSamples:
+            #expect(name == "soundpack-wechat-1.0.0-1234.56.caf", "\(phone.reports)")
+            let clips = try phone.clipPaths("1234.56").map { $0.hasSuffix("/yuan.caf") ? phone.project.file("packs/wechat/clips/yuan.caf") : $0 }
+            #expect(played == (try LibSndFileSamples.concatenation(of: clips)))
+        }
+    }
+
     @Test func aYankedPinIsNotPlayed() async throws {
         let phone = try Phone.make()
         defer { phone.tearDown() }
@@ -211,6 +243,14 @@ import UserNotifications
         #expect(name == "soundpack-wechat-1.0.1-3.33.caf")
         #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(name)) == (try phone.rendered("3.33")))
     }
+}
+
+/// A clip unlike the pack's, for `aClipOfAnotherFormatIsNeverJoinedAsIs`.
+enum ClipVariant: String, CaseIterable, Sendable {
+    /// The pack's samples at 44.1 kHz instead of 22.05 kHz.
+    case otherRate
+    /// The pack's samples at its rate, stored as 32-bit float instead of 16-bit integers.
+    case floatSamples
 }
 
 @Suite struct SoundpackSetupTests {

@@ -147,6 +147,13 @@ struct Phone {
         return try Data(contentsOf: URL(fileURLWithPath: project.file(name)))
     }
 
+    /// The pack folder's clip files an amount is said with, in order (the plan over the manifest the
+    /// app ships; `phrase` as the push names it).
+    func clipPaths(_ amount: String?, pack: String = "wechat", phrase: String? = nil) throws -> [String] {
+        let manifest = try SharedManifest(data: Data(contentsOf: appBundle.appendingPathComponent("SoundpackManifest.plist")))
+        return try ClipPlanner(manifest: manifest, packID: pack).plan(amount: amount, phrase: phrase).clips.map { project.file("packs/\(pack)/clips/\($0.file)") }
+    }
+
     /// Publishes the pack again as `version`, with clip 3 re-recorded (one sample changed).
     func publishWithNewClip3(as version: String) throws {
         let pack = project.file("packs/wechat")
