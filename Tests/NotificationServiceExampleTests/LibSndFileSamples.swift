@@ -3,6 +3,7 @@
 // the example, so a check of what the example wrote proves something about the file itself.
 
 import CSndFile
+import Foundation
 import Testing
 
 /// The 16-bit samples of one file, interleaved, with its rate and channel count.
@@ -38,6 +39,17 @@ struct LibSndFileSamples: Equatable, CustomStringConvertible {
         let first = try #require(clips.first)
         #expect(clips.allSatisfy { $0.sampleRate == first.sampleRate && $0.channels == first.channels }, "the clips differ in format: \(clips)")
         return LibSndFileSamples(sampleRate: first.sampleRate, channels: first.channels, samples: clips.flatMap(\.samples))
+    }
+
+    /// How far these samples are from `reference` of the same length, in dB (signal power over
+    /// the power of the difference; infinite when they are equal).
+    func signalToNoise(against reference: LibSndFileSamples) -> Double {
+        var signal = 0.0, noise = 0.0
+        for (a, b) in zip(samples, reference.samples) {
+            signal += Double(b) * Double(b)
+            noise += (Double(a) - Double(b)) * (Double(a) - Double(b))
+        }
+        return 10 * log10(signal / noise)
     }
 
     var description: String { "\(samples.count / max(channels, 1)) frames, \(sampleRate) Hz, \(channels) ch" }

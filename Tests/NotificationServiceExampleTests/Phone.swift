@@ -140,11 +140,15 @@ struct Phone {
         return result
     }
 
-    /// `soundpack render` of the pack folder for `amount` (and `extra` flags: `--phrase`), as bytes.
-    func rendered(_ amount: String?, pack: String = "packs/wechat", extra: [String] = []) throws -> Data {
-        let name = "rendered-\(UUID().uuidString).caf"
-        try run(["render", "--pack", pack] + [amount].compactMap { $0 } + extra + ["-o", name])
-        return try Data(contentsOf: URL(fileURLWithPath: project.file(name)))
+    /// The sound `name` in the group's Library/Sounds, as libsndfile decodes it.
+    func played(_ name: String) throws -> LibSndFileSamples {
+        try LibSndFileSamples(path: sounds.appendingPathComponent(name).path)
+    }
+
+    /// What an amount (and phrase) must sound like: the pack folder's clips end to end, read with
+    /// libsndfile — neither the example's join nor the stand-ins' reader.
+    func clipsEndToEnd(_ amount: String?, pack: String = "wechat", phrase: String? = nil) throws -> LibSndFileSamples {
+        try LibSndFileSamples.concatenation(of: clipPaths(amount, pack: pack, phrase: phrase))
     }
 
     /// The pack folder's clip files an amount is said with, in order (the plan over the manifest the
