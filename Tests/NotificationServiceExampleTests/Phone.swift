@@ -8,7 +8,7 @@ import Testing
 import SoundpackCore
 import SoundpackKit
 import SoundpackTestSupport
-import UserNotifications
+@_spi(StandIn) import UserNotifications
 @testable import NotificationServiceExample
 
 struct Phone {

@@ -78,8 +78,9 @@ public struct UNNotificationSoundName: RawRepresentable, Hashable, Sendable {
 /// container directories. The main bundle of the current executable." (`NotificationServiceHost`
 /// resolves a delivered sound in that order.)
 open class UNNotificationSound: NSObject {
-    /// nil: the default sound.
-    public let name: UNNotificationSoundName?
+    /// Stand-in only (Apple's sound keeps its file name private): the custom sound's name; nil:
+    /// the default sound.
+    @_spi(StandIn) public let name: UNNotificationSoundName?
 
     private init(name: UNNotificationSoundName?) { self.name = name }
 
@@ -156,10 +157,11 @@ open class UNNotificationRequest: NSObject {
 /// A request whose trigger date has passed is delivered: it leaves the pending list. The center is
 /// used from any thread, so the stand-in is Sendable, with its state under a lock.
 open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
-    public static let pendingLimit = 64
+    /// Stand-in only: how many requests iOS keeps pending (the 64 of the class comment).
+    @_spi(StandIn) public static let pendingLimit = 64
 
-    /// A scheduled request as the stand-in keeps it, for tests to read.
-    public struct Scheduled: Sendable, Equatable {
+    /// Stand-in only: a scheduled request as the stand-in keeps it, for tests to read.
+    @_spi(StandIn) public struct Scheduled: Sendable, Equatable {
         public var identifier: String
         public var soundName: String?
         public var fireDate: Date
@@ -178,7 +180,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// Stand-in only: how long an add takes to complete. Apple documents none; on a phone the
     /// request crosses to another process, so code must not assume its completion is immediate.
-    public var addLatency: TimeInterval {
+    @_spi(StandIn) public var addLatency: TimeInterval {
         get { lock.lock(); defer { lock.unlock() }; return latency }
         set { lock.lock(); latency = newValue; lock.unlock() }
     }
@@ -187,7 +189,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// Stand-in only: while true, requests whose trigger date has passed stay pending, as if the
     /// phone's clock stood still. A test that needs the pending list fixed while the extension
     /// works (under load a short sequence can be delivered before a second push looks) sets it.
-    public var holdsDeliveries: Bool {
+    @_spi(StandIn) public var holdsDeliveries: Bool {
         get { lock.lock(); defer { lock.unlock() }; return holding }
         set { lock.lock(); holding = newValue; lock.unlock() }
     }
@@ -195,8 +197,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     public override init() {}
 
-    /// The center `current()` returns in this task (tests give each phone its own).
-    @TaskLocal public static var simulated: UNUserNotificationCenter?
+    /// Stand-in only: the center `current()` returns in this task (tests give each phone its own).
+    @_spi(StandIn) @TaskLocal public static var simulated: UNUserNotificationCenter?
     private static let shared = UNUserNotificationCenter()
 
     /// Apple: "Returns your app's notification center."
@@ -242,7 +244,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     /// Stand-in only: every identifier the app asked to remove, in order.
-    public var removedIdentifiers: [String] {
+    @_spi(StandIn) public var removedIdentifiers: [String] {
         lock.lock()
         defer { lock.unlock() }
         return removed
@@ -250,7 +252,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private var removed: [String] = []
 
     /// Stand-in only: the requests pending now, soonest first.
-    public var pendingRequests: [Scheduled] {
+    @_spi(StandIn) public var pendingRequests: [Scheduled] {
         lock.lock()
         defer { lock.unlock() }
         prune(now: Date())
@@ -262,7 +264,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     /// Stand-in only: every request ever added, in order, and those the 64 limit discarded.
-    public var history: (added: [Scheduled], discarded: [String]) {
+    @_spi(StandIn) public var history: (added: [Scheduled], discarded: [String]) {
         lock.lock()
         defer { lock.unlock() }
         return (added, discarded)
@@ -280,7 +282,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 /// give you one last chance to submit your changes. If you don't update the notification content
 /// before time expires, the system displays the original content." Apple documents no grace period
 /// after `serviceExtensionTimeWillExpire`; the host waits `graceSeconds` (default 1 s).
-public final class NotificationServiceHost: @unchecked Sendable {
+@_spi(StandIn) public final class NotificationServiceHost: @unchecked Sendable {
     /// One call of the content handler, with the content it was given.
     public struct Delivery: @unchecked Sendable {
         public var content: UNNotificationContent
@@ -400,7 +402,7 @@ public final class NotificationServiceHost: @unchecked Sendable {
 
 /// Stand-in only: the App Group containers of the simulated phone, by identifier (on iOS the
 /// entitlements and provisioning profile decide them).
-public enum AppGroupContainers {
+@_spi(StandIn) public enum AppGroupContainers {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var folders: [String: URL] = [:]
 
