@@ -15,7 +15,8 @@ let standIns: [Target] = [
     .target(name: "CryptoKit", dependencies: ["SoundpackKit"], path: "Tests/StandIns/CryptoKit"),
     .testTarget(
         name: "NotificationServiceExampleTests",
-        dependencies: ["NotificationServiceExample", "SoundpackTestSupport", "SoundpackKit", "SoundpackCore", "soundpack"] + standInDependencies
+        // CSndFile: the tests read what the example wrote with libsndfile directly, not through the stand-ins.
+        dependencies: ["NotificationServiceExample", "SoundpackTestSupport", "SoundpackKit", "SoundpackCore", "soundpack", "CSndFile"] + standInDependencies
     ),
 ]
 #else

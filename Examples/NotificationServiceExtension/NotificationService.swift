@@ -377,11 +377,20 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     }
 
     /// Joins the clips end to end into one 16-bit little-endian PCM file at `output`, whose
-    /// extension names its type (all clips share one format; soundpack validate checks that). The
-    /// file is closed when `file` goes out of scope; the cache then renames it into place.
+    /// extension names its type. The file is closed when `file` goes out of scope; the cache then
+    /// renames it into place.
+    ///
+    /// Every buffer written must be in the file's processing format, and a mismatch is no error
+    /// to catch: another sample type crashes the extension, another rate plays at the wrong speed.
+    /// A pack that passed `soundpack validate` has one format, but a clip kept on the phone (from an
+    /// older version, or in the extension's own bundle) may not: the clips are checked first, and a
+    /// clip of another format is refused whole (the caller falls back).
     private func join(_ urls: [URL], to output: URL) throws {
-        guard let first = urls.first else { throw CocoaError(.fileReadNoSuchFile) }
-        let format = try AVAudioFile(forReading: first).processingFormat
+        let inputs = try urls.map { try AVAudioFile(forReading: $0) }
+        guard let format = inputs.first?.processingFormat else { throw CocoaError(.fileReadNoSuchFile) }
+        if let odd = inputs.first(where: { !ClipFormatMismatch.same($0.processingFormat, format) }) {
+            throw ClipFormatMismatch(file: odd.url.lastPathComponent, found: odd.processingFormat, expected: format)
+        }
         let settings: [String: Any] = [
             AVFormatIDKey: kAudioFormatLinearPCM,
             AVSampleRateKey: format.sampleRate,
@@ -391,14 +400,48 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
             AVLinearPCMIsBigEndianKey: false,
         ]
         let file = try AVAudioFile(forWriting: output, settings: settings, commonFormat: format.commonFormat, interleaved: format.isInterleaved)
-        for url in urls {
-            let input = try AVAudioFile(forReading: url)
+        for input in inputs {
             guard let buffer = AVAudioPCMBuffer(pcmFormat: input.processingFormat, frameCapacity: AVAudioFrameCount(input.length)) else {
                 throw CocoaError(.fileReadCorruptFile)
             }
             try input.read(into: buffer)
             try file.write(from: buffer)
         }
+    }
+}
+
+/// A clip whose format is not the other clips': joining it would crash (another sample type) or
+/// play it at the wrong speed (another rate).
+nonisolated struct ClipFormatMismatch: Error, CustomStringConvertible {
+    var file: String
+    /// The clip's format and the others', as "22050 Hz, 1 ch, Float32".
+    var found: String
+    var expected: String
+
+    init(file: String, found: AVAudioFormat, expected: AVAudioFormat) {
+        self.file = file
+        self.found = Self.describe(found)
+        self.expected = Self.describe(expected)
+    }
+
+    private static func describe(_ format: AVAudioFormat) -> String {
+        let type: String
+        switch format.commonFormat {
+        case .pcmFormatFloat32: type = "Float32"
+        case .pcmFormatInt16: type = "Int16"
+        default: type = "sample type \(format.commonFormat.rawValue)"
+        }
+        return "\(Int(format.sampleRate)) Hz, \(format.channelCount) ch, \(type)"
+    }
+
+    /// One processing format: the same sample type, rate, channel count and layout.
+    static func same(_ a: AVAudioFormat, _ b: AVAudioFormat) -> Bool {
+        a.commonFormat == b.commonFormat && a.sampleRate == b.sampleRate && a.channelCount == b.channelCount
+            && (a.isInterleaved == b.isInterleaved || a.channelCount == 1)
+    }
+
+    var description: String {
+        "\(file) reads as \(found), the other clips as \(expected): not joined"
     }
 }
 

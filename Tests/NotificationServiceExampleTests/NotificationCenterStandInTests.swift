@@ -3,7 +3,7 @@
 
 import Foundation
 import Testing
-import UserNotifications
+@_spi(StandIn) import UserNotifications
 
 @Suite struct NotificationCenterStandInTests {
     static func request(_ identifier: String, in seconds: TimeInterval) -> UNNotificationRequest {

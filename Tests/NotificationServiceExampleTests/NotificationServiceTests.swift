@@ -1,19 +1,21 @@
 // The example's own NotificationService and SoundpackSetup, run end to end on Linux against the
 // stand-ins of Apple's frameworks and the store on loopback: a payload in, the content handler
-// called once, and the sound it names in the group's Library/Sounds, equal to `soundpack render`.
+// called once, and the sound it names in the group's Library/Sounds, whose samples (read with
+// libsndfile) are the pack's clips end to end.
 
 import Foundation
 import Testing
-import AVFoundation
+@_spi(StandIn) import AVFoundation
 import SoundpackCore
 import SoundpackKit
 import SoundpackTestSupport
-import UserNotifications
+@_spi(StandIn) import UserNotifications
 @testable import NotificationServiceExample
 
 @Suite struct NotificationServiceTests {
-    @Test func aPaymentIsAnnouncedWithTheSoundRenderMakes() async throws {
-        let phone = try Phone.make()
+    @Test(arguments: StoreTrust.allCases)
+    func aPaymentIsAnnouncedWithItsClipsEndToEnd(trust: StoreTrust) async throws {
+        let phone = try Phone.make(trust: trust)
         defer { phone.tearDown() }
         try phone.install()
         let (shown, calls) = await phone.push(try phone.request("1234.56"))
@@ -21,36 +23,45 @@ import UserNotifications
         #expect(shown.interruptionLevel == .timeSensitive)
         let name = try #require(shown.soundName, "delivered with \(shown.sound == nil ? "no" : "the default") sound: \(phone.reports) userInfo \(shown.userInfo.keys.map { "\($0)" }.sorted())")
         #expect(name == "soundpack-wechat-1.0.0-1234.56.caf")
-        let joined = try Data(contentsOf: phone.sounds.appendingPathComponent(name))
-        #expect(joined == (try phone.rendered("1234.56")))
+        #expect(try phone.played(name) == phone.clipsEndToEnd("1234.56"))
         // Bundled clips (prefix, 元) were never downloaded; nothing half-written is left behind.
         #expect(!phone.server.requests.contains { $0.hasSuffix("/prefix.caf") || $0.hasSuffix("/yuan.caf") })
         let left = try FileManager.default.contentsOfDirectory(atPath: phone.sounds.path)
         #expect(!left.contains { $0.hasPrefix(".") }, "\(left)")
+        if trust == .signed {
+            #expect(phone.server.requests.contains("/wechat/1.0.0/manifest.json.sig"), "the signature was not checked: \(phone.server.requests)")
+        }
     }
 
     /// IMA4 clips (a quarter of the bytes to download): the extension decodes them and joins them
-    /// into the same 16-bit PCM CAF render writes, byte for byte.
-    @Test func ima4ClipsAreJoinedIntoThePCMSoundRenderMakes() async throws {
+    /// into a 16-bit PCM CAF of the clips end to end. libsndfile reads no IMA4 CAF, and IMA4 is
+    /// lossy: the joined samples are held against the recordings the clips were converted from,
+    /// frame for frame, within IMA4's error.
+    @Test func ima4ClipsAreJoinedIntoPCM() async throws {
         let phone = try Phone.make(codec: "ima4")
         defer { phone.tearDown() }
         try phone.install()
         let (shown, calls) = await phone.push(try phone.request("1234.56"))
         #expect(calls.count == 1)
         let name = try #require(shown.soundName, "\(phone.reports)")
-        let joined = try Data(contentsOf: phone.sounds.appendingPathComponent(name))
-        #expect(joined == (try phone.rendered("1234.56")))
+        let recorded = try LibSndFileSamples.concatenation(of: phone.clipPaths("1234.56").map { Fixtures.demoPack + "/clips/" + URL(fileURLWithPath: $0).lastPathComponent })
+        let played = try phone.played(name)
+        #expect(played.sampleRate == recorded.sampleRate && played.channels == recorded.channels && played.samples.count == recorded.samples.count,
+                "\(played) joined from clips of \(recorded)")
+        let snr = played.signalToNoise(against: recorded)
+        #expect(snr > 20, "the joined sound is \(snr) dB from the recordings: not these clips in this order")
         let format = try AudioProbe().probe(path: phone.sounds.appendingPathComponent(name).path)
         #expect(format.codec == .lpcm && format.container == .caf)
         let clip = try AudioProbe().probe(path: phone.project.file("packs/wechat/clips/5.caf"))
         #expect(clip.codec == .ima4)
     }
 
-    /// A push naming a phrase: the extension joins that phrase's clips and the amount, exactly as
-    /// `render --phrase` does, under a name of its own; a phrase without an amount needs none, and
-    /// a phrase the version does not have is said as the default phrase.
-    @Test func aPhraseIsAnnouncedWithTheSoundRenderMakes() async throws {
-        let phone = try Phone.make(pack: "merchant", bundled: ["wechat.caf", "yuan.caf"])
+    /// A push naming a phrase: the extension joins that phrase's clips and the amount, under a name
+    /// of its own; a phrase without an amount needs none, and a phrase the version does not have is
+    /// said as the default phrase.
+    @Test(arguments: StoreTrust.allCases)
+    func aPhraseIsAnnouncedWithItsClipsEndToEnd(trust: StoreTrust) async throws {
+        let phone = try Phone.make(pack: "merchant", bundled: ["wechat.caf", "yuan.caf"], trust: trust)
         defer { phone.tearDown() }
         try phone.install()
         let (refund, calls) = await phone.push(try phone.request("15.40", pack: "merchant", extra: ["--phrase", "refund"]))
@@ -58,13 +69,13 @@ import UserNotifications
         #expect(refund.body == "退款15.40元")
         let name = try #require(refund.soundName, "\(phone.reports)")
         #expect(name == "soundpack-merchant-1.0.0-refund.15.40.caf")
-        #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(name)) == (try phone.rendered("15.40", pack: "packs/merchant", extra: ["--phrase", "refund"])))
+        #expect(try phone.played(name) == phone.clipsEndToEnd("15.40", pack: "merchant", phrase: "refund"))
 
         let (order, _) = await phone.push(try phone.request(nil, pack: "merchant", extra: ["--phrase", "order"]))
         #expect(order.body == "您有一笔新订单")
         let orderName = try #require(order.soundName, "\(phone.reports)")
         #expect(orderName == "soundpack-merchant-1.0.0-order.caf")
-        #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(orderName)) == (try phone.rendered(nil, pack: "packs/merchant", extra: ["--phrase", "order"])))
+        #expect(try phone.played(orderName) == phone.clipsEndToEnd(nil, pack: "merchant", phrase: "order"))
 
         // A push written for a phrase this version lacks falls back to the default phrase.
         let written = try phone.run(["payload", "2", "--pack", "merchant", "--phrase", "alipay", "--base-url", phone.server.baseURL]).stdout
@@ -73,7 +84,7 @@ import UserNotifications
         let (gift, _) = await phone.push(try Phone.request(payload: try JSONSerialization.data(withJSONObject: payload)))
         let giftName = try #require(gift.soundName, "\(phone.reports)")
         #expect(giftName == "soundpack-merchant-1.0.0-wechat.2.caf")
-        #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(giftName)) == (try phone.rendered("2", pack: "packs/merchant")))
+        #expect(try phone.played(giftName) == phone.clipsEndToEnd("2", pack: "merchant"))
     }
 
     @Test func aPushWithoutAnAmountIsDeliveredAsSent() async throws {
@@ -99,14 +110,17 @@ import UserNotifications
             // Let the slow downloads finish: the extension must not change or schedule anything now.
             try await Task.sleep(nanoseconds: 3_500_000_000)
             #expect(host.handlerCalls.count == 1)
-            #expect(shown.soundName == nil)
+            // Nor write a sound: no joined (or prefix-alone) file appears once the push is delivered.
+            let written = try FileManager.default.contentsOfDirectory(atPath: phone.sounds.path).filter { $0.hasPrefix("soundpack-") }
+            #expect(written.isEmpty, "\(style): joined after expiry: \(written)")
             #expect(phone.center.history.added.isEmpty, "\(style): scheduled after expiry: \(phone.center.history.added.map(\.identifier))")
             #expect(host.effectsAfterTermination.isEmpty, "\(style): asked for after the extension was gone: \(host.effectsAfterTermination)")
         }
     }
 
-    @Test func onePaymentIsAnnouncedOnce() async throws {
-        let phone = try Phone.make()
+    @Test(arguments: StoreTrust.allCases)
+    func onePaymentIsAnnouncedOnce(trust: StoreTrust) async throws {
+        let phone = try Phone.make(trust: trust)
         defer { phone.tearDown() }
         try phone.install()
         let payload = try phone.run(["payload", "15.40", "--pack", "wechat", "--payment-id", "order-2026-0001"]).stdout
@@ -132,9 +146,7 @@ import UserNotifications
         #expect(calls.count == 1)
         let name = try #require(shown.soundName, "\(phone.reports)")
         #expect(name == "soundpack-wechat-1.0.0-framing.caf")
-        let expected = phone.project.file("prefix-alone.caf")
-        try ClipJoiner.join([phone.project.file("packs/wechat/clips/prefix.caf")], to: expected)
-        #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(name)) == Data(contentsOf: URL(fileURLWithPath: expected)))
+        #expect(try phone.played(name) == LibSndFileSamples.concatenation(of: [phone.project.file("packs/wechat/clips/prefix.caf")]))
     }
 
     @Test func theWrittenTextIsSpokenOnlyWhenTheAppOptsIn() async throws {
@@ -152,6 +164,62 @@ import UserNotifications
         #expect(name == "soundpack-wechat-spoken-15.40.caf")
         #expect(FileManager.default.fileExists(atPath: phone.sounds.appendingPathComponent(name).path))
         #expect(SpeechRequests.all.contains { $0.text == "微信到账十五点四元" && $0.language == "zh-CN" })
+    }
+
+    /// Compact system voices (iOS 16 and 17) write 16-bit integers, others 32-bit float, and the
+    /// buffers may come on the main thread: the spoken text is written either way, holding the
+    /// voice's samples. A buffer written in a format other than the file's would crash the
+    /// extension on the phone (the stand-in records it and the push fails the test).
+    @Test(arguments: [AVAudioCommonFormat.pcmFormatInt16, .pcmFormatFloat32])
+    func theWrittenTextIsSpokenWhateverTheVoiceWrites(voice: AVAudioCommonFormat) async throws {
+        let phone = try Phone.make(bundled: [])
+        defer { phone.tearDown() }
+        try phone.install()
+        let request = try phone.request("15.40")
+        phone.server.stop()  // the store is unreachable and nothing is on the phone
+        let (shown, calls) = await AVSpeechSynthesizer.$voiceFormat.withValue(voice) {
+            await phone.push(request) { $0.speaksWrittenTextAsLastResort = true }
+        }
+        #expect(calls.count == 1)
+        let name = try #require(shown.soundName, "\(voice): \(phone.reports)")
+        #expect(name == "soundpack-wechat-spoken-15.40.caf")
+        let spoken = try LibSndFileSamples(path: phone.sounds.appendingPathComponent(name).path)
+        let tone = (AVSpeechSynthesizer.tone(part: 0) + AVSpeechSynthesizer.tone(part: 1)).map { Int($0 * 32_768) }
+        #expect(spoken.sampleRate == 22_050 && spoken.channels == 1 && spoken.samples.count == tone.count, "\(voice): \(spoken)")
+        let off = zip(spoken.samples, tone).map { abs(Int($0) - $1) }.max() ?? .max
+        #expect(off <= 2, "\(voice): the spoken file is not the voice's samples (off by up to \(off))")
+    }
+
+    /// A clip of another format than the others' (kept on the phone from an older version, or
+    /// given to the extension's own bundle): the join never hands the writer a buffer of another
+    /// format — on the phone another sample type crashes and another rate plays at the wrong
+    /// speed. At another rate the extension says the prefix alone (and reports why); a clip stored
+    /// as 32-bit float at the pack's rate reads into the same processing format and is joined.
+    @Test(arguments: [ClipVariant.otherRate, .floatSamples])
+    func aClipOfAnotherFormatIsNeverJoinedAsIs(variant: ClipVariant) async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        let yuan = try AudioProbe().decode(path: phone.project.file("packs/wechat/clips/yuan.caf")).samples
+        let odd = phone.extensionBundle.appendingPathComponent("yuan.caf").path  // the extension's bundle is looked in first
+        switch variant {
+        case .otherRate: try Fixtures.writeClip(yuan, to: odd, sampleRate: 44_100)
+        case .floatSamples: try Fixtures.writeClip(yuan, to: odd, encoding: .float32)
+        }
+        let (shown, calls) = await phone.push(try phone.request("1234.56"))
+        #expect(calls.count == 1)
+        let name = try #require(shown.soundName, "\(variant): \(phone.reports)")
+        let played = try phone.played(name)
+        switch variant {
+        case .otherRate:
+            #expect(name == "soundpack-wechat-1.0.0-framing.caf", "\(phone.reports)")
+            #expect(phone.reports.description.contains("yuan.caf"), "\(phone.reports)")
+            #expect(played == (try LibSndFileSamples.concatenation(of: [phone.sounds.appendingPathComponent("prefix.caf").path])))
+        case .floatSamples:
+            #expect(name == "soundpack-wechat-1.0.0-1234.56.caf", "\(phone.reports)")
+            let clips = try phone.clipPaths("1234.56").map { $0.hasSuffix("/yuan.caf") ? phone.project.file("packs/wechat/clips/yuan.caf") : $0 }
+            #expect(played == (try LibSndFileSamples.concatenation(of: clips)))
+        }
     }
 
     @Test func aYankedPinIsNotPlayed() async throws {
@@ -178,8 +246,16 @@ import UserNotifications
         #expect(calls.count == 1)
         let name = try #require(shown.soundName, "\(phone.reports)")
         #expect(name == "soundpack-wechat-1.0.1-3.33.caf")
-        #expect(try Data(contentsOf: phone.sounds.appendingPathComponent(name)) == (try phone.rendered("3.33")))
+        #expect(try phone.played(name) == phone.clipsEndToEnd("3.33"))  // 3.caf is 1.0.1's new take
     }
+}
+
+/// A clip unlike the pack's, for `aClipOfAnotherFormatIsNeverJoinedAsIs`.
+enum ClipVariant: String, CaseIterable, Sendable {
+    /// The pack's samples at 44.1 kHz instead of 22.05 kHz.
+    case otherRate
+    /// The pack's samples at its rate, stored as 32-bit float instead of 16-bit integers.
+    case floatSamples
 }
 
 @Suite struct SoundpackSetupTests {
@@ -242,10 +318,11 @@ import UserNotifications
         return Dictionary(try #require(manifest.packs["wechat"]).clips.values.map { ($0.file, $0.durationSeconds) }, uniquingKeysWith: { a, _ in a })
     }
 
-    @Test func offsetsAreCumulativeAndTheNextPaymentStartsAfterTheEnd() async throws {
+    @Test(arguments: StoreTrust.allCases)
+    func offsetsAreCumulativeAndTheNextPaymentStartsAfterTheEnd(trust: StoreTrust) async throws {
         // The last clip (a 1.28 s suffix) is longer than a second: starting the next payment one
         // second after the last clip *starts* would overlap it.
-        let phone = try Phone.make(suffix: true)
+        let phone = try Phone.make(suffix: true, trust: trust)
         defer { phone.tearDown() }
         try phone.install()
         phone.center.addLatency = 0.1  // each add completes a little later, as across processes

@@ -4,11 +4,11 @@
 
 import Foundation
 import Testing
-import AVFoundation
+@_spi(StandIn) import AVFoundation
 import SoundpackCore
 import SoundpackKit
 import SoundpackTestSupport
-import UserNotifications
+@_spi(StandIn) import UserNotifications
 @testable import NotificationServiceExample
 
 struct Phone {
@@ -25,12 +25,15 @@ struct Phone {
     let signingKey: KeyPair?
 
     /// Published wechat@1.0.0 (or `pack`: merchant, the demo pack with phrases), served; the app
-    /// bundles `bundled` (file names) and the export. The configuration declares the store unsigned.
+    /// bundles `bundled` (file names) and the export. The configuration declares the store unsigned unless `trust` is `.signed`.
     /// `suffix`: the pack also ends every announcement with a 1.28 s suffix clip (a take of the prefix).
     /// `codec`: the pack's clips converted to it first (`soundpack convert --codec`), e.g. ima4.
     /// `signedWith`: every publish signs the manifests with that key (the configuration is left unsigned).
+    /// `trust: .signed`: a fresh key signs every publish and the configuration trusts it, so the
+    /// signature is fetched and checked on the way to every sound.
     static func make(pack id: String = "wechat", bundled: [String] = ["prefix.caf", "yuan.caf"], suffix: Bool = false,
-                     codec: String? = nil, signedWith signingKey: KeyPair? = nil) throws -> Phone {
+                     codec: String? = nil, signedWith key: KeyPair? = nil, trust: StoreTrust = .unsigned) throws -> Phone {
+        let signingKey = try key ?? (trust == .signed ? KeyPair.generate() : nil)
         let project = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: project.file("packs"), withIntermediateDirectories: true)
         let pack = try Fixtures.copyDemoPack(into: project, as: "packs/\(id)", from: id == "wechat" ? Fixtures.demoPack : Fixtures.merchantPack)
@@ -53,7 +56,8 @@ struct Phone {
         }
         let server = try LoopbackHTTPServer(serving: project.file("dist"))
         let reports = Reports()
-        var configuration = SoundpackConfiguration(appGroup: "group.test.\(UUID().uuidString)", storeURL: server.baseURL, signature: .unsigned)
+        let signature: SoundpackConfiguration.Signature = trust == .signed ? .signed(publicKeys: [try signingKey?.publicKeyText() ?? ""]) : .unsigned
+        var configuration = SoundpackConfiguration(appGroup: "group.test.\(UUID().uuidString)", storeURL: server.baseURL, signature: signature)
         configuration.report = { [reports] in reports.append($0) }
         let phone = Phone(project: project, server: server, group: URL(fileURLWithPath: project.file("AppGroup")),
                           appBundle: URL(fileURLWithPath: project.file("App.app")), extensionBundle: URL(fileURLWithPath: project.file("Extension.appex")),
@@ -128,16 +132,30 @@ struct Phone {
         service.configuration = configuration
         service.bundle = Bundle(path: extensionBundle.path) ?? .main
         service.style = style
-        return await UNUserNotificationCenter.$simulated.withValue(center) {
+        let result = await UNUserNotificationCenter.$simulated.withValue(center) {
             await host.run(service, request: request)
         }
+        // What would have crashed the extension on the phone, or played at the wrong speed.
+        for misuse in AVFoundationMisuse.take(under: project.path) { Issue.record("on the phone: \(misuse)") }
+        return result
     }
 
-    /// `soundpack render` of the pack folder for `amount` (and `extra` flags: `--phrase`), as bytes.
-    func rendered(_ amount: String?, pack: String = "packs/wechat", extra: [String] = []) throws -> Data {
-        let name = "rendered-\(UUID().uuidString).caf"
-        try run(["render", "--pack", pack] + [amount].compactMap { $0 } + extra + ["-o", name])
-        return try Data(contentsOf: URL(fileURLWithPath: project.file(name)))
+    /// The sound `name` in the group's Library/Sounds, as libsndfile decodes it.
+    func played(_ name: String) throws -> LibSndFileSamples {
+        try LibSndFileSamples(path: sounds.appendingPathComponent(name).path)
+    }
+
+    /// What an amount (and phrase) must sound like: the pack folder's clips end to end, read with
+    /// libsndfile — neither the example's join nor the stand-ins' reader.
+    func clipsEndToEnd(_ amount: String?, pack: String = "wechat", phrase: String? = nil) throws -> LibSndFileSamples {
+        try LibSndFileSamples.concatenation(of: clipPaths(amount, pack: pack, phrase: phrase))
+    }
+
+    /// The pack folder's clip files an amount is said with, in order (the plan over the manifest the
+    /// app ships; `phrase` as the push names it).
+    func clipPaths(_ amount: String?, pack: String = "wechat", phrase: String? = nil) throws -> [String] {
+        let manifest = try SharedManifest(data: Data(contentsOf: appBundle.appendingPathComponent("SoundpackManifest.plist")))
+        return try ClipPlanner(manifest: manifest, packID: pack).plan(amount: amount, phrase: phrase).clips.map { project.file("packs/\(pack)/clips/\($0.file)") }
     }
 
     /// Publishes the pack again as `version`, with clip 3 re-recorded (one sample changed).
@@ -149,6 +167,12 @@ struct Phone {
         try Fixtures.editManifest(pack) { $0["version"] = version }
         try publish()
     }
+}
+
+/// How the simulated phone's configuration trusts the store: declared unsigned on purpose, or
+/// signed, with the key every publish signs with.
+enum StoreTrust: String, CaseIterable, Sendable {
+    case unsigned, signed
 }
 
 /// A key pair `soundpack keygen -o release.key` wrote into a temporary folder of its own, outside any

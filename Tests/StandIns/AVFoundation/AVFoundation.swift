@@ -7,7 +7,7 @@
 import Foundation
 import SoundpackCore
 import SoundpackKit
-import UserNotifications  // ExtensionProcess: a terminated extension writes nothing
+@_spi(StandIn) import UserNotifications  // ExtensionProcess: a terminated extension writes nothing
 
 public typealias AVAudioFrameCount = UInt32
 public typealias AVAudioFramePosition = Int64
@@ -39,8 +39,9 @@ public enum AVAudioCommonFormat: UInt, Sendable {
     case otherFormat, pcmFormatFloat32, pcmFormatFloat64, pcmFormatInt16, pcmFormatInt32
 }
 
-/// Apple: "An object that describes the representation of an audio format." Only the common
-/// formats the stand-in's buffers hold (32-bit float) can be read or written.
+/// Apple: "An object that describes the representation of an audio format." The stand-in's
+/// buffers hold the two common formats the phone hands the example: 32-bit float (AVAudioFile's
+/// processing format) and 16-bit integers (what compact system voices write, see AVSpeechSynthesizer).
 open class AVAudioFormat: NSObject {
     public let sampleRate: Double
     public let channelCount: AVAudioChannelCount
@@ -54,8 +55,14 @@ open class AVAudioFormat: NSObject {
     }
 
     /// Apple: "Creates an audio format instance." It returns nil for a format it cannot describe.
-    public init?(commonFormat format: AVAudioCommonFormat, sampleRate: Double, channels: AVAudioChannelCount, interleaved: Bool) {
-        guard sampleRate > 0, sampleRate.isFinite, channels > 0, format != .otherFormat else { return nil }
+    public convenience init?(commonFormat format: AVAudioCommonFormat, sampleRate: Double, channels: AVAudioChannelCount, interleaved: Bool) {
+        guard format != .otherFormat else { return nil }
+        self.init(describing: format, sampleRate: sampleRate, channels: channels, interleaved: interleaved)
+    }
+
+    /// A file's own format, which may be none of the common ones (IMA4, 24-bit): `.otherFormat`.
+    init?(describing format: AVAudioCommonFormat, sampleRate: Double, channels: AVAudioChannelCount, interleaved: Bool) {
+        guard sampleRate > 0, sampleRate.isFinite, channels > 0 else { return nil }
         self.commonFormat = format
         self.sampleRate = sampleRate
         self.channelCount = channels
@@ -67,6 +74,19 @@ open class AVAudioFormat: NSObject {
         return sampleRate == other.sampleRate && channelCount == other.channelCount
             && commonFormat == other.commonFormat && (isInterleaved == other.isInterleaved || channelCount == 1)
     }
+
+    open override var description: String {
+        "\(channelCount) ch, \(sampleRate) Hz, \(commonFormat)\(isInterleaved || channelCount == 1 ? "" : ", deinterleaved")"
+    }
+
+    /// Bytes one frame of this format takes in a buffer (nil for a format no buffer holds).
+    var bytesPerSample: Int? {
+        switch commonFormat {
+        case .pcmFormatFloat32: return 4
+        case .pcmFormatInt16: return 2
+        default: return nil
+        }
+    }
 }
 
 /// Apple: "An object that represents a buffer of audio data with a format."
@@ -76,7 +96,8 @@ open class AVAudioBuffer: NSObject {
 }
 
 /// Apple: "An object that represents an audio buffer you use with PCM audio formats." The stand-in
-/// holds 32-bit float samples, one array per channel (deinterleaved) or one interleaved array.
+/// holds 32-bit float or 16-bit integer samples, as its format says, one array per channel
+/// (deinterleaved) or one interleaved array.
 open class AVAudioPCMBuffer: AVAudioBuffer {
     public let frameCapacity: AVAudioFrameCount
     /// Apple: "The current number of valid sample frames in the buffer." … "the value must be less
@@ -84,50 +105,89 @@ open class AVAudioPCMBuffer: AVAudioBuffer {
     public var frameLength: AVAudioFrameCount = 0 {
         didSet { precondition(frameLength <= frameCapacity, "AVAudioPCMBuffer: frameLength above frameCapacity") }
     }
-    private let channels: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    private let floats: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    private let int16s: UnsafeMutablePointer<UnsafeMutablePointer<Int16>>?
     private let channelPointers: Int
 
     /// Apple: "Creates a PCM audio buffer instance for PCM audio data." It returns nil "if the
-    /// format is not PCM" (here: not 32-bit float, which the stand-in holds).
+    /// format is not PCM" (here: neither 32-bit float nor 16-bit integer, the formats the stand-in holds).
     public init?(pcmFormat format: AVAudioFormat, frameCapacity: AVAudioFrameCount) {
-        guard format.commonFormat == .pcmFormatFloat32 else { return nil }
+        guard format.bytesPerSample != nil else { return nil }
         let count = format.isInterleaved ? 1 : Int(format.channelCount)
-        let samplesPerPointer = Int(frameCapacity) * (format.isInterleaved ? Int(format.channelCount) : 1)
-        channels = .allocate(capacity: count)
-        for index in 0..<count {
-            let storage = UnsafeMutablePointer<Float>.allocate(capacity: max(samplesPerPointer, 1))
-            storage.initialize(repeating: 0, count: max(samplesPerPointer, 1))
-            (channels + index).initialize(to: storage)
+        let samplesPerPointer = max(Int(frameCapacity) * (format.isInterleaved ? Int(format.channelCount) : 1), 1)
+        func allocate<Sample: Numeric>(_: Sample.Type) -> UnsafeMutablePointer<UnsafeMutablePointer<Sample>> {
+            let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Sample>>.allocate(capacity: count)
+            for index in 0..<count {
+                let storage = UnsafeMutablePointer<Sample>.allocate(capacity: samplesPerPointer)
+                storage.initialize(repeating: 0, count: samplesPerPointer)
+                (pointers + index).initialize(to: storage)
+            }
+            return pointers
         }
+        floats = format.commonFormat == .pcmFormatFloat32 ? allocate(Float.self) : nil
+        int16s = format.commonFormat == .pcmFormatInt16 ? allocate(Int16.self) : nil
         channelPointers = count
         self.frameCapacity = frameCapacity
         super.init(format: format)
     }
 
     deinit {
-        for index in 0..<channelPointers { channels[index].deallocate() }
-        channels.deallocate()
+        for index in 0..<channelPointers {
+            floats?[index].deallocate()
+            int16s?[index].deallocate()
+        }
+        floats?.deallocate()
+        int16s?.deallocate()
     }
 
-    /// Apple: "The buffer's audio samples as floating point values."
-    public var floatChannelData: UnsafePointer<UnsafeMutablePointer<Float>>? { UnsafePointer(channels) }
+    /// Apple: "The buffer's audio samples as floating point values." — only when the format is
+    /// 32-bit float; nil for another format, as `int16ChannelData` says.
+    public var floatChannelData: UnsafePointer<UnsafeMutablePointer<Float>>? { floats.map { UnsafePointer($0) } }
 
-    /// The first `frameLength` frames, interleaved.
+    /// Apple: "The buffer's 16-bit integer audio samples." … it "returns the buffer's audio samples
+    /// if the buffer's format has 2-byte integer samples, or nil if it's another format."
+    public var int16ChannelData: UnsafePointer<UnsafeMutablePointer<Int16>>? { int16s.map { UnsafePointer($0) } }
+
+    /// The sample at `index` of the first `frameLength` frames, interleaved, as -1...1.
+    private func sample(frame: Int, channel: Int) -> Float {
+        let together = format.isInterleaved || format.channelCount == 1
+        let (pointer, offset) = together ? (0, frame * Int(format.channelCount) + channel) : (channel, frame)
+        if let floats { return floats[pointer][offset] }
+        return Float(int16s?[pointer][offset] ?? 0) / 32_768
+    }
+
+    /// The first `frameLength` frames, interleaved, as -1...1.
     func interleaved() -> [Float] {
         let frames = Int(frameLength), count = Int(format.channelCount)
-        if format.isInterleaved || count == 1 { return Array(UnsafeBufferPointer(start: channels[0], count: frames * count)) }
         var samples = [Float](repeating: 0, count: frames * count)
-        for frame in 0..<frames { for channel in 0..<count { samples[frame * count + channel] = channels[channel][frame] } }
+        for frame in 0..<frames { for channel in 0..<count { samples[frame * count + channel] = sample(frame: frame, channel: channel) } }
         return samples
     }
 
-    /// Fills the buffer from interleaved samples; sets `frameLength`.
+    /// The first `frameLength` frames, interleaved, as the 16-bit integers the buffer holds; nil
+    /// when it holds floats.
+    func interleavedInt16() -> [Int16]? {
+        guard let int16s else { return nil }
+        let frames = Int(frameLength), count = Int(format.channelCount)
+        var samples = [Int16](repeating: 0, count: frames * count)
+        let together = format.isInterleaved || count == 1
+        for frame in 0..<frames {
+            for channel in 0..<count { samples[frame * count + channel] = together ? int16s[0][frame * count + channel] : int16s[channel][frame] }
+        }
+        return samples
+    }
+
+    /// Fills the buffer from interleaved samples in -1...1 (rounded to 16 bits for an integer
+    /// buffer); sets `frameLength`.
     func fill(interleaved samples: ArraySlice<Float>) {
         let count = Int(format.channelCount), frames = samples.count / count
+        let together = format.isInterleaved || count == 1
         var index = samples.startIndex
         for frame in 0..<frames {
             for channel in 0..<count {
-                if format.isInterleaved || count == 1 { channels[0][frame * count + channel] = samples[index] } else { channels[channel][frame] = samples[index] }
+                let (pointer, offset) = together ? (0, frame * count + channel) : (channel, frame)
+                if let floats { floats[pointer][offset] = samples[index] }
+                if let int16s { int16s[pointer][offset] = Int16(clamping: Int((samples[index] * 32_768).rounded())) }
                 index += 1
             }
         }
@@ -146,22 +206,34 @@ open class AVAudioFile: NSObject {
     public var framePosition: AVAudioFramePosition = 0
 
     private var samples: [Float]
+    private var written: AudioFileWriter.Samples
     private let writing: (container: Container, encoding: AudioFileWriter.Encoding)?
     private var closed = false
 
     /// Apple: "Opens a file for reading using the standard, deinterleaved floating point format."
+    /// `fileFormat` is the file's own: 16-bit integers for 16-bit PCM, 32-bit float for float PCM,
+    /// `.otherFormat` for anything else (IMA4, 24-bit).
     public init(forReading fileURL: URL) throws {
         let audio: DecodedAudio
         do { audio = try AudioProbe().decode(path: fileURL.path) } catch {
             throw Self.error(Int(bitPattern: 0x7768_743F), "cannot read \(fileURL.path): \(error)")  // 'wht?', kAudioFileUnspecifiedError's neighbour
         }
-        guard let format = AVAudioFormat(standardFormatWithSampleRate: Double(audio.sampleRate), channels: AVAudioChannelCount(audio.channels)) else {
+        let stored: AVAudioCommonFormat
+        switch (audio.format.codec, audio.format.bitsPerSample) {
+        case (.lpcm, 16): stored = .pcmFormatInt16
+        case (.lpcm, 32): stored = .pcmFormatFloat32
+        default: stored = .otherFormat
+        }
+        let rate = Double(audio.sampleRate), channels = AVAudioChannelCount(audio.channels)
+        guard let format = AVAudioFormat(standardFormatWithSampleRate: rate, channels: channels),
+              let own = AVAudioFormat(describing: stored, sampleRate: rate, channels: channels, interleaved: true) else {
             throw Self.error(kAudioFileUnsupportedDataFormatError, "\(fileURL.path) has no usable format")
         }
         url = fileURL
-        fileFormat = format
+        fileFormat = own
         processingFormat = format
         samples = audio.samples
+        written = .float([])
         writing = nil
     }
 
@@ -170,7 +242,8 @@ open class AVAudioFile: NSObject {
     /// overwrites a file at the specified URL if a file exists." Apple does not document what
     /// happens when the extension names no file type; with nothing to infer from, the stand-in
     /// throws Core Audio's `kAudioFileUnsupportedFileTypeError`, as it throws for a data format the
-    /// file type cannot hold.
+    /// file type cannot hold. The processing format may be 32-bit float or 16-bit integers (the
+    /// formats the stand-in's buffers hold).
     public init(forWriting fileURL: URL, settings: [String: Any], commonFormat format: AVAudioCommonFormat, interleaved: Bool) throws {
         guard let container = AudioFileWriter.container(forExtension: fileURL.pathExtension) else {
             throw Self.error(kAudioFileUnsupportedFileTypeError, "no audio file type is inferred from the extension of \(fileURL.lastPathComponent)")
@@ -179,13 +252,13 @@ open class AVAudioFile: NSObject {
         let bits = Int(Self.number(settings[AVLinearPCMBitDepthKey]) ?? 16)
         let isFloat = (settings[AVLinearPCMIsFloatKey] as? Bool) ?? false
         let bigEndian = (settings[AVLinearPCMIsBigEndianKey] as? Bool) ?? false
-        let encoding: AudioFileWriter.Encoding
+        let encoding: AudioFileWriter.Encoding, stored: AVAudioCommonFormat
         switch (formatID, bits, isFloat) {
-        case (kAudioFormatLinearPCM, 16, false): encoding = .pcm16
-        case (kAudioFormatLinearPCM, 24, false): encoding = .pcm24
-        case (kAudioFormatLinearPCM, 32, true): encoding = .float32
-        case (kAudioFormatULaw, _, _): encoding = .ulaw
-        case (kAudioFormatALaw, _, _): encoding = .alaw
+        case (kAudioFormatLinearPCM, 16, false): (encoding, stored) = (.pcm16, .pcmFormatInt16)
+        case (kAudioFormatLinearPCM, 24, false): (encoding, stored) = (.pcm24, .otherFormat)
+        case (kAudioFormatLinearPCM, 32, true): (encoding, stored) = (.float32, .pcmFormatFloat32)
+        case (kAudioFormatULaw, _, _): (encoding, stored) = (.ulaw, .otherFormat)
+        case (kAudioFormatALaw, _, _): (encoding, stored) = (.alaw, .otherFormat)
         default: throw Self.error(kAudioFileUnsupportedDataFormatError, "the stand-in cannot write format \(formatID) with \(bits) bits")
         }
         // CAF and WAV hold little-endian PCM here, AIFF big-endian; a request for the other order is
@@ -194,9 +267,9 @@ open class AVAudioFile: NSObject {
             throw Self.error(kAudioFileUnsupportedDataFormatError, "the stand-in writes CAF little-endian only")
         }
         guard let rate = Self.number(settings[AVSampleRateKey]), let channels = Self.number(settings[AVNumberOfChannelsKey]),
-              let fileFormat = AVAudioFormat(standardFormatWithSampleRate: rate, channels: AVAudioChannelCount(clamping: Int(channels))),
+              let fileFormat = AVAudioFormat(describing: stored, sampleRate: rate, channels: AVAudioChannelCount(clamping: Int(channels)), interleaved: true),
               let processing = AVAudioFormat(commonFormat: format, sampleRate: rate, channels: AVAudioChannelCount(clamping: Int(channels)), interleaved: interleaved),
-              format == .pcmFormatFloat32 else {
+              processing.bytesPerSample != nil else {
             throw Self.error(kAudioFileUnsupportedDataFormatError, "settings without a usable sample rate, channel count or processing format")
         }
         // A terminated extension writes nothing (UserNotifications' `ExtensionProcess`).
@@ -211,6 +284,8 @@ open class AVAudioFile: NSObject {
         self.fileFormat = fileFormat
         processingFormat = processing
         samples = []
+        // 16-bit integers into a 16-bit file are written as they are; anything else through floats.
+        written = format == .pcmFormatInt16 && encoding == .pcm16 ? .int16([]) : .float([])
         writing = (container, encoding)
     }
 
@@ -229,17 +304,38 @@ open class AVAudioFile: NSObject {
         framePosition += AVAudioFramePosition(buffer.frameLength)
     }
 
-    /// Apple: "Writes a buffer sequentially." The buffer's format must be the file's processing
-    /// format (Apple: the buffer "must be in the file's processing format").
+    /// Apple: "Writes a buffer sequentially." — the buffer parameter: "Its format must match the
+    /// file's processing format." What happens when it does not is not an error you can catch:
+    /// the write hands Core Audio the buffer's bytes and frame count only ("failed
+    /// call=ExtAudioFileWrite(_imp->_extAudioFile, buffer.frameLength, buffer.audioBufferList)",
+    /// dlutton/flutter_tts #426), which reads them in the processing format.
+    /// - Another sample type or channel layout: the process dies. "the per-buffer `try!
+    ///   output!.write(from: pcmBuffer)` call traps inside CoreAudio's CBR converter
+    ///   (`CABufferList::BytesConsumed` → `__builtin_trap`) … there is no way … to recover with
+    ///   `try` / `catch`" (flutter_tts #632; "ASSERTION FAILURE [(nBytes <= buf->mDataByteSize) != 0
+    ///   is false]", #575). The stand-in cannot end the test process: it records the trap
+    ///   (`AVFoundationMisuse`), writes nothing and returns, and the test fails on the record.
+    /// - Only another sample rate: the samples are written as they are and play at the file's
+    ///   rate, too fast or too slow. The stand-in writes them so and records the failure.
     public func write(from buffer: AVAudioPCMBuffer) throws {
         guard writing != nil, !closed else { throw Self.error(kAudioFileUnsupportedDataFormatError, "\(url.lastPathComponent) is not open for writing") }
-        guard buffer.format.isEqual(processingFormat) else {
-            throw Self.error(kAudioFileUnsupportedDataFormatError, "a \(buffer.format.sampleRate) Hz, \(buffer.format.channelCount)-channel buffer written to a \(processingFormat.sampleRate) Hz, \(processingFormat.channelCount)-channel file")
+        let mine = processingFormat, theirs = buffer.format
+        let sameLayout = theirs.commonFormat == mine.commonFormat && theirs.channelCount == mine.channelCount
+            && (theirs.isInterleaved == mine.isInterleaved || mine.channelCount == 1)
+        guard sameLayout else {
+            AVFoundationMisuse.record(url, "trap: AVAudioFile.write(from:) given a \(theirs) buffer for a file whose processing format is \(mine) (CABufferList::BytesConsumed, EXC_BREAKPOINT)")
+            return
+        }
+        if theirs.sampleRate != mine.sampleRate {
+            AVFoundationMisuse.record(url, "wrong speed: AVAudioFile.write(from:) given a \(theirs.sampleRate) Hz buffer for a \(mine.sampleRate) Hz file; it plays at \(mine.sampleRate / theirs.sampleRate)× speed")
         }
         guard ExtensionProcess.allows("write \(url.lastPathComponent)") else {
             throw Self.error(Int(bitPattern: 0x7065_726D), "the extension's process is gone")
         }
-        samples += buffer.interleaved()
+        switch written {
+        case .int16(let so): written = .int16(so + (buffer.interleavedInt16() ?? []))
+        case .float(let so): written = .float(so + buffer.interleaved())
+        }
         framePosition += AVAudioFramePosition(buffer.frameLength)
     }
 
@@ -255,7 +351,7 @@ open class AVAudioFile: NSObject {
         closed = true
         guard ExtensionProcess.allows("write \(url.lastPathComponent)") else { return }
         let rate = Int(processingFormat.sampleRate), channels = Int(processingFormat.channelCount)
-        try? AudioFileWriter.write(samples, sampleRate: rate, channels: channels, container: writing.container, encoding: writing.encoding, to: url.path)
+        try? AudioFileWriter.write(written, sampleRate: rate, channels: channels, container: writing.container, encoding: writing.encoding, to: url.path)
     }
 
     private static func number(_ value: Any?) -> Double? {
@@ -275,30 +371,68 @@ open class AVAudioFile: NSObject {
         NSError(domain: "NSOSStatusErrorDomain", code: code, userInfo: [NSLocalizedDescriptionKey: reason])
     }
 }
+
+/// Stand-in only: what the phone would have crashed on, or got silently wrong, that the stand-in
+/// survives. A test fails on any record made under its own folder (`take(under:)`).
+@_spi(StandIn) public enum AVFoundationMisuse {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var log: [(path: String, message: String)] = []
+
+    static func record(_ url: URL, _ message: String) {
+        lock.lock()
+        log.append((url.path, message))
+        lock.unlock()
+    }
+
+    /// The records about files under `folder`, removed from the log.
+    public static func take(under folder: String) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let mine = log.filter { $0.path.hasPrefix(prefix) }
+        log.removeAll { $0.path.hasPrefix(prefix) }
+        return mine.map { "\($0.path): \($0.message)" }
+    }
+}
+
 /// Apple: "An object that produces synthesized speech from text utterances". The stand-in speaks
 /// no words: it records what was asked (`SpeechRequests`) and delivers a short tone.
 open class AVSpeechSynthesizer: NSObject {
     public typealias BufferCallback = (AVAudioBuffer) -> Void
 
+    /// Stand-in only: the sample type of the system voice, per task (the extension's work inherits
+    /// it from the test that pushes). Compact voices on iOS 16 and 17 write 16-bit integers:
+    /// "<AVAudioFormat 0x2831feee0:  1 ch,  22050 Hz, Int16>" (flutter_tts #575, also #290, #465);
+    /// "Apple's built-in Maui / Vocalizer compact voices on iOS 16/17 deliver `Int16` PCM buffers"
+    /// (#632). Other voices write 32-bit float (`.pcmFormatFloat32`).
+    @_spi(StandIn) @TaskLocal public static var voiceFormat: AVAudioCommonFormat = .pcmFormatInt16
+
     public override init() {}
 
     /// Apple: "Generates speech for the utterance and invokes the callback with the audio buffer."
-    /// Apple documents neither the buffers' format nor how the end is signalled; apps observe a
-    /// final buffer with no frames, which the stand-in sends last. Buffers arrive on a background
-    /// queue: 0.4 s of a quiet 440 Hz tone, 22,050 Hz mono, in two buffers.
+    /// Apple documents neither the buffers' format, nor the thread, nor how the end is signalled.
+    /// The stand-in does what the reports show: buffers of the voice's format (`voiceFormat`,
+    /// 16-bit integers unless a test says otherwise) on the main thread ("thread #1, queue =
+    /// 'com.apple.main-thread'", flutter_tts #575 and #290), and last a buffer with no frames,
+    /// which apps observe as the end. 0.4 s of a quiet 440 Hz tone, 22,050 Hz mono, in two buffers.
     open func write(_ utterance: AVSpeechUtterance, toBufferCallback bufferCallback: @escaping BufferCallback) {
         SpeechRequests.record(text: utterance.speechString, language: utterance.voice?.language)
         nonisolated(unsafe) let callback = bufferCallback
-        DispatchQueue.global().async {
-            guard let format = AVAudioFormat(standardFormatWithSampleRate: 22_050, channels: 1) else { return }
+        let sampleType = Self.voiceFormat
+        DispatchQueue.main.async {
+            guard let format = AVAudioFormat(commonFormat: sampleType, sampleRate: 22_050, channels: 1, interleaved: true) else { return }
             for part in 0..<2 {
                 guard let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 4_410) else { return }
-                let tone = (0..<4_410).map { Float(0.1 * sin(2 * Double.pi * 440 * Double(part * 4_410 + $0) / 22_050)) }
-                buffer.fill(interleaved: tone[...])
+                buffer.fill(interleaved: Self.tone(part: part)[...])
                 callback(buffer)
             }
             if let end = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 1) { callback(end) }
         }
+    }
+
+    /// Stand-in only: the samples of the tone's `part` (0 or 1), -1...1.
+    @_spi(StandIn) public static func tone(part: Int) -> [Float] {
+        (0..<4_410).map { Float(0.1 * sin(2 * Double.pi * 440 * Double(part * 4_410 + $0) / 22_050)) }
     }
 }
 
@@ -320,7 +454,7 @@ open class AVSpeechSynthesisVoice: NSObject {
 }
 
 /// Stand-in only: every utterance written, for tests.
-public enum SpeechRequests {
+@_spi(StandIn) public enum SpeechRequests {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var log: [(text: String, language: String?)] = []
 

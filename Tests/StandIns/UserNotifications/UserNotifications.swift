@@ -78,8 +78,9 @@ public struct UNNotificationSoundName: RawRepresentable, Hashable, Sendable {
 /// container directories. The main bundle of the current executable." (`NotificationServiceHost`
 /// resolves a delivered sound in that order.)
 open class UNNotificationSound: NSObject {
-    /// nil: the default sound.
-    public let name: UNNotificationSoundName?
+    /// Stand-in only (Apple's sound keeps its file name private): the custom sound's name; nil:
+    /// the default sound.
+    @_spi(StandIn) public let name: UNNotificationSoundName?
 
     private init(name: UNNotificationSoundName?) { self.name = name }
 
@@ -165,10 +166,11 @@ open class UNNotificationRequest: NSObject {
 /// or removal by an extension whose process is gone is not carried out (`ExtensionProcess`). The
 /// center is used from any thread, so the stand-in is Sendable, with its state under a lock.
 open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
-    public static let pendingLimit = 64
+    /// Stand-in only: how many requests iOS keeps pending (the 64 of the class comment).
+    @_spi(StandIn) public static let pendingLimit = 64
 
-    /// A scheduled request as the stand-in keeps it, for tests to read.
-    public struct Scheduled: Sendable, Equatable {
+    /// Stand-in only: a scheduled request as the stand-in keeps it, for tests to read.
+    @_spi(StandIn) public struct Scheduled: Sendable, Equatable {
         public var identifier: String
         public var soundName: String?
         public var fireDate: Date
@@ -187,7 +189,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// Stand-in only: how long an add takes to complete. Apple documents none; on a phone the
     /// request crosses to another process, so code must not assume its completion is immediate.
-    public var addLatency: TimeInterval {
+    @_spi(StandIn) public var addLatency: TimeInterval {
         get { lock.lock(); defer { lock.unlock() }; return latency }
         set { lock.lock(); latency = newValue; lock.unlock() }
     }
@@ -196,7 +198,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// Stand-in only: while true, requests whose trigger date has passed stay pending, as if the
     /// phone's clock stood still. A test that needs the pending list fixed while the extension
     /// works (under load a short sequence can be delivered before a second push looks) sets it.
-    public var holdsDeliveries: Bool {
+    @_spi(StandIn) public var holdsDeliveries: Bool {
         get { lock.lock(); defer { lock.unlock() }; return holding }
         set { lock.lock(); holding = newValue; lock.unlock() }
     }
@@ -204,8 +206,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     public override init() {}
 
-    /// The center `current()` returns in this task (tests give each phone its own).
-    @TaskLocal public static var simulated: UNUserNotificationCenter?
+    /// Stand-in only: the center `current()` returns in this task (tests give each phone its own).
+    @_spi(StandIn) @TaskLocal public static var simulated: UNUserNotificationCenter?
     private static let shared = UNUserNotificationCenter()
 
     /// Apple: "Returns your app's notification center."
@@ -244,7 +246,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// Stand-in only: the `n`th add from now (1: the next one) fails: its request is not scheduled
     /// and its completion handler gets an error (UNErrorDomain).
-    public func failAdd(_ n: Int) {
+    @_spi(StandIn) public func failAdd(_ n: Int) {
         lock.lock()
         failingAdds.insert(addCount + n)
         lock.unlock()
@@ -279,12 +281,12 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     /// Stand-in only: returns once every removal asked for so far has been carried out.
-    public func settled() async {
+    @_spi(StandIn) public func settled() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in queue.async { continuation.resume() } }
     }
 
     /// Stand-in only: every identifier the app asked to remove, in order (asked, not yet necessarily removed).
-    public var removedIdentifiers: [String] {
+    @_spi(StandIn) public var removedIdentifiers: [String] {
         lock.lock()
         defer { lock.unlock() }
         return removed
@@ -292,7 +294,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private var removed: [String] = []
 
     /// Stand-in only: the requests pending now, soonest first.
-    public var pendingRequests: [Scheduled] {
+    @_spi(StandIn) public var pendingRequests: [Scheduled] {
         lock.lock()
         defer { lock.unlock() }
         prune(now: Date())
@@ -304,7 +306,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     /// Stand-in only: every request ever added, in order, and those the 64 limit discarded.
-    public var history: (added: [Scheduled], discarded: [String]) {
+    @_spi(StandIn) public var history: (added: [Scheduled], discarded: [String]) {
         lock.lock()
         defer { lock.unlock() }
         return (added, discarded)
@@ -312,7 +314,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// Stand-in only: every request delivered so far (its trigger fired while it was pending): what
     /// the user heard, by identifier, in the order they fired.
-    public var deliveredIdentifiers: [String] {
+    @_spi(StandIn) public var deliveredIdentifiers: [String] {
         lock.lock()
         defer { lock.unlock() }
         prune(now: Date())
@@ -336,7 +338,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 /// after `serviceExtensionTimeWillExpire`; the host waits `graceSeconds` (default 1 s). After expiry
 /// the extension is gone ("the system is terminating your extension") as soon as it has called the
 /// content handler, or when the grace period ends: see `ExtensionProcess`.
-public final class NotificationServiceHost: @unchecked Sendable {
+@_spi(StandIn) public final class NotificationServiceHost: @unchecked Sendable {
     /// One call of the content handler, with the content it was given.
     public struct Delivery: @unchecked Sendable {
         public var content: UNNotificationContent
@@ -396,7 +398,7 @@ public final class NotificationServiceHost: @unchecked Sendable {
 
     /// Stand-in only: every effect the extension asked for after its process was terminated (each
     /// one is a defect: on a phone it never happens, or happens half).
-    public var effectsAfterTermination: [String] { process.effectsAfterTermination }
+    @_spi(StandIn) public var effectsAfterTermination: [String] { process.effectsAfterTermination }
 
     /// Ends the time limit now, as if it had passed (for a test that needs expiry at a given step).
     public func expireNow() {
@@ -476,7 +478,7 @@ public final class NotificationServiceHost: @unchecked Sendable {
 /// wait for is never called. A removal asked for while the process ran is carried out: it was
 /// handed to the system before the process went (Apple does not say whether a removal still on its
 /// "secondary thread" survives the process; the stand-in assumes it does).
-public final class ExtensionProcess: @unchecked Sendable {
+@_spi(StandIn) public final class ExtensionProcess: @unchecked Sendable {
     /// The process the calling code runs in: set by `NotificationServiceHost` around the extension's
     /// callbacks and inherited by the Tasks they start; nil for the app and the tests themselves.
     @TaskLocal public static var current: ExtensionProcess?
@@ -522,7 +524,7 @@ public final class ExtensionProcess: @unchecked Sendable {
 
 /// Stand-in only: the App Group containers of the simulated phone, by identifier (on iOS the
 /// entitlements and provisioning profile decide them).
-public enum AppGroupContainers {
+@_spi(StandIn) public enum AppGroupContainers {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var folders: [String: URL] = [:]
 
