@@ -225,7 +225,7 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
         let spoken = [pack.phrasebook.isDeclared ? phrase.id : nil, parsed?.description].compactMap { $0 }.joined(separator: ".")
         do {
             return try await SpokenText.write(text, language: pack.grammar.id.speechLanguage, soundName: "soundpack-\(pack.id)-spoken-\(spoken).caf",
-                                              into: JoinedSoundCache(folder: sounds), within: configuration.downloadBudget)
+                                              into: JoinedSoundCache(folder: sounds), within: configuration.speechBudget)
         } catch {
             configuration.report("no spoken text: \(error)")
             return nil

@@ -92,10 +92,14 @@ nonisolated struct SoundpackConfiguration: Sendable {
     var signature: Signature
     /// Written into the group container by the main app (see MainAppSetup.swift).
     var sharedManifestFile = "SoundpackManifest.plist"
-    /// iOS gives the extension about 30 s: a few for a manifest refresh, then the clips, leaving
-    /// room to join them and deliver.
-    var refreshBudget: Double = 5
-    var downloadBudget: TimeInterval = 12
+    /// iOS gives the extension about 30 s, and on the longest path the budgets are spent one after
+    /// another: the refresh twice (a yanked pin is refreshed again for the newest version), the
+    /// clips, then the system voice: 2 × 4 + 8 + 5 = 21 s, leaving 9 s to read, join and deliver.
+    /// Keep that sum under about 25 s when changing one.
+    var refreshBudget: Double = 4
+    var downloadBudget: TimeInterval = 8
+    /// The opt-in spoken text's budget: how long the system voice may take to write it.
+    var speechBudget: TimeInterval = 5
     /// Opt-in last resort when not even the prefix is on the phone: the reading's written text
     /// spoken by the system voice into a CAF file (never played by the extension itself).
     var speaksWrittenTextAsLastResort = false

@@ -140,6 +140,25 @@ struct Phone {
         return result
     }
 
+    /// iOS's own time limit for a service extension, in seconds. Apple, `UNNotificationServiceExtension`:
+    /// the extension has "a limited amount of time (about 30 seconds)".
+    static let extensionTimeLimit: TimeInterval = 30
+
+    /// Runs the extension at the phone's budgets, on a clock `scale` times the phone's: iOS's 30 s
+    /// limit and the example's own refresh, download and speech budgets (`SoundpackConfiguration.app`,
+    /// as shipped) are all multiplied by `scale`, so 30 s pass in `30 × scale` s of wall time.
+    /// `configure` may opt in to the spoken text; the budgets it finds are already scaled.
+    func pushAtThePhonesBudgets(_ request: UNNotificationRequest, scale: Double, host: NotificationServiceHost,
+                                configure: (inout SoundpackConfiguration) -> Void = { _ in }) async -> (shown: UNNotificationContent, calls: [NotificationServiceHost.Delivery]) {
+        let shipped = SoundpackConfiguration.app
+        return await push(request, host: host) { configuration in
+            configuration.refreshBudget = shipped.refreshBudget * scale
+            configuration.downloadBudget = shipped.downloadBudget * scale
+            configuration.speechBudget = shipped.speechBudget * scale
+            configure(&configuration)
+        }
+    }
+
     /// The sound `name` in the group's Library/Sounds, as libsndfile decodes it.
     func played(_ name: String) throws -> LibSndFileSamples {
         try LibSndFileSamples(path: sounds.appendingPathComponent(name).path)

@@ -407,6 +407,11 @@ open class AVSpeechSynthesizer: NSObject {
     /// (#632). Other voices write 32-bit float (`.pcmFormatFloat32`).
     @_spi(StandIn) @TaskLocal public static var voiceFormat: AVAudioCommonFormat = .pcmFormatInt16
 
+    /// Stand-in only: how long the system voice takes before its first buffer, per task. Apple
+    /// documents none; on a phone the voice may have to be loaded first, so code must not assume
+    /// the speech comes at once.
+    @_spi(StandIn) @TaskLocal public static var firstBufferDelay: TimeInterval = 0
+
     public override init() {}
 
     /// Apple: "Generates speech for the utterance and invokes the callback with the audio buffer."
@@ -419,7 +424,7 @@ open class AVSpeechSynthesizer: NSObject {
         SpeechRequests.record(text: utterance.speechString, language: utterance.voice?.language)
         nonisolated(unsafe) let callback = bufferCallback
         let sampleType = Self.voiceFormat
-        DispatchQueue.main.async {
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.firstBufferDelay) {
             guard let format = AVAudioFormat(commonFormat: sampleType, sampleRate: 22_050, channels: 1, interleaved: true) else { return }
             for part in 0..<2 {
                 guard let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 4_410) else { return }

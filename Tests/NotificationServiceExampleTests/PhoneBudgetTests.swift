@@ -1,0 +1,93 @@
+// The example at the phone's own time budgets: iOS's 30 s and the example's refresh, download and
+// speech budgets as it ships them, on a clock ten times the phone's (30 s in 3 s of wall time; every
+// budget and every delay of the store and the voice scaled alike). The content handler is called
+// once, by the extension itself before the limit, with the best sound that fits.
+
+import Foundation
+import Testing
+@_spi(StandIn) import AVFoundation
+import SoundpackCore
+import SoundpackTestSupport
+@_spi(StandIn) import UserNotifications
+@testable import NotificationServiceExample
+
+@Suite(.serialized) struct PhoneBudgetTests {
+    /// Phone seconds to wall seconds.
+    static let scale = 0.1
+
+    /// Phone seconds the run took, and whether the extension handed its content over itself, once,
+    /// before iOS's limit (not at `serviceExtensionTimeWillExpire`).
+    static func expectInTime(_ calls: [NotificationServiceHost.Delivery], host: NotificationServiceHost, took: Duration,
+                             sourceLocation: SourceLocation = #_sourceLocation) {
+        let phoneSeconds = (Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18) / scale
+        #expect(calls.count == 1, sourceLocation: sourceLocation)
+        #expect(host.expiredAt == nil && calls.allSatisfy { !$0.afterExpiry },
+                "the extension overran iOS's \(Phone.extensionTimeLimit) s: handed over \(String(format: "%.1f", phoneSeconds)) phone s in",
+                sourceLocation: sourceLocation)
+        print("phone budgets: handed over after \(String(format: "%.1f", phoneSeconds)) phone s")
+    }
+
+    /// The budgets as shipped, spent one after another on the longest path, leave iOS's 30 s a
+    /// margin for reading, joining and handing over on a slow phone: the refresh twice (a yanked pin
+    /// is refreshed again for the newest version), the downloads once (the prefix alone is said only
+    /// from clips already on the phone), then the system voice.
+    @Test func theShippedBudgetsFitIOSsLimitWithAMargin() {
+        let shipped = SoundpackConfiguration.app, margin: TimeInterval = 5
+        let worstCase = 2 * shipped.refreshBudget + shipped.downloadBudget + shipped.speechBudget
+        #expect(worstCase + margin <= Phone.extensionTimeLimit,
+                "refresh 2 × \(shipped.refreshBudget) s + downloads \(shipped.downloadBudget) s + voice \(shipped.speechBudget) s = \(worstCase) s, plus a \(margin) s margin, overruns iOS's \(Phone.extensionTimeLimit) s")
+    }
+
+    @Test func aFastStoreGivesTheJoinedSoundInTime() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        let host = NotificationServiceHost(timeLimit: Phone.extensionTimeLimit * Self.scale, graceSeconds: Self.scale)
+        let started = ContinuousClock.now
+        let (shown, calls) = await phone.pushAtThePhonesBudgets(try phone.request("15.40"), scale: Self.scale, host: host)
+        Self.expectInTime(calls, host: host, took: ContinuousClock.now - started)
+        #expect(shown.soundName == "soundpack-wechat-1.0.0-15.40.caf", "\(phone.reports)")
+    }
+
+    /// The refresh times out and the amount's clips do not come within the download budget: the
+    /// prefix the app bundles is said alone, in time.
+    @Test func aSlowStoreGivesThePrefixAloneInTime() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        let phoneLimit = Phone.extensionTimeLimit * Self.scale
+        phone.server.slowDown(phoneLimit) { $0.hasSuffix("index.json") || $0.hasSuffix(".caf") }
+        let host = NotificationServiceHost(timeLimit: phoneLimit, graceSeconds: Self.scale)
+        let started = ContinuousClock.now
+        let (shown, calls) = await phone.pushAtThePhonesBudgets(try phone.request("98765432.1"), scale: Self.scale, host: host)
+        Self.expectInTime(calls, host: host, took: ContinuousClock.now - started)
+        #expect(shown.soundName == "soundpack-wechat-1.0.0-framing.caf", "\(phone.reports)")
+    }
+
+    /// The worst case: nothing on the phone, the refresh times out, the amount's clips and then the
+    /// prefix do not come within the download budget, and the system voice (opted in) is slower than
+    /// its budget, or in time. Every budget is spent, and the handler is still called before iOS's
+    /// limit: with the spoken text when the voice comes in time, else the default sound.
+    @Test(arguments: [false, true])
+    func theWorstCaseStillHandsOverInTime(voiceInTime: Bool) async throws {
+        let phone = try Phone.make(bundled: [])
+        defer { phone.tearDown() }
+        try phone.install()
+        // The push pins a version published after the app shipped: its manifest must be refreshed.
+        try phone.publishWithNewClip3(as: "1.0.1")
+        let phoneLimit = Phone.extensionTimeLimit * Self.scale
+        phone.server.slowDown(phoneLimit) { $0.hasSuffix("index.json") || $0.hasSuffix(".caf") }
+        let host = NotificationServiceHost(timeLimit: phoneLimit, graceSeconds: Self.scale)
+        let request = try phone.request("15.40")
+        let started = ContinuousClock.now
+        let (shown, calls) = await AVSpeechSynthesizer.$firstBufferDelay.withValue(voiceInTime ? 0 : phoneLimit) {
+            await phone.pushAtThePhonesBudgets(request, scale: Self.scale, host: host) { $0.speaksWrittenTextAsLastResort = true }
+        }
+        Self.expectInTime(calls, host: host, took: ContinuousClock.now - started)
+        if voiceInTime {
+            #expect(shown.soundName == "soundpack-wechat-spoken-15.40.caf", "\(phone.reports)")
+        } else {
+            #expect(shown.sound != nil && shown.soundName == nil, "not the default sound: \(phone.reports)")
+        }
+    }
+}
