@@ -10,7 +10,8 @@ import PackageDescription
 let standInDependencies: [Target.Dependency] = ["UserNotifications", "AVFoundation", "CryptoKit"]
 let exampleSettings: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 let standIns: [Target] = [
-    .target(name: "UserNotifications", path: "Tests/StandIns/UserNotifications"),
+    // SoundpackKit: the notification center reads a delivered sound's format and length as iOS does.
+    .target(name: "UserNotifications", dependencies: ["SoundpackKit", "SoundpackCore"], path: "Tests/StandIns/UserNotifications"),
     .target(name: "AVFoundation", dependencies: ["SoundpackKit", "SoundpackCore", "UserNotifications"], path: "Tests/StandIns/AVFoundation"),
     .target(name: "CryptoKit", dependencies: ["SoundpackKit"], path: "Tests/StandIns/CryptoKit"),
     .testTarget(

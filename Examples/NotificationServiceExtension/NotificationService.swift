@@ -256,10 +256,13 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     /// does not fit in iOS's 64 pending slots is refused whole: iOS keeps the last 64 added and
     /// silently discards the oldest, which would be the app's own reminders. When an add fails, or
     /// `serviceExtensionTimeWillExpire` comes, every notification of this payment is withdrawn
-    /// before the push is handed over: it plays its default sound alone.
+    /// before the push is handed over: it plays its default sound alone. Each clip plays from a
+    /// copy named by its content (see `pinClips`).
     private func scheduleSequence(_ said: Said, planner: ClipPlanner, group: URL, payment: String) async throws {
         let plan = try planner.plan(amount: said.amount, phrase: said.phrase)
-        try await download(plan.downloads, into: configuration.sounds(in: group))
+        let sounds = configuration.sounds(in: group)
+        try await download(plan.downloads, into: sounds)
+        let takes = try clipURLs(plan, sounds: sounds)
         let center = UNUserNotificationCenter.current()
         await Self.scheduling.lock()
         defer { Self.scheduling.unlock() }
@@ -275,8 +278,9 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
         let now = Date()
         let busyUntil = (pending.compactMap(\.endsAt) + [recorded].compactMap { $0 }).max()
             .map { max(0, $0.timeIntervalSince(now) + Self.sequenceGapSeconds) } ?? 0
-        let sequence = try LocalNotificationSequence.schedule(plan, pack: planner.pack, payment: payment, startSeconds: busyUntil,
+        var sequence = try LocalNotificationSequence.schedule(plan, pack: planner.pack, payment: payment, startSeconds: busyUntil,
                                                               pending: pending.count)
+        try pinClips(of: &sequence, takes: takes, sounds: sounds, removingUnused: busyUntil == 0)
         guard beginSequence(sequence.entries.map(\.identifier), center: center) else { throw CancellationError() }
         do {
             let anchor = try await add(sequence, to: center, from: now)
@@ -286,6 +290,36 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
         } catch {
             withdrawSequence()
             throw error
+        }
+    }
+
+    /// The start of every clip copy a sequence plays: `soundpack.clip.<SHA-256, 16 hex>.<file>`. Not
+    /// `soundpack-`, the joined sounds' prefix, which their cache evicts by.
+    static let pinnedClipPrefix = "soundpack.clip."
+
+    /// iOS looks a notification's sound up in Library/Sounds when it fires, not when it is added,
+    /// and every pack and version shares that folder: another pack's `yuan.caf`, or a re-recording,
+    /// written there before a clip fires would be played in its place. So each clip is played from a
+    /// copy named by its content, which nothing writes with other bytes. With no sequence pending or
+    /// playing (`removingUnused`), the copies of earlier sequences are removed first, so the folder
+    /// does not grow with every re-recording.
+    private func pinClips(of sequence: inout LocalNotificationSequence, takes: [URL], sounds: URL, removingUnused: Bool) throws {
+        let hasher = CryptoKitSHA256()
+        let pinned = try takes.map { take -> (name: String, data: Data) in
+            let data = try Data(contentsOf: take)
+            return (Self.pinnedClipPrefix + hasher.sha256Hex(data).prefix(16) + "." + take.lastPathComponent, data)
+        }
+        if removingUnused {
+            let keep = Set(pinned.map(\.name))
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []
+            where name.hasPrefix(Self.pinnedClipPrefix) && !keep.contains(name) {
+                try? FileManager.default.removeItem(at: sounds.appendingPathComponent(name))
+            }
+        }
+        for (index, clip) in pinned.enumerated() {
+            let url = sounds.appendingPathComponent(clip.name)
+            if !FileManager.default.fileExists(atPath: url.path) { try clip.data.write(to: url, options: .atomic) }
+            sequence.entries[index].soundName = clip.name
         }
     }
 

@@ -3,6 +3,7 @@
 
 import Foundation
 import Testing
+import SoundpackTestSupport
 @_spi(StandIn) import UserNotifications
 
 @Suite struct NotificationCenterStandInTests {
@@ -49,5 +50,59 @@ import Testing
         }
         #expect(errors == [false, true, false])
         #expect(center.pendingRequests.map(\.identifier).sorted() == ["a", "c"])
+    }
+
+    /// A sound file as the phone may find it when the notification is delivered.
+    enum SoundFile: String, CaseIterable, Sendable {
+        case playable, twentyNineSeconds, missing, thirtySeconds, aacInCAF
+    }
+
+    /// Apple looks a custom sound up when it is delivered, and plays the default sound for a file it
+    /// cannot find, one of 30 seconds or more, or one not in Linear PCM, IMA4, µLaw or aLaw.
+    @Test(arguments: SoundFile.allCases)
+    func aSoundThatCannotBePlayedIsTheDefaultSound(file: SoundFile) throws {
+        let folder = TemporaryFolder()
+        let sounds = URL(fileURLWithPath: folder.file("Library/Sounds"))
+        try FileManager.default.createDirectory(at: sounds, withIntermediateDirectories: true)
+        let path = sounds.appendingPathComponent("clip.caf").path
+        let tone = (0..<22_050).map { Float(sin(Double($0) * 0.05) * 0.3) }
+        switch file {
+        case .playable: try Fixtures.writeClip(tone, to: path)
+        case .twentyNineSeconds: try Fixtures.writeClip(Array(repeatElement(tone, count: 29).joined()), to: path)
+        case .missing: break
+        case .thirtySeconds: try Fixtures.writeClip(Array(repeatElement(tone, count: 30).joined()), to: path)
+        case .aacInCAF:
+            func be(_ value: UInt64, _ width: Int) -> [UInt8] { (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
+            let desc = be(22_050.0.bitPattern, 8) + Array("aac ".utf8) + be(0, 4) + be(0, 4) + be(1_024, 4) + be(1, 4) + be(0, 4)
+            try Data(Fixtures.caf([("desc", 32, desc), ("data", 68, be(0, 4) + Array(repeating: 0x21, count: 64))])).write(to: URL(fileURLWithPath: path))
+        }
+        let center = UNUserNotificationCenter()
+        center.soundDirectories = [sounds]
+        let content = UNMutableNotificationContent()
+        content.sound = UNNotificationSound(named: UNNotificationSoundName("clip.caf"))
+        center.add(UNNotificationRequest(identifier: "clip", content: content, trigger: nil))
+        let played = try #require(center.deliveredSounds.first { $0.identifier == "clip" }?.sound)
+        if file == .playable || file == .twentyNineSeconds {
+            #expect(played == .file(sounds.appendingPathComponent("clip.caf"), try Data(contentsOf: URL(fileURLWithPath: path))))
+        } else {
+            #expect(played == .defaultSound)
+        }
+    }
+
+    /// "The method chooses the first file it finds with the specified name", in Apple's order: the
+    /// app container's Library/Sounds before the group container's, both before the main bundle.
+    @Test func aSoundIsLookedUpInApplesOrder() throws {
+        let folder = TemporaryFolder()
+        let places = ["App/Library/Sounds", "Group/Library/Sounds", "App.app"].map { URL(fileURLWithPath: folder.file($0)) }
+        for (index, place) in places.enumerated() {
+            try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+            try Fixtures.writeClip((0..<2_205).map { Float($0 % (20 + index)) / 100 }, to: place.appendingPathComponent("clip.caf").path)
+        }
+        for first in places.indices {
+            let directories = Array(places[first...])
+            let played = PlayedSound.resolve(UNNotificationSound(named: UNNotificationSoundName("clip.caf")), in: directories)
+            let expected = directories[0].appendingPathComponent("clip.caf")
+            #expect(played == .file(expected, try Data(contentsOf: expected)))
+        }
     }
 }

@@ -295,6 +295,12 @@ enum ClipVariant: String, CaseIterable, Sendable {
         return last.values.sorted { $0.fireDate < $1.fireDate }
     }
 
+    /// The pack's clip file a sequence's sound plays: `yuan.caf` for `soundpack.clip.<hash>.yuan.caf`.
+    static func clipFile(_ soundName: String?) -> String {
+        guard let name = soundName, name.hasPrefix(NotificationService.pinnedClipPrefix) else { return soundName ?? "" }
+        return String(name.dropFirst(NotificationService.pinnedClipPrefix.count).drop { $0 != "." }.dropFirst())
+    }
+
     /// The identifiers of `request`'s payment in `identifiers`.
     static func ofPayment(_ request: UNNotificationRequest, _ identifiers: [String]) -> [String] {
         let payment = request.content.userInfo["paymentId"] as? String ?? request.identifier
@@ -306,7 +312,7 @@ enum ClipVariant: String, CaseIterable, Sendable {
         var spans: [String: (start: Date, end: Date)] = [:]
         for entry in schedule(center) where entry.identifier.hasPrefix(LocalNotificationSequence.identifierPrefix) {
             let payment = String(entry.identifier.dropFirst(LocalNotificationSequence.identifierPrefix.count).split(separator: ".").dropLast().joined(separator: "."))
-            let end = entry.fireDate.addingTimeInterval(durations[entry.soundName ?? ""] ?? 0)
+            let end = entry.fireDate.addingTimeInterval(durations[clipFile(entry.soundName)] ?? 0)
             let span = spans[payment] ?? (entry.fireDate, end)
             spans[payment] = (min(span.start, entry.fireDate), max(span.end, end))
         }
@@ -330,7 +336,7 @@ enum ClipVariant: String, CaseIterable, Sendable {
         #expect(first.calls.count == 1 && first.shown.sound == nil, "\(phone.reports)")  // the push is silent; the clips speak
         let added = Self.schedule(phone.center)
         let durations = try Self.durations(phone)
-        #expect(added.map(\.soundName) == ["prefix.caf", "shi.caf", "5.caf", "dian.caf", "4.caf", "yuan.caf", "suffix.caf"])
+        #expect(added.map { Self.clipFile($0.soundName) } == ["prefix.caf", "shi.caf", "5.caf", "dian.caf", "4.caf", "yuan.caf", "suffix.caf"])
         for (a, b) in zip(added, added.dropFirst()) {
             // Within 30 ms, plus the time each trigger waited between being made and being added: a
             // loaded machine may deschedule the extension there, and the interval then counts late
@@ -338,8 +344,8 @@ enum ClipVariant: String, CaseIterable, Sendable {
             // before the one before it ends, and starts later only where the adds fell so far behind
             // that its interval was raised to iOS's minimum (the rest of the sequence moves with it).
             let waits = a.addedAt.timeIntervalSince(a.triggerMadeAt) + b.addedAt.timeIntervalSince(b.triggerMadeAt)
-            let gap = b.fireDate.timeIntervalSince(a.fireDate), length = durations[a.soundName ?? ""] ?? -1
-            let context = "\(a.soundName ?? "?") → \(b.soundName ?? "?"): \(gap) s apart for a \(length) s clip, the triggers waited \(waits) s to be added"
+            let gap = b.fireDate.timeIntervalSince(a.fireDate), length = durations[Self.clipFile(a.soundName)] ?? -1
+            let context = "\(Self.clipFile(a.soundName)) → \(Self.clipFile(b.soundName)): \(gap) s apart for a \(length) s clip, the triggers waited \(waits) s to be added"
             #expect(gap > length - 0.03 - waits, "overlap: \(context)")
             if b.timeInterval != LocalNotificationSequence.minimumOffsetSeconds { #expect(gap < length + 0.03 + waits, "\(context)") }
         }
@@ -354,6 +360,73 @@ enum ClipVariant: String, CaseIterable, Sendable {
         let ordered = spans.values.sorted { $0.start < $1.start }
         #expect(ordered.count == 2)
         #expect(ordered[1].start >= ordered[0].end, "the second payment starts at \(ordered[1].start), before the first ends at \(ordered[0].end)")
+    }
+
+    /// Every pack and version shares the group's Library/Sounds, and iOS looks a clip's file up
+    /// when its notification fires, not when it is scheduled: a clip written there under the same
+    /// name in between (another pack's or version's yuan.caf) must not be what the user hears.
+    @Test func aClipWrittenAfterSchedulingIsNotWhatPlays() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        phone.center.holdsDeliveries = true
+        let request = try phone.request("15.40")
+        let (shown, calls) = await phone.push(request, style: .localSequence)
+        #expect(calls.count == 1 && shown.sound == nil, "\(phone.reports)")
+        let scheduled = Self.ofPayment(request, phone.center.pendingRequests.map(\.identifier))
+        let takes = try phone.clipPaths("15.40").map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        try #require(scheduled.count == takes.count, "\(phone.reports)")
+        // Before the sequence fires, another take of yuan.caf lands in Library/Sounds.
+        let yuan = phone.project.file("packs/wechat/clips/yuan.caf")
+        try Fixtures.writeClip(try AudioProbe().decode(path: yuan).samples.map { -$0 }, to: phone.sounds.appendingPathComponent("yuan.caf").path)
+        let lastFire = try #require(phone.center.pendingRequests.map(\.fireDate).max())
+        phone.center.holdsDeliveries = false
+        let wait = lastFire.timeIntervalSinceNow + 0.2
+        if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
+        let heard = phone.center.deliveredSounds.filter { scheduled.contains($0.identifier) }
+        #expect(heard.count == takes.count)
+        for (index, (played, take)) in zip(heard, takes).enumerated() {
+            guard case .file(let url, let bytes) = played.sound else {
+                Issue.record("clip \(index) played \(played.sound), not the clip scheduled")
+                continue
+            }
+            let hash = CryptoKitSHA256()
+            #expect(hash.sha256Hex(bytes) == hash.sha256Hex(take), "clip \(index) played \(url.lastPathComponent) as it was when it fired, not the take scheduled")
+        }
+    }
+
+    /// The clip copies a sequence plays from are named by content, so each re-recording adds files:
+    /// a payment that starts with no sequence pending or playing removes the copies it does not
+    /// play, and one that starts while another is pending removes none of that one's.
+    @Test func clipCopiesNoSequenceNeedsAreRemovedWhenAPaymentStartsAlone() async throws {
+        let phone = try Phone.make()
+        defer { phone.tearDown() }
+        try phone.install()
+        func copies() throws -> Set<String> {
+            Set(try FileManager.default.contentsOfDirectory(atPath: phone.sounds.path).filter { $0.hasPrefix(NotificationService.pinnedClipPrefix) })
+        }
+        func names(_ request: UNNotificationRequest) -> Set<String> {
+            let ids = Set(Self.ofPayment(request, phone.center.history.added.map(\.identifier)))
+            return Set(phone.center.history.added.filter { ids.contains($0.identifier) }.compactMap(\.soundName))
+        }
+        let first = try phone.request("15.40")
+        _ = await phone.push(first, style: .localSequence)
+        let firstNames = names(first)
+        let played = try copies()
+        #expect(!firstNames.isEmpty && firstNames == played, "\(phone.reports)")
+        // Once the first has been heard to its end, the next payment starts alone.
+        let ends = Self.spans(phone.center, durations: try Self.durations(phone)).values.map(\.end).max() ?? Date()
+        let wait = ends.timeIntervalSinceNow + NotificationService.sequenceGapSeconds + 0.2
+        if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
+        phone.center.holdsDeliveries = true
+        let second = try phone.request("2")
+        _ = await phone.push(second, style: .localSequence)
+        let left = try copies()
+        #expect(left == names(second), "the copies only the first payment played stay: \(left.subtracting(names(second)))")
+        // A third payment while the second is pending removes none of the second's copies.
+        let third = try phone.request("15.40")  // says no 2: the second's 2.caf copy is not the third's
+        _ = await phone.push(third, style: .localSequence)
+        #expect(try copies() == names(second).union(names(third)))
     }
 
     /// iOS terminates the extension once it has handed over its content after expiry: what it means

@@ -71,6 +71,8 @@ struct Phone {
             try FileManager.default.copyItem(atPath: project.file("packs/\(id)/clips/\(file)"), toPath: phone.appBundle.appendingPathComponent(file).path)
         }
         AppGroupContainers.register(phone.configuration.appGroup, at: phone.group)
+        // Where iOS looks a delivered sound up, in Apple's order: the app's container, the group's, the app's bundle.
+        phone.center.soundDirectories = [URL(fileURLWithPath: project.file("AppContainer/Library/Sounds")), phone.sounds, phone.appBundle]
         return phone
     }
 

@@ -6,6 +6,8 @@
 
 #if os(Linux)
 import Foundation
+import SoundpackCore
+import SoundpackKit
 
 /// Apple: "An object that modifies the content of a remote notification before it's delivered to
 /// the user." The system's side (calling `didReceive`, then `serviceExtensionTimeWillExpire` when
@@ -72,11 +74,13 @@ public struct UNNotificationSoundName: RawRepresentable, Hashable, Sendable {
     public init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
-/// Apple: "The sound played upon delivery of a notification." `init(named:)`: "The system looks
-/// for a sound file in the following locations, in order: The /Library/Sounds directory of the
-/// app's container directory. The /Library/Sounds directory of one of the app's shared group
-/// container directories. The main bundle of the current executable." (`NotificationServiceHost`
-/// resolves a delivered sound in that order.)
+/// Apple: "The sound played upon delivery of a notification." `init(named:)`: "This method
+/// searches for sound files in the following locations, in order: 1. The <app_container>/Library/Sounds
+/// directory, where <app_container> is the app's container directory. 2. The
+/// <group_container>/Library/Sounds directory, where <group_container> is one of the app's shared
+/// group container directories. 3. The main bundle of the current executable. The method chooses
+/// the first file it finds with the specified name." The file is looked up when the notification
+/// is delivered, not when the sound is made: `PlayedSound.resolve` is that lookup.
 open class UNNotificationSound: NSObject {
     /// Stand-in only (Apple's sound keeps its file name private): the custom sound's name; nil:
     /// the default sound.
@@ -89,6 +93,37 @@ open class UNNotificationSound: NSObject {
 
     /// Apple: "Creates a sound object that represents a custom sound file."
     public convenience init(named name: UNNotificationSoundName) { self.init(name: name) }
+}
+
+/// Stand-in only: what the phone plays for a delivered notification. Apple, UNNotificationSound,
+/// "Prepare Sound Resources", lists the audio data formats a custom sound may use: "Linear PCM",
+/// "MA4 (IMA/ADPCM)", "µLaw", "aLaw", packaged in an aiff, wav or caf file, shorter than 30 seconds
+/// (longer: the default sound). UILocalNotification.soundName says it in full: "Sounds that last
+/// longer than 30 seconds are not supported. If you specify a file with a sound that plays over 30
+/// seconds, the default sound is played instead." And CKNotification.soundName: "If the system
+/// can't find the specified file, or if the property's value is the string `default`, the system
+/// plays the default sound." So a custom sound whose file is missing, 30 s or longer, or of another
+/// format plays the default sound. MA4 is Apple's IMA4 (`afconvert -d ima4`), not Microsoft's IMA
+/// ADPCM in WAV; a file the stand-in cannot read at all also plays the default sound.
+@_spi(StandIn) public enum PlayedSound: Sendable, Equatable {
+    /// No sound (the content has none).
+    case silent
+    /// The default system sound.
+    case defaultSound
+    /// A custom sound: the file found at delivery, and its bytes at that moment.
+    case file(URL, Data)
+
+    /// The lookup iOS makes at delivery: `directories` in Apple's order (the app container's
+    /// Library/Sounds, the group containers' Library/Sounds, the main bundle).
+    public static func resolve(_ sound: UNNotificationSound?, in directories: [URL]) -> PlayedSound {
+        guard let sound else { return .silent }
+        guard let name = sound.name?.rawValue else { return .defaultSound }
+        guard let url = directories.map({ $0.appendingPathComponent(name) }).first(where: { FileManager.default.fileExists(atPath: $0.path) }),
+              let data = try? Data(contentsOf: url), let facts = try? AudioProbe().probe(path: url.path) else { return .defaultSound }
+        let containers: Set<Container> = [.aiff, .aifc, .wav, .caf], codecs: Set<Codec> = [.lpcm, .ima4, .ulaw, .alaw]
+        guard containers.contains(facts.container), codecs.contains(facts.codec), facts.durationSeconds < 30 else { return .defaultSound }
+        return .file(url, data)
+    }
 }
 
 /// Apple: "The common behavior for subclasses that trigger the delivery of a local or remote notification."
@@ -205,6 +240,24 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private var holding = false
 
     public override init() {}
+
+    /// Stand-in only: where a delivered request's sound is looked for, in Apple's order (see
+    /// `UNNotificationSound`); empty: every custom sound plays the default sound.
+    @_spi(StandIn) public var soundDirectories: [URL] {
+        get { lock.lock(); defer { lock.unlock() }; return directories }
+        set { lock.lock(); directories = newValue; lock.unlock() }
+    }
+    private var directories: [URL] = []
+
+    /// Stand-in only: what each delivered request played, by identifier, in the order they fired:
+    /// its sound looked up when it fired.
+    @_spi(StandIn) public var deliveredSounds: [(identifier: String, sound: PlayedSound)] {
+        lock.lock()
+        defer { lock.unlock() }
+        prune(now: Date())
+        return played
+    }
+    private var played: [(identifier: String, sound: PlayedSound)] = []
 
     /// Stand-in only: the center `current()` returns in this task (tests give each phone its own).
     @_spi(StandIn) @TaskLocal public static var simulated: UNUserNotificationCenter?
@@ -324,7 +377,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     private func prune(now: Date) {
         guard !holding else { return }
-        delivered += pending.filter { $0.fireDate <= now }.sorted { $0.fireDate < $1.fireDate }.map(\.request.identifier)
+        let firing = pending.filter { $0.fireDate <= now }.sorted { $0.fireDate < $1.fireDate }.map(\.request)
+        delivered += firing.map(\.identifier)
+        played += firing.map { ($0.identifier, PlayedSound.resolve($0.content.sound, in: directories)) }
         pending.removeAll { $0.fireDate <= now }
     }
 }
