@@ -80,6 +80,16 @@ import SoundpackTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".real.soundpack", "alias", "real"])
     }
 
+    /// An endpoint variable that is set but empty (a CI variable a team on AWS never defined, which
+    /// GitHub passes as "") means AWS's own endpoint, as an unset one does, not an endpoint "".
+    @Test func anEmptyEndpointVariableIsUnset() throws {
+        for name in ["AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"] {
+            let location = try S3Location(url: "s3://bucket/voice", endpoint: nil,
+                                          environment: [name: "", "AWS_REGION": "eu-west-1", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"])
+            #expect(location.endpoint == "https://s3.eu-west-1.amazonaws.com", "\(name)")
+        }
+    }
+
     /// The lock of an S3 store on this machine is in a folder only this user made, under TMPDIR:
     /// its predictable name in a shared /tmp, made by someone else or planted as a link, is
     /// refused, and nothing is created through the link.

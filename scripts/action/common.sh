@@ -34,7 +34,7 @@ use_inputs() {
 summary() {
   local heading=$1 file=$2 fence='```' longest
   [ -n "${GITHUB_STEP_SUMMARY:-}" ] || return 0
-  longest=$(grep -o '`*' "$file" | awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }')
+  longest=$({ grep -o '`*' "$file" || true; } | awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }')
   while [ ${#fence} -le "$longest" ]; do fence="$fence\`"; done
   { printf '### %s\n\n%s text\n' "$heading" "$fence"; cat "$file"; printf '%s\n\n' "$fence"; } >>"$GITHUB_STEP_SUMMARY"
 }

@@ -34,7 +34,7 @@ soundpack validate "${folders[@]}" ${strict[@]+"${strict[@]}"} --no-record --for
 if [ -n "${SOUNDPACK_STORE:-}" ]; then
   # What publish would do on main, against what the store holds: a version conflict or a missing
   # bump is refused now. Nothing is written, not even a lock.
-  soundpack publish "${folders[@]}" --dry-run --color never --format github >"$work/dry-run.txt"
+  soundpack publish "${folders[@]}" --dry-run --color never --format github >"$work/dry-run.txt" 2>&1
   worst $?
   cat "$work/dry-run.txt"
   plain <"$work/dry-run.txt" >"$work/dry-run-summary.txt"

@@ -11,7 +11,7 @@ case "${SOUNDPACK_ACTION_COMMAND:-}" in
   gate|publish) ;;
   *) fail "the command input must be gate or publish, not '${SOUNDPACK_ACTION_COMMAND:-}'" ;;
 esac
-action=${SOUNDPACK_ACTION_PATH:?the action path}
+action=${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is set by the runner}
 os=${SOUNDPACK_ACTION_OS:-$(uname -s)}
 version=${SOUNDPACK_ACTION_VERSION:-}
 tmp=${RUNNER_TEMP:?RUNNER_TEMP is set by the runner}
@@ -25,7 +25,18 @@ if [ -n "$version" ]; then
   [ "$os" = Linux ] && [ "$(uname -m)" = x86_64 ] ||
     fail "releases are built for Linux x86_64; on $os $(uname -m), leave the version input empty to build soundpack from the action's checkout"
   name="soundpack-$version-linux-x86_64"
-  base=${SOUNDPACK_ACTION_RELEASE_URL:-https://github.com/${SOUNDPACK_ACTION_REPOSITORY:?}/releases/download/v$version}
+  # github.action_repository is empty inside composite steps (actions/runner#2473): the repository
+  # is read from the action's path, …/_actions/OWNER/REPO/REF, when the input does not name it.
+  repository=${SOUNDPACK_ACTION_REPOSITORY:-}
+  if [ -z "$repository" ]; then
+    case "$action" in
+      */_actions/*/*/*) repository=$(printf '%s' "$action" | sed -n 's|.*/_actions/\([^/]*\)/\([^/]*\)/[^/]*/*$|\1/\2|p') ;;
+    esac
+  fi
+  if [ -z "${SOUNDPACK_ACTION_RELEASE_URL:-}" ] && [ -z "$repository" ]; then
+    fail "cannot tell which repository's releases to download: set the release-url input"
+  fi
+  base=${SOUNDPACK_ACTION_RELEASE_URL:-https://github.com/$repository/releases/download/v$version}
   key=${SOUNDPACK_ACTION_RELEASE_PUBLIC_KEY:-}
   if [ -z "$key" ]; then
     [ -s "$action/release-key.pub" ] || fail "no key to check the release with: set the release-public-key input, or leave version empty to build"
@@ -34,7 +45,7 @@ if [ -n "$version" ]; then
   download="$tmp/soundpack-release"
   rm -rf "$download" && mkdir -p "$download"
   for file in "$name.tar.gz" SHA256SUMS SHA256SUMS.sig; do
-    curl --fail --silent --show-error --location --proto '=https,file' --output "$download/$file" "$base/$file" ||
+    curl --fail --silent --show-error --location --proto '=https,file' --proto-redir '=https' --output "$download/$file" "$base/$file" ||
       fail "cannot download $base/$file"
   done
   # The signature first: SHA256SUMS is only trusted once the release key signed it.

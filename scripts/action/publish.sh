@@ -18,6 +18,7 @@ if [ -n "${SOUNDPACK_ACTION_SIGN_KEY:-}" ]; then
   [ -n "${SOUNDPACK_ACTION_PUBLIC_KEY:-}" ] ||
     fail "the sign-key input needs the public-key input too: the public key your app trusts, so verify checks what phones check"
   (umask 077 && printf '%s\n' "$SOUNDPACK_ACTION_SIGN_KEY" >"$keys/sign.key")
+  unset SOUNDPACK_ACTION_SIGN_KEY  # soundpack and what it starts never see the secret itself
   sign=(--sign-key "$keys/sign.key")
 else
   echo "::warning title=soundpack publish::no sign-key input: manifests are published unsigned, and an app that trusts a key (ManifestTrust.signed) refuses them"
@@ -28,13 +29,15 @@ if [ -n "${SOUNDPACK_ACTION_PUBLIC_KEY:-}" ]; then
 fi
 
 status=0
-soundpack publish "${folders[@]}" ${sign[@]+"${sign[@]}"} --color never --format github | tee "$work/publish.txt" || status=$?
+rm -f "$work/publish.txt" "$work/rebuild.txt" "$work/verify.txt"  # not an earlier use's, in the same job
+soundpack publish "${folders[@]}" ${sign[@]+"${sign[@]}"} --color never --format github 2>&1 | tee "$work/publish.txt" || status=$?
 if [ "$status" -eq 0 ]; then
-  soundpack catalog rebuild --from-store --color never | tee "$work/rebuild.txt" || status=$?
+  soundpack catalog rebuild --from-store --color never 2>&1 | tee "$work/rebuild.txt" || status=$?
 fi
 if [ "$status" -eq 0 ]; then
-  soundpack verify ${public[@]+"${public[@]}"} --color never --format github | tee "$work/verify.txt" || status=$?
+  soundpack verify ${public[@]+"${public[@]}"} --color never --format github 2>&1 | tee "$work/verify.txt" || status=$?
 fi
-cat "$work"/publish.txt "$work"/rebuild.txt "$work"/verify.txt 2>/dev/null | plain >"$work/publish-summary.txt"
+# What ran (a failed publish skips the rest): its lines, in the summary, whatever the exit code.
+cat "$work"/publish.txt "$work"/rebuild.txt "$work"/verify.txt 2>/dev/null | plain >"$work/publish-summary.txt" || true
 summary "soundpack publish" "$work/publish-summary.txt"
 exit "$status"

@@ -225,9 +225,11 @@ class Run:
         self.paths = paths  # what the action added to GITHUB_PATH, for the job's later steps
 
 
-def run_action(action_path, workspace, inputs, step_env=None, temp=None, repository="OWNER/soundpack", event="push"):
+def run_action(action_path, workspace, inputs, step_env=None, temp=None, repository="", event="push"):
     """Runs the composite action at action_path in workspace with the `with:` inputs, as GitHub's
-    runner does (see the module's comment). Returns a Run: exit code, log, outputs, summary."""
+    runner does (see the module's comment). Returns a Run: exit code, log, outputs, summary.
+    `github.action_repository` is empty by default: inside a composite action's steps it is
+    (actions/runner#2473), so the action must not rely on it."""
     action = yaml.safe_load(open(os.path.join(action_path, "action.yml"), encoding="utf-8"))
     declared = action.get("inputs", {}) or {}
     unknown = set(inputs) - set(declared)
@@ -337,6 +339,14 @@ def check_schema(path):
 
 def main():
     check_schema(os.path.join(root, "action.yml"))
+    # In a job with `container:`, `${{ github.action_path }}` is the host's path, not the container's
+    # (actions/runner#2185); GITHUB_ACTION_PATH is translated. The runner here runs no container, so
+    # the rule is checked on the text: no step finds its files through the expression.
+    for step in yaml.safe_load(open(os.path.join(root, "action.yml")))["runs"]["steps"]:
+        text = json.dumps(step)
+        if "github.action_path" in text.replace(" ", ""):
+            print(f"action.yml: step '{step.get('name')}' uses ${{{{ github.action_path }}}}, the host's path in a container job: use $GITHUB_ACTION_PATH")
+            sys.exit(1)
     work = tempfile.mkdtemp(prefix="soundpack-action-")
     runs = 0
     try:
@@ -438,6 +448,18 @@ def main():
         runner("unknown-command", {"command": "deploy"}, "fail", mentions=("must be gate or publish",))
         runner("no-public-key", {"command": "publish", **store, "sign-key": secret}, "fail", mentions=("public-key input",))
         runner("no-packs", {"command": "gate", "packs": "packs/wechat/clips"}, "fail", mentions=("no pack folder",))
+        # A publish that fails after the key file is written: the key is gone all the same (the
+        # leftover check of runner()), and the step keeps the failing code and writes its summary.
+        failed, _ = runner("publish-verify-fails", {"command": "publish", **store, "sign-key": secret, "public-key": other_public}, "fail",
+                           mentions=("store.signature", "(exit 1)"))
+        if "soundpack publish" not in failed.summary:
+            raise ActionError("publish-verify-fails: a failed publish wrote no job summary")
+        blocked = os.path.join(work, "not-a-store")
+        open(blocked, "w").write("a file where the store should be")
+        failed, _ = runner("publish-store-broken", {"command": "publish", "store": blocked, "sign-key": secret, "public-key": public}, "fail",
+                           mentions=("cannot publish",))
+        if "soundpack publish" not in failed.summary:
+            raise ActionError("publish-store-broken: a failed publish wrote no job summary")
 
         # version: the action installs a release (scripts/release.sh, signed with a throw-away key)
         # instead of building, after checking its signature and checksum; a tampered tarball or a

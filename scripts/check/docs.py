@@ -266,8 +266,8 @@ try:
         outputs = job.steps.get("soundpack", {}).get("outputs", {})
         if not outputs.get("sarif") or not json.load(open(outputs["sarif"]))["runs"][0]["results"] or not os.path.getsize(outputs.get("junit", "")):
             fail("a failing gate did not leave its SARIF and JUnit reports")
-        if not any("uploaded" in entry and "upload" in entry for entry in job.log):
-            fail("the upload steps did not run after a failing gate")
+        if sum(1 for entry in job.log if "\nuploaded " in entry) != 2:
+            fail("the SARIF and JUnit upload steps did not both run after a failing gate:\n" + "\n".join(job.log))
 
     # The pre-commit hook refuses a broken clip and accepts a good change. git runs it by its
     # `#!/bin/sh` line: dash on Debian, so it is POSIX sh, not bash, that is tested.

@@ -43,7 +43,9 @@ public struct S3Location: Sendable, Equatable {
             throw StoreError("the key prefix '\(prefix.visible)' has a . or .. component or a control character")
         }
         region = environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["AWS_DEFAULT_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1"
-        let named = endpoint ?? environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"] ?? "https://s3.\(region).amazonaws.com"
+        // A variable set but empty (a CI variable the team never defined) is unset, as for the region.
+        let named = endpoint ?? environment["AWS_ENDPOINT_URL_S3"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["AWS_ENDPOINT_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://s3.\(region).amazonaws.com"
         guard let parsed = URLComponents(string: named), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
             throw StoreError("the S3 endpoint '\(named.visible)' is not an http(s) URL such as https://s3.us-east-1.amazonaws.com")
