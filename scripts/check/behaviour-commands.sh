@@ -1,0 +1,104 @@
+# The command lines scripts/check/same-behaviour.py runs with each of two soundpack binaries.
+# Sourced by bash in a fresh sandbox holding a copy of packs/ and the shared fixtures ($FIXTURES:
+# a signing key pair, made once for both sides); `$SP` is the binary under test. Each `run` is one
+# recorded case: its stdout, stderr and exit code are compared, and so is every file the sandbox
+# holds at the end (catalog rows dumped, times masked).
+
+export SOUNDPACK_CATALOG=$PWD/catalog.sqlite SOUNDPACK_STORE=$PWD/store SOURCE_DATE_EPOCH=1700000000 NO_COLOR=1
+
+# Help, version, manual and completions.
+run "help" $SP --help
+run "version" $SP --version
+for command in init validate say render convert synth publish report list show diff yank verify export import payload keygen catalog completions man; do
+  run "help $command" $SP "$command" --help
+done
+run "man" $SP man
+for shell in bash zsh fish; do run "completions $shell" $SP completions "$shell"; done
+
+# Usage errors.
+run "no command" $SP
+run "unknown command" $SP valdate packs/wechat
+run "unknown option" $SP validate packs/wechat --strcit
+run "bad format" $SP validate packs/wechat --format yaml
+run "missing pack" $SP validate packs/nowhere
+
+# A broken pack: a clip missing, an orphan file, a pack.json option misspelt.
+cp -R packs/wechat packs/broken
+rm packs/broken/clips/5.*
+cp packs/broken/clips/6.* packs/broken/orphan.caf 2>/dev/null || true
+python3 - packs/broken/pack.json <<'PY'
+import json, sys
+path = sys.argv[1]
+pack = json.load(open(path, encoding="utf-8"))
+pack["id"] = "broken"
+open(path, "w", encoding="utf-8").write(json.dumps(pack, ensure_ascii=False, indent=2))
+PY
+
+# validate, every format, demo packs and the broken one.
+for format in text json junit github sarif; do
+  run "validate demo $format" $SP validate packs/wechat packs/en-us packs/hi-in packs/merchant --format "$format" --no-record
+  run "validate broken $format" $SP validate packs/broken --format "$format" --no-record
+done
+run "validate strict" $SP validate packs/wechat --strict --no-record
+run "validate group-by clip" $SP validate packs/broken --group-by clip --no-record
+run "validate ignore" $SP validate packs/broken --ignore coverage.missing-token --ignore coverage.orphan-file --no-record
+run "validate recorded" $SP validate packs/wechat packs/en-us
+
+# Readings.
+run "say wechat" $SP say --pack packs/wechat 0.01 0.1 10 15.4 100 1000.05 20000 100000000 99999999.99
+run "say en-us tokens" $SP say --pack packs/en-us 0.01 15.4 1234567.89 --format tokens
+run "say hi-in json" $SP say --pack packs/hi-in 15.4 100000 --format json
+run "say grammar options" $SP say --grammar zh-Hans --two liang --money kuai-mao --ten-start yi-shi 12 2.2 210
+run "say bad amount" $SP say --pack packs/wechat 12.345
+
+# Render, convert, report.
+mkdir -p out
+run "render caf" $SP render --pack packs/wechat 15.4 1000.05 -o out/render
+run "render wav" $SP render --pack packs/en-us 15.4 -o out/en.wav --container wav
+run "convert" $SP convert packs/wechat out/converted --rate 16000 --codec ima4 --loudness -16 --trim-silence
+run "convert json" $SP convert packs/en-us out/converted-en --format json
+run "report" $SP report packs/wechat packs/broken -o out/report.html
+
+# init, from recordings too.
+run "init" $SP init out/new --id new --grammar zh-Hans --max-amount 9999
+mkdir -p recordings && cp packs/wechat/clips/* recordings/
+run "init from" $SP init out/adopted --id adopted --from recordings --format json
+
+# Publish, the catalog, the store.
+cp "$FIXTURES"/key "$FIXTURES"/key.pub .
+run "publish dry run" $SP publish packs/wechat --dry-run
+run "publish" $SP publish packs/wechat packs/en-us --sign-key key
+run "publish again" $SP publish packs/wechat --sign-key key
+run "publish broken" $SP publish packs/broken
+python3 - packs/wechat/pack.json <<'PY'
+import json, sys
+path = sys.argv[1]
+pack = json.load(open(path, encoding="utf-8"))
+pack["version"] = "1.1.0" if pack.get("version") else pack.get("version")
+open(path, "w", encoding="utf-8").write(json.dumps(pack, ensure_ascii=False, indent=2))
+PY
+cp packs/en-us/clips/* packs/wechat/clips/ 2>/dev/null || true
+run "publish json" $SP publish packs/wechat --sign-key key --format json
+run "list" $SP list
+run "list json" $SP list --format json
+run "show" $SP show wechat
+run "show json" $SP show wechat --format json
+run "diff" $SP diff wechat@1.0.0 wechat@1.1.0
+run "diff other pack" $SP diff packs/wechat packs/broken
+run "verify" $SP verify --public-key key.pub
+run "verify sarif" $SP verify --public-key key.pub --format sarif
+run "export plist" $SP export wechat en-us -o out/manifest.plist
+run "export namespaced" $SP export wechat en-us --namespace -o out/namespaced.plist
+run "yank" $SP yank en-us@1.0.0 --reason "a clip says the wrong word"
+run "export yanked" $SP export en-us@1.0.0 --format json
+run "export json" $SP export wechat --format json --base-url https://cdn.example.com/packs --namespace
+run "payload" $SP payload 15.4 --pack wechat --payment-id p-1 --base-url https://cdn.example.com/packs
+printf '{"aps":{"alert":"x"}}' > bad-payload.json
+run "payload lint" $SP payload lint bad-payload.json --format json
+run "catalog rebuild" $SP catalog rebuild --from-store
+run "catalog migrate" $SP catalog migrate --from catalog.sqlite --to out/copy.sqlite
+
+# Import of an archive the store holds.
+archive=$(find store -name '*.tar.gz' | sort | head -1)
+run "import" $SP import "$archive" out/imported
+run "import missing" $SP import nowhere.tar.gz out/imported2
