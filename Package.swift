@@ -58,9 +58,36 @@ let package = Package(
 
         // Its privacy manifest declares the required-reason API it calls (file timestamps, C617.1).
         .target(name: "SoundpackCore", resources: [.copy("PrivacyInfo.xcprivacy")]),
+        // SoundpackKit's layers, lowest first: each imports only the ones it names, so the compiler
+        // refuses an arrow pointing up. The C libraries each belong to the one layer that uses them.
+        .target(name: "SoundpackSupport", dependencies: ["SoundpackCore", "COpenSSL", "CSodium", "CSyscalls"]),
+        .target(name: "SoundpackAudio", dependencies: ["SoundpackCore", "SoundpackSupport", "CSoundpackKernels", "CSndFile", "CEBUR128", "CSampleRate", "CFFmpeg"]),
+        .target(name: "SoundpackPack", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio"]),
+        .target(name: "SoundpackCatalog", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio", "CSQLite", "CPostgreSQL"]),
+        .target(name: "SoundpackValidation", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio", "SoundpackPack"]),
+        .target(name: "SoundpackRendering", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio", "SoundpackPack", "SoundpackValidation"]),
+        .target(name: "SoundpackSynthesis", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio", "SoundpackPack", "SoundpackRendering", "CEspeakNG"]),
+        .target(name: "SoundpackStore", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackPack", "SoundpackCatalog", "CArchive", "CCurl"]),
+        .target(
+            name: "SoundpackPublish",
+            dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio", "SoundpackPack", "SoundpackCatalog", "SoundpackValidation", "SoundpackStore"]
+        ),
+        .target(name: "SoundpackExport", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackPack", "SoundpackCatalog", "SoundpackValidation", "SoundpackStore"]),
+        .target(
+            name: "SoundpackPush",
+            dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackPack", "SoundpackCatalog", "SoundpackValidation", "SoundpackStore", "SoundpackExport"]
+        ),
+        .target(
+            name: "SoundpackReports",
+            dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio", "SoundpackPack", "SoundpackValidation", "SoundpackRendering"]
+        ),
+        // The top: the workspace a command runs in, and every layer re-exported (`import SoundpackKit`).
         .target(
             name: "SoundpackKit",
-            dependencies: ["SoundpackCore", "CSQLite", "CPostgreSQL", "CCurl", "COpenSSL", "CSyscalls", "CSoundpackKernels", "CSndFile", "CSodium", "CEBUR128", "CSampleRate", "CArchive", "CEspeakNG", "CFFmpeg"]
+            dependencies: [
+                "SoundpackCore", "SoundpackSupport", "SoundpackAudio", "SoundpackPack", "SoundpackCatalog", "SoundpackValidation", "SoundpackRendering",
+                "SoundpackSynthesis", "SoundpackStore", "SoundpackPublish", "SoundpackExport", "SoundpackPush", "SoundpackReports",
+            ]
         ),
         .target(name: "SoundpackCLI", dependencies: ["SoundpackKit", "SoundpackCore"]),
         .executableTarget(name: "soundpack", dependencies: ["SoundpackCLI"]),

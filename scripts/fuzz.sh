@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in fuzz/targets (against SoundpackCore and SoundpackKit built with
-# the same instrumentation) and runs each for SECONDS from its committed seed corpus.
+# Builds the libFuzzer targets in fuzz/targets (against SoundpackCore and SoundpackKit's layers built
+# with the same instrumentation) and runs each for SECONDS from its committed seed corpus.
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]     targets: manifest amount audio mp4 archive payload json archiver store synth
 # Prints, per target, total executions and executions per second; exits 1 when a target crashes
 # or leaks, with the input libFuzzer saved under .build/fuzz/crashes/TARGET/. A crash found becomes
@@ -18,7 +18,7 @@ modules+=(-I "$PWD/Sources/CSoundpackKernels/include")
 # libpq's header lives in its own folder; pkg-config says where.
 for flag in $(pkg-config --cflags-only-I libpq libcurl); do modules+=(-Xcc "$flag"); done
 links=(-lsqlite3 -lcrypto -lsndfile -lsodium -lebur128 -lsamplerate -larchive)
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name soundpack)
 
 # The libraries are rebuilt only when a source is newer than the built module.
 build_library() {
@@ -26,7 +26,7 @@ build_library() {
   local stamp="$out/lib/$name.stamp" dependency
   local stale=0
   [ -e "$stamp" ] && [ -z "$(find "Sources/$name" -name '*.swift' -newer "$stamp" | head -1)" ] || stale=1
-  # A library is rebuilt too when one it depends on was (SoundpackKit on SoundpackCore).
+  # A library is rebuilt too when one it depends on was (each layer on those below it).
   for dependency in "${DEPENDS_ON[@]:-}"; do [ -n "$dependency" ] && [ "$out/lib/$dependency.stamp" -nt "$stamp" ] && stale=1; done
   if [ $stale -eq 1 ]; then
     echo "fuzz: building $name with -sanitize=fuzzer,address" >&2
@@ -35,16 +35,24 @@ build_library() {
     touch "$out/lib/$name.stamp"
   fi
 }
-# Our own C (the AVX2 loops), under the same sanitizers; SoundpackKit is rebuilt after it.
+# Our own C (the AVX2 loops), under the same sanitizers; SoundpackAudio is rebuilt after it.
 kernels="$out/lib/libCSoundpackKernels.a"
 if [ ! -e "$kernels" ] || [ -n "$(find Sources/CSoundpackKernels -newer "$kernels" | head -1)" ]; then
   echo "fuzz: building CSoundpackKernels with -fsanitize=fuzzer-no-link,address" >&2
   clang -fsanitize=fuzzer-no-link,address -O2 -g -I Sources/CSoundpackKernels/include -c Sources/CSoundpackKernels/kernels.c -o "$out/lib/kernels.o"
   rm -f "$kernels" && ar rcs "$kernels" "$out/lib/kernels.o"
-  rm -f "$out/lib/SoundpackKit.stamp"
+  rm -f "$out/lib/SoundpackAudio.stamp"
 fi
 DEPENDS_ON=() build_library SoundpackCore
-DEPENDS_ON=(SoundpackCore) build_library SoundpackKit -I . "${modules[@]}"
+# SoundpackKit's layers, lowest first (Package.swift), each rebuilt after any below it.
+layers=(SoundpackSupport SoundpackAudio SoundpackPack SoundpackCatalog SoundpackValidation SoundpackRendering SoundpackSynthesis
+        SoundpackStore SoundpackPublish SoundpackExport SoundpackPush SoundpackReports SoundpackKit)
+below=(SoundpackCore)
+for layer in "${layers[@]}"; do
+  DEPENDS_ON=("${below[@]}") build_library "$layer" -I . "${modules[@]}"
+  below+=("$layer")
+done
+layer_links=(); for layer in "${layers[@]}"; do layer_links=(-l"$layer" "${layer_links[@]}"); done
 
 targets=(manifest amount audio mp4 archive payload json archiver store synth)
 [ "$target" = all ] || targets=("$target")
@@ -53,12 +61,12 @@ export SWIFT_BACKTRACE=enable=no SOUNDPACK_FUZZ_TMP=${SOUNDPACK_FUZZ_TMP:-/dev/s
 status=0
 for name in "${targets[@]}"; do
   binary="$out/fuzz-$name"
-  if [ ! -e "$binary" ] || [ "fuzz/targets/$name.swift" -nt "$binary" ] || [ "$out/lib/SoundpackKit.stamp" -nt "$binary" ] || [ "$out/lib/SoundpackCore.stamp" -nt "$binary" ] || [ "$kernels" -nt "$binary" ]; then
+  if [ ! -e "$binary" ] || [ "fuzz/targets/$name.swift" -nt "$binary" ] || [ "$(ls -t "$out"/lib/*.stamp | head -1)" -nt "$binary" ] || [ "$out/lib/SoundpackCore.stamp" -nt "$binary" ] || [ "$kernels" -nt "$binary" ]; then
     # gold warns about ASan's local helper symbols in the static libraries; harmless, so filtered.
     # The old binary goes first: a target that no longer compiles must not run as it was.
     rm -f "$binary"
     swiftc "${flags[@]}" -I "$out/lib" -L "$out/lib" "${modules[@]}" "fuzz/targets/$name.swift" \
-      -lSoundpackKit -lSoundpackCore -lCSoundpackKernels "${links[@]}" -o "$binary" 2>&1 | { grep -v 'Cannot export local symbol' || true; } >&2
+      "${layer_links[@]}" -lSoundpackCore -lCSoundpackKernels "${links[@]}" -o "$binary" 2>&1 | { grep -v 'Cannot export local symbol' || true; } >&2
     [ "${PIPESTATUS[0]}" -eq 0 ] && [ -x "$binary" ] || { echo "fuzz: cannot build $name" >&2; exit 3; }
   fi
   corpus="$out/corpus/$name"

@@ -26,7 +26,7 @@ python3 scripts/check/linux-imports.py
 python3 scripts/check/ios-availability.py
 python3 scripts/check/ios-availability-selftest.py
 python3 scripts/check/privacy-manifest.py
-swift build --build-tests
+swift build --build-tests --explicit-target-dependency-import-check error  # a target imports only what it declares
 scripts/check/example-isolation.sh
 swift build -c release  # every target, as a developer types it (docs.sh then reuses it for the product)
 scripts/check/release.sh  # the static release build, its tarball, signature and a run without the toolchain

@@ -8,6 +8,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+@testable import SoundpackAudio
 import SoundpackCore
 @testable import SoundpackKit
 import SoundpackTestSupport

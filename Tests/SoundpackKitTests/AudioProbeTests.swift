@@ -1,10 +1,11 @@
 // Probing clips: facts of generated files, IMA4-in-CAF decoded like ffmpeg, hostile files refused.
 
 import Foundation
-import Testing
+@testable import SoundpackAudio
 import SoundpackCore
-import SoundpackTestSupport
 @testable import SoundpackKit
+import SoundpackTestSupport
+import Testing
 
 @Suite struct AudioProbeTests {
     static func fixture(_ name: String) throws -> [UInt8] {

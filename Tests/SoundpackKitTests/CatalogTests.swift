@@ -3,10 +3,11 @@
 
 import Dispatch
 import Foundation
-import Testing
-import SoundpackTestSupport
-@testable import SoundpackKit
+@testable import SoundpackCatalog
 import SoundpackCore
+@testable import SoundpackKit
+import SoundpackTestSupport
+import Testing
 
 @Suite struct CatalogTests {
     static func demoReport() -> PackReport { Validator().validate(folder: PackFolder(absolute: Fixtures.demoPack)) }

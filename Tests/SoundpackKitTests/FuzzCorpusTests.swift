@@ -2,10 +2,13 @@
 // replayed through the code its target exercises, in the debug build with all its checks.
 
 import Foundation
-import Testing
+@testable import SoundpackAudio
 import SoundpackCore
-import SoundpackTestSupport
 @testable import SoundpackKit
+@testable import SoundpackStore
+@testable import SoundpackSynthesis
+import SoundpackTestSupport
+import Testing
 
 @Suite struct FuzzCorpusTests {
     static func inputs(_ target: String) -> [String] {

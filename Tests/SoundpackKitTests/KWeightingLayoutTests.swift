@@ -5,9 +5,10 @@
 // chunks, with quiet stretches that make the trailing silence stop and resume.
 
 import Foundation
-import Testing
-import SoundpackTestSupport
+@testable import SoundpackAudio
 @testable import SoundpackKit
+import SoundpackTestSupport
+import Testing
 
 @Suite struct KWeightingLayoutTests {
     static let rates = [8_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000]

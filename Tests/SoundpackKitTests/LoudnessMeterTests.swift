@@ -2,9 +2,10 @@
 // 0.01 LU for the demo pack's clips and for tones, noise and bursts at every rate iOS plays.
 
 import Foundation
-import Testing
+@testable import SoundpackAudio
 @testable import SoundpackKit
 import SoundpackTestSupport
+import Testing
 
 @Suite struct LoudnessMeterTests {
     static func measure(_ samples: [Float], channels: Int, rate: Int, own: Bool) throws -> Double {

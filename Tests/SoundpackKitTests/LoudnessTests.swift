@@ -1,9 +1,10 @@
 // Loudness figures against ffmpeg's ebur128 filter, recorded in a fixture (not run at test time).
 
 import Foundation
-import Testing
-import SoundpackTestSupport
+@testable import SoundpackAudio
 @testable import SoundpackKit
+import SoundpackTestSupport
+import Testing
 
 @Suite struct LoudnessTests {
     struct Reference: Decodable, Sendable {

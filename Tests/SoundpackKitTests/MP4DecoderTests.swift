@@ -2,10 +2,11 @@
 // broken files refused with a message, never a trap.
 
 import Foundation
-import Testing
+@testable import SoundpackAudio
 import SoundpackCore
-import SoundpackTestSupport
 @testable import SoundpackKit
+import SoundpackTestSupport
+import Testing
 
 @Suite struct MP4DecoderTests {
     /// What ffprobe and the ffmpeg CLI said of each fixture when scripts/make-test-fixtures.sh made it.

@@ -1,8 +1,9 @@
 // What publish says it signed: how many versions, which already published ones stay unsigned or
 // signed by another key, and nothing from the store reaches the terminal unescaped.
 
-import Testing
 @testable import SoundpackKit
+@testable import SoundpackPublish
+import Testing
 
 @Suite struct PublishSigningTests {
     @Test func theSummaryNamesWhatStaysUnsignedAndEscapesStoreText() {

@@ -3,10 +3,11 @@
 // reads, and a version folder that never overwrites an object.
 
 import Foundation
-import Testing
-@testable import SoundpackKit
 import SoundpackCore
+@testable import SoundpackKit
+@testable import SoundpackStore
 import SoundpackTestSupport
+import Testing
 
 @Suite(.enabled(if: S3TestServer.available))
 struct S3StoreTests {

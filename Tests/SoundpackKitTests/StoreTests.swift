@@ -2,10 +2,11 @@
 // "newest published version, then its manifest" lookup export and payload share.
 
 import Foundation
-import Testing
 import SoundpackCore
-import SoundpackTestSupport
 @testable import SoundpackKit
+@testable import SoundpackStore
+import SoundpackTestSupport
+import Testing
 
 @Suite struct StoreTests {
     static let v1 = SemanticVersion("1.0.0")!

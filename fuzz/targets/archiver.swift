@@ -7,6 +7,7 @@
 import Foundation
 import SoundpackCore
 @testable import SoundpackKit
+@testable import SoundpackStore
 
 let fuzzRoot: String = {
     let base = (ProcessInfo.processInfo.environment["SOUNDPACK_FUZZ_TMP"] ?? "/tmp") + "/soundpack-fuzz-archiver-\(getpid())"

@@ -3,6 +3,7 @@
 // the caps and every meter. Anything may be refused; nothing may trap, leak or read outside the
 // bytes, and a clip that decodes has finite figures within the caps.
 import Foundation
+@testable import SoundpackAudio
 @testable import SoundpackKit
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -5,6 +5,7 @@
 import Foundation
 import SoundpackCore
 @testable import SoundpackKit
+@testable import SoundpackStore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -6,6 +6,7 @@
 import Foundation
 import SoundpackCore
 @testable import SoundpackKit
+@testable import SoundpackSynthesis
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSynth(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

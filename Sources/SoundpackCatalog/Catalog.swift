@@ -1,0 +1,382 @@
+// The catalog interface (DESIGN §7) and the records it stores: packs, versions, clips, validation
+// runs, publications and yanks. Backends implement `Catalog`; nothing here knows a database.
+
+import Foundation
+import SoundpackAudio
+import SoundpackCore
+import SoundpackSupport
+
+/// The catalog of packs and versions. Every write is one transaction: it happens whole or not at
+/// all. Published versions are insert-only; a yank is a flag.
+/// An exclusive hold on a store, from the store itself (a lock file) or from the catalog's
+/// database; `release` (or deinit) lets the next writer in.
+public protocol StoreLock: AnyObject {
+    func release()
+}
+
+/// What a store lock covers. Publishers of different packs overlap: each holds its packs' locks
+/// while it writes their versions, and the index lock only while it rewrites index.json. Taken in
+/// one order (packs sorted by id, then the index), so no two writers wait on each other in a cycle.
+public enum LockScope: Sendable, Hashable {
+    /// index.json, and everything a whole-store operation (catalog rebuild) reads.
+    case index
+    /// One pack's version files and its catalog rows.
+    case pack(String)
+
+    /// The name the lock is known by (the PostgreSQL advisory lock's key text, the lock file's).
+    package var name: String {
+        switch self {
+        case .index: return "soundpack.store"
+        case .pack(let id): return "soundpack.store.pack:" + id
+        }
+    }
+}
+
+public protocol Catalog: AnyObject {
+    /// Where the catalog lives, for messages (a file path or a connection string without secrets).
+    var location: String { get }
+
+    /// Records validation runs, creating or updating the pack and its unpublished version (a
+    /// published version's rows are never touched), all in one transaction.
+    func recordValidations(_ runs: [ValidationRecord]) throws(CatalogError)
+
+    /// Every pack, with its newest version and last validation result.
+    func packs() throws(CatalogError) -> [CatalogPack]
+
+    /// One version of a pack (the newest when `version` is nil) with its clips and runs.
+    func version(of id: String, _ version: SemanticVersion?) throws(CatalogError) -> CatalogVersion?
+
+    /// The facts of a recorded version (published or validated) that decide compatibility.
+    func versionRecord(of id: String, _ version: SemanticVersion) throws(CatalogError) -> VersionRecord?
+
+    /// Every published version, of one pack or of all, oldest first per pack.
+    func publishedVersions(of id: String?, withClips: Bool) throws(CatalogError) -> [PublishedVersion]
+
+    /// Whether `id@version` is published (one row looked up, however many versions the pack has).
+    func isPublished(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> Bool
+
+    /// Records a version as published. False (and nothing changed) when it was published meanwhile.
+    func recordPublication(_ publication: PublicationRecord) throws(CatalogError) -> Bool
+
+    /// Marks a published version yanked.
+    func yank(_ id: String, _ version: SemanticVersion, reason: String, at date: Date) throws(CatalogError) -> YankOutcome
+
+    /// Takes a yank back: the version is listed as available again.
+    func unyank(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> YankOutcome
+    /// A lock of `scope` of the store held through the database, for stores shared between
+    /// machines; nil when the catalog cannot give one (SQLite: the store's own lock serves).
+    func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)?
+}
+
+extension Catalog {
+    public func publishedVersions() throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: nil, withClips: true) }
+    public func publishedVersions(of id: String?) throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: id, withClips: true) }
+}
+
+/// One clip of a recorded version: where it is, its bytes and what validation measured.
+public struct ClipRecord: Sendable, Equatable {
+    /// The key in pack.json (a token, or a key the grammar does not know).
+    public var key: String
+    /// The path in the pack folder, as pack.json writes it.
+    public var file: String
+    /// The path in the store's version folder; set once the version is published.
+    public var storeFile: String?
+    public var bytes: Int?
+    public var sha256: String?
+    public var container: Container?
+    public var codec: Codec?
+    public var bitsPerSample: Int?
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var frames: Int64?
+    public var durationSeconds: Double?
+    public var peakDbfs: Double?
+    public var leadingSilenceMs: Double?
+    public var trailingSilenceMs: Double?
+    public var truePeakDbtp: Double?
+    public var momentaryMaxLufs: Double?
+    public var dcOffsetPercent: Double?
+    public var clippedRuns: Int?
+
+    public init(key: String, file: String, storeFile: String? = nil, facts: ClipFacts?) {
+        self.key = key
+        self.file = file
+        self.storeFile = storeFile
+        if let facts {
+            bytes = facts.bytes
+            sha256 = facts.sha256
+            container = facts.container
+            codec = facts.codec
+            bitsPerSample = facts.bitsPerSample
+            sampleRate = facts.sampleRate
+            channels = facts.channels
+            frames = facts.frames
+            durationSeconds = facts.durationSeconds
+            peakDbfs = facts.peakDbfs
+            leadingSilenceMs = facts.leadingSilenceMs
+            trailingSilenceMs = facts.trailingSilenceMs
+            truePeakDbtp = facts.truePeakDbtp
+            momentaryMaxLufs = facts.momentaryMaxLufs
+            dcOffsetPercent = facts.dcOffsetPercent
+            clippedRuns = facts.clippedRuns
+        }
+    }
+
+    /// The clip's format, when it was read.
+    public var format: ClipFormat? {
+        guard let sampleRate, let channels, let codec else { return nil }
+        return ClipFormat(sampleRate: sampleRate, channels: channels, codec: codec)
+    }
+}
+
+/// One finding of a validation run, as recorded.
+public struct FindingRecord: Sendable, Equatable {
+    public var rule: String
+    public var severity: String
+    public var token: String?
+    public var file: String?
+    public var message: String
+
+    public init(rule: String, severity: String, token: String?, file: String?, message: String) {
+        (self.rule, self.severity, self.token, self.file, self.message) = (rule, severity, token, file, message)
+    }
+}
+
+/// The identity of a recorded pack version: what the `packs` and `versions` rows hold.
+public struct VersionIdentity: Sendable, Equatable {
+    public var packID: String
+    public var packName: String?
+    public var version: SemanticVersion
+    public var digest: String
+    public var grammar: Grammar
+    public var maxAmount: Amount
+    /// pack.json `source`: the engine and voice that spoke the clips (synth); nil for recorded ones.
+    public var source: VoiceSource?
+    /// What the version says around its amounts (its phrases and texts); nil when not known.
+    public var phrases: VersionPhrases?
+
+    public init(packID: String, packName: String?, version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount,
+                source: VoiceSource? = nil, phrases: VersionPhrases? = nil) {
+        (self.packID, self.packName, self.version, self.digest, self.grammar, self.maxAmount) = (packID, packName, version, digest, grammar, maxAmount)
+        self.source = source
+        self.phrases = phrases
+    }
+}
+
+/// What a version announces around its amounts, as a reviewer approves it: each phrase's pieces
+/// (pack.json's `phrases`, or the implicit `default` = prefix, `{amount}`, suffix), the default
+/// phrase, and the `texts` written with them. Kept in the catalog (`versions.phrases`, JSON), so
+/// `show` displays it for a validated version as for a published one.
+public struct VersionPhrases: Sendable, Codable, Equatable {
+    public var phrases: [String: [String]]
+    public var defaultPhrase: String
+    public var texts: [String: String]
+
+    public init(_ book: Phrasebook, texts: [String: String]) {
+        phrases = book.written
+        defaultPhrase = book.defaultPhrase.id
+        self.texts = texts
+    }
+
+    /// The column's text: JSON with sorted keys (the same phrases give the same bytes).
+    var catalogText: String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The phrasebook these phrases describe for `grammar`: the implicit one (prefix, the amount,
+    /// the suffix when it has one) when that is all they say, else the declared phrases; nil when
+    /// they do not fit the grammar.
+    public func phrasebook(grammar: Grammar) -> Phrasebook? {
+        for hasSuffix in [false, true] {
+            let implicit = Phrasebook(grammar: grammar, hasSuffix: hasSuffix)
+            if implicit.written == phrases && implicit.defaultPhrase.id == defaultPhrase { return implicit }
+        }
+        return try? Phrasebook.of(grammar: grammar, declared: phrases, defaultPhrase: defaultPhrase, hasSuffix: false)
+    }
+
+    /// The phrases of a catalog row; nil when the column is NULL (rows recorded before it existed)
+    /// or not this type's JSON.
+    init?(catalogText: String?) {
+        guard let catalogText, let decoded = try? JSONDecoder().decode(VersionPhrases.self, from: Data(catalogText.utf8)) else { return nil }
+        self = decoded
+    }
+}
+
+/// One validation run of one pack.
+public struct ValidationRecord: Sendable {
+    public var pack: VersionIdentity
+    public var clips: [ClipRecord]
+    /// The pack folder as the user named it.
+    public var path: String
+    public var ranAt: Date
+    public var errors: Int
+    public var warnings: Int
+    public var passed: Bool
+    public var worstAmount: String?
+    public var worstSeconds: Double?
+    public var toolVersion: String
+    public var findings: [FindingRecord]
+
+    public init(pack: VersionIdentity, clips: [ClipRecord], path: String, ranAt: Date, errors: Int, warnings: Int, passed: Bool,
+                worstAmount: String?, worstSeconds: Double?, toolVersion: String, findings: [FindingRecord]) {
+        self.pack = pack
+        self.clips = clips
+        self.path = path
+        self.ranAt = ranAt
+        self.errors = errors
+        self.warnings = warnings
+        self.passed = passed
+        self.worstAmount = worstAmount
+        self.worstSeconds = worstSeconds
+        self.toolVersion = toolVersion
+        self.findings = findings
+    }
+}
+
+/// A version being published: its identity, clips (with store paths) and the hashes of its files.
+public struct PublicationRecord: Sendable {
+    public var pack: VersionIdentity
+    public var clips: [ClipRecord]
+    public var manifestSha256: String
+    public var tarSha256: String?
+    public var zipSha256: String?
+    public var keyID: String?
+    public var publishedAt: Date
+
+    public init(pack: VersionIdentity, clips: [ClipRecord], manifestSha256: String, tarSha256: String?, zipSha256: String?,
+                keyID: String?, publishedAt: Date) {
+        self.pack = pack
+        self.clips = clips
+        self.manifestSha256 = manifestSha256
+        self.tarSha256 = tarSha256
+        self.zipSha256 = zipSha256
+        self.keyID = keyID
+        self.publishedAt = publishedAt
+    }
+}
+
+/// A recorded version with its clips: the facts the version-bump rule compares.
+public struct VersionRecord: Sendable, Equatable {
+    public var pack: VersionIdentity
+    public var published: Bool
+    public var clips: [ClipRecord]
+
+    package init(pack: VersionIdentity, published: Bool, clips: [ClipRecord]) {
+        (self.pack, self.published, self.clips) = (pack, published, clips)
+    }
+}
+
+/// A published version as the catalog holds it.
+public struct PublishedVersion: Sendable, Equatable {
+    public struct Clip: Sendable, Equatable {
+        /// Path in the store's version folder.
+        public var storeFile: String
+        public var sha256: String
+    }
+    public var id: String
+    public var version: SemanticVersion
+    public var digest: String
+    public var publishedAt: String
+    public var yanked: Bool
+    public var yankReason: String?
+    public var manifestSha256: String?
+    public var tarSha256: String?
+    public var zipSha256: String?
+    public var keyID: String?
+    /// Clip key → its file in the store.
+    public var clips: [String: Clip]
+
+    package init(id: String, version: SemanticVersion, digest: String, publishedAt: String, yanked: Bool, yankReason: String? = nil,
+                 manifestSha256: String? = nil, tarSha256: String? = nil, zipSha256: String? = nil, keyID: String? = nil, clips: [String: Clip]) {
+        (self.id, self.version, self.digest, self.publishedAt, self.yanked, self.yankReason) = (id, version, digest, publishedAt, yanked, yankReason)
+        (self.manifestSha256, self.tarSha256, self.zipSha256, self.keyID, self.clips) = (manifestSha256, tarSha256, zipSha256, keyID, clips)
+    }
+}
+
+/// What a yank request came to.
+public enum YankOutcome: Sendable, Equatable {
+    case yanked
+    /// Already yanked earlier; the first reason stays.
+    case alreadyYanked(reason: String?)
+    case notPublished
+    /// `unyank`: the flag was cleared; or there was none to clear.
+    case unyanked, notYanked
+}
+
+/// A pack as `list` shows it.
+public struct CatalogPack: Sendable, Encodable, Equatable {
+    public var id: String
+    public var name: String?
+    public var grammar: String
+    /// The newest published version, and whether it is yanked (then phones are not served it).
+    public var newestPublished: SemanticVersion?
+    public var newestPublishedIsYanked = false
+    /// The newest version validated, for a pack never published.
+    public var newestValidated: SemanticVersion?
+    public var publishedVersions: Int
+    public var lastValidated: String?
+    public var lastResult: String?
+
+    /// What `list` prints in its VERSION column (and `latestVersion` in its JSON): `1.2.0`,
+    /// `1.2.0 (yanked)`, or `0.1.0 (unpublished)` for a pack only validated so far.
+    public var latestVersion: String? {
+        newestPublished.map { newestPublishedIsYanked ? "\($0) (yanked)" : $0.description } ?? newestValidated.map { "\($0) (unpublished)" }
+    }
+
+    public init(id: String, name: String?, grammar: String, newestPublished: SemanticVersion?, newestPublishedIsYanked: Bool,
+                newestValidated: SemanticVersion?, publishedVersions: Int, lastValidated: String?, lastResult: String?) {
+        (self.id, self.name, self.grammar) = (id, name, grammar)
+        (self.newestPublished, self.newestPublishedIsYanked, self.newestValidated) = (newestPublished, newestPublishedIsYanked, newestValidated)
+        (self.publishedVersions, self.lastValidated, self.lastResult) = (publishedVersions, lastValidated, lastResult)
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, name, grammar, latestVersion, publishedVersions, lastValidated, lastResult }
+
+    /// `list --format json` keeps its one `latestVersion` text.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encode(grammar, forKey: .grammar)
+        try container.encodeIfPresent(latestVersion, forKey: .latestVersion)
+        try container.encode(publishedVersions, forKey: .publishedVersions)
+        try container.encodeIfPresent(lastValidated, forKey: .lastValidated)
+        try container.encodeIfPresent(lastResult, forKey: .lastResult)
+    }
+}
+
+/// One recorded version with its clips and validation history, as `show` prints it.
+public struct CatalogVersion: Sendable, Codable, Equatable {
+    public struct Clip: Sendable, Codable, Equatable {
+        public var token: String, file: String, bytes: Int64?, sha256: String?
+        public var container: Container?, codec: Codec?, sampleRate: Int64?, channels: Int64?, frames: Int64?, durationSeconds: Double?
+        public var peakDbfs: Double?, truePeakDbtp: Double?, momentaryMaxLufs: Double?
+    }
+    public struct Run: Sendable, Codable, Equatable {
+        public var ranAt: String, path: String, digest: String, errors: Int64, warnings: Int64, passed: Bool
+        public var worstAmount: String?, worstSeconds: Double?
+    }
+    public var id: String
+    public var name: String?
+    public var version: SemanticVersion
+    public var digest: String
+    public var grammar: GrammarID
+    public var maxAmount: Amount
+    public var publishedAt: String?
+    public var yanked: Bool
+    /// The engine and voice that spoke the clips, when synth did.
+    public var source: VoiceSource?
+    /// The reading options (`two`, `money`, `tenStart`); nil for a grammar that takes none.
+    public var grammarOptions: GrammarOptions?
+    /// The phrases and texts; nil for a version recorded before the catalog kept them.
+    public var phrases: VersionPhrases?
+    public var clips: [Clip]
+    public var runs: [Run]
+}
+
+extension SoundpackError {
+    /// The catalog failed under a store or publishing step.
+    package static func catalog(_ message: String) -> SoundpackError { .environment("catalog: \(message)") }
+}

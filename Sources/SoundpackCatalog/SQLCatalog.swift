@@ -1,0 +1,372 @@
+// The catalog on a SQL database (DESIGN §7): SQLite for one machine, PostgreSQL for a team. One
+// schema, one set of queries; the connection supplies what differs (placeholders, the schema-version
+// store, how writers of one pack are serialized). Rows are read by column name.
+
+import Foundation
+import SoundpackCore
+import SoundpackSupport
+
+/// What the catalog needs of a database connection. Statements use `?` placeholders.
+public protocol SQLConnection: AnyObject {
+    /// Where the database is, for messages (never with a password).
+    var location: String { get }
+    /// The migrations that build the schema, in order; migration N brings the schema to version N.
+    var migrations: [String] { get }
+    /// How clips are listed in the order they were recorded (`rowid`, or a sequence column).
+    var insertionOrder: String { get }
+    @discardableResult func query(_ sql: String, _ arguments: [SQLValue]) throws(CatalogError) -> [SQLRow]
+    /// Runs a script of statements without parameters.
+    func execute(_ script: String) throws(CatalogError)
+    /// Runs `body` in one transaction that holds, until it ends, the write lock of each of `packs`
+    /// (another writer of the same pack waits); commits, or rolls back and rethrows.
+    func writeTransaction<T>(locking packs: [String], _ body: () throws -> T) throws -> T
+    /// The schema version recorded in the database (0 when new); call inside a write transaction.
+    func schemaVersion() throws(CatalogError) -> Int64
+    func setSchemaVersion(_ version: Int64) throws(CatalogError)
+    /// A lock of the store that writers on every machine honour, or nil.
+    func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)?
+}
+
+/// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
+public class SQLCatalog: Catalog {
+    /// The schema this binary writes; a catalog with a higher version is refused.
+    public static let schemaVersion: Int64 = 7
+    let db: any SQLConnection
+
+    public var location: String { db.location }
+
+    init(connection: any SQLConnection) throws(CatalogError) {
+        db = connection
+        try migrate()
+    }
+
+    private func migrate() throws(CatalogError) {
+        try write(locking: []) {
+            let current = try db.schemaVersion()
+            // user_version is whatever a file says: a negative one would index the migrations below zero.
+            if current < 0 {
+                throw CatalogError("the catalog at \(db.location) has schema version \(current), which no soundpack writes; the file is damaged or not a soundpack catalog (soundpack catalog rebuild --from-store recovers one)")
+            }
+            if current > Self.schemaVersion {
+                throw CatalogError("the catalog at \(db.location) has schema version \(current), newer than this soundpack understands (\(Self.schemaVersion)); upgrade soundpack")
+            }
+            for version in current..<Self.schemaVersion {
+                try db.execute(db.migrations[Int(version)])
+                try db.setSchemaVersion(version + 1)
+            }
+        }
+    }
+
+    /// Runs `body` in one write transaction holding the locks of `packs`; rolls back on any error.
+    private func write<T>(locking packs: [String], _ body: () throws -> T) throws(CatalogError) -> T {
+        do { return try db.writeTransaction(locking: packs, body) } catch let error as CatalogError {
+            throw error
+        } catch {
+            throw CatalogError("\(error)")
+        }
+    }
+
+    private func read(_ sql: String, _ arguments: [SQLValue] = []) throws(CatalogError) -> [SQLRow] {
+        try db.query(sql, arguments)
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    private func corrupt(_ what: String) -> CatalogError {
+        CatalogError("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
+    }
+
+    public func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)? { try db.storeLock(scope) }
+
+    // MARK: writes
+
+    /// `source_engine`, `source_voice` of a version row.
+    static func sourceValues(_ source: VoiceSource?) -> [SQLValue] {
+        [source.map { SQLValue.text($0.engine) } ?? .null, source?.voice.map(SQLValue.text) ?? .null]
+    }
+
+    /// `phrases` of a version row: the JSON of its phrases and texts, NULL when not known.
+    static func phrasesValue(_ phrases: VersionPhrases?) -> SQLValue {
+        phrases?.catalogText.map(SQLValue.text) ?? .null
+    }
+
+    /// A version row's source; nil when it has no engine.
+    static func source(_ row: SQLRow) -> VoiceSource? {
+        row["source_engine"].string.map { VoiceSource(engine: $0, voice: row["source_voice"].string) }
+    }
+
+    public func recordValidations(_ runs: [ValidationRecord]) throws(CatalogError) {
+        guard !runs.isEmpty else { return }
+        try write(locking: Array(Set(runs.map(\.pack.packID)))) {
+            for run in runs { try record(run) }
+        }
+    }
+
+    private func upsertPack(_ pack: VersionIdentity, at now: String) throws {
+        try db.query("""
+            INSERT INTO packs (id, name, grammar, created_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, grammar = excluded.grammar
+            """, [.text(pack.packID), pack.packName.map(SQLValue.text) ?? .null, .text(pack.grammar.id.rawValue), .text(now)])
+    }
+
+    private func insertVersion(_ pack: VersionIdentity, at now: String) throws -> Int64 {
+        let row = try db.query("""
+            INSERT INTO versions (pack_id, version, digest, grammar, two, reading_options, max_amount, updated_at, source_engine, source_voice, phrases)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """, [.text(pack.packID), .text(pack.version.description), .text(pack.digest), .text(pack.grammar.id.rawValue),
+                  .text(pack.grammar.two.rawValue), pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
+                  .text(pack.maxAmount.description), .text(now)] + Self.sourceValues(pack.source) + [Self.phrasesValue(pack.phrases)]).first
+        guard let id = row?["id"].int else { throw corrupt("a version row without an id") }
+        return id
+    }
+
+    private func insert(_ clip: ClipRecord, versionID: Int64) throws {
+        func int(_ v: Int?) -> SQLValue { v.map { .integer(Int64($0)) } ?? .null }
+        func real(_ v: Double?) -> SQLValue { v.map(SQLValue.real) ?? .null }
+        func text(_ v: String?) -> SQLValue { v.map(SQLValue.text) ?? .null }
+        try db.query("""
+            INSERT INTO clips (version_id, token, file, store_file, bytes, sha256, container, codec, bits, sample_rate, channels,
+                               frames, duration, peak_dbfs, leading_silence_ms, trailing_silence_ms,
+                               true_peak_dbtp, momentary_max_lufs, dc_offset_percent, clipped_runs)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.integer(versionID), .text(clip.key), .text(clip.file), text(clip.storeFile), int(clip.bytes), text(clip.sha256),
+             text(clip.container?.rawValue), text(clip.codec?.rawValue), int(clip.bitsPerSample), int(clip.sampleRate),
+             int(clip.channels), clip.frames.map(SQLValue.integer) ?? .null, real(clip.durationSeconds), real(clip.peakDbfs),
+             real(clip.leadingSilenceMs), real(clip.trailingSilenceMs), real(clip.truePeakDbtp), real(clip.momentaryMaxLufs),
+             real(clip.dcOffsetPercent), int(clip.clippedRuns)])
+    }
+
+    private func record(_ run: ValidationRecord) throws {
+        let now = Self.timestamp(run.ranAt)
+        let pack = run.pack
+        try upsertPack(pack, at: now)
+        let existing = try db.query("SELECT id, published_at FROM versions WHERE pack_id = ? AND version = ?",
+                                    [.text(pack.packID), .text(pack.version.description)]).first
+        if existing?["published_at"] ?? .null == .null {
+            let versionID: Int64
+            if let rowID = existing?["id"].int {
+                versionID = rowID
+                try db.query("""
+                    UPDATE versions SET digest = ?, grammar = ?, two = ?, reading_options = ?, max_amount = ?, updated_at = ?,
+                                        source_engine = ?, source_voice = ?, phrases = ? WHERE id = ?
+                    """,
+                             [.text(pack.digest), .text(pack.grammar.id.rawValue), .text(pack.grammar.two.rawValue),
+                              pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
+                              .text(pack.maxAmount.description), .text(now)] + Self.sourceValues(pack.source) + [Self.phrasesValue(pack.phrases), .integer(rowID)])
+                try db.query("DELETE FROM clips WHERE version_id = ?", [.integer(rowID)])
+            } else {
+                versionID = try insertVersion(pack, at: now)
+            }
+            for clip in run.clips { try insert(clip, versionID: versionID) }
+        }
+        let row = try db.query("""
+            INSERT INTO validation_runs (pack_id, version, digest, path, ran_at, errors, warnings, passed, worst_amount, worst_seconds, tool_version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """,
+            [.text(pack.packID), .text(pack.version.description), .text(pack.digest), .text(run.path), .text(now),
+             .integer(Int64(run.errors)), .integer(Int64(run.warnings)), .integer(run.passed ? 1 : 0),
+             run.worstAmount.map(SQLValue.text) ?? .null, run.worstSeconds.map(SQLValue.real) ?? .null, .text(run.toolVersion)]).first
+        guard let runID = row?["id"].int else { throw corrupt("a validation run without an id") }
+        for finding in run.findings {
+            try db.query("INSERT INTO findings (run_id, rule, severity, token, file, message) VALUES (?, ?, ?, ?, ?, ?)",
+                         [.integer(runID), .text(finding.rule), .text(finding.severity),
+                          finding.token.map(SQLValue.text) ?? .null, finding.file.map(SQLValue.text) ?? .null, .text(finding.message)])
+        }
+    }
+
+    public func recordPublication(_ publication: PublicationRecord) throws(CatalogError) -> Bool {
+        let now = Self.timestamp(publication.publishedAt)
+        let pack = publication.pack
+        return try write(locking: [pack.packID]) { () throws -> Bool in
+            let existing = try db.query("SELECT id, published_at FROM versions WHERE pack_id = ? AND version = ?",
+                                        [.text(pack.packID), .text(pack.version.description)]).first
+            if let existing, existing["published_at"] != .null { return false }
+            try upsertPack(pack, at: now)
+            let versionID: Int64
+            if let rowID = existing?["id"].int {
+                versionID = rowID
+                try db.query("DELETE FROM clips WHERE version_id = ?", [.integer(rowID)])
+            } else {
+                versionID = try insertVersion(pack, at: now)
+            }
+            for clip in publication.clips { try insert(clip, versionID: versionID) }
+            try db.query("""
+                UPDATE versions SET digest = ?, grammar = ?, max_amount = ?, two = ?, reading_options = ?, manifest_sha256 = ?, tar_sha256 = ?, zip_sha256 = ?,
+                                    key_id = ?, updated_at = ?, source_engine = ?, source_voice = ?, phrases = ?, published_at = ?
+                WHERE id = ?
+                """,
+                [.text(pack.digest), .text(pack.grammar.id.rawValue), .text(pack.maxAmount.description), .text(pack.grammar.two.rawValue),
+                 pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
+                 .text(publication.manifestSha256), publication.tarSha256.map(SQLValue.text) ?? .null,
+                 publication.zipSha256.map(SQLValue.text) ?? .null, publication.keyID.map(SQLValue.text) ?? .null,
+                 .text(now)] + Self.sourceValues(pack.source) + [Self.phrasesValue(pack.phrases), .text(now), .integer(versionID)])
+            return true
+        }
+    }
+
+    public func unyank(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> YankOutcome {
+        try write(locking: [id]) { () throws -> YankOutcome in
+            guard let row = try db.query("SELECT id, yanked FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
+                                         [.text(id), .text(version.description)]).first else { return .notPublished }
+            guard row["yanked"].int == 1 else { return .notYanked }
+            try db.query("UPDATE versions SET yanked = 0, yank_reason = NULL, yanked_at = NULL WHERE id = ?", [row["id"]])
+            return .unyanked
+        }
+    }
+
+    public func yank(_ id: String, _ version: SemanticVersion, reason: String, at date: Date) throws(CatalogError) -> YankOutcome {
+        try write(locking: [id]) { () throws -> YankOutcome in
+            guard let row = try db.query("SELECT id, yanked, yank_reason FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
+                                         [.text(id), .text(version.description)]).first else { return .notPublished }
+            if row["yanked"].int == 1 { return .alreadyYanked(reason: row["yank_reason"].string) }
+            try db.query("UPDATE versions SET yanked = 1, yank_reason = ?, yanked_at = ? WHERE id = ?",
+                         [.text(reason), .text(Self.timestamp(date)), row["id"]])
+            return .yanked
+        }
+    }
+
+    // MARK: reads
+
+    public func packs() throws(CatalogError) -> [CatalogPack] {
+        let rows = try read("""
+            SELECT p.id, p.name, p.grammar,
+                   (SELECT COUNT(*) FROM versions v WHERE v.pack_id = p.id AND v.published_at IS NOT NULL) AS published_count,
+                   (SELECT r.ran_at FROM validation_runs r WHERE r.pack_id = p.id ORDER BY r.id DESC LIMIT 1) AS last_validated,
+                   (SELECT CASE r.passed WHEN 1 THEN 'passed' ELSE 'failed' END FROM validation_runs r WHERE r.pack_id = p.id ORDER BY r.id DESC LIMIT 1) AS last_result
+            FROM packs p ORDER BY p.id
+            """)
+        var packs: [CatalogPack] = []
+        for row in rows {
+            guard let id = row["id"].string else { throw corrupt("a pack without an id") }
+            // The newest published version; a pack only validated so far shows its newest validated one.
+            let versions = try read("SELECT version, CASE WHEN published_at IS NOT NULL THEN 1 ELSE 0 END AS published, yanked FROM versions WHERE pack_id = ?", [.text(id)])
+            let publishedRows = versions.filter { $0["published"].int == 1 }
+            let published = publishedRows.compactMap { $0["version"].string.flatMap(SemanticVersion.init) }.max()
+            let validated = versions.compactMap { $0["version"].string.flatMap(SemanticVersion.init) }.max()
+            // A yanked newest version says so: it is not what phones are served.
+            let newestYanked = published.map { newest in publishedRows.contains { $0["version"].string == newest.description && $0["yanked"].int == 1 } } ?? false
+            packs.append(CatalogPack(id: id, name: row["name"].string, grammar: row["grammar"].string ?? "", newestPublished: published,
+                                     newestPublishedIsYanked: newestYanked, newestValidated: published == nil ? validated : nil,
+                                     publishedVersions: Int(row["published_count"].int ?? 0), lastValidated: row["last_validated"].string,
+                                     lastResult: row["last_result"].string))
+        }
+        return packs
+    }
+
+    public func version(of id: String, _ version: SemanticVersion?) throws(CatalogError) -> CatalogVersion? {
+        let candidates = try read("""
+            SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.yanked, v.source_engine,
+                   v.source_voice, v.phrases, p.name
+            FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ?
+            """, [.text(id)])
+        let chosen: SQLRow?
+        if let version {
+            chosen = candidates.first { $0["version"].string == version.description }
+        } else {
+            chosen = candidates.max { SemanticVersion.isOlder($0["version"].string ?? "", than: $1["version"].string ?? "") }
+        }
+        guard let row = chosen, let rowID = row["id"].int, let versionText = row["version"].string else { return nil }
+        guard let number = SemanticVersion(versionText), let grammar = row["grammar"].string.flatMap(GrammarID.init(rawValue:)),
+              let maxAmount = row["max_amount"].string.flatMap({ try? Amount(parsing: $0) }),
+              let options = GrammarOptions(two: row["two"].string, catalogText: row["reading_options"].string) else {
+            throw corrupt("an unreadable version row for \(id)@\(versionText.visible)")
+        }
+        let phrases = VersionPhrases(catalogText: row["phrases"].string)
+        if row["phrases"].string != nil && phrases == nil { throw corrupt("unreadable phrases in the version row for \(id)@\(versionText.visible)") }
+        let clips = try read("""
+            SELECT token, file, bytes, sha256, container, codec, sample_rate, channels, frames, duration, peak_dbfs, true_peak_dbtp, momentary_max_lufs
+            FROM clips WHERE version_id = ? ORDER BY \(db.insertionOrder)
+            """, [.integer(rowID)]).map { c in
+            CatalogVersion.Clip(token: c["token"].string ?? "", file: c["file"].string ?? "", bytes: c["bytes"].int, sha256: c["sha256"].string,
+                                container: c["container"].string.flatMap(Container.init(rawValue:)), codec: c["codec"].string.flatMap(Codec.init(rawValue:)), sampleRate: c["sample_rate"].int,
+                                channels: c["channels"].int, frames: c["frames"].int, durationSeconds: c["duration"].double,
+                                peakDbfs: c["peak_dbfs"].double, truePeakDbtp: c["true_peak_dbtp"].double,
+                                momentaryMaxLufs: c["momentary_max_lufs"].double)
+        }
+        let runs = try read("""
+            SELECT ran_at, path, digest, errors, warnings, passed, worst_amount, worst_seconds
+            FROM validation_runs WHERE pack_id = ? AND version = ? ORDER BY id
+            """, [.text(id), .text(versionText)]).map { r in
+            CatalogVersion.Run(ranAt: r["ran_at"].string ?? "", path: r["path"].string ?? "", digest: r["digest"].string ?? "",
+                               errors: r["errors"].int ?? 0, warnings: r["warnings"].int ?? 0, passed: r["passed"].int == 1,
+                               worstAmount: r["worst_amount"].string, worstSeconds: r["worst_seconds"].double)
+        }
+        return CatalogVersion(id: id, name: row["name"].string, version: number, digest: row["digest"].string ?? "",
+                              grammar: grammar, maxAmount: maxAmount,
+                              publishedAt: row["published_at"].string, yanked: row["yanked"].int == 1, source: Self.source(row),
+                              grammarOptions: grammar.hasOptions ? options : nil, phrases: phrases, clips: clips, runs: runs)
+    }
+
+    public func versionRecord(of id: String, _ version: SemanticVersion) throws(CatalogError) -> VersionRecord? {
+        guard let row = try read("""
+            SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.source_engine,
+                   v.source_voice, v.phrases, p.name
+            FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ? AND v.version = ?
+            """, [.text(id), .text(version.description)]).first else { return nil }
+        guard let grammarID = row["grammar"].string.flatMap(GrammarID.init(rawValue:)),
+              let options = GrammarOptions(two: row["two"].string, catalogText: row["reading_options"].string),
+              let maxAmount = row["max_amount"].string.flatMap({ try? Amount(parsing: $0) }),
+              let digest = row["digest"].string else {
+            throw corrupt("an unreadable version row for \(id)@\(version)")
+        }
+        let clips = try read("""
+            SELECT token, file, store_file, sha256, bytes, container, codec, sample_rate, channels, frames, duration
+            FROM clips WHERE version_id = ? ORDER BY \(db.insertionOrder)
+            """, [row["id"]]).map { c in
+            var clip = ClipRecord(key: c["token"].string ?? "", file: c["file"].string ?? "", storeFile: c["store_file"].string, facts: nil)
+            clip.sha256 = c["sha256"].string
+            clip.bytes = c["bytes"].int.map(Int.init)
+            clip.container = c["container"].string.flatMap(Container.init(rawValue:))
+            clip.codec = c["codec"].string.flatMap(Codec.init(rawValue:))
+            clip.sampleRate = c["sample_rate"].int.map(Int.init)
+            clip.channels = c["channels"].int.map(Int.init)
+            clip.frames = c["frames"].int
+            clip.durationSeconds = c["duration"].double
+            return clip
+        }
+        let identity = VersionIdentity(packID: id, packName: row["name"].string, version: version, digest: digest,
+                                       grammar: Grammar(grammarID, options: options), maxAmount: maxAmount, source: Self.source(row),
+                                       phrases: VersionPhrases(catalogText: row["phrases"].string))
+        return VersionRecord(pack: identity, published: row["published_at"] != .null, clips: clips)
+    }
+
+    public func isPublished(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> Bool {
+        try !read("SELECT 1 FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
+                  [.text(id), .text(version.description)]).isEmpty
+    }
+
+    public func publishedVersions(of id: String?, withClips: Bool) throws(CatalogError) -> [PublishedVersion] {
+        let rows = try read("""
+            SELECT v.id, v.pack_id, v.version, v.digest, v.published_at, v.yanked, v.yank_reason, v.manifest_sha256,
+                   v.tar_sha256, v.zip_sha256, v.key_id
+            FROM versions v WHERE v.published_at IS NOT NULL AND (? = 1 OR v.pack_id = ?) ORDER BY v.pack_id, v.id
+            """, [.integer(id == nil ? 1 : 0), .text(id ?? "")])
+        // Every clip of those versions in one query, not one query per version.
+        var clipsByVersion: [Int64: [String: PublishedVersion.Clip]] = [:]
+        if withClips {
+            for clip in try read("""
+                SELECT c.version_id, c.token, c.store_file, c.sha256 FROM clips c JOIN versions v ON v.id = c.version_id
+                WHERE v.published_at IS NOT NULL AND (? = 1 OR v.pack_id = ?)
+                """, [.integer(id == nil ? 1 : 0), .text(id ?? "")]) {
+                guard let versionID = clip["version_id"].int else { continue }
+                clipsByVersion[versionID, default: [:]][clip["token"].string ?? ""] =
+                    PublishedVersion.Clip(storeFile: clip["store_file"].string ?? "", sha256: clip["sha256"].string ?? "")
+            }
+        }
+        var result: [PublishedVersion] = []
+        for row in rows {
+            guard let packID = row["pack_id"].string, let version = row["version"].string.flatMap(SemanticVersion.init) else {
+                throw corrupt("a published version without a pack id or semantic version")
+            }
+            result.append(PublishedVersion(
+                id: packID, version: version, digest: row["digest"].string ?? "", publishedAt: row["published_at"].string ?? "",
+                yanked: row["yanked"].int == 1, yankReason: row["yank_reason"].string, manifestSha256: row["manifest_sha256"].string,
+                tarSha256: row["tar_sha256"].string, zipSha256: row["zip_sha256"].string, keyID: row["key_id"].string,
+                clips: row["id"].int.flatMap { clipsByVersion[$0] } ?? [:]))
+        }
+        return result
+    }
+}

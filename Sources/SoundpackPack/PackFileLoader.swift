@@ -1,0 +1,39 @@
+// Reads a pack folder's pack.json under a size cap and parses it.
+
+import Foundation
+import SoundpackCore
+import SoundpackSupport
+
+public enum PackFileLoader {
+    /// pack.json files above this size are refused unread; a real one is a few kilobytes.
+    public static let maxBytes = PackFile.maxBytes
+
+    /// The parsed pack.json of the pack folder `directory`.
+    public static func load(directory: String) throws(PackFileError) -> PackFile {
+        try PackFile(json: try read(directory: directory))
+    }
+
+    /// The bytes of the pack folder's pack.json, refused unread when it is not a regular file or
+    /// above the cap.
+    public static func read(directory: String) throws(PackFileError) -> Data {
+        let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(PackFolder.packFile).path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else {
+            throw PackFileError(field: nil, message: "the pack folder does not exist")
+        }
+        guard isFolder.boolValue else { throw PackFileError(field: nil, message: "not a folder; give the pack folder that holds pack.json") }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let attributes, let size = (attributes[.size] as? NSNumber)?.intValue else {
+            throw PackFileError(field: nil, message: "no pack.json in the folder (run `soundpack init` to scaffold one)")
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw PackFileError(field: nil, message: "pack.json is not a regular file")
+        }
+        guard size <= maxBytes else {
+            throw PackFileError(field: nil, message: "pack.json is \(size) bytes, above the \(maxBytes / 1024) KiB cap")
+        }
+        do { return Data(try CappedFile.read(path, cap: maxBytes, what: "pack.json")) } catch {
+            throw PackFileError(field: nil, message: "pack.json cannot be read: \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,68 @@
+// The paths inside a pack folder: which clip paths may be opened, how a path is written
+// canonically, and which audio files the folder holds.
+
+import Foundation
+import SoundpackSupport
+
+public enum PackPaths {
+    /// Extensions counted as audio files when looking for files no clip uses.
+    static let audioExtensions: Set<String> = ["caf", "wav", "wave", "aif", "aiff", "aifc", "mp3", "m4a", "aac", "flac", "ogg", "opus"]
+
+    /// A clip path without `.` components or repeated slashes: `./clips//5.caf` → `clips/5.caf`.
+    public static func normalized(_ path: String) -> String {
+        path.slashSeparated.filter { $0 != "." }.joined(separator: "/")
+    }
+
+    /// Where a clip goes in a published version: its pack path under `clips/` (`shi.caf` →
+    /// `clips/shi.caf`; `clips/shi.caf` stays). Two different pack paths must never land on one
+    /// store path (validation refuses such a pack).
+    public static func storePath(_ packPath: String) -> String {
+        let clean = normalized(packPath)
+        return clean.hasBytePrefix("clips/") ? clean : "clips/" + clean
+    }
+
+    /// The longest a path component may be (bytes): what file systems and object keys allow.
+    public static let maxComponentBytes = 255
+
+    /// Why a clip path must not be opened, or nil: absolute, `..`, empty, or through a symlink.
+    public static func unsafeReason(_ path: String, root: URL) -> String? {
+        var folders = Set<String>(), size = 0
+        return unsafeReason(path, root: root.path, checkedFolders: &folders, size: &size)
+    }
+
+    /// `unsafeReason(_:root:)` for many paths of one pack: `checkedFolders` keeps the folders
+    /// already found not to be symlinks, so each is looked at once. Only the pack's own checks
+    /// fill it, and a path is opened right after its check; what changes on disk in between is
+    /// refused when the file is opened (it must be a regular file). `size` gets the size the
+    /// file had when looked at (0 when it is missing).
+    public static func unsafeReason(_ path: String, root: String, checkedFolders: inout Set<String>, size: inout Int) -> String? {
+        size = 0
+        if path.isEmpty { return "the path is empty" }
+        if path.hasBytePrefix("/") || path.hasBytePrefix("~") { return "the path is absolute; write it relative to the pack folder" }
+        if path.utf8.contains(UInt8(ascii: "\\")) { return "the path contains a backslash; use '/'" }
+        let components = path.slashSeparated
+        if components.contains("..") { return "the path contains '..' and could point outside the pack" }
+        let kept = components.filter { $0 != "." }
+        var joined = ""
+        for (index, component) in kept.enumerated() {
+            joined += joined.isEmpty ? component : "/" + component
+            let folder = index < kept.count - 1
+            if folder && checkedFolders.contains(joined) { continue }
+            var info = stat()
+            let found = lstat(root + "/" + joined, &info) == 0
+            if found, info.st_mode & S_IFMT == S_IFLNK {
+                return "'\(joined)' is a symbolic link; clips must be regular files inside the pack"
+            }
+            if folder { checkedFolders.insert(joined) } else if found { size = Int(info.st_size) }
+        }
+        return nil
+    }
+
+    /// Regular audio files (by extension) under `root`, as sorted relative paths; hidden names and
+    /// symlinks are skipped.
+    public static func audioFiles(under root: URL) -> [String] {
+        Folders.walk(root.path, skipHidden: true).filter { entry in
+            entry.kind == .file && audioExtensions.contains((entry.path as NSString).pathExtension.lowercased())
+        }.map(\.path).sorted()
+    }
+}

@@ -1,0 +1,288 @@
+// `init --from`: a folder of recordings (a sound designer's delivery, a TTS website's download)
+// adopted as a new pack. Each file directly in the folder is matched to a token by its stem (the
+// token's key, its ASCII clip stem, or a name the team maps), copied byte for byte under clips/,
+// and pack.json written; everything is staged beside the destination and renamed into place, so a
+// failure leaves nothing. Only regular files are read: symbolic links are never followed, and
+// folders, FIFOs and devices are listed as skipped.
+
+import Foundation
+import SoundpackAudio
+import SoundpackCore
+import SoundpackSupport
+
+/// A folder of recordings matched to the tokens of a new pack, decided before anything is written.
+public struct RecordingAdoption: Sendable {
+    /// A recording adopted as a token's clip.
+    public struct Match: Sendable, Codable, Equatable {
+        public var token: String
+        /// The file's name in the recordings folder.
+        public var recording: String
+        /// Its path in the pack (`clips/shi.mp3`).
+        public var clip: String
+    }
+
+    /// An audio file no token claimed.
+    public struct Unmatched: Sendable, Codable, Equatable {
+        public var recording: String
+        /// The token whose name is nearest the file's stem, when one is near.
+        public var nearest: String?
+        /// Why it is not adopted when its name is a token's (a token the pack does not need, or one
+        /// mapped to another file).
+        public var note: String?
+    }
+
+    /// A token the pack needs that no recording gives.
+    public struct Missing: Sendable, Codable, Equatable {
+        public var token: String
+        /// What the clip says (十, 微信到账).
+        public var text: String
+        /// The smallest amount whose reading says it (grammar tokens).
+        public var amount: String?
+        /// The declared phrases that say it (a phrase's own clips).
+        public var phrases: [String]?
+    }
+
+    /// A folder entry that is not read.
+    public struct Skipped: Sendable, Codable, Equatable {
+        public var name: String
+        public var reason: String
+    }
+
+    /// The pack.json to write: the given one with a clip for each match.
+    public var pack: PackFile
+    public var matched: [Match] = []
+    public var unmatched: [Unmatched] = []
+    public var missing: [Missing] = []
+    public var skipped: [Skipped] = []
+
+    /// The most entries a recordings folder may hold; a delivery has a few dozen.
+    public static let maxEntries = 4_096
+
+    /// A recording found in the folder: a regular file with an audio extension.
+    struct Recording {
+        var name: String
+        var stem: String
+        var ext: String
+        var bytes: Int
+    }
+
+    /// Matches the recordings in `recordings` (shown to the user as `shown`) to the tokens `pack`
+    /// needs; `maps` (`--map TOKEN=NAME`, in order) claim a file for a token by its stem or its
+    /// whole name. A map naming a token the pack does not need, or a file the folder does not
+    /// hold, is a usage error; two files for one token are refused.
+    public static func plan(_ pack: PackFile, recordings: String, shown: String,
+                            maps: [(token: String, name: String)]) throws(SoundpackError) -> RecordingAdoption {
+        let (found, skipped) = try scan(recordings, shown: shown)
+        var adoption = RecordingAdoption(pack: pack, skipped: skipped)
+        let grammar = pack.grammar
+        let book = PhraseTexts.phrasebook(of: pack)
+        let required = book.requiredTokens(upTo: pack.maxAmount)
+        let tokenByKey = Dictionary(required.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+        let needed = tokenByKey.keys.sorted { grammar.precedes($0, $1) }
+        let stems = grammar.fileStems(for: needed)
+
+        // Names that find a token, in lower case (Shi.mp3 is shi's): its key first, then its ASCII
+        // stem (a key wins where the two agree).
+        var tokenNamed: [String: String] = [:]
+        for key in needed { tokenNamed[key.lowercased()] = key }
+        for key in needed { if let stem = stems[key]?.lowercased(), tokenNamed[stem] == nil { tokenNamed[stem] = key } }
+        let names = Array(tokenNamed.keys).sorted()
+        // Tokens of the grammar this pack never says (亿 below 10^8): named in a note, not adopted.
+        var unneeded: [String: String] = [:]
+        for token in grammar.inventory where !needed.contains(token.rawValue) && grammar.says(token) {
+            unneeded[token.rawValue.lowercased()] = token.rawValue
+            unneeded[grammar.fileStem(of: token).lowercased()] = unneeded[grammar.fileStem(of: token).lowercased()] ?? token.rawValue
+        }
+
+        var chosen: [String: [Int]] = [:]  // token → recordings
+        var claimed: [Int: String] = [:]   // recording → token
+        for (given, name) in maps {
+            guard let token = tokenNamed[given.lowercased()] else {
+                let why = unneeded[given.lowercased()].map { "the pack never says '\($0)' up to maxAmount \(pack.maxAmount)" } ?? "the pack has no token '\(given.quoted(limit: 40))'"
+                throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)): \(why)\(Suggestions.didYouMean(given, among: names).visible)",
+                             hint: "TOKEN is a token's key or file stem: \(needed.prefix(24).joined(separator: " ").visible)")
+            }
+            guard chosen[token] == nil else { throw .usage("--map: token '\(token.visible)' is mapped twice", hint: "map each token once") }
+            let byName = found.indices.filter { found[$0].name == name }
+            let hits = byName.isEmpty ? found.indices.filter { found[$0].stem == name } : byName
+            guard !hits.isEmpty else {
+                let reason = skipped.first { $0.name == name || ($0.name as NSString).deletingPathExtension == name }.map { " (\($0.name.quoted(limit: 60)): \($0.reason))" } ?? ""
+                let candidates = found.map(\.stem) + found.map(\.name)
+                throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)): \(shown.visible) has no recording '\(name.quoted(limit: 60))'\(reason)\(Suggestions.didYouMean(name, among: candidates).visible)",
+                             hint: "NAME is a file's stem or its whole name, e.g. --map prefix=wechat_prefix")
+            }
+            guard hits.count == 1 else {
+                throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)) names \(hits.count) files: \(hits.map { found[$0].name.quoted(limit: 60) }.joined(separator: ", "))",
+                             hint: "name one with its extension, e.g. --map \(given)=\(found[hits[0]].name)")
+            }
+            if let other = claimed[hits[0]] {
+                throw .usage("--map: '\(found[hits[0]].name.quoted(limit: 60))' is mapped to both '\(other.visible)' and '\(token.visible)'", hint: "a recording is one token's clip")
+            }
+            chosen[token] = hits
+            claimed[hits[0]] = token
+        }
+        let mapped = Set(chosen.keys)
+        for (index, recording) in found.enumerated() where claimed[index] == nil {
+            let stem = recording.stem.lowercased()
+            if let token = tokenNamed[stem], !mapped.contains(token) {
+                chosen[token, default: []].append(index)
+                continue
+            }
+            let note: String?
+            if let token = tokenNamed[stem] {
+                note = "token '\(token)' is mapped to \(found[chosen[token]![0]].name)"
+            } else if let token = unneeded[stem] {
+                note = "the pack never says '\(token)' up to maxAmount \(pack.maxAmount)"
+            } else {
+                note = nil
+            }
+            let nearest = note == nil ? Suggestions.nearest(stem, among: names).flatMap { tokenNamed[$0] } : nil
+            adoption.unmatched.append(Unmatched(recording: recording.name, nearest: nearest, note: note))
+        }
+
+        let cap = AudioLimits().maxFileBytes
+        for key in needed {
+            guard let indices = chosen[key] else {
+                let token = tokenByKey[key]!
+                let amount = grammar.says(token) ? grammar.smallestAmount(saying: token, upTo: pack.maxAmount)?.description : nil
+                let phrases = book.isDeclared && !grammar.says(token) ? book.phrases(saying: token).map(\.id) : nil
+                adoption.missing.append(Missing(token: key, text: grammar.text(of: token, texts: pack.texts), amount: amount, phrases: phrases))
+                continue
+            }
+            guard indices.count == 1 else {
+                let files = indices.map { found[$0].name.quoted(limit: 60) }
+                throw .refused("\(shown.visible) has \(files.count) recordings for token '\(key.visible)': \(files.joined(separator: ", "))",
+                               hint: "keep one, or choose one with --map \(key)=\(found[indices[0]].name)")
+            }
+            let recording = found[indices[0]]
+            guard recording.bytes <= cap else {
+                throw .refused("recording '\(recording.name.quoted(limit: 60))' for token '\(key.visible)' is \(recording.bytes) bytes, above the \(cap / 1_048_576) MiB cap for a clip",
+                               hint: "export a shorter or compressed take")
+            }
+            let clip = "clips/\(stems[key] ?? key).\(recording.ext)"
+            adoption.matched.append(Match(token: key, recording: recording.name, clip: clip))
+            adoption.pack.clips[key] = clip
+        }
+        return adoption
+    }
+
+    /// The entries directly in `folder`: regular files with an audio extension, and what is not read
+    /// and why. Hidden names (`.DS_Store`) are left out without a word.
+    static func scan(_ folder: String, shown: String) throws(SoundpackError) -> (recordings: [Recording], skipped: [Skipped]) {
+        guard let kind = FileKind.of(folder) else {
+            throw .refused("cannot read the recordings in \(shown.visible)", String(cString: strerror(errno)))
+        }
+        guard case .other("a folder") = kind else { throw .refused("\(shown.visible) is \(kind.name), not a folder of recordings") }
+        guard let directory = opendir(folder) else {
+            throw .environment("cannot read the recordings in \(shown.visible)", String(cString: strerror(errno)))
+        }
+        defer { closedir(directory) }
+        var recordings: [Recording] = [], skipped: [Skipped] = []
+        var count = 0
+        while let item = readdir(directory) {
+            let bytes = withUnsafeBytes(of: item.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+            let name = String(decoding: bytes, as: UTF8.self)
+            if name == "." || name == ".." || name.hasPrefix(".") { continue }
+            count += 1
+            guard count <= maxEntries else {
+                throw .refused("\(shown.visible) holds more than \(maxEntries) entries", hint: "point --from at the folder of one pack's recordings")
+            }
+            guard Array(name.utf8) == bytes else {
+                skipped.append(Skipped(name: name, reason: "its name is not UTF-8"))
+                continue
+            }
+            var info = stat()
+            guard lstat(folder + "/" + name, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFLNK: skipped.append(Skipped(name: name, reason: "a symbolic link, not followed")); continue
+            case S_IFDIR: skipped.append(Skipped(name: name, reason: "a folder; only files directly in the recordings folder are read")); continue
+            default: skipped.append(Skipped(name: name, reason: FileKind(mode: info.st_mode).name)); continue
+            }
+            let ext = (name as NSString).pathExtension
+            guard !ext.isEmpty, PackPaths.audioExtensions.contains(ext.lowercased()), name.utf8.count > ext.utf8.count + 1 else {
+                skipped.append(Skipped(name: name, reason: "not an audio file name (\(PackPaths.audioExtensions.sorted().joined(separator: ", ")))"))
+                continue
+            }
+            recordings.append(Recording(name: name, stem: String(name.dropLast(ext.count + 1)), ext: ext, bytes: Int(info.st_size)))
+        }
+        let order: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return (recordings.sorted { order($0.name, $1.name) }, skipped.sorted { order($0.name, $1.name) })
+    }
+
+    /// Writes the pack into `destination`, which must not exist: pack.json and each matched
+    /// recording copied byte for byte from `recordings`, assembled in a staging folder beside it
+    /// and renamed into place. A recording that changed into anything but a regular file under the
+    /// cap since it was matched is refused, and nothing is left.
+    public func write(from recordings: String, into destination: PackFolder) throws(SoundpackError) {
+        let target = URL(fileURLWithPath: destination.path)
+        let parent = target.deletingLastPathComponent()
+        if FileKind.at(destination.path) != nil {
+            throw .refused("\(destination.shown.visible) already exists", hint: "init --from writes a new folder; choose another or remove it")
+        }
+        do { try Folders.create(parent.path) } catch {
+            throw .environment("cannot create \(parent.path.visible)", error.localizedDescription)
+        }
+        StagingFolder.removeAbandoned(in: parent, for: target.lastPathComponent, "adopting")
+        let staging = parent.appendingPathComponent(StagingFolder.name(target.lastPathComponent, "adopting"))
+        do { try Folders.create(staging.appendingPathComponent("clips").path) } catch {
+            throw .environment("cannot write into \(parent.path.visible)", error.localizedDescription)
+        }
+        var committed = false
+        defer { if !committed { try? FileManager.default.removeItem(at: staging) } }
+
+        let cap = AudioLimits().maxFileBytes
+        var written: [String] = []
+        for match in matched {
+            let bytes: [UInt8]
+            do { bytes = try CappedFile.read(recordings + "/" + match.recording, cap: cap, what: "a clip", followingLinks: false) } catch {
+                throw .refused("cannot read recording '\(match.recording.quoted(limit: 60))'", error.message)
+            }
+            let path = staging.appendingPathComponent(match.clip).path
+            do { try FileBytes.write(Data(bytes), to: path) } catch {
+                throw .environment("cannot write \(match.clip)", error.localizedDescription)
+            }
+            written.append(path)
+        }
+        let manifest = staging.appendingPathComponent(PackFolder.packFile).path
+        do { try FileBytes.write(try StoreJSON.encode(pack), to: manifest) } catch {
+            throw .environment("cannot write pack.json", "\(error)")
+        }
+        do { try FileBytes.syncAll(written + [manifest], folders: [staging.path, staging.appendingPathComponent("clips").path]) } catch {
+            throw .environment("cannot write \(destination.shown.visible)", error.localizedDescription)
+        }
+        // rename(2) over nothing: a folder that appeared meanwhile is never replaced (mkdir claims
+        // the name atomically; the rename then fails unless that folder is still empty and ours).
+        guard mkdir(target.path, 0o755) == 0 else {
+            throw .refused("\(destination.shown.visible) already exists (it appeared meanwhile)")
+        }
+        guard rename(staging.path, target.path) == 0 else {
+            let reason = errno
+            rmdir(target.path)
+            throw .environment("cannot move the new pack into \(destination.shown.visible)", String(cString: strerror(reason)))
+        }
+        committed = true
+        FileBytes.syncFolder(parent.path)
+    }
+}
+
+extension RecordingAdoption {
+    /// Where an editor finds pack.json's schema from a pack in `destination`: the relative path to
+    /// `schemas/pack.schema.json` of the nearest folder above it that holds one (the soundpack
+    /// repository: `../../schemas/pack.schema.json` for `packs/NAME`, as the demo packs write it),
+    /// looking no further than the first folder with `.git`. Nil elsewhere: the schema's `$id` is
+    /// an identifier, not a published address, so a pack outside the repository gets no `$schema`
+    /// rather than a link that does not resolve.
+    public static func schemaReference(for destination: String) -> String? {
+        var folder = URL(fileURLWithPath: Folders.realPath(destination)).deletingLastPathComponent()
+        var depth = 1
+        while true {
+            if FileKind.of(folder.appendingPathComponent("schemas/pack.schema.json").path) == .regular {
+                return String(repeating: "../", count: depth) + "schemas/pack.schema.json"
+            }
+            if FileKind.at(folder.appendingPathComponent(".git").path) != nil || folder.path == "/" { return nil }
+            folder.deleteLastPathComponent()
+            depth += 1
+        }
+    }
+}

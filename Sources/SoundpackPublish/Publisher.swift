@@ -1,0 +1,409 @@
+// `publish`: validate, archive, copy into the store, record in the catalog, rebuild the index.
+// Order makes a crash harmless: every store file is written (temp, fsync, rename) before the
+// catalog commit, and index.json is rebuilt from the catalog after it, so a version is either
+// in the catalog with all its files, or in neither catalog nor index; a rerun completes it.
+// The store is the source of truth (DESIGN §7): before a version is written, the store itself is
+// consulted. Versions of the pack it holds that the catalog lacks are recorded from it first
+// (StoreRecovery); the same id@version already stored is a no-op with the same digest and refused
+// with another, whether or not the catalog knows it.
+
+import Foundation
+import SoundpackCatalog
+import SoundpackCore
+import SoundpackPack
+import SoundpackStore
+import SoundpackSupport
+import SoundpackValidation
+
+/// What publishing one pack came to.
+public struct PublishOutcome: Sendable {
+    public enum Status: String, Sendable, Codable {
+        case published, unchanged, refused
+        /// `--dry-run`: it passed every check and would be published.
+        case wouldPublish = "would-publish"
+    }
+    public var folder: PackFolder
+    public var id: String?
+    public var version: SemanticVersion?
+    public var status: Status
+    /// Said to the user: why refused, or what was written.
+    public var message: String
+    /// The rule a refusal falls under (`catalog.version-conflict`), when one applies.
+    public var rule: RuleID?
+    public var report: PackReport
+}
+
+/// `publish --format json`: one object per pack (schemas: the pack folder as shown, its id and
+/// version when pack.json is readable, the status, the message and the refusal's rule).
+extension PublishOutcome: Encodable {
+    private enum CodingKeys: String, CodingKey { case directory, id, version, status, message, rule }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(folder.shown, forKey: .directory)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encodeIfPresent(version, forKey: .version)
+        try c.encode(status, forKey: .status)
+        try c.encode(message, forKey: .message)
+        try c.encodeIfPresent(rule, forKey: .rule)
+    }
+}
+
+/// A store (static files) and the catalog that records it.
+public final class Publisher {
+    public let catalog: any Catalog
+    public let store: Store
+    public let signingKey: SigningKey?
+    /// mtime of tar entries: `SOURCE_DATE_EPOCH` or 0.
+    public let sourceDateEpoch: Int64
+    public var now: () -> Date = { Date() }
+    /// Recorded with the validation runs publishing makes.
+    public var toolVersion = "soundpack"
+    /// Check everything and say what would happen, writing nothing: no store file, no lock file,
+    /// no catalog row.
+    public var dryRun = false
+
+    public init(catalog: any Catalog, store: Store, signingKey: SigningKey? = nil, sourceDateEpoch: Int64 = 0) {
+        self.catalog = catalog
+        self.store = store
+        self.signingKey = signingKey
+        self.sourceDateEpoch = sourceDateEpoch
+    }
+
+    /// Publishes each pack; refusals are outcomes, environment failures throw.
+    public func publish(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(PublishError) -> [PublishOutcome] {
+        let reports = Validator().validate(folders: folders, progress: progress)
+        if dryRun {
+            let index = try readIndex()
+            var outcomes: [PublishOutcome] = []
+            for report in reports { outcomes.append(try publish(report, index: index)) }
+            return outcomes
+        }
+        // The locks of this run's packs (sorted: every writer takes them in one order), not the
+        // whole store's: runners publishing other packs go on meanwhile.
+        let packIDs = Set(reports.compactMap { $0.packFile?.id }).sorted()
+        var locks: [any StoreLock] = []
+        defer { for lock in locks.reversed() { lock.release() } }
+        for id in packIDs { locks.append(try storeLock(.pack(id))) }
+        store.backend.removeLeftovers()
+        let index = try readIndex()
+        // The gate's runs go into the validation history like any other.
+        do { try catalog.recordValidations(reports, strict: false, toolVersion: toolVersion, at: now()) } catch { throw .catalog(error.message) }
+        var outcomes: [PublishOutcome] = []
+        // Archiving is most of a publish's CPU: a window of versions (a few per core, so memory
+        // stays bounded) is built on every core, then written and recorded one by one, in order.
+        let window = max(2, ProcessInfo.activeCores * 2)
+        for start in stride(from: 0, to: reports.count, by: window) {
+            let batch = Array(reports[start..<min(start + window, reports.count)])
+            let built = try buildCandidates(batch)
+            for (report, contents) in zip(batch, built) { outcomes.append(try publish(report, index: index, contents: contents)) }
+        }
+        // index.json from the catalog, under the index lock only: it lists every recorded version,
+        // this run's and those other runners recorded meanwhile (each complete in the store).
+        do throws(PublishError) {
+            let indexLock = try storeLock(.index)
+            defer { indexLock.release() }
+            try store.writeIndex(from: catalog)
+        } catch {
+            // What was published stays published: say so, not only what failed.
+            let done = outcomes.filter { $0.status == .published }.compactMap { outcome in outcome.id.map { "\($0)@\(outcome.version.map(\.description) ?? "?")" } }
+            guard !done.isEmpty else { throw error }
+            throw error.context("index.json was not rewritten after publishing \(done.joined(separator: ", ")) (its files are in the store, the catalog records it)",
+                                hint: "run soundpack publish again: it rewrites index.json")
+        }
+        return outcomes
+    }
+
+    /// Versions a dry run would publish, by pack id: later folders of the same run see them.
+    private var planned: [String: [PublishedVersion]] = [:]
+
+    private func readIndex() throws(PublishError) -> StoreIndex? {
+        return try store.readIndex()
+    }
+
+    /// The contents of each report's version, built in parallel for the reports that look
+    /// publishable (valid, and that version not in the catalog yet); nil for the others. A guess
+    /// only saves time: `publish(_:contents:)` still decides, and builds what is missing itself.
+    private func buildCandidates(_ reports: [PackReport]) throws(PublishError) -> [Result<VersionContents, PublishError>?] {
+        var candidates: [Int] = []
+        for (index, report) in reports.enumerated() {
+            guard report.errors == 0, let manifest = report.packFile else { continue }
+            let published: Bool
+            do { published = try catalog.isPublished(manifest.id, manifest.version) } catch { throw .catalog(error.message) }
+            if !published { candidates.append(index) }
+        }
+        let (epoch, chosen) = (sourceDateEpoch, candidates)
+        let built = WorkerPool.map(chosen.count) { i in
+            Result { () throws(PublishError) in try VersionContents(reports[chosen[i]], mtime: epoch) }
+        }
+        var contents: [Result<VersionContents, PublishError>?] = Array(repeating: nil, count: reports.count)
+        for (i, index) in chosen.enumerated() { contents[index] = built[i] }
+        return contents
+    }
+
+    /// A lock of the store, as publish, yank and rebuild take them: the catalog's (PostgreSQL) or
+    /// the store's own.
+    private func storeLock(_ scope: LockScope) throws(PublishError) -> any StoreLock {
+        let held: (any StoreLock)?
+        do { held = try catalog.storeLock(scope) } catch { throw .catalog(error.message) }
+        if let held { return held }
+        return try store.lock(scope)
+    }
+
+    /// Records in the catalog every version the store holds and the catalog lacks, with the yanks
+    /// index.json lists (`catalog rebuild --from-store`), under the lock publish takes.
+    public func rebuildCatalog() throws(PublishError) -> StoreRecovery.Report {
+        let lock: any StoreLock
+        do { lock = try storeLock(.index) } catch { throw .environment("cannot lock the store", "\(error)") }
+        defer { lock.release() }
+        let index: StoreIndex?
+        do { index = try readIndex() } catch { throw error.context("cannot read the store") }
+        do { return try StoreRecovery(store: store, catalog: catalog).recover(packID: nil, index: index, listing: true) } catch {
+            throw error.context("cannot rebuild the catalog from the store")
+        }
+    }
+
+    /// Yanks `id@version` (or, with `undo`, takes a yank back) under the pack's lock, as publish
+    /// takes it: the versions of the pack the store holds and the catalog lacks are recorded first
+    /// (the store is the truth), and index.json is rewritten (under the index lock) whatever the
+    /// outcome, so a yank whose index write failed is completed by running it again.
+    public func yank(_ id: String, _ version: SemanticVersion, reason: String, undo: Bool = false) throws(PublishError) -> YankOutcome {
+        let lock = try storeLock(.pack(id))
+        defer { lock.release() }
+        _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: id, index: try readIndex(), listing: false)
+        let outcome: YankOutcome
+        do { outcome = undo ? try catalog.unyank(id, version) : try catalog.yank(id, version, reason: reason, at: now()) } catch {
+            throw .catalog(error.message)
+        }
+        if outcome != .notPublished {
+            let indexLock = try storeLock(.index)
+            defer { indexLock.release() }
+            try store.writeIndex(from: catalog, unyanking: undo ? (id, version) : nil)
+        }
+        return outcome
+    }
+
+    private func publish(_ report: PackReport, index: StoreIndex?, contents: Result<VersionContents, PublishError>? = nil) throws(PublishError) -> PublishOutcome {
+        var outcome = PublishOutcome(folder: report.folder, id: report.id, version: report.version, status: .refused,
+                                     message: "", rule: nil, report: report)
+        guard report.errors == 0, let manifest = report.packFile, let facts = VersionFacts(report) else {
+            outcome.message = "validation failed with \(report.errors) error\(report.errors == 1 ? "" : "s"); nothing was published"
+            return outcome
+        }
+        let (id, version, digest) = (manifest.id, manifest.version, facts.digest)
+        let recovery = StoreRecovery(store: store, catalog: catalog)
+        if !dryRun, index?.packs[id] != nil { _ = try recovery.recover(packID: id, index: index, listing: false) }
+        var published: [PublishedVersion]
+        do { published = try catalog.publishedVersions(of: id, withClips: false) } catch { throw .catalog(error.message) }
+        if dryRun {
+            // What a real run would have recorded by now: the store's versions and this run's earlier folders.
+            for (text, listed) in index?.packs[id]?.versions ?? [:] {
+                guard let stored = SemanticVersion(text), !published.contains(where: { $0.version == stored }) else { continue }
+                published.append(PublishedVersion(id: id, version: stored, digest: listed.digest, publishedAt: listed.publishedAt, yanked: listed.yanked,
+                                                  yankReason: listed.yankReason, manifestSha256: listed.manifestSha256, clips: [:]))
+            }
+            published += (planned[id] ?? []).filter { plan in !published.contains { $0.version == plan.version } }
+        }
+
+        if let same = published.first(where: { $0.version == version }) {
+            if same.digest != digest {
+                outcome.rule = .catalogVersionConflict
+                outcome.message = same.publishedAt.isEmpty
+                    ? "\(id)@\(version) comes twice in this run with different content (digests \(same.digest.prefix(12)) and \(digest.prefix(12))); only one can be published — bump the version of one"
+                    : "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(same.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
+            } else if same.yanked {
+                outcome.rule = .catalogVersionYanked
+                outcome.message = "\(id)@\(version) was yanked (\(same.yankReason ?? "no reason given")) and can never be published again; bump the version"
+            } else {
+                outcome.status = .unchanged
+                outcome.message = "\(id)@\(version) is already published with this content; nothing to do"
+            }
+            return outcome
+        }
+        // Not in the catalog: the store may still hold it (a publish stopped before its catalog
+        // commit, or a catalog that lost it).
+        let stored: StoreManifest?
+        stored = try store.storedManifest(id, version)
+        if let stored {
+            guard stored.digest == digest else {
+                outcome.rule = .catalogVersionConflict
+                outcome.message = "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(stored.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
+                return outcome
+            }
+            outcome.status = .unchanged
+            if dryRun {
+                outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; it would be recorded in the catalog, nothing written"
+                return outcome
+            }
+            let read: StoredVersion
+            read = try recovery.read(id, version, listed: index?.packs[id]?.versions[version.description])
+            do { _ = try catalog.recordPublication(read.record) } catch { throw .catalog(error.message) }
+            outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; recorded it in the catalog"
+            return outcome
+        }
+
+        if let newest = published.map(\.version).max() {
+            guard newest < version else {
+                outcome.rule = .catalogVersionNotNewer
+                outcome.message = "\(id)@\(version) is not newer than the published \(newest); a new version must be greater than every published one"
+                return outcome
+            }
+            var old: VersionRecord?
+            do { old = try catalog.versionRecord(of: id, newest) } catch { throw .catalog(error.message) }
+            // A dry run records nothing, so a version only the store holds (a fresh runner's first
+            // step) is read from the store as a real run would have recorded it: the same check.
+            if old == nil, dryRun, let listed = index?.packs[id]?.versions[newest.description] {
+                let read: StoredVersion
+                do { read = try recovery.read(id, newest, listed: listed) } catch {
+                    throw error.context("cannot check the version bump of \(id)@\(version) against \(id)@\(newest) in the store")
+                }
+                old = VersionRecord(pack: read.record.pack, published: true, clips: read.record.clips)
+            }
+            // A pre-release is a candidate of its version: the release after it (1.0.0 after
+            // 1.0.0-rc.1) and the next candidate may change anything the candidate had.
+            if let old, !newest.isPrerelease(ofSameCoreAs: version) {
+                var oldFacts = VersionFacts(old)
+                // The texts and phrases are in the store's manifest of the version, not in the catalog.
+                // One that cannot be read would hide a removed or changed phrase: the check stops.
+                let stored: StoreManifest?
+                do { stored = try store.storedManifest(id, newest) } catch {
+                    throw error.context("cannot check the version bump of \(id)@\(version): the phrases and texts of \(id)@\(newest) it compares with are in that version's manifest in the store")
+                }
+                if let stored { oldFacts = oldFacts.completed(by: stored) }
+                let change = VersionChange(from: oldFacts, to: facts)
+                let bump = Bump.between(newest, version)
+                if bump < change.required {
+                    let reasons = change.items.filter { $0.needs > bump }.map { "\($0.kind) (\($0.detail)) needs a \($0.needs.name) bump" }
+                    outcome.rule = .catalogVersionBump
+                    outcome.message = "\(id)@\(version) is a \(bump.name) bump from \(newest), but \(reasons.joined(separator: "; "))"
+                    return outcome
+                }
+            }
+        }
+
+        if dryRun {
+            planned[id, default: []].append(PublishedVersion(id: id, version: version, digest: digest, publishedAt: "", yanked: false, yankReason: nil,
+                                                             manifestSha256: nil, clips: [:]))
+            outcome.status = .wouldPublish
+            outcome.message = "would publish \(id)@\(version) (\(report.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version)); nothing was written"
+            return outcome
+        }
+        let built: VersionContents
+        if let contents { built = try contents.get() } else { built = try VersionContents(report, mtime: sourceDateEpoch) }
+        let written = try writeVersion(report, manifest: manifest, digest: digest, contents: built)
+        let recorded: Bool
+        do { recorded = try catalog.recordPublication(written) } catch { throw .catalog(error.message) }
+        guard recorded else {
+            outcome.status = .unchanged
+            outcome.message = "\(id)@\(version) was published meanwhile; nothing to do"
+            return outcome
+        }
+        outcome.status = .published
+        outcome.message = "published \(id)@\(version) (\(written.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version))"
+        return outcome
+    }
+
+    /// The pack's files as they go into archives: pack.json and each clip at its pack path.
+    static func packFiles(_ report: PackReport) throws(PublishError) -> [(path: String, bytes: [UInt8])] {
+        var files: [(String, [UInt8])] = []
+        var seen = Set<[UInt8]>()  // by bytes: NFC and NFD names are two files
+        let root = URL(fileURLWithPath: report.folder.path, isDirectory: true)
+        let manifestPath = root.appendingPathComponent(StoreLayout.packJSONFile).path
+        guard let pack = FileManager.default.contents(atPath: manifestPath) else { throw .environment("cannot read \(manifestPath)") }
+        files.append((StoreLayout.packJSONFile, Array(pack)))
+        for clip in report.clips {
+            let path = PackPaths.normalized(clip.file)
+            guard seen.insert(path.pathKey).inserted else { continue }
+            guard let bytes = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
+                throw .environment("cannot read \(root.path)/\(path)")
+            }
+            files.append((path, Array(bytes)))
+        }
+        return files
+    }
+
+    /// Writes clips, archives and manifest.json (and its signature) of one version; returns what
+    /// the catalog records of it.
+    private func writeVersion(_ report: PackReport, manifest pack: PackFile, digest: String,
+                              contents: VersionContents) throws(PublishError) -> PublicationRecord {
+        let (id, version) = (pack.id, pack.version)
+        var clips: [String: StoreManifest.Clip] = [:]
+        var records: [ClipRecord] = []
+        let bytesByPath = contents.bytesByPath
+        // Every file of the version, written together at the end so it appears whole.
+        var versionFiles: [(name: String, data: Data)] = []
+        func put(_ file: String, _ bytes: [UInt8]) {
+            // Two tokens may share one clip file; it is stored once.
+            if !versionFiles.contains(where: { $0.name.utf8.elementsEqual(file.utf8) }) { versionFiles.append((file, Data(bytes))) }
+        }
+        for clip in report.clips {
+            guard let facts = clip.facts else { continue }
+            let path = PackPaths.normalized(clip.file)
+            let target = StoreLayout.clipFile(packPath: path)
+            guard let bytes = bytesByPath[path.pathKey] else { throw .environment("cannot read \(report.folder.path)/\(path)") }
+            put(target, bytes)
+            clips[clip.key] = StoreManifest.Clip(
+                file: target, bytes: bytes.count, sha256: facts.sha256, frames: facts.frames, durationSeconds: facts.durationSeconds,
+                container: facts.container, codec: facts.codec, sampleRate: facts.sampleRate, channels: facts.channels)
+            records.append(ClipRecord(key: clip.key, file: clip.file, storeFile: target, facts: facts))
+        }
+        var archives: [String: StoreManifest.FileRecord] = [:]
+        for archive in contents.archives {
+            let name = StoreLayout.archiveFile(id, version, archive.kind)
+            put(name, archive.bytes)
+            archives[archive.kind.rawValue] = StoreManifest.FileRecord(file: name, bytes: archive.bytes.count, sha256: archive.sha256)
+        }
+        let packJSON = bytesByPath[StoreLayout.packJSONFile.pathKey] ?? []
+        let manifest = StoreManifest(
+            describing: pack, digest: digest, clips: clips,
+            packJSON: StoreManifest.FileRecord(file: StoreLayout.packJSONFile, bytes: packJSON.count, sha256: Digest.sha256Hex(packJSON)),
+            archives: archives, signingKey: signingKey?.keyID)
+        put(StoreLayout.packJSONFile, packJSON)
+        let encoded: [UInt8]
+        encoded = Array(try manifest.encoded())
+        if let signingKey {
+            let signature = Data(signingKey.sign(encoded)).base64EncodedString() + "\n"
+            put(StoreLayout.signatureFile, Array(signature.utf8))
+        }
+        put(StoreLayout.manifestFile, encoded)
+        try store.backend.writeVersion(StoreLayout.versionFolder(id, version), files: versionFiles)
+        guard let identity = VersionIdentity(report) else { throw .environment("\(report.folder.shown) has no readable pack.json") }
+        return PublicationRecord(
+            pack: identity, clips: records, manifestSha256: Digest.sha256Hex(encoded),
+            tarSha256: archives[ArchiveKind.tarGzip.rawValue]?.sha256, zipSha256: archives[ArchiveKind.zip.rawValue]?.sha256,
+            keyID: signingKey?.keyID, publishedAt: now())
+    }
+}
+
+/// A version's files as read for publishing (each clip checked against the hash validation
+/// measured) and its archives: the CPU-heavy part of a publish, free of the catalog and the store.
+struct VersionContents: Sendable {
+    /// Each file's bytes by its path's bytes in the pack (pack.json and the clips): NFC and NFD
+    /// spellings of one name are two files.
+    var bytesByPath: [[UInt8]: [UInt8]]
+    var archives: [(kind: ArchiveKind, bytes: [UInt8], sha256: String)]
+
+    init(_ report: PackReport, mtime: Int64) throws(PublishError) {
+        let files = try Publisher.packFiles(report)
+        bytesByPath = Dictionary(files.map { ($0.path.pathKey, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        for clip in report.clips {
+            guard let facts = clip.facts else { continue }
+            let path = PackPaths.normalized(clip.file)
+            guard let bytes = bytesByPath[path.pathKey], Digest.sha256Hex(bytes) == facts.sha256 else {
+                throw .environment("\(path) changed while it was being published; publish again")
+            }
+        }
+        guard let manifest = report.packFile else { throw .environment("\(report.folder.shown) has no readable pack.json") }
+        archives = []
+        for kind in ArchiveKind.allCases {
+            let bytes: [UInt8]
+            do { bytes = try ReproducibleArchive.make(files, under: "\(manifest.id)-\(manifest.version)", kind: kind, mtime: mtime) } catch {
+                throw .environment(error.message)
+            }
+            archives.append((kind, bytes, Digest.sha256Hex(bytes)))
+        }
+    }
+}
+
+/// Why publishing could not go on: the catalog or the store failed (exit 3).
+public typealias PublishError = SoundpackError

@@ -1,0 +1,170 @@
+// The store is the source of truth for what is published (DESIGN §7); the catalog records it.
+// When the catalog lacks versions the store holds (a lost `.soundpack/`, a CI runner without the
+// committed catalog, a backup restored from before the last release), this reads them back from
+// the store's manifests, checks every file against its manifest, and records them, yanks included.
+// `publish` does it for the pack it is about to publish; `catalog rebuild --from-store` for all.
+
+import Foundation
+import SoundpackAudio
+import SoundpackCatalog
+import SoundpackCore
+import SoundpackStore
+import SoundpackSupport
+
+/// A version the store holds, read back and verified, ready to be recorded.
+struct StoredVersion: Sendable {
+    var record: PublicationRecord
+    /// The yank index.json lists for it, if any (its reason).
+    var yank: String?
+}
+
+public struct StoreRecovery {
+    public let store: Store
+    public let catalog: any Catalog
+    public var now: () -> Date = { Date() }
+
+    public init(store: Store, catalog: any Catalog) {
+        self.store = store
+        self.catalog = catalog
+    }
+
+    /// What a recovery did.
+    public struct Report: Sendable {
+        /// `id@version` recorded from the store, in order.
+        public var recorded: [String] = []
+        /// `id@version` whose yank in index.json was recorded in the catalog.
+        public var yanked: [String] = []
+        /// Versions the catalog already had with the store's digest.
+        public var known = 0
+    }
+
+    /// The versions of `packID` (or of every pack) the store holds: those index.json lists and,
+    /// with `listing`, every `ID/VER/manifest.json` the store has (an interrupted publish writes a
+    /// whole version before index.json).
+    public func storedVersions(of packID: String?, index: StoreIndex?, listing: Bool) throws(StoreError) -> [(id: String, version: SemanticVersion)] {
+        var found = Set<String>()
+        var versions: [(id: String, version: SemanticVersion)] = []
+        func add(_ id: String, _ text: String) {
+            guard packID == nil || packID == id, let version = SemanticVersion(text), found.insert("\(id)@\(version)").inserted else { return }
+            versions.append((id, version))
+        }
+        for (id, pack) in index?.packs ?? [:] { for text in pack.versions.keys { add(id, text) } }
+        if listing {
+            for key in try store.backend.list() {
+                let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+                guard parts.count == 3, parts[2] == Substring(StoreLayout.manifestFile), PackFile.isValidID(String(parts[0])) else { continue }
+                add(String(parts[0]), String(parts[1]))
+            }
+        }
+        return versions.sorted { ($0.id, $0.version) < ($1.id, $1.version) }
+    }
+
+    /// Records every version of `packID` (or of every pack) that the store holds and the catalog
+    /// lacks, each verified first, and the yanks index.json lists that the catalog lacks. A version
+    /// the catalog has with another digest than the store's is drift: nothing is recorded then.
+    public func recover(packID: String?, index: StoreIndex?, listing: Bool) throws(PublishError) -> Report {
+        var report = Report()
+        let versions: [(id: String, version: SemanticVersion)]
+        versions = try storedVersions(of: packID, index: index, listing: listing)
+        let published: [PublishedVersion]
+        do { published = try catalog.publishedVersions(of: packID, withClips: false) } catch { throw .catalog(error.message) }
+        let known = Dictionary(published.map { ("\($0.id)@\($0.version)", $0) }, uniquingKeysWith: { a, _ in a })
+        var missing: [StoredVersion] = []
+        var yanks: [(id: String, version: SemanticVersion, reason: String?)] = []
+        // Everything is read and checked first; nothing is recorded unless all of it is sound.
+        for (id, version) in versions {
+            let name = "\(id)@\(version)"
+            let listed = index?.packs[id]?.versions[version.description]
+            if let have = known[name] {
+                let stored: StoreManifest
+                stored = try store.manifest(id, version)
+                guard stored.digest == have.digest else {
+                    throw .environment("\(name) is in the catalog with digest \(have.digest.prefix(12)) but in the store \(store.location) with \(stored.digest.prefix(12)); the store is the source of truth: run soundpack verify, and rebuild the catalog from the store (soundpack catalog rebuild --from-store) into an empty one")
+                }
+                report.known += 1
+                if let listed, listed.yanked, !have.yanked { yanks.append((id, version, listed.yankReason)) }
+                continue
+            }
+            missing.append(try read(id, version, listed: listed))
+        }
+        for yank in yanks {
+            do { _ = try catalog.yank(yank.id, yank.version, reason: yank.reason ?? "yanked in the store's index.json", at: now()) } catch { throw .catalog(error.message) }
+            report.yanked.append("\(yank.id)@\(yank.version)")
+        }
+        for stored in missing {
+            let name = "\(stored.record.pack.packID)@\(stored.record.pack.version)"
+            do {
+                if try catalog.recordPublication(stored.record) { report.recorded.append(name) } else { report.known += 1 }
+                if let reason = stored.yank {
+                    _ = try catalog.yank(stored.record.pack.packID, stored.record.pack.version, reason: reason, at: now())
+                    report.yanked.append(name)
+                }
+            } catch { throw .catalog(error.message) }
+        }
+        return report
+    }
+
+    /// One stored version, every file it lists read and checked against its manifest, each clip
+    /// probed for the facts the catalog keeps.
+    func read(_ id: String, _ version: SemanticVersion, listed: StoreIndex.Version?) throws(StoreError) -> StoredVersion {
+        let manifestKey = StoreLayout.manifest(id, version)
+        guard let manifestData = try store.backend.read(manifestKey, atMost: StoreLimits.manifestBytes) else {
+            throw StoreError("\(store.location)/\(manifestKey) is missing, though index.json lists \(id)@\(version) (soundpack verify checks the store)")
+        }
+        // Decoded as a phone decodes it: every file path stays in the version folder.
+        let manifest = try store.decoded(manifestData, key: manifestKey, id: id, version: version)
+        let manifestSha256 = Digest.sha256Hex(manifestData)
+        if let listed, listed.manifestSha256 != manifestSha256 || listed.digest != manifest.digest {
+            throw StoreError("\(store.location)/\(manifestKey) is not the manifest index.json lists for \(id)@\(version) (soundpack verify checks the store)")
+        }
+        func verified(_ file: String, bytes: Int, sha256: String) throws(StoreError) -> [UInt8] {
+            let key = StoreLayout.versionFile(id, version, file)
+            guard let data = try store.backend.read(key) else { throw StoreError("\(store.location)/\(key) is missing (soundpack verify checks the store)") }
+            guard data.count == bytes, Digest.sha256Hex(data) == sha256 else {
+                throw StoreError("\(store.location)/\(key) does not match its manifest (soundpack verify checks the store)")
+            }
+            return Array(data)
+        }
+        let packJSON = try verified(manifest.packJSON.file, bytes: manifest.packJSON.bytes, sha256: manifest.packJSON.sha256)
+        for archive in manifest.archives.values { _ = try verified(archive.file, bytes: archive.bytes, sha256: archive.sha256) }
+        // The manifest is not trusted to describe its version: it must be the one publish writes for
+        // this pack.json, its digest recomputed from pack.json and the clips (verified below).
+        let pack: PackFile
+        do { pack = try manifest.pack(describedBy: packJSON) } catch {
+            throw StoreError("\(store.location)/\(manifestKey) is not the manifest of the version it is in: \(error.description) (soundpack verify checks the store)")
+        }
+        var clips: [ClipRecord] = []
+        let probe = AudioProbe()
+        for (key, clip) in manifest.clips.sorted(by: { manifest.readingGrammar.precedes($0.key, $1.key) }) {  // the order validation reports them in
+            let bytes = try verified(clip.file, bytes: clip.bytes, sha256: clip.sha256)
+            let facts: ClipFacts
+            do { facts = try probe.probe(bytes: bytes) } catch {
+                throw StoreError("\(store.location)/\(StoreLayout.versionFile(id, version, clip.file)) cannot be read as audio: \(error.message)")
+            }
+            clips.append(ClipRecord(key: key, file: pack.clips[key] ?? clip.file, storeFile: clip.file, facts: facts))
+        }
+        let identity = VersionIdentity(packID: id, packName: manifest.name, version: version, digest: manifest.digest,
+                                       grammar: manifest.readingGrammar, maxAmount: manifest.maxAmount, source: manifest.source,
+                                       phrases: VersionPhrases(manifest.phrasebook, texts: manifest.texts))
+        let publishedAt = listed.flatMap { Self.date($0.publishedAt) } ?? now()
+        let record = PublicationRecord(pack: identity, clips: clips, manifestSha256: manifestSha256,
+                                       tarSha256: manifest.archives[ArchiveKind.tarGzip.rawValue]?.sha256,
+                                       zipSha256: manifest.archives[ArchiveKind.zip.rawValue]?.sha256,
+                                       keyID: manifest.signingKey, publishedAt: publishedAt)
+        return StoredVersion(record: record, yank: listed?.yanked == true ? (listed?.yankReason ?? "yanked in the store's index.json") : nil)
+    }
+
+    /// index.json's `publishedAt` (`2026-11-30T15:47:58.580Z`), to the millisecond it was written
+    /// with: the catalog writes it back out, and index.json must not change. Nil when it is no such
+    /// date (why is not kept: no check reads the date): the version is recorded as published now,
+    /// and verify then reports index.json as not matching the catalog, so nothing is hidden.
+    static func date(_ text: String) -> Date? {
+        guard text.hasSuffix("Z"), let dot = text.lastIndex(of: ".") else {
+            return try? Date(text, strategy: Date.ISO8601FormatStyle())
+        }
+        guard let seconds = try? Date(String(text[..<dot]) + "Z", strategy: Date.ISO8601FormatStyle()),
+              let milliseconds = Int(text[text.index(after: dot)..<text.index(before: text.endIndex)].prefix(3)) else { return nil }
+        // Half a millisecond in: formatting truncates, and binary fractions sit just below.
+        return seconds.addingTimeInterval((Double(milliseconds) + 0.5) / 1000)
+    }
+}

@@ -1,0 +1,221 @@
+// What changed between two versions of a pack, and the semantic-version bump that change needs.
+
+import SoundpackAudio
+import SoundpackCatalog
+import SoundpackCore
+import SoundpackPack
+import SoundpackStore
+import SoundpackSupport
+import SoundpackValidation
+
+/// The size of a version bump.
+public enum Bump: Int, Comparable, Sendable, Codable {
+    case none, patch, minor, major
+    public static func < (a: Bump, b: Bump) -> Bool { a.rawValue < b.rawValue }
+    public var name: String { ["no", "patch", "minor", "major"][rawValue] }
+
+    /// The bump from `old` to `new` (assumes `new > old`).
+    public static func between(_ old: SemanticVersion, _ new: SemanticVersion) -> Bump {
+        if new.major != old.major { return .major }
+        if new.minor != old.minor { return .minor }
+        return new.patch != old.patch ? .patch : .none
+    }
+}
+
+/// The facts of a version that decide its compatibility, from a validated pack or a catalog record.
+public struct VersionFacts: Sendable, Equatable {
+    /// What the bump rule compares of one clip.
+    public struct Clip: Sendable, Hashable {
+        public var sha256: String
+        public var format: ClipFormat?
+        public init(sha256: String, format: ClipFormat?) {
+            self.sha256 = sha256
+            self.format = format
+        }
+    }
+
+    public var version: SemanticVersion
+    public var digest: String
+    public var grammar: Grammar
+    public var maxAmount: Amount
+    /// Clip key → hash and format.
+    public var clips: [String: Clip]
+    /// pack.json's texts (`prefix` → 微信到账), when known.
+    public var texts: [String: String]?
+    /// Clip key → its path in the pack, when known.
+    public var paths: [String: String]?
+    /// What the version can announce, when known (the store's manifest keeps it, and the catalog
+    /// for versions recorded since migration 7).
+    public var phrasebook: Phrasebook?
+
+    /// The one constructor; both sides of a comparison are built from typed facts through it.
+    public init(version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount, clips: [String: Clip],
+                texts: [String: String]? = nil, paths: [String: String]? = nil, phrasebook: Phrasebook? = nil) {
+        self.version = version
+        self.digest = digest
+        self.grammar = grammar
+        self.maxAmount = maxAmount
+        self.clips = clips
+        self.texts = texts
+        self.paths = paths
+        self.phrasebook = phrasebook
+    }
+
+    /// These facts completed with what the store's manifest of the version keeps and the catalog
+    /// does not: the texts and the phrases.
+    public func completed(by manifest: StoreManifest) -> VersionFacts {
+        var facts = self
+        facts.texts = manifest.texts
+        facts.phrasebook = manifest.phrasebook
+        return facts
+    }
+
+    /// The most common clip format: the pack's format.
+    var format: ClipFormat? {
+        var counts: [ClipFormat: Int] = [:]
+        for clip in clips.values { if let format = clip.format { counts[format, default: 0] += 1 } }
+        return counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key.description > $1.key.description }?.key
+    }
+}
+
+extension VersionFacts {
+    /// The facts of a validated pack (nil when its pack.json could not be read).
+    public init?(_ report: PackReport) {
+        guard let manifest = report.packFile, let digest = report.digest else { return nil }
+        var clips: [String: Clip] = [:]
+        for clip in report.clips { if let facts = clip.facts { clips[clip.key] = Clip(sha256: facts.sha256, format: facts.format) } }
+        self.init(version: manifest.version, digest: digest, grammar: manifest.grammar, maxAmount: manifest.maxAmount, clips: clips,
+                  texts: manifest.texts, paths: manifest.clips, phrasebook: manifest.phrasebook)
+    }
+
+    /// The facts of a version the catalog recorded, with its phrases and texts when the catalog
+    /// kept them (versions recorded since catalog migration 7).
+    public init(_ record: VersionRecord) {
+        var clips: [String: Clip] = [:]
+        for clip in record.clips { if let sha256 = clip.sha256 { clips[clip.key] = Clip(sha256: sha256, format: clip.format) } }
+        let phrases = record.pack.phrases
+        self.init(version: record.pack.version, digest: record.pack.digest, grammar: record.pack.grammar,
+                  maxAmount: record.pack.maxAmount, clips: clips, texts: phrases?.texts,
+                  paths: Dictionary(record.clips.map { ($0.key, $0.file) }, uniquingKeysWith: { a, _ in a }),
+                  phrasebook: phrases?.phrasebook(grammar: record.pack.grammar))
+    }
+}
+
+/// The differences between two versions, each with the bump it needs.
+public struct VersionChange: Sendable, Codable, Equatable {
+    public struct Item: Sendable, Codable, Equatable {
+        public var kind: String
+        public var detail: String
+        public var needs: Bump
+    }
+
+    public var from: String
+    public var to: String
+    public var tokensAdded: [String]
+    public var tokensRemoved: [String]
+    public var audioChanged: [String]
+    /// Phrase ids added, removed and changed (pieces or being the default); nil when neither
+    /// version declares phrases, or one side's are not known.
+    public var phrasesAdded: [String]?
+    public var phrasesRemoved: [String]?
+    public var phrasesChanged: [String]?
+    public var items: [Item]
+
+    /// The bump the changes need together.
+    public var required: Bump { items.map(\.needs).max() ?? .none }
+
+    public init(from old: VersionFacts, to new: VersionFacts) {
+        from = old.version.description
+        to = new.version.description
+        let oldTokens = Set(old.clips.keys), newTokens = Set(new.clips.keys)
+        tokensAdded = newTokens.subtracting(oldTokens).sorted(by: new.grammar.precedes)
+        tokensRemoved = oldTokens.subtracting(newTokens).sorted(by: new.grammar.precedes)
+        audioChanged = oldTokens.intersection(newTokens).filter { old.clips[$0]?.sha256 != new.clips[$0]?.sha256 }.sorted(by: new.grammar.precedes)
+        var items: [Item] = []
+        if !tokensRemoved.isEmpty {
+            items.append(Item(kind: "tokens removed", detail: tokensRemoved.joined(separator: " "), needs: .major))
+        }
+        if old.grammar != new.grammar {
+            let describe = { (g: Grammar) in ([g.id.rawValue] + g.chosenOptions.map { "\($0.name)=\($0.value)" }).joined(separator: " ") }
+            items.append(Item(kind: "grammar changed", detail: "\(describe(old.grammar)) → \(describe(new.grammar))", needs: .major))
+        }
+        if let a = old.format, let b = new.format, a != b {
+            items.append(Item(kind: "sample format changed", detail: "\(a) → \(b)", needs: .major))
+        }
+        if old.maxAmount != new.maxAmount {
+            let (a, b) = (old.maxAmount, new.maxAmount)
+            items.append(Item(kind: b < a ? "maxAmount lowered" : "maxAmount raised", detail: "\(a) → \(b)", needs: b < a ? .major : .minor))
+        }
+        // Phrases are compared when either side declares them: a payload names a phrase, so one
+        // removed or saying other clips (or another default) breaks pushes written for the old version.
+        if let a = old.phrasebook, let b = new.phrasebook, a.isDeclared || b.isDeclared {
+            let (was, now) = (a.written, b.written)
+            let added = Set(now.keys).subtracting(was.keys).sorted(), removed = Set(was.keys).subtracting(now.keys).sorted()
+            let changed = Set(was.keys).intersection(now.keys).filter { was[$0] != now[$0] }.sorted()
+            (phrasesAdded, phrasesRemoved, phrasesChanged) = (added, removed, changed)
+            if !removed.isEmpty { items.append(Item(kind: "phrases removed", detail: removed.joined(separator: " "), needs: .major)) }
+            if !changed.isEmpty {
+                let detail = changed.map { "\($0): \(was[$0]?.joined(separator: " ") ?? "") → \(now[$0]?.joined(separator: " ") ?? "")" }
+                items.append(Item(kind: "phrases changed", detail: detail.joined(separator: "; "), needs: .major))
+            }
+            if a.defaultID != b.defaultID {
+                items.append(Item(kind: "default phrase changed", detail: "\(a.defaultID) → \(b.defaultID)", needs: .major))
+            }
+            if !added.isEmpty { items.append(Item(kind: "phrases added", detail: added.joined(separator: " "), needs: .minor)) }
+        }
+        if !tokensAdded.isEmpty {
+            items.append(Item(kind: "tokens added", detail: tokensAdded.joined(separator: " "), needs: .minor))
+        }
+        if !audioChanged.isEmpty {
+            items.append(Item(kind: "audio changed", detail: audioChanged.joined(separator: " "), needs: .patch))
+        }
+        if let a = old.texts, let b = new.texts, a != b {
+            let keys = Set(a.keys).union(b.keys).filter { a[$0] != b[$0] }.sorted(by: new.grammar.precedes)
+            items.append(Item(kind: "texts changed", detail: keys.map { "\($0): \(a[$0] ?? "(none)") → \(b[$0] ?? "(none)")" }.joined(separator: "; "), needs: .patch))
+        }
+        if let a = old.paths, let b = new.paths {
+            let moved = Set(a.keys).intersection(b.keys).filter { a[$0] != b[$0] }.sorted(by: new.grammar.precedes)
+            if !moved.isEmpty {
+                items.append(Item(kind: "paths changed", detail: moved.map { "\($0): \(a[$0] ?? "") → \(b[$0] ?? "")" }.joined(separator: "; "), needs: .patch))
+            }
+        }
+        // What differs when nothing listed does: the texts, when one side cannot say them.
+        if items.isEmpty && old.digest != new.digest && (old.texts == nil || new.texts == nil) {
+            items.append(Item(kind: "pack changed", detail: "texts differ (one side's texts are not recorded; compare the pack folders)", needs: .patch))
+        }
+        self.items = items
+    }
+}
+
+extension VersionFacts {
+    /// One side of `diff`: a pack folder, validated but not recorded, or a version the catalog
+    /// recorded, its texts and phrases taken from the store's manifest when the store has it.
+    /// `catalog` and `store` are opened only for a recorded version. The name is the pack's id.
+    public static func of(_ source: PackSource, as argument: String, catalog: () throws(SoundpackError) -> any Catalog,
+                          store: () throws(SoundpackError) -> Store) throws(SoundpackError) -> (name: String, facts: VersionFacts) {
+        switch source {
+        case .folder(let folder):
+            let report = Validator().validate(folder: folder)
+            guard let facts = VersionFacts(report) else {
+                throw .refused("\(argument)/pack.json cannot be read", report.findings.first?.message)
+            }
+            return (report.packFile?.id ?? argument, facts)
+        case .published(_, nil):
+            throw .usage("'\(argument.visible)' needs a version: ID@VERSION")
+        case .published(let id, let version?):
+            let found: VersionRecord?
+            do { found = try catalog().versionRecord(of: id, version) } catch { throw error.context("cannot read the catalog") }
+            guard let found else { throw .refused("\(argument) is neither a pack folder nor a version in the catalog") }
+            var recorded = VersionFacts(found)
+            // A store without the version leaves its texts and phrases unknown, and the change says
+            // so; a manifest that cannot be read would hide a changed phrase, so it stops the diff.
+            let opened = try store()
+            let manifest: StoreManifest?
+            do { manifest = try opened.storedManifest(id, version) } catch {
+                throw error.context("cannot read the texts and phrases of \(id)@\(version) from the store")
+            }
+            if let manifest { recorded = recorded.completed(by: manifest) }
+            return (id, recorded)
+        }
+    }
+}

@@ -1,0 +1,227 @@
+// Writes a converted copy of a pack: one sample rate, channel count and codec for every clip,
+// optionally trimmed and levelled to a loudness target. The source is only read; the copy is
+// assembled in a temporary folder beside the destination and renamed into place.
+
+import Foundation
+import SoundpackAudio
+import SoundpackCore
+import SoundpackPack
+import SoundpackSupport
+import SoundpackValidation
+
+/// Why a conversion stopped: refused when the source pack or the request is at fault, an
+/// environment failure when the destination cannot be written. Nothing is left at the
+/// destination when one is thrown.
+public typealias ConvertError = SoundpackError
+
+public struct ConvertOptions: Sendable {
+    /// Target sample rate; nil keeps the most common rate of the source clips.
+    public var sampleRate: Int?
+    public var encoding: AudioFileWriter.Encoding = .pcm16
+    public var container: Container = .caf
+    /// Momentary-max loudness target in LUFS; nil leaves levels alone.
+    public var loudness: Double?
+    /// Highest sample peak allowed after levelling, in dBFS.
+    public var peakCeilingDbfs: Double = -1
+    public var trimSilence = false
+    /// Silence kept around the voice when trimming, in ms.
+    public var padMs: Double = 10
+    public var mono = false
+    /// Replace an existing destination.
+    public var force = false
+
+    public init() {}
+}
+
+/// What a conversion did, clip by clip.
+public struct ConvertSummary: Sendable {
+    public struct Clip: Sendable {
+        public var token: String
+        public var source: String
+        public var destination: String
+        public var gainDb: Double
+        /// The loudness target could not be reached without passing the peak ceiling.
+        public var limitedByPeak: Bool
+    }
+    public var clips: [Clip]
+    public var sampleRate: Int
+    public var channels: Int
+    public var report: PackReport
+}
+
+public struct PackConverter: Sendable {
+    public var limits: AudioLimits
+
+    public init(limits: AudioLimits = AudioLimits()) { self.limits = limits }
+
+    public func convert(source sourceFolder: PackFolder, destination destinationFolder: PackFolder, options: ConvertOptions) throws(ConvertError) -> ConvertSummary {
+        let (source, destination) = (sourceFolder.shown, destinationFolder.shown)
+        func input(_ message: String) -> ConvertError { .refused(message) }
+        func output(_ message: String) -> ConvertError { .environment(message) }
+
+        let sourceURL = URL(fileURLWithPath: sourceFolder.path, isDirectory: true).standardizedFileURL
+        let destinationURL = URL(fileURLWithPath: destinationFolder.path, isDirectory: true).standardizedFileURL
+        // Compared as real paths: DEST may be SRC, or lie inside it, through a symlink, and --force
+        // must never move or fill SRC.
+        let (realSource, realDestination) = (Folders.realPath(sourceURL.path), Folders.realPath(destinationURL.path))
+        guard realDestination != realSource, !realDestination.hasBytePrefix(realSource + "/"),
+              !realSource.hasBytePrefix(realDestination + "/") else {
+            throw input("the destination \(destination) overlaps the source \(source); choose another folder")
+        }
+        let manifest: PackFile
+        do { manifest = try PackFileLoader.load(directory: sourceURL.path) } catch {
+            throw input("\(source)/pack.json: \(error.description)")
+        }
+        if FileManager.default.fileExists(atPath: destinationURL.path) && !options.force {
+            throw input("\(destination) already exists")
+        }
+        if let rate = options.sampleRate, !limits.sampleRates.contains(rate) {
+            throw input("the sample rate \(rate) is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz")
+        }
+
+        // Decode every clip first, and check that every token is there: what is wrong with the
+        // source is reported all at once, before anything is written, so one run names it all.
+        // (A missing decoder library is the machine's problem, not the pack's: exit 3 at once.)
+        var probe = AudioProbe(limits: limits)
+        probe.decodesMP4 = true
+        var decoded: [(key: String, path: String, audio: DecodedAudio)] = []
+        var problems: [String] = []
+        for (key, path) in manifest.clips.sorted(by: { manifest.grammar.precedes($0.key, $1.key) }) {
+            if let reason = PackPaths.unsafeReason(path, root: sourceURL) {
+                problems.append("clip '\(path)' for '\(key)' refused: \(reason)")
+                continue
+            }
+            do { decoded.append((key, path, try probe.decode(path: sourceURL.appendingPathComponent(path).path))) } catch {
+                if case .missingLibrary(let hint) = error.kind {
+                    throw .environment("cannot read clip '\(path)' for '\(key)'", error.message, hint: hint)
+                }
+                problems.append("cannot read clip '\(path)' for '\(key)': \(error.message)")
+            }
+        }
+        for token in manifest.phrasebook.memoizedRequiredTokens(upTo: manifest.maxAmount).sorted() where manifest.clips[token.rawValue] == nil {
+            problems.append("no clip for token '\(token.rawValue)', which announcements up to \(manifest.maxAmount) need")
+        }
+        switch problems.count {
+        case 0: break
+        case 1: throw input(problems[0])
+        default: throw input("\(problems.count) problems in \(source): \(problems.joined(separator: "; "))")
+        }
+        guard !decoded.isEmpty else { throw input("\(source) has no clips to convert") }
+        let rate = options.sampleRate ?? Self.mostCommon(decoded.map(\.audio.sampleRate))
+        let channels = options.mono ? 1 : Self.mostCommon(decoded.map(\.audio.channels))
+        let threshold = Float(pow(10, manifest.checks.silenceThresholdDbfs / 20))
+
+        // Assemble the copy next to the destination, so the final rename stays on one file system.
+        let parent = destinationURL.deletingLastPathComponent()
+        do { try Folders.create(parent.path) } catch {
+            throw output("cannot create \(parent.path): \(error.localizedDescription)")
+        }
+        StagingFolder.removeAbandoned(in: parent, for: destinationURL.lastPathComponent, "converting")
+        let staging = parent.appendingPathComponent(StagingFolder.name(destinationURL.lastPathComponent, "converting"))
+        do { try Folders.create(staging.appendingPathComponent("clips").path) } catch {
+            throw output("cannot write into \(parent.path): \(error.localizedDescription)")
+        }
+        var committed = false
+        defer { if !committed { try? FileManager.default.removeItem(at: staging) } }
+
+        var clips: [ConvertSummary.Clip] = []
+        var newPaths: [String: String] = [:]
+        let stems = manifest.grammar.fileStems(for: decoded.map(\.key))
+        let ext = options.container == .aiff ? "aiff" : options.container.rawValue
+        for (index, entry) in decoded.enumerated() {
+            var samples = SampleEdits.remix(entry.audio.samples, from: entry.audio.channels, to: channels)
+            do { samples = try Resampler.resample(samples, channels: channels, from: entry.audio.sampleRate, to: rate) } catch {
+                throw input("cannot resample '\(entry.path)': \(error.message)")
+            }
+            if options.trimSilence {
+                let pad = Int(options.padMs * Double(rate) / 1000)
+                samples = SampleEdits.trimmed(samples, channels: channels, threshold: threshold, padFrames: pad) ?? samples
+            }
+            var gainDb = 0.0, limited = false
+            if let target = options.loudness {
+                (gainDb, limited) = try Self.levelling(samples, channels: channels, rate: rate, target: target, ceilingDbfs: options.peakCeilingDbfs)
+                let gain = Float(pow(10, gainDb / 20))
+                if gain != 1 { for i in samples.indices { samples[i] *= gain } }
+            }
+            let relative = "clips/\(stems[entry.key] ?? "clip-\(index)").\(ext)"
+            do {
+                try AudioFileWriter.write(samples, sampleRate: rate, channels: channels, container: options.container,
+                                          encoding: options.encoding, to: staging.appendingPathComponent(relative).path)
+            } catch {
+                throw output("cannot write \(relative): \(error.message)")
+            }
+            newPaths[entry.key] = relative
+            clips.append(.init(token: entry.key, source: entry.path, destination: relative, gainDb: gainDb, limitedByPeak: limited))
+        }
+
+        // pack.json: the source's, as read and checked, with the clip paths replaced.
+        var converted = manifest
+        converted.clips = newPaths
+        do {
+            try AtomicFile.write(try StoreJSON.encode(converted), to: staging.appendingPathComponent(PackFolder.packFile).path)
+        } catch {
+            throw output("cannot write pack.json: \(error.localizedDescription)")
+        }
+
+        // The copy must validate without errors before it takes the destination's place.
+        let report = Validator().validate(folder: PackFolder(path: staging.path, shown: destination))
+        if report.errors > 0 {
+            let first = report.findings.filter { $0.severity == .error }.prefix(3).map { "[\($0.rule.rawValue)] \($0.message)" }
+            throw input("the converted pack would not validate (\(report.errors) errors): \(first.joined(separator: "; "))")
+        }
+
+        // Without --force an existing DEST is never replaced, even one that appeared while this
+        // conversion ran: claim the name with mkdir (atomic, fails if anything is there), then
+        // rename the copy over that empty folder. A folder someone filled meanwhile makes the
+        // rename fail (ENOTEMPTY) and stays as it is.
+        let fm = FileManager.default
+        let retired = parent.appendingPathComponent(".\(destinationURL.lastPathComponent).replaced-\(getpid())")
+        var replacing = false
+        if mkdir(destinationURL.path, 0o755) != 0 {
+            let reason = errno
+            guard reason == EEXIST else { throw output("cannot create \(destination): \(String(cString: strerror(reason)))") }
+            guard options.force else { throw input("\(destination) already exists (it appeared while converting)") }
+            guard rename(destinationURL.path, retired.path) == 0 else {
+                throw output("cannot move the old \(destination) aside: \(String(cString: strerror(errno)))")
+            }
+            replacing = true
+        }
+        guard rename(staging.path, destinationURL.path) == 0 else {
+            let reason = errno
+            if replacing { _ = rename(retired.path, destinationURL.path) } else { rmdir(destinationURL.path) }
+            if reason == ENOTEMPTY || reason == EEXIST {
+                throw input("\(destination) was filled by someone else while converting; nothing of it was changed")
+            }
+            throw output("cannot move the converted pack into \(destination): \(String(cString: strerror(reason)))")
+        }
+        committed = true
+        if replacing { try? fm.removeItem(at: retired) }
+        let folder = open(parent.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 { fsync(folder); close(folder) }
+
+        return ConvertSummary(clips: clips, sampleRate: rate, channels: channels, report: report.moved(to: destinationFolder))
+    }
+
+    /// The gain (dB) that brings the clip's momentary max to `target`, lowered if the sample peak
+    /// would pass `ceilingDbfs`; and whether it was lowered.
+    static func levelling(_ samples: [Float], channels: Int, rate: Int, target: Double, ceilingDbfs: Double) throws(ConvertError) -> (Double, Bool) {
+        let meter: LoudnessMeter
+        do { meter = try LoudnessMeter(channels: channels, sampleRate: rate) } catch {
+            throw .refused(error.message)
+        }
+        samples.withUnsafeBufferPointer { meter.add($0) }
+        meter.finish()
+        guard meter.momentaryMax.isFinite else { return (0, false) }
+        let wanted = target - meter.momentaryMax
+        let peak = samples.reduce(Float(0)) { max($0, abs($1)) }
+        guard peak > 0 else { return (0, false) }
+        let headroom = ceilingDbfs - 20 * log10(Double(peak))
+        return wanted > headroom ? (headroom, true) : (wanted, false)
+    }
+
+    static func mostCommon(_ values: [Int]) -> Int {
+        var counts: [Int: Int] = [:]
+        for value in values { counts[value, default: 0] += 1 }
+        return counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }?.key ?? 44_100
+    }
+}

@@ -1,0 +1,453 @@
+// The store on S3-compatible object storage (`--store s3://bucket/prefix`) through libcurl, which
+// signs each request with AWS Signature V4 (CURLOPT_AWS_SIGV4): AWS S3, Aliyun OSS, Tencent COS,
+// Cloudflare R2, Ceph, OpenStack Swift's s3api. Path-style URLs on the endpoint. The only file
+// that imports CCurl.
+//
+// Publish order makes a crash harmless: a version's files first (each one PUT, never over an existing
+// object), its manifest.json after them, and index.json last, rewritten from the catalog. Objects carry Content-Type and Cache-Control: version
+// files never change (immutable), index.json is short-lived.
+
+import CCurl
+import Foundation
+import SoundpackCatalog
+import SoundpackCore
+import SoundpackSupport
+import Synchronization
+
+/// Where an S3 store is and how to sign for it.
+public struct S3Location: Sendable, Equatable {
+    public var endpoint: String
+    public var region: String
+    public var bucket: String
+    /// Key prefix without leading or trailing slash; "" for the bucket root.
+    public var prefix: String
+    public var accessKey: String
+    public var secretKey: String
+    public var sessionToken: String?
+    /// Where this user's locks of S3 stores on this machine go: `TMPDIR` when it names a folder
+    /// (an absolute path), else /tmp.
+    public var temporaryFolder: String
+
+    /// Reads `s3://bucket/prefix`, the endpoint (`--s3-endpoint`, else `AWS_ENDPOINT_URL_S3`, else
+    /// `AWS_ENDPOINT_URL`, else AWS's for the region), the region (`AWS_REGION`, else
+    /// `AWS_DEFAULT_REGION`, else us-east-1) and the credentials (`AWS_ACCESS_KEY_ID`,
+    /// `AWS_SECRET_ACCESS_KEY`, optional `AWS_SESSION_TOKEN`).
+    public init(url: String, endpoint: String?, environment: [String: String]) throws(StoreError) {
+        guard url.hasBytePrefix("s3://") else { throw StoreError("'\(url.visible)' is not an s3:// URL") }
+        let rest = String(url.dropFirst("s3://".count))
+        let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        bucket = parts[0]
+        prefix = parts.count > 1 ? parts[1].split(separator: "/").joined(separator: "/") : ""
+        guard Self.isBucketName(bucket) else {
+            throw StoreError(.environment, "'\(bucket.visible)' is not an S3 bucket name (3–63 of a-z 0-9 . -)", hint: "name the store s3://bucket/prefix")
+        }
+        guard !prefix.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }), !prefix.containsControlCharacter() else {
+            throw StoreError("the key prefix '\(prefix.visible)' has a . or .. component or a control character")
+        }
+        region = environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["AWS_DEFAULT_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1"
+        // A variable set but empty (a CI variable the team never defined) is unset, as for the region.
+        let named = endpoint ?? environment["AWS_ENDPOINT_URL_S3"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["AWS_ENDPOINT_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://s3.\(region).amazonaws.com"
+        guard let parsed = URLComponents(string: named), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
+            throw StoreError("the S3 endpoint '\(named.visible)' is not an http(s) URL such as https://s3.us-east-1.amazonaws.com")
+        }
+        self.endpoint = named.hasSuffix("/") ? String(named.dropLast()) : named
+        guard let access = environment["AWS_ACCESS_KEY_ID"], !access.isEmpty, let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty else {
+            throw StoreError("an s3:// store needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+        }
+        accessKey = access
+        secretKey = secret
+        sessionToken = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        temporaryFolder = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+    }
+
+    static func isBucketName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (3...63).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }
+    }
+
+    /// `s3://bucket/prefix`, for messages.
+    public var shown: String { "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)") }
+}
+
+/// A libcurl easy handle, used by one request at a time (the pool hands it to one thread).
+private struct CurlHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+}
+
+/// One HTTP exchange's outcome.
+struct S3Response {
+    var status: Int
+    var body: Data
+    var headers: [String: String]
+}
+
+/// An S3 store: keys under `prefix/` in `bucket`.
+public final class S3Store: StoreBackend, @unchecked Sendable {
+    public let s3: S3Location
+    /// Idle curl handles, each with its connection kept alive: a request takes one (or makes one)
+    /// and puts it back, so requests on several threads each have their own.
+    private let handles = Mutex<[CurlHandle]>([])
+    /// Keys per listing page (S3's maximum is 1000).
+    var listPageSize = 1000
+    /// Requests in flight at once while a version's files go up.
+    var uploadWorkers = 6
+    /// Whether the server honours `If-None-Match: *` on PUT; false after its first 501.
+    private let conditionalPut = Atomic<Bool>(true)
+    /// A valid pointer for an empty body (libcurl reads none of it).
+    nonisolated(unsafe) private static let emptyBody = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+
+    #if os(macOS)
+    /// What to install when libcurl cannot be opened (CCurl/shim.h names where it is looked for).
+    static let installHint = "install it with Homebrew: brew install curl"
+    #else
+    static let installHint = "install Debian's libcurl4 (or your system's libcurl)"
+    #endif
+
+    public init(_ location: S3Location) throws(StoreError) {
+        if let error = soundpack_curl_load_error() {
+            throw StoreError("cannot use the store \(location.shown): libcurl could not be loaded (\(String(cString: error))); \(Self.installHint)")
+        }
+        _ = Self.globalInit
+        guard let handle = soundpack_curl_easy_init() else { throw StoreError("cannot start libcurl") }
+        handles.withLock { $0.append(CurlHandle(pointer: handle)) }
+        s3 = location
+    }
+
+    deinit { handles.withLock { for handle in $0 { soundpack_curl_easy_cleanup(handle.pointer) } } }
+
+    /// An idle handle, or a new one; give it back with `release`.
+    private func acquireHandle() throws(StoreError) -> UnsafeMutableRawPointer {
+        if let idle = handles.withLock({ $0.popLast() }) { return idle.pointer }
+        guard let handle = soundpack_curl_easy_init() else { throw StoreError("cannot start libcurl") }
+        return handle
+    }
+
+    private func release(_ handle: UnsafeMutableRawPointer) { handles.withLock { $0.append(CurlHandle(pointer: handle)) } }
+
+    private static let globalInit: Void = { soundpack_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    public var location: String { s3.shown }
+
+    /// The object key of a store key.
+    func objectKey(_ key: String) -> String { s3.prefix.isEmpty ? key : "\(s3.prefix)/\(key)" }
+
+    /// Percent-encodes a path as SigV4's canonical URI wants it: every byte but A-Z a-z 0-9 - . _ ~ and /.
+    static func encodePath(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(Character(UnicodeScalar(byte)))
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+
+    static func encodeQueryValue(_ value: String) -> String { encodePath(value).replacingOccurrences(of: "/", with: "%2F") }
+
+    /// One signed request, retried on a transport failure or a 5xx other than 501 Not Implemented
+    /// (three tries in all).
+    /// `streaming` makes a fresh hash for each try; the body goes into it instead of the response.
+    func send(_ method: String, key: String?, query: [(String, String)] = [], body: Data? = nil,
+              headers: [String: String] = [:], streaming: (() -> Digest.Stream)? = nil, cap: Int = 1 << 30) throws(StoreError) -> S3Response {
+        if let key { try StoreLayout.checkKey(key, in: location) }
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let response = try perform(method, key: key, query: query, body: body, headers: headers, stream: streaming?(), cap: cap)
+                if response.status >= 500 && response.status != 501 && attempt < 3 { Thread.sleep(forTimeInterval: 0.2 * Double(attempt)); continue }
+                return response
+            } catch {
+                if attempt >= 3 { throw error }
+                Thread.sleep(forTimeInterval: 0.2 * Double(attempt))
+            }
+        }
+    }
+
+    private func perform(_ method: String, key: String?, query: [(String, String)], body: Data?,
+                         headers: [String: String], stream: Digest.Stream? = nil, cap: Int = 1 << 30) throws(StoreError) -> S3Response {
+        let handle = try acquireHandle()
+        defer { release(handle) }
+        soundpack_curl_easy_reset(handle)
+        var path = "/" + s3.bucket
+        if let key { path += "/" + objectKey(key) }
+        // SigV4 signs the query sorted by name.
+        let queryText = query.sorted { $0.0 < $1.0 }.map { "\(Self.encodeQueryValue($0.0))=\(Self.encodeQueryValue($0.1))" }.joined(separator: "&")
+        let url = s3.endpoint + Self.encodePath(path) + (queryText.isEmpty ? "" : "?" + queryText)
+        let payload = body ?? Data()
+        var headerLines = headers.map { "\($0.key): \($0.value)" }
+        headerLines.append("x-amz-content-sha256: \(Digest.sha256Hex(payload))")
+        if let token = s3.sessionToken { headerLines.append("x-amz-security-token: \(token)") }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in headerLines { list = soundpack_curl_slist_append(list, line) }
+        defer { soundpack_curl_slist_free_all(list) }
+
+        let sink = ResponseSink()
+        sink.stream = stream
+        sink.cap = cap
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        var ok = true
+        func set(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_URL, url))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_AWS_SIGV4, "aws:amz:\(s3.region):s3"))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_USERNAME, s3.accessKey))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_PASSWORD, s3.secretKey))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, list))
+        set(soundpack_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        set(soundpack_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 15))
+        set(soundpack_curl_setopt_long(handle, CURLOPT_TIMEOUT, 300))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(soundpack_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, { pointer, size, count, context in
+            guard let pointer, let context else { return 0 }
+            let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
+            let chunk = UnsafeRawBufferPointer(start: pointer, count: size * count)
+            if let stream = sink.stream {
+                stream.update(chunk)
+                // An error's XML is short; only its start is kept, to name the error.
+                if sink.body.count < 1_024 { sink.body.append(contentsOf: chunk.prefix(1_024 - sink.body.count)) }
+            } else {
+                // Past the cap the transfer stops (libcurl ends it when fewer bytes are taken).
+                guard sink.body.count + chunk.count <= sink.cap else { sink.overCap = true; return 0 }
+                sink.body.append(contentsOf: chunk)
+            }
+            return size * count
+        }))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
+        set(soundpack_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, { pointer, size, count, context in
+            guard let pointer, let context else { return 0 }
+            let line = String(decoding: UnsafeRawBufferPointer(start: pointer, count: size * count), as: UTF8.self)
+            if let colon = line.firstIndex(of: ":") {
+                let name = line[..<colon].lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+                Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue().headers[name] = value
+            }
+            return size * count
+        }))
+        set(soundpack_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
+        switch method {
+        case "GET": break
+        case "HEAD": set(soundpack_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
+        default: set(soundpack_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, method))
+        }
+        let code: CURLcode = payload.withUnsafeBytes { raw in
+            if method == "PUT" || method == "POST" {
+                // POSTFIELDS with a custom method: libcurl sends the bytes and signs their hash.
+                set(soundpack_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(raw.count)))
+                set(soundpack_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, raw.baseAddress ?? UnsafeRawPointer(Self.emptyBody)))
+            }
+            guard ok else { return CURLE_BAD_FUNCTION_ARGUMENT }
+            return soundpack_curl_easy_perform(handle)
+        }
+        if sink.overCap { throw StoreError("\(location)/\(key ?? "") holds more than \(cap) bytes, more than soundpack reads from such a file") }
+        guard code == CURLE_OK else {
+            throw StoreError("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: soundpack_curl_easy_strerror(code)))")
+        }
+        var status = 0
+        _ = soundpack_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return S3Response(status: status, body: sink.body, headers: sink.headers)
+    }
+
+    private func failure(_ response: S3Response, _ what: String) -> StoreError {
+        let code = Self.xmlValues("Code", in: response.body).first ?? "HTTP \(response.status)"
+        let message = Self.xmlValues("Message", in: response.body).first.map { ": \($0)" } ?? ""
+        return StoreError("cannot \(what) in \(location): \(code.visible)\(message.visible)")
+    }
+
+    // MARK: StoreBackend
+
+    public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+        let response = try send("GET", key: key, cap: cap)
+        if response.status == 404 { return nil }
+        guard response.status == 200 else { throw failure(response, "read \(key.visible)") }
+        return response.body
+    }
+
+    /// A GET whose body is hashed as it arrives and not kept (but for an error's first KiB).
+    public func digest(_ key: String) throws(StoreError) -> StoredFile? {
+        var hash = Digest.Stream()
+        let response = try send("GET", key: key, streaming: { hash = Digest.Stream(); return hash })
+        if response.status == 404 { return nil }
+        guard response.status == 200 else { throw failure(response, "read \(key.visible)") }
+        return .file(StoredDigest(bytes: hash.count, sha256: hash.finish()))
+    }
+
+    /// Content-Type and Cache-Control for a key: version files are immutable; index.json is not.
+    static func headers(for key: String) -> [String: String] {
+        let type: String
+        switch (key as NSString).pathExtension.lowercased() {
+        case "json": type = "application/json"
+        case "gz": type = "application/gzip"
+        case "zip": type = "application/zip"
+        case "caf": type = "audio/x-caf"
+        case "wav": type = "audio/wav"
+        case "aif", "aiff", "aifc": type = "audio/aiff"
+        case "sig": type = "text/plain; charset=utf-8"
+        default: type = "application/octet-stream"
+        }
+        let cache = key == StoreLayout.index ? "public, max-age=60" : "public, max-age=31536000, immutable"
+        return ["Content-Type": type, "Cache-Control": cache]
+    }
+
+    public func write(_ key: String, _ data: Data) throws(StoreError) {
+        let response = try send("PUT", key: key, body: data, headers: Self.headers(for: key))
+        guard response.status == 200 || response.status == 201 else { throw failure(response, "write \(key.visible)") }
+    }
+
+    /// A PUT with `If-None-Match: *`: servers that know it refuse to overwrite (412), in one
+    /// request. Where it is not implemented (501: Swift's s3api), a HEAD, then a plain PUT: the
+    /// publish lock keeps anyone else from writing the version meanwhile.
+    public func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
+        if conditionalPut.load(ordering: .relaxed) {
+            var headers = Self.headers(for: key)
+            headers["If-None-Match"] = "*"
+            let response = try send("PUT", key: key, body: data, headers: headers)
+            if response.status == 412 { return false }
+            if response.status == 200 || response.status == 201 { return true }
+            guard response.status == 501 else { throw failure(response, "write \(key.visible)") }
+            conditionalPut.store(false, ordering: .relaxed)
+        }
+        let head = try send("HEAD", key: key)
+        if head.status == 200 { return false }
+        guard head.status == 404 else { throw failure(head, "look up \(key.visible)") }
+        try write(key, data)
+        return true
+    }
+
+    public func list() throws(StoreError) -> [String] {
+        let base = s3.prefix.isEmpty ? "" : s3.prefix + "/"
+        var listing = S3Listing(prefix: base, location: location, endpoint: s3.endpoint)
+        var token: String?
+        repeat {
+            var query = [("list-type", "2"), ("max-keys", String(listPageSize))]
+            if !base.isEmpty { query.append(("prefix", base)) }
+            if let token { query.append(("continuation-token", token)) }
+            let response = try send("GET", key: nil, query: query)
+            guard response.status == 200 else { throw failure(response, "list the store") }
+            token = try listing.add(page: response.body)
+        } while token != nil
+        return listing.keys.sorted()
+    }
+
+    /// A version's files, each one PUT that never replaces an object, manifest.json last: readers
+    /// find a version through index.json, written after the catalog commit, so a crash leaves only
+    /// unlisted objects, and the rerun (which makes the same bytes: archives are reproducible and
+    /// nothing in them is a time of day) finds them in place and completes the version. Other bytes
+    /// under one of its keys are refused, never overwritten. The files before manifest.json go up
+    /// `uploadWorkers` at a time; manifest.json only once every one of them is in place.
+    public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
+        let first = files.filter { $0.name != StoreLayout.manifestFile }
+        try WorkerPool.runBlocking(first.count, workers: uploadWorkers) { (index: Int) throws(StoreError) in
+            try self.writeVersionFile(folder, first[index])
+        }
+        for file in files where file.name == StoreLayout.manifestFile { try writeVersionFile(folder, file) }
+    }
+
+    private func writeVersionFile(_ folder: String, _ file: (name: String, data: Data)) throws(StoreError) {
+        let key = "\(folder)/\(file.name)"
+        if try writeIfAbsent(key, file.data) { return }
+        guard try read(key) == file.data else {
+            throw StoreError("\(location)/\(key) already exists with other bytes, left by an earlier attempt at this version with other content; delete \(location)/\(folder)/ (no catalog lists it) or publish a new version")
+        }
+    }
+
+    /// Nothing is staged in an object store.
+    public func leftovers() throws(StoreError) -> [String] { [] }
+
+    public func removeLeftovers() {}
+
+    /// Without a database lock (a SQLite catalog), publishers on this machine wait on a lock file
+    /// named after the bucket and prefix, in `$TMPDIR/soundpack-UID/`: a folder only this user made
+    /// (a name anyone can guess in a shared /tmp is never used when someone else made it, or
+    /// planted a link there). With PostgreSQL, the catalog's lock is taken instead.
+    public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
+        let name = Digest.sha256Hex(Data("\(s3.endpoint)|\(s3.bucket)|\(s3.prefix)".utf8)).prefix(16)
+        return try DirectoryStore.FileLock(under: s3.temporaryFolder, folders: ["soundpack-\(geteuid())", "s3-lock-\(name)"], scope: scope, store: location)
+    }
+
+    /// Creates the bucket when it does not exist (for tests and first set-up).
+    public func createBucket() throws(StoreError) {
+        let response = try send("PUT", key: nil)
+        guard response.status == 200 || response.status == 409 else { throw failure(response, "create the bucket") }
+    }
+
+    /// The text of every `<name>…</name>` element, XML entities decoded.
+    static func xmlValues(_ name: String, in body: Data) -> [String] {
+        let text = String(decoding: body, as: UTF8.self)
+        var values: [String] = []
+        var rest = text[...]
+        while let open = rest.range(of: "<\(name)>"), let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex) {
+            values.append(String(rest[open.upperBound..<close.lowerBound])
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&"))
+            rest = rest[close.upperBound...]
+        }
+        return values
+    }
+}
+
+/// One ListObjectsV2 listing, a page at a time. The server may answer anything, so the listing
+/// must move forward: S3 lists keys in ascending byte order, so every page starts after the last
+/// key of the pages before it, and a page that says more follow names a token not seen before. A
+/// page that repeats or goes back, a continuation token that comes twice, and a truncated page
+/// without keys or without a token end the listing with an error, never a loop or a silent cut.
+struct S3Listing {
+    /// Keys are kept only under this prefix, without it.
+    let prefix: String
+    /// The store and its endpoint, for messages.
+    let location: String
+    let endpoint: String
+    private(set) var keys: [String] = []
+    private var tokens = Set<String>()
+    /// The greatest key of the pages so far (by bytes), nil before the first key.
+    private var lastKey: [UInt8]?
+    private var pages = 0
+
+    init(prefix: String, location: String, endpoint: String) {
+        self.prefix = prefix
+        self.location = location
+        self.endpoint = endpoint
+    }
+
+    /// Takes one page (the body of a 200); returns the continuation token of the next, or nil
+    /// when this page was the last.
+    mutating func add(page body: Data) throws(StoreError) -> String? {
+        pages += 1
+        let found = S3Store.xmlValues("Key", in: body).map { Array($0.utf8) }
+        if let lastKey, let first = found.min(by: { $0.lexicographicallyPrecedes($1) }), !lastKey.lexicographicallyPrecedes(first) {
+            throw stuck("page \(pages) lists '\(String(decoding: first, as: UTF8.self).quoted(limit: 80))', which is not after the last key of the pages before it (a page repeated, or the listing went back)")
+        }
+        keys += found.map { String(decoding: $0, as: UTF8.self) }.compactMap { $0.hasBytePrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
+        if let greatest = found.max(by: { $0.lexicographicallyPrecedes($1) }) { lastKey = greatest }
+        guard S3Store.xmlValues("IsTruncated", in: body).first == "true" else { return nil }
+        guard !found.isEmpty else { throw stuck("page \(pages) lists no key but says more follow") }
+        guard let token = S3Store.xmlValues("NextContinuationToken", in: body).first, !token.isEmpty else {
+            throw stuck("page \(pages) says more follow but gives no continuation token")
+        }
+        guard tokens.insert(token).inserted else { throw stuck("page \(pages) gives the continuation token '\(token.quoted(limit: 80))' a page before it gave") }
+        return token
+    }
+
+    private func stuck(_ why: String) -> StoreError {
+        StoreError(.environment, "cannot list \(location): the server's listing does not move forward", why: why,
+                   hint: "the server at \(endpoint.visible) does not list as S3's ListObjectsV2 does; check the endpoint")
+    }
+}
+
+/// Where libcurl's callbacks put a response.
+private final class ResponseSink {
+    var body = Data()
+    /// Where a streamed body goes (`digest`), instead of `body`.
+    var stream: Digest.Stream?
+    /// The most `body` may hold; `overCap` when a response had more.
+    var cap = Int.max
+    var overCap = false
+    var headers: [String: String] = [:]
+}

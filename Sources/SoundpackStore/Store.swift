@@ -1,0 +1,592 @@
+// The store (DESIGN §7) and its one owner: the layout (`index.json`, `ID/VER/manifest.json`,
+// `ID/VER/ID-VER.tar.gz`, `ID/VER/clips/…`), the lock publishers and yanks take, manifest lookup
+// and index.json, which is always rebuilt from the catalog. No other file spells a store path.
+//
+// A backend stores bytes under keys (`wechat/1.0.0/manifest.json`). Its interface is what an
+// object store can implement too: read, replace, put-if-absent, list, and an exclusive section.
+
+import Foundation
+import SoundpackCatalog
+import SoundpackCore
+import SoundpackPack
+import SoundpackSupport
+
+/// The store paths only Kit needs (pack.json, archives, clips); SoundpackCore's `StoreLayout`
+/// spells the ones phones read too.
+extension StoreLayout {
+    public static let packJSONFile = PackFolder.packFile
+
+    /// `wechat-1.0.0.tar.gz`: an archive's name inside the version folder.
+    public static func archiveFile(_ id: String, _ version: SemanticVersion, _ kind: ArchiveKind) -> String {
+        "\(id)-\(version).\(kind.rawValue)"
+    }
+
+    /// Where a clip goes in the version folder: its pack path, under `clips/` (`shi.caf` →
+    /// `clips/shi.caf`, `clips/shi.caf` stays).
+    public static func clipFile(packPath: String) -> String { PackPaths.storePath(packPath) }
+
+    /// Nothing when `key` is a key of the store: a relative path of non-empty components, none of
+    /// them `.` or `..`, without a NUL. Every backend checks each key it is given, so a key built
+    /// from what a manifest or index.json says never names a file outside the store (on disk, or
+    /// through an HTTP client that folds `..` out of a URL).
+    static func checkKey(_ key: String, in location: String) throws(StoreError) {
+        let parts = key.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard !key.isEmpty, key.utf8.count <= Folders.maxPathBytes, !key.utf8.contains(0),
+              parts.allSatisfy({ !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) }) else {
+            throw StoreError(.environment, "refusing to read or write '\(key.quoted(limit: 120))' in \(location)",
+                             why: "it is not a path inside the store (an empty, . or .. part)",
+                             hint: "a store's manifests and index.json name only files of the store; soundpack verify checks it")
+        }
+    }
+}
+
+/// Bytes under keys: a folder on disk, or (later) an object store.
+public protocol StoreBackend: AnyObject, Sendable {
+    /// Where the store is, for messages.
+    var location: String { get }
+    /// The bytes at `key`, or nil when there is none; an error when there are more than `cap`
+    /// (found before they are all read: a hostile store cannot make a reader load gigabytes).
+    func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data?
+    /// The size and SHA-256 of `key`, read as a stream (a file of any size costs a bounded buffer);
+    /// what stands there instead when it is no file (never opened), or nil when there is nothing.
+    func digest(_ key: String) throws(StoreError) -> StoredFile?
+    /// Writes `key` whole (a reader sees the old bytes or the new, never part), replacing it.
+    func write(_ key: String, _ data: Data) throws(StoreError)
+    /// Writes `key` only when it does not exist yet; false when it did.
+    func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool
+    /// Every key in the store (leftovers of interrupted writes excepted).
+    func list() throws(StoreError) -> [String]
+    /// Writes the files of a new version folder (`wechat/1.0.0`) so that readers see all of them
+    /// or none: a crash leaves at most a leftover that `leftovers()` lists. A folder already there
+    /// that the catalog does not know (an earlier publish stopped before its catalog commit) is
+    /// replaced; call it under the lock.
+    func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError)
+    /// What interrupted writes left (staging folders, temporary files), for `verify` to report.
+    func leftovers() throws(StoreError) -> [String]
+    /// Takes the store's exclusive lock of `scope`, held until the returned lock is released.
+    func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock
+    /// Removes what writers that are gone (killed) left; what a live writer is assembling stays.
+    /// Its cost does not grow with the store.
+    func removeLeftovers()
+}
+
+
+extension StoreBackend {
+    /// The bytes at `key`, at most 1 GiB (`read(_:atMost:)`).
+    public func read(_ key: String) throws(StoreError) -> Data? { try read(key, atMost: 1 << 30) }
+}
+
+/// A stored file's size and SHA-256.
+public struct StoredDigest: Sendable, Equatable {
+    public var bytes: Int64
+    public var sha256: String
+}
+
+/// What stands at a key of the store.
+public enum StoredFile: Sendable, Equatable {
+    case file(StoredDigest)
+    /// Something no store holds in place of a file, named ("a FIFO", "a folder"): soundpack writes
+    /// only files, so this is drift. It was not opened.
+    case notAFile(String)
+
+    /// The file's size and SHA-256; nil when it is no file.
+    public var digest: StoredDigest? {
+        if case .file(let digest) = self { return digest }
+        return nil
+    }
+}
+
+/// A store: a backend and the layout, with the lookups every command shares.
+public struct Store: Sendable {
+    public let backend: any StoreBackend
+
+    public init(backend: any StoreBackend) { self.backend = backend }
+
+    /// A store in a local folder (created on first write), named in messages as `shown` (the
+    /// path as the user wrote it; the absolute path when nil).
+    public static func directory(_ path: String, shown: String? = nil) -> Store {
+        Store(backend: DirectoryStore(root: path, shown: shown))
+    }
+
+    public var location: String { backend.location }
+
+    public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock { try backend.lock(scope) }
+
+    /// The manifest of a published version, read and decoded.
+    public func manifest(_ id: String, _ version: SemanticVersion) throws(StoreError) -> StoreManifest {
+        guard let manifest = try storedManifest(id, version) else {
+            throw StoreError("\(location)/\(StoreLayout.manifest(id, version)) is missing (soundpack verify checks the store)")
+        }
+        return manifest
+    }
+
+    /// The manifest of `id@version` when the store holds one (one read), nil when it does not.
+    /// It is decoded as a phone decodes it (`decodeManifest`), and must describe `id@version`.
+    public func storedManifest(_ id: String, _ version: SemanticVersion) throws(StoreError) -> StoreManifest? {
+        let key = StoreLayout.manifest(id, version)
+        guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else { return nil }
+        return try decoded(data, key: key, id: id, version: version)
+    }
+
+    /// The bytes of `id@version`'s manifest.json decoded by the phone's own decoding, and checked
+    /// to describe that version: what every reader of a store's manifest takes.
+    package func decoded(_ data: Data, key: String, id: String, version: SemanticVersion) throws(StoreError) -> StoreManifest {
+        let manifest: StoreManifest
+        do { manifest = try ManifestRefresher.decodeManifest(data) } catch {
+            throw StoreError("\(location)/\(key) is not a soundpack manifest: \(error.description) (soundpack verify checks the store)")
+        }
+        guard manifest.id == id, manifest.version == version else {
+            throw StoreError("\(location)/\(key) describes \(manifest.id.visible)@\(manifest.version), not \(id)@\(version)")
+        }
+        return manifest
+    }
+
+    /// Nothing when `manifest` (of `id@version`) is the one publish writes for the pack.json stored
+    /// beside it (`StoreManifest.disagreement`); else the error that says how it is not. pack.json
+    /// is read within its cap and checked against the manifest's entry first.
+    func checkContent(of manifest: StoreManifest, _ id: String, _ version: SemanticVersion) throws(StoreError) {
+        let key = StoreLayout.versionFile(id, version, manifest.packJSON.file)
+        guard let data = try backend.read(key, atMost: PackFile.maxBytes) else {
+            throw StoreError("\(location)/\(key) is missing (soundpack verify checks the store)")
+        }
+        guard data.count == manifest.packJSON.bytes, Digest.sha256Hex(data) == manifest.packJSON.sha256 else {
+            throw StoreError("\(location)/\(key) does not match its manifest (soundpack verify checks the store)")
+        }
+        if let why = manifest.disagreement(withPackJSON: Array(data)) {
+            throw StoreError("\(location)/\(StoreLayout.manifest(id, version)) is not the manifest of the version it is in: \(why) (soundpack verify checks the store)")
+        }
+    }
+
+    /// A published version of `id` and its manifest: `version` when given (yanked or not), else
+    /// the newest that is not yanked. Nil when the catalog has no such version.
+    public func published(_ id: String, _ version: SemanticVersion?, in catalog: any Catalog) throws(SoundpackError) -> (version: PublishedVersion, manifest: StoreManifest)? {
+        let versions: [PublishedVersion]
+        do { versions = try catalog.publishedVersions(of: id) } catch { throw .catalog(error.message) }
+        let chosen = if let version { versions.first { $0.version == version } } else { versions.filter { !$0.yanked }.max { $0.version < $1.version } }
+        guard let chosen else { return nil }
+        return (chosen, try checkedManifest(chosen))
+    }
+
+    /// The manifest of a published version, as export and payload hand it to phones: its bytes
+    /// must hash to what the catalog recorded at publish time, it must pass the phone's own
+    /// decoding (ManifestRefresher: clip paths inside the version folder, known tokens), and it
+    /// must be the manifest of the pack.json stored beside it, so a store changed behind the
+    /// catalog's back is refused here, not on a million phones.
+    public func checkedManifest(_ version: PublishedVersion) throws(StoreError) -> StoreManifest {
+        let key = StoreLayout.manifest(version.id, version.version)
+        guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else {
+            throw StoreError("\(location)/\(key) is missing (soundpack verify checks the store)")
+        }
+        if let recorded = version.manifestSha256, Digest.sha256Hex(data) != recorded {
+            throw StoreError("\(location)/\(key) is not the manifest that was published: its SHA-256 differs from the catalog's (soundpack verify shows what changed)")
+        }
+        let manifest = try decoded(data, key: key, id: version.id, version: version.version)
+        try checkContent(of: manifest, version.id, version.version)
+        return manifest
+    }
+
+    /// The index the catalog's published versions describe.
+    public static func index(of versions: [PublishedVersion]) -> StoreIndex {
+        var packs: [String: StoreIndex.Pack] = [:]
+        var latest: [String: SemanticVersion] = [:]
+        for version in versions {
+            // Mutated in place: copying a pack's versions out and back would make this quadratic.
+            packs[version.id, default: StoreIndex.Pack(latest: nil, versions: [:])].versions[version.version.description] = StoreIndex.Version(
+                digest: version.digest, manifest: StoreLayout.manifest(version.id, version.version),
+                manifestSha256: version.manifestSha256 ?? "", publishedAt: version.publishedAt, yanked: version.yanked,
+                yankReason: version.yankReason)
+            if !version.yanked, latest[version.id].map({ $0 < version.version }) ?? true { latest[version.id] = version.version }
+        }
+        for (id, version) in latest { packs[id]?.latest = version.description }
+        return StoreIndex(packs: packs)
+    }
+
+    /// The store's index.json, nil when there is none yet.
+    public func readIndex() throws(StoreError) -> StoreIndex? {
+        guard let data = try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes) else { return nil }
+        do { return try ManifestRefresher.decodeIndex(data) } catch {
+            throw StoreError("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
+        }
+    }
+
+    /// Whether the store holds a manifest for `id@version` (a version stored whole).
+    public func hasVersion(_ id: String, _ version: SemanticVersion) throws(StoreError) -> Bool {
+        try backend.read(StoreLayout.manifest(id, version)) != nil
+    }
+
+    /// Rewrites index.json from the catalog; call it under the store lock, after the catalog commit.
+    /// The store is the source of truth: a version the index listed whose manifest is still in the
+    /// store stays listed though the catalog lacks it, and a yank the index records stays, unless
+    /// `unyanking` names that version (`yank --undo`).
+    public func writeIndex(from catalog: any Catalog, unyanking: (id: String, version: SemanticVersion)? = nil) throws(SoundpackError) {
+        let versions: [PublishedVersion]
+        do { versions = try catalog.publishedVersions(of: nil, withClips: false) } catch { throw .catalog(error.message) }
+        var index = Self.index(of: versions)
+        let previous: StoreIndex?
+        previous = try readIndex()
+        for (id, pack) in previous?.packs ?? [:] {
+            for (text, listed) in pack.versions {
+                if var current = index.packs[id]?.versions[text] {
+                    let undone = unyanking.map { $0.id == id && $0.version.description == text } ?? false
+                    if listed.yanked && !current.yanked && !undone {
+                        current.yanked = true
+                        current.yankReason = listed.yankReason
+                        index.packs[id]?.versions[text] = current
+                    }
+                    continue
+                }
+                guard let version = SemanticVersion(text) else { continue }
+                let kept: Bool
+                kept = try hasVersion(id, version)
+                if kept { index.packs[id, default: StoreIndex.Pack(latest: nil, versions: [:])].versions[text] = listed }
+            }
+        }
+        for (id, pack) in index.packs {
+            index.packs[id]?.latest = pack.versions.filter { !$0.value.yanked }.keys.compactMap(SemanticVersion.init).max()?.description
+        }
+        let data: Data
+        data = try index.encoded()
+        try backend.write(StoreLayout.index, data)
+    }
+}
+
+/// A store in a local folder. Single files are written to a temporary name, synced and renamed;
+/// a version is written whole into a staging folder and renamed into place in one step. The lock
+/// (`flock`) and the staging folder live beside the store, in `.<name>.soundpack/` next to it, so
+/// the store tree holds only `index.json` and `ID/…`, what a CDN sync ships; where the store is on
+/// a file system of its own, versions are staged in its `.staging/` (removed once empty).
+public final class DirectoryStore: StoreBackend {
+    public let root: String
+    static let lockFile = ".soundpack.lock"
+    /// Where versions are assembled before their rename, inside the store: older releases, and a
+    /// store on its own file system.
+    static let stagingFolder = ".staging"
+
+    /// How messages name the store: the path as the user wrote it.
+    public let shown: String
+
+    public init(root: String, shown: String? = nil) {
+        self.root = root
+        self.shown = shown ?? root
+    }
+
+    public var location: String { shown }
+
+    private func path(_ key: String) -> String { root + "/" + key }
+
+    /// The store's real path and the folder it is in: every symbolic link resolved, and for a store
+    /// not created yet, its deepest existing ancestor's (`Folders.realPath`). Two spellings of one
+    /// store (a link and its target, `dist` and `dist/.`, `.` inside it) have one real path, so one
+    /// sidecar and one lock, and the sidecar is never inside the store.
+    private var realPlace: (parent: String, name: String) {
+        let real = Folders.realPath(root)
+        let parent = (real as NSString).deletingLastPathComponent
+        return (parent == "/" ? "" : parent, (real as NSString).lastPathComponent)
+    }
+
+    /// `.<name>.soundpack` beside the store (beside its real path): its lock and staging folder.
+    var sidecar: String {
+        let (parent, name) = realPlace
+        return parent + "/." + name + ".soundpack"
+    }
+
+    /// The sidecar as a key relative to the store root, for messages.
+    private var sidecarKey: String { "../." + realPlace.name + ".soundpack" }
+
+    /// A folder versions are staged in: `key` names it in messages; it is reached from the folder
+    /// `base` (the store's real parent, or the store as named) through `names`, each a real folder
+    /// this user made, never a symbolic link.
+    struct StagingArea {
+        var key: String
+        var base: String
+        var names: [String]
+        var path: String { base + (base.hasSuffix("/") ? "" : "/") + names.joined(separator: "/") }
+
+        /// The area's folder, open; created (mode 0700) when `create`. A link, or a folder another
+        /// user made, where a part of it should be is an error: it is never followed.
+        func open(create: Bool) throws(POSIXFailure) -> Int32 {
+            try PrivateFolder.open(names, under: base, create: create)
+        }
+    }
+
+    /// Where versions may be staged: the sidecar's `staging/`, and the store's own `.staging/`
+    /// (older releases, and a store on a file system of its own).
+    private var stagingAreas: (sidecar: StagingArea, inStore: StagingArea) {
+        let (parent, name) = realPlace
+        return (StagingArea(key: sidecarKey + "/staging", base: parent.isEmpty ? "/" : parent, names: [".\(name).soundpack", "staging"]),
+                StagingArea(key: Self.stagingFolder, base: root, names: [Self.stagingFolder]))
+    }
+
+    /// Where this store stages versions: the sidecar when it is on the store's file system (a
+    /// rename cannot cross file systems), else the store's own `.staging/`.
+    private func stagingArea() -> StagingArea {
+        let areas = stagingAreas
+        var store = stat(), parent = stat()
+        guard stat(root, &store) == 0, stat(areas.sidecar.base, &parent) == 0, store.st_dev == parent.st_dev else { return areas.inStore }
+        return areas.sidecar
+    }
+
+    /// The first part of `key`'s path that is a symbolic link (`wechat` of
+    /// `wechat/1.0.0/manifest.json`, or the whole key), looked at without following it, up to the
+    /// first part that does not exist; nil when there is none. A store holds only the folders and
+    /// files soundpack wrote: nothing in it is read or written through a link, which could lead
+    /// anywhere on the machine.
+    private func link(in key: String) -> String? {
+        var prefix = ""
+        for component in key.slashSeparated {
+            prefix += (prefix.isEmpty ? "" : "/") + component
+            switch FileKind.at(path(prefix)) {
+            case nil: return nil
+            case .other("a symbolic link")?: return prefix
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// What stands at `key` when it is reached through a symbolic link: "a symbolic link", or
+    /// "reached through the symbolic link wechat"; nil when it is not.
+    private func linkKind(_ key: String) -> String? {
+        guard let link = link(in: key) else { return nil }
+        return link.utf8.count == key.utf8.count ? "a symbolic link" : "reached through the symbolic link \(link.quoted(limit: 120))"
+    }
+
+    /// The error of a write that would go through a symbolic link in the store.
+    private func throughLink(_ key: String, _ link: String) -> StoreError {
+        StoreError(.environment, "cannot write \(location)/\(key.quoted(limit: 120))",
+                   why: "\(location)/\(link.quoted(limit: 120)) is a symbolic link, and a store holds only the folders and files soundpack wrote: nothing is written through a link",
+                   hint: "remove the link; soundpack verify checks the store")
+    }
+
+    public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+        try StoreLayout.checkKey(key, in: location)
+        if let kind = linkKind(key) { throw Self.notAFile(path(key), kind) }
+        switch FileKind.of(path(key)) {
+        case nil: if errno == ENOENT || errno == ENOTDIR { return nil }
+        case .other(let kind)?: throw Self.notAFile(path(key), kind)
+        case .regular?: break
+        }
+        do { return Data(try CappedFile.read(path(key), cap: cap, what: (key as NSString).lastPathComponent)) } catch {
+            throw StoreError("cannot read \(path(key)): \(error.message)")
+        }
+    }
+
+    public func digest(_ key: String) throws(StoreError) -> StoredFile? {
+        try StoreLayout.checkKey(key, in: location)
+        // Looked at before it is opened: a link, a FIFO or a device planted in the store is never opened.
+        if let kind = linkKind(key) { return .notAFile(kind) }
+        if case .other(let kind)? = FileKind.of(path(key)) { return .notAFile(kind) }
+        // O_NONBLOCK: one swapped in meanwhile must not hold verify waiting for a writer either.
+        let fd = SystemCall.open(path(key), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
+        if case .other(let kind) = FileKind(mode: info.st_mode) { return .notAFile(kind) }
+        let hash = Digest.Stream()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        return .file(StoredDigest(bytes: hash.count, sha256: hash.finish()))
+    }
+
+    /// A key that is no file, where a reader needs its bytes.
+    static func notAFile(_ path: String, _ kind: String) -> StoreError {
+        .environment("\(path) is \(kind), not a file", hint: "a store holds only the files soundpack wrote; soundpack verify checks the store")
+    }
+
+    public func write(_ key: String, _ data: Data) throws(StoreError) {
+        try StoreLayout.checkKey(key, in: location)
+        let target = path(key)
+        if let link = link(in: key) { throw throughLink(key, link) }
+        do {
+            try Folders.create((target as NSString).deletingLastPathComponent)
+            try AtomicFile.write(data, to: target)
+        } catch {
+            throw StoreError("cannot write \(target): \(error.localizedDescription)")
+        }
+    }
+
+    public func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
+        try StoreLayout.checkKey(key, in: location)
+        if let link = link(in: key) { throw throughLink(key, link) }
+        guard FileKind.at(path(key)) == nil else { return false }
+        try write(key, data)
+        return true
+    }
+
+    public func list() throws(StoreError) -> [String] {
+        Folders.walk(root).filter { entry in
+            entry.kind != .folder && entry.path != Self.lockFile && !entry.path.hasBytePrefix(Self.stagingFolder + "/") && !Self.isTemporary(entry.path)
+        }.map(\.path).sorted()
+    }
+
+    public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
+        do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.localizedDescription)") }
+        let (parent, name) = realPlace
+        return try FileLock(under: parent.isEmpty ? "/" : parent, folders: [".\(name).soundpack"], scope: scope, store: location)
+    }
+
+    /// `.index.json.PID.N.tmp`: what `AtomicFile` leaves when killed between write and rename.
+    static func isTemporary(_ key: String) -> Bool {
+        let name = (key as NSString).lastPathComponent
+        return name.hasPrefix(".") && name.hasSuffix(".tmp")
+    }
+
+    public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
+        try StoreLayout.checkKey(folder, in: location)
+        for file in files { try StoreLayout.checkKey(folder + "/" + file.name, in: location) }
+        do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.message)") }
+        if let link = link(in: folder) { throw throughLink(folder, link) }
+        let area = stagingArea()
+        let areaFD: Int32
+        do { areaFD = try area.open(create: true) } catch {
+            throw StoreError(.environment, "cannot stage \(folder) in \(location)", why: error.message,
+                             hint: "versions are staged only in a folder soundpack made; remove what stands at \(area.path)")
+        }
+        defer {
+            close(areaFD)
+            if area.key == Self.stagingFolder { rmdir(area.path) }  // inside the store: gone once empty
+        }
+        // Named by the folder when it is short; a long version number (a name of up to 255 bytes
+        // is valid) would make the staging name too long, so it is cut and a hash of it added.
+        var label = folder.replacingOccurrences(of: "/", with: "@")
+        if label.utf8.count > 100 { label = String(decoding: label.utf8.prefix(64), as: UTF8.self) + "~" + Digest.sha256Hex(Array(folder.utf8)).prefix(16) }
+        let name = "\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staging = area.path + "/" + name
+        guard mkdirat(areaFD, name, 0o755) == 0 else { throw StoreError("cannot stage \(folder) in \(area.path): \(String(cString: strerror(errno)))") }
+        var committed = false
+        defer { if !committed { Folders.remove(name, in: areaFD) } }
+        // Write everything first, then make it durable, then one rename: the version appears whole.
+        var written: [String] = []
+        for file in files {
+            let target = "\(staging)/\(file.name)"
+            do {
+                try Folders.create((target as NSString).deletingLastPathComponent)
+                try FileBytes.write(file.data, to: target)
+            } catch { throw StoreError("cannot write \(target): \(error.message)") }
+            written.append(target)
+        }
+        // Durable before the rename, as one batch (one syncfs on Linux), not an fsync per file.
+        do { try FileBytes.syncAll(written, folders: Set(written.map { ($0 as NSString).deletingLastPathComponent })) } catch {
+            throw StoreError(error.message)
+        }
+        let final = path(folder)
+        let parent = (final as NSString).deletingLastPathComponent
+        do { try Folders.create(parent) } catch { throw StoreError("cannot create \(parent): \(error.message)") }
+        if renameat(areaFD, name, AT_FDCWD, final) != 0 {
+            guard errno == EEXIST || errno == ENOTEMPTY else {
+                throw StoreError("cannot move \(folder) into place: \(String(cString: strerror(errno)))")
+            }
+            // A whole folder an interrupted publish renamed but never recorded: set it aside, then retry.
+            let aside = "replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            guard renameat(AT_FDCWD, final, areaFD, aside) == 0, renameat(areaFD, name, AT_FDCWD, final) == 0 else {
+                throw StoreError("cannot replace the unrecorded \(folder): \(String(cString: strerror(errno)))")
+            }
+            Folders.remove(aside, in: areaFD)
+        }
+        committed = true
+        FileBytes.syncFolder(parent)
+    }
+
+    /// Staging folders and temporary files interrupted writers left: only in the staging areas
+    /// that are real folders this user made (a link in place of one is never looked into, and the
+    /// store listing reports it), and temporary files at the store root.
+    public func leftovers() throws(StoreError) -> [String] {
+        var found: [String] = []
+        for area in [stagingAreas.sidecar, stagingAreas.inStore] {
+            guard let fd = try? area.open(create: false) else { continue }
+            found += Folders.names(in: fd).map { "\(area.key)/\($0)" }
+            close(fd)
+        }
+        let rootFD = SystemCall.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if rootFD >= 0 {
+            found += Folders.names(in: rootFD).filter(Self.isTemporary)
+            close(rootFD)
+        }
+        return found
+    }
+
+    /// Staging folders and temporary files killed writers left, and what older releases kept in
+    /// the store tree (`.staging/`, `.soundpack.lock`). Publishers of other packs may be writing
+    /// meanwhile: a leftover is removed only when the process its name carries is gone (every
+    /// writer of a store is on this machine: its lock is a `flock`). It looks only where they can
+    /// be, in real folders this user made, and removes without following a link (`Folders.remove`):
+    /// nothing outside the store and its sidecar is ever removed.
+    public func removeLeftovers() {
+        for area in [stagingAreas.sidecar, stagingAreas.inStore] {
+            guard let fd = try? area.open(create: false) else { continue }
+            for name in Folders.names(in: fd) where Self.writerIsGone(name) { Folders.remove(name, in: fd) }
+            close(fd)
+        }
+        let rootFD = SystemCall.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard rootFD >= 0 else { return }
+        defer { close(rootFD) }
+        // Temporary files are files: unlinkat removes one (or a link in its place), never a folder.
+        for name in Folders.names(in: rootFD) where Self.isTemporary(name) && Self.writerIsGone(name) { unlinkat(rootFD, name, 0) }
+        unlinkat(rootFD, Self.stagingFolder, AT_REMOVEDIR)
+        unlinkat(rootFD, Self.lockFile, 0)
+    }
+
+    /// Whether the process that named `key` is gone: staging folders end in `-PID-RANDOM`,
+    /// temporary files in `.PID.RANDOM.tmp`. A name without a PID is an older release's: gone.
+    static func writerIsGone(_ key: String) -> Bool {
+        let name = (key as NSString).lastPathComponent
+        let parts = isTemporary(name) ? name.dropLast(4).split(separator: ".") : name.split(separator: "-")
+        guard parts.count >= 3, UInt32(parts[parts.count - 1]) != nil, let pid = Int32(parts[parts.count - 2]), pid > 0 else { return true }
+        if pid == getpid() { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// An exclusive `flock` on a lock file in the last of `folders` (under `base`): `.soundpack.lock`
+    /// for the index, and `locks/<hash of the pack id>.lock` for a pack. Every one of those folders
+    /// is one this user made (created 0700, owned by this user, not a symbolic link: PrivateFolder)
+    /// and the lock file is never opened through a link (O_NOFOLLOW): a link or a folder planted
+    /// by someone else never makes a lock create, open or lock another file.
+    final class FileLock: StoreLock {
+        private var fd: Int32
+
+        init(under base: String, folders: [String], scope: LockScope, store: String) throws(StoreError) {
+            var folders = folders
+            let file: String
+            switch scope {
+            case .index: file = DirectoryStore.lockFile
+            case .pack:
+                folders.append("locks")
+                file = Digest.sha256Hex(Data(scope.name.utf8)).prefix(32) + ".lock"
+            }
+            do {
+                let folder = try PrivateFolder.open(folders, under: base)
+                defer { close(folder) }
+                fd = try PrivateFolder.openLockFile(file, in: folder, shown: ([base] + folders + [file]).joined(separator: "/"))
+            } catch {
+                throw StoreError(.environment, "cannot lock the store \(store)", why: error.message,
+                                 hint: "locks are taken only in folders this user made, never through a symbolic link; remove what stands there and soundpack makes its own")
+            }
+            while flock(fd, LOCK_EX) != 0 {
+                guard errno == EINTR else {
+                    let failure = StoreError("cannot lock the store \(store): \(String(cString: strerror(errno)))")
+                    close(fd)
+                    throw failure
+                }
+            }
+        }
+
+        func release() {
+            guard fd >= 0 else { return }
+            flock(fd, LOCK_UN)
+            close(fd)
+            fd = -1
+        }
+
+        deinit { release() }
+    }
+}

@@ -1,0 +1,67 @@
+// Runs independent jobs on every core, stopping early at the first failure.
+
+import Dispatch
+import Foundation
+import Synchronization
+
+public enum WorkerPool {
+    /// Calls `job` for every index in `0..<count`, on up to one worker per core; each worker takes
+    /// the next index when it is free, so slow and fast jobs balance. After a job throws, no new
+    /// job starts; the first error is rethrown once all workers stopped.
+    public static func run<Failure: Error>(_ count: Int, job: @Sendable (Int) throws(Failure) -> Void) throws(Failure) {
+        guard count > 0 else { return }
+        let firstFailure = Mutex<Failure?>(nil)
+        let workers = max(1, min(ProcessInfo.activeCores, count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < count, firstFailure.withLock({ $0 == nil }) else { return }
+                do throws(Failure) { try job(index) } catch {
+                    firstFailure.withLock { if $0 == nil { $0 = error } }
+                }
+            }
+        }
+        if let failure = firstFailure.withLock({ $0 }) { throw failure }
+    }
+
+    /// Like `run`, for jobs that mostly wait (network requests): `workers` threads of their own,
+    /// however many cores there are.
+    public static func runBlocking<Failure: Error>(_ count: Int, workers: Int, job: @escaping @Sendable (Int) throws(Failure) -> Void) throws(Failure) {
+        guard count > 0 else { return }
+        let firstFailure = Mutex<Failure?>(nil)
+        let next = Atomic<Int>(0)
+        let done = DispatchGroup()
+        for _ in 0..<max(1, min(workers, count)) {
+            done.enter()
+            let thread = Thread {
+                defer { done.leave() }
+                while true {
+                    let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard index < count, firstFailure.withLock({ $0 == nil }) else { return }
+                    do throws(Failure) { try job(index) } catch {
+                        firstFailure.withLock { if $0 == nil { $0 = error } }
+                    }
+                }
+            }
+            thread.start()
+        }
+        done.wait()
+        if let failure = firstFailure.withLock({ $0 }) { throw failure }
+    }
+
+    /// `(0..<count).map(transform)`, computed on every core; results in index order.
+    public static func map<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
+        let results = Mutex<[T?]>(Array(repeating: nil, count: count))
+        run(count) { (index: Int) throws(Never) in
+            let value = transform(index)
+            results.withLock { $0[index] = value }
+        }
+        return results.withLock { $0.map { $0! } }
+    }
+}
+
+extension ProcessInfo {
+    /// Cores this process may use.
+    package static var activeCores: Int { processInfo.activeProcessorCount }
+}

@@ -1,0 +1,199 @@
+// One finding model for every output format: the rule, its severity, and the token and file it concerns.
+
+import SoundpackPack
+
+/// How much a finding matters: errors fail validation, warnings fail it only under `--strict`,
+/// notes never fail (`verify`'s leftovers of an interrupted publish; validate writes none).
+public enum Severity: String, Sendable, Codable {
+    case error, warning, note
+}
+
+/// The rule ids of DESIGN §6, of `payload lint` and of `verify`, in one namespace. They are a contract: users
+/// suppress and tune rules by these names.
+public enum RuleID: String, Sendable, Codable, CaseIterable {
+    case manifestInvalid = "manifest.invalid"
+    case manifestUnsafePath = "manifest.unsafe-path"
+    case coverageMissingToken = "coverage.missing-token"
+    case coverageUnknownToken = "coverage.unknown-token"
+    case coverageOrphanFile = "coverage.orphan-file"
+    case coverageUnspokenText = "coverage.unspoken-text"
+    case fileUnreadable = "file.unreadable"
+    case fileUnsafeName = "file.unsafe-name"
+    case formatUnsupported = "format.unsupported"
+    case formatMismatch = "format.mismatch"
+    case audioEmpty = "audio.empty"
+    case audioNonFinite = "audio.non-finite"
+    case audioTooLong = "audio.too-long"
+    case audioLeadingSilence = "audio.leading-silence"
+    case audioTrailingSilence = "audio.trailing-silence"
+    case audioClipping = "audio.clipping"
+    case audioDCOffset = "audio.dc-offset"
+    case audioLoudnessOutlier = "audio.loudness-outlier"
+    case composeBannerCut = "compose.banner-cut"
+    case composeTooLong = "compose.too-long"
+    case composeDownloadSize = "compose.download-size"
+    case catalogVersionConflict = "catalog.version-conflict"
+    case catalogVersionYanked = "catalog.version-yanked"
+    case catalogVersionNotNewer = "catalog.version-not-newer"
+    case catalogVersionBump = "catalog.version-bump"
+    case payloadInvalid = "payload.invalid"
+    case payloadNoBody = "payload.no-body"
+    case payloadNotMutable = "payload.not-mutable"
+    case payloadTooLarge = "payload.too-large"
+    case payloadInterruptionLevel = "payload.interruption-level"
+    case payloadNoInterruptionLevel = "payload.no-interruption-level"
+    case payloadCritical = "payload.critical"
+    case payloadAmountUnreadable = "payload.amount-unreadable"
+    case payloadUnknownPack = "payload.unknown-pack"
+    case payloadUnknownPhrase = "payload.unknown-phrase"
+    case payloadYankedPack = "payload.yanked-pack"
+    case payloadMissingClip = "payload.missing-clip"
+    case payloadPaymentID = "payload.payment-id"
+    case payloadNoPaymentID = "payload.no-payment-id"
+    case storeMissing = "store.missing"
+    case storeChanged = "store.changed"
+    case storeUnexpected = "store.unexpected"
+    case storeIndex = "store.index"
+    case storeSignature = "store.signature"
+    case storeLeftover = "store.leftover"
+
+    /// What a rule checks: a pack (validate), a publication, a push payload (`payload lint`) or
+    /// the store (`verify`).
+    public enum Scope: Sendable { case pack, publication, payload, store }
+
+    public var scope: Scope {
+        switch self {
+        case .catalogVersionConflict, .catalogVersionYanked, .catalogVersionNotNewer, .catalogVersionBump: return .publication
+        default:
+            if rawValue.hasPrefix("payload.") { return .payload }
+            return rawValue.hasPrefix("store.") ? .store : .pack
+        }
+    }
+
+    /// The rules a pack's report can name (SARIF's rule list, `validate --ignore`): a pack's, and
+    /// catalog.version-conflict, which validate has always listed and accepted in `--ignore` (a CI
+    /// line naming it must keep working). The other refusals of publish are publish's alone.
+    public static let reportable: [RuleID] = allCases.filter { $0.scope == .pack || $0 == .catalogVersionConflict }
+
+    /// The rules of one scope, in declaration order (SARIF's rule list for that command).
+    public static func rules(of scope: Scope) -> [RuleID] { allCases.filter { $0.scope == scope } }
+
+    /// Severity when the rule fires (compose.too-long is a warning below its error limit).
+    public var defaultSeverity: Severity {
+        switch self {
+        case .coverageUnknownToken, .coverageOrphanFile, .fileUnsafeName, .audioLeadingSilence, .audioTrailingSilence,
+             .audioClipping, .audioDCOffset, .audioLoudnessOutlier, .composeBannerCut, .composeDownloadSize,
+             .payloadNoInterruptionLevel, .payloadCritical, .payloadNoPaymentID:
+            return .warning
+        case .storeLeftover:
+            return .note
+        default:
+            return .error
+        }
+    }
+
+    /// One line on what the rule checks, for help texts and SARIF.
+    public var summary: String {
+        switch self {
+        case .manifestInvalid: return "pack.json is missing, not JSON, or does not follow schemas/pack.schema.json."
+        case .manifestUnsafePath: return "A clip path is absolute, contains '..', or goes through a symlink; it is never opened."
+        case .coverageMissingToken: return "A token some amount up to maxAmount is read with has no clip, so that amount cannot be announced."
+        case .coverageUnknownToken: return "A clip key that the grammar never says; the clip would never play."
+        case .coverageOrphanFile: return "An audio file in the pack that no clip uses; it is shipped for nothing."
+        case .coverageUnspokenText: return "A texts entry (prefix, suffix, a phrase's piece) whose clip the pack lacks: the words are written in pack.json but never said."
+        case .fileUnreadable: return "A clip file is missing, empty, truncated, not audio, or above the size, channel, rate or length caps."
+        case .fileUnsafeName: return "A clip path uses characters outside A-Z a-z 0-9 . _ -, which need URL escaping and differ between NFC and NFD."
+        case .formatUnsupported: return "Container or codec outside the profile: iOS plays a notification sound only as aiff, wav or caf with linear PCM, IMA4, µLaw or aLaw."
+        case .formatMismatch: return "Clips differ in sample rate, channels or codec, so they join badly."
+        case .audioEmpty: return "A clip has no frames or is silence only."
+        case .audioNonFinite: return "A clip holds NaN or infinite samples, or float samples far beyond full scale; no figure of it can be trusted."
+        case .audioTooLong: return "A clip is longer than checks.maxClipSeconds (prefix and suffix: checks.maxPrefixSeconds)."
+        case .audioLeadingSilence: return "Silence before the voice is longer than checks.maxLeadingSilenceMs; joined clips sound halting."
+        case .audioTrailingSilence: return "Silence after the voice is longer than checks.maxTrailingSilenceMs."
+        case .audioClipping: return "Runs of consecutive full-scale samples: the clip is clipped and crackles."
+        case .audioDCOffset: return "A channel's mean is off zero by more than checks.maxDcOffsetPercent; joins click."
+        case .audioLoudnessOutlier: return "A clip's momentary-max loudness is more than checks.maxLoudnessDeviationLU from the pack median."
+        case .composeBannerCut: return "The longest announcement up to maxAmount is above checks.bannerCutSeconds; Temporary banners may cut it (public reports, not Apple-documented)."
+        case .composeTooLong: return "The longest announcement up to maxAmount reaches checks.composeMaxSeconds (error, iOS limit 30 s) or checks.composeWarnSeconds (warning)."
+        case .composeDownloadSize: return "The distinct clip files of the heaviest announcement up to maxAmount weigh more than checks.maxAnnouncementBytes; a phone lacking them downloads them within the notification extension's time budget."
+        case .catalogVersionConflict: return "This id@version is already published with other content; published versions never change."
+        case .catalogVersionYanked: return "This id@version was yanked; a yanked version is never published again."
+        case .catalogVersionNotNewer: return "A new version must be greater than every published version of the pack."
+        case .catalogVersionBump: return "The version bump is smaller than the change needs: a removed token, a grammar or sample-format change needs a major bump, an added token a minor one."
+        case .payloadInvalid: return "The payload is not one JSON object with unique keys."
+        case .payloadNoBody: return "aps.alert has no body; iOS 15 and later drop such a push."
+        case .payloadNotMutable: return "aps.mutable-content is not the number 1, so the service extension never runs."
+        case .payloadTooLarge: return "The payload is above 4096 bytes; APNs refuses it."
+        case .payloadInterruptionLevel: return "aps.interruption-level is not passive, active, time-sensitive or critical."
+        case .payloadNoInterruptionLevel: return "No aps.interruption-level: a Focus may hold the payment back."
+        case .payloadCritical: return "aps.interruption-level critical needs Apple's entitlement."
+        case .payloadAmountUnreadable: return "The amount is not an exact decimal string the pack can say (or is above its maxAmount, missing for a phrase that says one, or given to one that says none)."
+        case .payloadUnknownPack: return "The pack is not a published version in the store's index.json."
+        case .payloadUnknownPhrase: return "The phrase is not one the published version has."
+        case .payloadYankedPack: return "The pack names a yanked version; phones refuse to plan with it."
+        case .payloadMissingClip: return "The version lacks a clip the amount's announcement needs."
+        case .payloadPaymentID: return "paymentId is not 1–128 characters of [A-Za-z0-9._:-]."
+        case .payloadNoPaymentID: return "No paymentId: an APNs retry would be announced twice."
+        case .storeMissing: return "A file the catalog or a manifest lists is not in the store (or a signed manifest has no signature)."
+        case .storeChanged: return "A file's bytes differ from the SHA-256 its manifest or the catalog records, a manifest is not one soundpack wrote, or a FIFO, device, socket, folder or symbolic link stands where soundpack wrote a file (or the file is reached through a link)."
+        case .storeUnexpected: return "A file in the store that no manifest lists."
+        case .storeIndex: return "index.json does not match the catalog's published versions."
+        case .storeSignature: return "A manifest signature does not verify against the given public keys, or a version that must be signed is not."
+        case .storeLeftover: return "What an interrupted publish left (staging, temporary files, an unrecorded version, or files of a version whose manifest never went up); the next publish cleans or completes it."
+        }
+    }
+}
+
+/// A problem found in a pack, located by token and/or file (relative to the pack folder).
+public struct Finding: Sendable, Equatable, Codable {
+    public var rule: RuleID
+    public var severity: Severity
+    public var token: String?
+    public var file: String?
+    public var message: String
+    /// Why the finding does not count (`--ignore`, pack.json `checks.ignore`, `--baseline`); nil
+    /// when it counts. Suppressed findings stay in every report so nothing is hidden silently.
+    public var suppressed: String?
+    /// Where in pack.json the finding points (1-based line, and column in UTF-16 code units), for
+    /// findings about pack.json; nil for clip files and when pack.json could not be read.
+    public var line: Int?
+    public var column: Int?
+    /// The pack.json key the finding is about (`clips.十`, `maxAmount`), resolved into `line` and
+    /// `column` by the validator.
+    var keyPath: String?
+
+    public init(_ rule: RuleID, _ severity: Severity, token: String? = nil, file: String? = nil, at keyPath: String? = nil, _ message: String) {
+        self.rule = rule
+        self.severity = severity
+        self.token = token
+        self.file = file
+        self.message = message
+        self.suppressed = nil
+        self.keyPath = keyPath
+    }
+
+    private enum CodingKeys: String, CodingKey { case rule, severity, token, file, message, suppressed, line, column }
+
+    /// Whether the finding is about pack.json (so a line and column can place it).
+    public var isAboutManifest: Bool { file == nil || file == PackFolder.packFile }
+
+    /// What identifies "the same finding" across runs for a baseline: not the message, whose
+    /// figures may move, but the severity: a warning accepted in the baseline that has become an
+    /// error is a new finding.
+    public var fingerprint: String { fingerprint(as: severity) }
+
+    func fingerprint(as severity: Severity) -> String {
+        [rule.rawValue, severity.rawValue, token ?? "", file ?? ""].joined(separator: "\u{1F}")
+    }
+
+    /// Whether `baseline` (fingerprints) holds this finding at its severity or a graver one.
+    public func isCovered(by baseline: Set<String>) -> Bool {
+        baseline.contains(fingerprint) || (severity == .warning && baseline.contains(fingerprint(as: .error)))
+    }
+}
+
+/// A check of DESIGN §6, run over a pack whose facts have already been gathered.
+protocol ValidationRule: Sendable {
+    static var id: RuleID { get }
+    func check(_ pack: InspectedPack) -> [Finding]
+}

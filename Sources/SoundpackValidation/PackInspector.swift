@@ -1,0 +1,130 @@
+// Gathers an InspectedPack: reads pack.json, checks each clip path, probes clips in parallel and
+// lists the audio files on disk.
+
+import Foundation
+import SoundpackAudio
+import SoundpackCore
+import SoundpackPack
+import SoundpackSupport
+import Synchronization
+
+/// Reads a pack folder into the facts the rules check.
+public struct PackInspector: Sendable {
+    public var limits: AudioLimits
+
+    public init(limits: AudioLimits = AudioLimits()) { self.limits = limits }
+
+    public func inspect(folder: PackFolder) -> InspectedPack {
+        inspect(folders: [folder])[0]
+    }
+
+    /// Inspects several packs, probing the clips of all of them in one pool of workers so every
+    /// core stays busy across pack boundaries.
+    public func inspect(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [InspectedPack] {
+        var packs = WorkerPool.map(folders.count) { self.prepare(folder: folders[$0]) }
+        // Each distinct file is probed once, however many keys name it, and a pack's files are read
+        // only up to a total byte budget: the work is bounded by the pack's size, not its keys.
+        struct Job: Sendable { var pack: Int, clips: [Int], path: String, size: Int, probe: AudioProbe }
+        var jobs: [Job] = []
+        for (p, pack) in packs.enumerated() {
+            guard let manifest = pack.packFile else { continue }
+            let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
+                                   clippingRunSamples: Int(manifest.checks.clippingRunSamples))
+            let root = URL(fileURLWithPath: pack.folder.path, isDirectory: true).path
+            var jobOfPath: [[UInt8]: Int] = [:]  // by bytes: NFC and NFD names are two files
+            var budget = limits.maxPackBytes
+            for (c, clip) in pack.clips.enumerated() where clip.unsafePath == nil {
+                let relative = PackPaths.normalized(clip.path)
+                if let job = jobOfPath[relative.pathKey] {
+                    jobs[job].clips.append(c)
+                    continue
+                }
+                let path = root + "/" + relative, size = clip.bytesOnDisk
+                guard size <= budget else {
+                    packs[p].clips[c].probe = .failure(AudioError("not read: the pack's clips hold more than \(limits.maxPackBytes / 1_048_576) MiB in all"))
+                    continue
+                }
+                budget -= size
+                jobOfPath[relative.pathKey] = jobs.count
+                jobs.append(Job(pack: p, clips: [c], path: path, size: size, probe: probe))
+            }
+        }
+        let queue = jobs
+        // Clips are probed in groups of up to four, each with the clips of its pack nearest its
+        // size (a pack's clips share a format): mono clips of one rate are measured side by side
+        // in about the time of one.
+        let order = queue.indices.sorted { (queue[$0].pack, queue[$1].size) < (queue[$1].pack, queue[$0].size) }
+        let width = KWeightedLanes.width
+        let groups = stride(from: 0, to: order.count, by: width).map { Array(order[$0..<min($0 + width, order.count)]) }
+        let results = Mutex<[Int: (Result<ClipFacts, AudioError>, Double)]>([:])
+        WorkerPool.run(groups.count) { (index: Int) throws(Never) in
+            let group = groups[index]
+            let start = ContinuousClock.now
+            let read = group.map { job in
+                Result { () throws(AudioError) in try AudioProbe.readCapped(path: queue[job].path, cap: queue[job].probe.limits.maxFileBytes) }
+            }
+            let readable = zip(group, read).compactMap { job, bytes in (try? bytes.get()).map { (probe: queue[job].probe, bytes: $0) } }
+            // One outcome per clip read, in order: a clip that could not be read keeps its error.
+            var outcomes = AudioProbe.probe(together: readable)[...]
+            let probed = read.map { bytes in bytes.flatMap { _ in outcomes.removeFirst() } }
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            // The group's time is shared by the bytes each clip holds.
+            let sizes = group.map { Double(max(queue[$0].size, 1)) }
+            let done = results.withLock { results -> Int in
+                for (n, job) in group.enumerated() { results[job] = (probed[n], seconds * sizes[n] / sizes.reduce(0, +)) }
+                return results.count
+            }
+            progress?(done, queue.count)
+        }
+        let probed = results.withLock { $0 }
+        for (index, job) in queue.enumerated() {
+            for clip in job.clips {
+                packs[job.pack].clips[clip].probe = probed[index]?.0
+                packs[job.pack].clips[clip].probeSeconds = probed[index]?.1 ?? 0
+            }
+        }
+        let measured = packs
+        let worst = WorkerPool.map(measured.count) { index -> WorstCase? in
+            guard let manifest = measured[index].packFile else { return nil }
+            return WorstCase.search(manifest, clips: measured[index].clips)
+        }
+        for index in packs.indices { packs[index].worstCase = worst[index] }
+        return packs
+    }
+
+    /// Reads pack.json, lists the audio files and checks each clip path; probing comes later.
+    private func prepare(folder: PackFolder) -> InspectedPack {
+        var pack = InspectedPack(folder: folder, packFile: nil, packFileError: nil, clips: [], audioFiles: [], worstCase: nil)
+        let root = URL(fileURLWithPath: folder.path, isDirectory: true), rootPath = root.path
+        let manifest: PackFile
+        do {
+            let bytes = try PackFileLoader.read(directory: folder.path)
+            pack.packFileKeyLocations = JSONDuplicateKeys.locations(in: bytes)
+            manifest = try PackFile(json: bytes)
+        } catch {
+            pack.packFileError = error
+            return pack
+        }
+        pack.audioFiles = PackPaths.audioFiles(under: root)
+        pack.packFile = manifest
+        let book = manifest.phrasebook, grammar = manifest.grammar
+        var folders = Set<String>()
+        // In the grammar's order (`Grammar.precedes`), each key's token looked up once.
+        pack.clips = manifest.clips.map { key, path in
+            var size = 0
+            let unsafe = PackPaths.unsafeReason(path, root: rootPath, checkedFolders: &folders, size: &size)
+            var clip = InspectedClip(key: key, token: book.token(forKey: key), path: path, unsafePath: unsafe, probe: nil)
+            clip.bytesOnDisk = size
+            return (grammar.token(forKey: key), clip)
+        }.sorted { a, b in
+            switch (a.0, b.0) {
+            case let (x?, y?): x < y
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): a.1.key < b.1.key
+            }
+        }.map(\.1)
+        return pack
+    }
+}

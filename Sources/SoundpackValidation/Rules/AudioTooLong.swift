@@ -1,0 +1,20 @@
+import SoundpackSupport
+
+/// `audio.too-long` (error): one clip longer than `checks.maxClipSeconds` (default 3 s), or for
+/// the prefix and suffix `checks.maxPrefixSeconds` (default 5 s). Long clips make every
+/// announcement slow and push it toward the 30 s limit.
+struct AudioTooLong: ValidationRule {
+    static let id = RuleID.audioTooLong
+
+    func check(_ pack: InspectedPack) -> [Finding] {
+        guard let checks = pack.packFile?.checks else { return [] }
+        return pack.clips.compactMap { clip in
+            guard let facts = clip.facts else { return nil }
+            let isFrame = clip.token == .prefix || clip.token == .suffix
+            let limit = isFrame ? checks.maxPrefixSeconds : checks.maxClipSeconds
+            guard facts.durationSeconds > limit else { return nil }
+            return Finding(Self.id, .error, token: clip.key, file: clip.path,
+                           "clip lasts \(Format.seconds(facts.durationSeconds)), above the \(Format.seconds(limit)) limit (checks.\(isFrame ? "maxPrefixSeconds" : "maxClipSeconds"))")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+// One run of validate over several packs, with --strict: what every renderer prints.
+
+import SoundpackCore
+import SoundpackPack
+
+public struct ValidationRun: Sendable {
+    public var reports: [PackReport]
+    public var strict: Bool
+    public var toolVersion: String
+    /// Wall time of the whole run, for JUnit.
+    public var seconds: Double
+
+    public init(reports: [PackReport], strict: Bool, toolVersion: String, seconds: Double = 0) {
+        self.reports = reports
+        self.strict = strict
+        self.toolVersion = toolVersion
+        self.seconds = seconds
+    }
+
+    public var passed: Bool { reports.allSatisfy { $0.passed(strict: strict) } }
+
+    /// Where a finding points: the pack folder joined with its file (pack.json when none).
+    public static func location(_ report: PackReport, _ finding: Finding) -> String {
+        report.folder.shown(finding.file ?? PackFolder.packFile)
+    }
+
+    /// `location:line:column` when the finding has a place in pack.json, as compilers print it.
+    public static func placedLocation(_ report: PackReport, _ finding: Finding) -> String {
+        let file = location(report, finding)
+        guard let line = finding.line else { return file }
+        return "\(file):\(line)" + (finding.column.map { ":\($0)" } ?? "")
+    }
+
+    /// Whether the finding fails the run: an unsuppressed error, or warning under --strict.
+    public func fails(_ finding: Finding) -> Bool {
+        finding.suppressed == nil && (finding.severity == .error || strict)
+    }
+}

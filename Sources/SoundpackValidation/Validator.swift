@@ -1,0 +1,203 @@
+// Runs every rule over an inspected pack and assembles the report all output formats render.
+
+import SoundpackAudio
+import SoundpackCore
+import SoundpackPack
+import SoundpackSupport
+
+/// Validates pack folders against the rules of DESIGN §6.
+public struct Validator: Sendable {
+    /// Every rule, in the order findings are reported.
+    static let rules: [any ValidationRule] = [
+        ManifestInvalid(), ManifestUnsafePath(), CoverageMissingToken(), CoverageUnknownToken(), CoverageOrphanFile(), CoverageUnspokenText(),
+        FileUnreadable(), FileUnsafeName(), FormatUnsupported(), FormatMismatch(), AudioEmpty(), AudioNonFinite(), AudioTooLong(),
+        AudioLeadingSilence(), AudioTrailingSilence(), AudioClipping(), AudioDCOffset(), AudioLoudnessOutlier(),
+        ComposeBannerCut(), ComposeTooLong(), ComposeDownloadSize(),
+    ]
+
+    public var inspector: PackInspector
+
+    public init(inspector: PackInspector = PackInspector()) { self.inspector = inspector }
+
+    public func validate(folder: PackFolder) -> PackReport {
+        validate(folders: [folder])[0]
+    }
+
+    /// Validates each pack independently; clips of all packs are probed in one worker pool.
+    public func validate(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [PackReport] {
+        let packs = inspector.inspect(folders: folders, progress: progress)
+        return WorkerPool.map(packs.count) { index in
+            let pack = packs[index]
+            var findings = Self.rules.flatMap { $0.check(pack) }
+            // The pack under review may quiet its own warnings, never its errors: waiving an error
+            // is the repository's decision (--ignore or a baseline in its CI configuration).
+            for id in pack.packFile?.checks.ignore ?? [] {
+                guard let rule = RuleID(rawValue: id) else {
+                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.packFile, at: "checks.ignore",
+                                            "field 'checks.ignore': '\(id.quoted())' is not a rule id (see soundpack validate --help)"), at: 0)
+                    continue
+                }
+                if rule.defaultSeverity == .error {
+                    findings.insert(Finding(.manifestInvalid, .error, file: PackFolder.packFile, at: "checks.ignore",
+                                            "field 'checks.ignore': \(id) is an error rule, and a pack cannot waive its own errors; suppress it in CI with --ignore \(id) or a --baseline"), at: 0)
+                }
+            }
+            // Findings about pack.json point at the line and column of their key.
+            for index in findings.indices where findings[index].isAboutManifest {
+                guard let path = findings[index].keyPath, let location = Self.locate(path, in: pack.packFileKeyLocations) else { continue }
+                findings[index].line = location.line
+                findings[index].column = location.column
+            }
+            return PackReport(pack: pack, findings: findings)
+        }
+    }
+}
+
+extension Validator {
+    /// The location of `path`, or of its nearest written parent (`clips.百` missing → `clips`).
+    static func locate(_ path: String, in locations: [String: JSONKeyLocation]) -> JSONKeyLocation? {
+        var path = Substring(path)
+        while true {
+            if let found = locations[String(path)] { return found }
+            guard let dot = path.lastIndex(of: ".") else { return nil }
+            path = path[..<dot]
+        }
+    }
+}
+
+/// The result of validating one pack: the parsed pack.json, findings, each clip's facts, and the
+/// worst-case announcement. Typed throughout; `encode(to:)` writes schemas/report.schema.json.
+public struct PackReport: Sendable, Encodable, Equatable {
+    public struct Clip: Sendable, Encodable, Equatable {
+        /// The key as written in pack.json (a token, or a key the grammar does not know).
+        public var key: String
+        /// The path as written in pack.json.
+        public var file: String
+        public var facts: ClipFacts?
+        public var error: String?
+        /// How long reading and measuring the file took; not in the JSON report (it varies run to run).
+        public var seconds: Double = 0
+
+        /// The grammar's token for the key, nil when the grammar has no such token.
+        public var token: Token?
+
+        private enum CodingKeys: String, CodingKey { case token, file, facts, error }
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(key, forKey: .token)
+            try c.encode(file, forKey: .file)
+            try c.encodeIfPresent(facts, forKey: .facts)
+            try c.encodeIfPresent(error, forKey: .error)
+        }
+    }
+
+    public private(set) var folder: PackFolder
+    /// pack.json as parsed; nil when it could not be read (a `manifest.invalid` finding says why).
+    public let packFile: PackFile?
+    public private(set) var findings: [Finding]
+    public let clips: [Clip]
+    public let worstCase: WorstCase?
+    /// SHA-256 over the pack's canonical manifest (identity, grammar and every clip's hash).
+    public let digest: String?
+    /// Findings that count: unsuppressed errors and warnings.
+    public private(set) var errors = 0
+    public private(set) var warnings = 0
+    /// Findings reported but not counted (ignored or in the baseline).
+    public private(set) var suppressed = 0
+    /// Time spent reading and measuring the pack's files (each file once).
+    public var seconds: Double {
+        var byFile: [[UInt8]: Double] = [:]
+        for clip in clips { byFile[PackPaths.normalized(clip.file).pathKey] = clip.seconds }
+        return byFile.values.reduce(0, +)
+    }
+
+    init(pack: InspectedPack, findings: [Finding]) {
+        folder = pack.folder
+        packFile = pack.packFile
+        clips = pack.clips.map { clip in
+            var error: String?
+            if let reason = clip.unsafePath { error = reason }
+            if case .failure(let failure)? = clip.probe { error = failure.message }
+            return Clip(key: clip.key, file: clip.path, facts: clip.facts, error: error, seconds: clip.probeSeconds, token: clip.token)
+        }
+        worstCase = pack.worstCase
+        digest = pack.packFile.map { PackDigest.digest(of: $0, clipHashes: pack.clipHashes) }
+        var findings = findings
+        let ignoredByPack = Set(pack.packFile?.checks.ignore ?? [])
+        for index in findings.indices where findings[index].severity == .warning && ignoredByPack.contains(findings[index].rule.rawValue) {
+            findings[index].suppressed = "ignored by pack.json checks.ignore"
+        }
+        self.findings = findings
+        recount()
+    }
+
+    public var id: String? { packFile?.id }
+    public var version: SemanticVersion? { packFile?.version }
+    /// `id version`, or the folder when pack.json could not be read: how a pack is named in reports.
+    public var title: String { packFile.map { "\($0.id) \($0.version)" } ?? folder.shown }
+
+    /// The pack folder after it was moved (an import or a conversion renamed its staging folder).
+    public func moved(to folder: PackFolder) -> PackReport {
+        var report = self
+        report.folder = folder
+        return report
+    }
+
+    /// Marks findings suppressed (by `--ignore` rules, or matching a baseline) and recounts.
+    public mutating func suppress(rules: Set<RuleID>, baseline: Set<String>) {
+        for index in findings.indices where findings[index].suppressed == nil {
+            if rules.contains(findings[index].rule) {
+                findings[index].suppressed = "ignored by --ignore \(findings[index].rule.rawValue)"
+            } else if findings[index].isCovered(by: baseline) {
+                findings[index].suppressed = "in the baseline"
+            }
+        }
+        recount()
+    }
+
+    private mutating func recount() {
+        let counted = findings.filter { $0.suppressed == nil }
+        errors = counted.filter { $0.severity == .error }.count
+        warnings = counted.filter { $0.severity == .warning }.count
+        suppressed = findings.count - counted.count
+    }
+
+    /// Whether the pack passes: no errors, and under `strict` no warnings either.
+    public func passed(strict: Bool) -> Bool { errors == 0 && (!strict || warnings == 0) }
+
+    private enum CodingKeys: String, CodingKey {
+        case directory, id, name, version, grammar, two, money, tenStart, maxAmount, profile, texts, phrases, defaultPhrase, source, findings, clips, worstCase, checks, digest
+        case errors, warnings, suppressed, ignoredByPack, checkReasons
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(folder.shown, forKey: .directory)
+        if let pack = packFile {
+            try c.encode(pack.id, forKey: .id)
+            try c.encodeIfPresent(pack.name, forKey: .name)
+            try c.encode(pack.version.description, forKey: .version)
+            try c.encode(pack.grammar.id.rawValue, forKey: .grammar)
+            for (name, value) in pack.grammar.chosenOptions { try c.encode(value, forKey: CodingKeys(rawValue: name)!) }
+            try c.encode(pack.maxAmount.description, forKey: .maxAmount)
+            try c.encode(pack.profile.rawValue, forKey: .profile)
+            try c.encode(pack.texts, forKey: .texts)
+            let book = pack.phrasebook
+            if book.isDeclared {
+                try c.encode(book.written, forKey: .phrases)
+                try c.encode(book.defaultID, forKey: .defaultPhrase)
+            }
+            try c.encodeIfPresent(pack.source, forKey: .source)
+            try c.encode(Dictionary(uniqueKeysWithValues: pack.checks.values.map { ($0.name, $0.value) }), forKey: .checks)
+            if !pack.checks.ignore.isEmpty { try c.encode(pack.checks.ignore, forKey: .ignoredByPack) }
+            if !pack.checks.reasons.isEmpty { try c.encode(pack.checks.reasons, forKey: .checkReasons) }
+        }
+        try c.encode(findings, forKey: .findings)
+        try c.encode(clips, forKey: .clips)
+        try c.encodeIfPresent(worstCase, forKey: .worstCase)
+        try c.encodeIfPresent(digest, forKey: .digest)
+        try c.encode(errors, forKey: .errors)
+        try c.encode(warnings, forKey: .warnings)
+        try c.encode(suppressed, forKey: .suppressed)
+    }
+}
