@@ -39,8 +39,12 @@ build_library() {
 kernels="$out/lib/libCSoundpackKernels.a"
 if [ ! -e "$kernels" ] || [ -n "$(find Sources/CSoundpackKernels -newer "$kernels" | head -1)" ]; then
   echo "fuzz: building CSoundpackKernels with -fsanitize=fuzzer-no-link,address" >&2
-  clang -fsanitize=fuzzer-no-link,address -O2 -g -I Sources/CSoundpackKernels/include -c Sources/CSoundpackKernels/kernels.c -o "$out/lib/kernels.o"
-  rm -f "$kernels" && ar rcs "$kernels" "$out/lib/kernels.o"
+  objects=()
+  for source in Sources/CSoundpackKernels/*.c; do
+    objects+=("$out/lib/kernels-$(basename "$source" .c).o")
+    clang -fsanitize=fuzzer-no-link,address -O2 -g -I Sources/CSoundpackKernels/include -c "$source" -o "${objects[-1]}"
+  done
+  rm -f "$kernels" && ar rcs "$kernels" "${objects[@]}"
   rm -f "$out/lib/SoundpackAudio.stamp"
 fi
 DEPENDS_ON=() build_library SoundpackCore

@@ -10,12 +10,12 @@ import Testing
 @Suite struct LoudnessMeterTests {
     static func measure(_ samples: [Float], channels: Int, rate: Int, own: Bool) throws -> Double {
         if own {
-            let meter = KWeightedMeter(channels: channels, sampleRate: rate)
+            var meter = KWeightedLanes(channels: channels, sampleRate: rate)
             for start in stride(from: 0, to: samples.count, by: 4_096 * channels) {
                 samples[start..<min(samples.count, start + 4_096 * channels)].withUnsafeBufferPointer { meter.add($0) }
             }
             meter.finish()
-            return meter.momentaryMax
+            return meter.momentaryMax[0]
         }
         let meter = try EBUR128Meter(channels: channels, sampleRate: rate)
         for start in stride(from: 0, to: samples.count, by: 4_096 * channels) {

@@ -1,7 +1,9 @@
 #pragma once
 // Arithmetic loops written for wider vector units than the Swift compiler targets, each chosen at
 // run time only where the processor has them. Each does, lane by lane, exactly the operations of
-// the portable Swift loop it stands in for, so the results are the same to the last bit.
+// the portable Swift loop it stands in for, so the results are the same to the last bit. Each
+// kernel has its own file beside its Swift twin: kweighting.c (KWeighting.swift), true_peak.c
+// (TruePeak.swift); cpu.c checks the processor.
 
 /// 1 when this processor and its operating system run AVX2 instructions (x86-64 only), else 0.
 int soundpack_has_avx2(void);
