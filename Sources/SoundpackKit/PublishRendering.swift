@@ -21,9 +21,9 @@ extension FindingGroup {
         if outcome.status == .refused, let rule = outcome.rule { findings.append(Finding(rule, .error, outcome.message)) }
         self.init(
             name: report.folder.shown, className: report.id ?? "pack", id: report.id ?? report.folder.shown, findings: findings,
-            rules: RuleID.rules(of: .publication), strict: false, passed: outcome.status != .refused,
+            rules: RuleID.rules(of: .publication), verdict: Verdict(), passed: outcome.status != .refused,
             summary: "\(report.folder.shown): \(outcome.message)", time: report.seconds, properties: [],
             location: { ValidationRun.location(report, $0) }, placed: { ValidationRun.placedLocation(report, $0) },
-            fails: { $0.severity == .error && $0.suppressed == nil }, seconds: { _ in 0 })
+            seconds: { _ in 0 })
     }
 }

@@ -1,6 +1,6 @@
 // One `validate` run from its request to its record: the packs validated, the suppressions a run
-// applies (rule ids named by the caller, a baseline; pack.json's own `checks.ignore` is applied by
-// the report), the rendering, and the run recorded in the catalog.
+// applies (rule ids named by the caller, a baseline; pack.json's own `checks.ignore` is applied as
+// the report is made, through the same `Suppressions`), the rendering, and the run recorded in the catalog.
 
 import Foundation
 import SoundpackCatalog
@@ -35,7 +35,7 @@ public struct ValidationSession: Sendable {
         let started = ContinuousClock.now
         var reports = Validator().validate(folders: folders, progress: progress)
         for index in reports.indices {
-            reports[index].suppress(rules: ignored, baseline: baseline[reports[index].id ?? reports[index].folder.shown] ?? [])
+            reports[index].suppress(Suppressions(rules: ignored, baseline: baseline[reports[index].id ?? reports[index].folder.shown] ?? []))
         }
         let elapsed = ContinuousClock.now - started
         return ValidationRun(reports: reports, strict: strict, toolVersion: toolVersion,

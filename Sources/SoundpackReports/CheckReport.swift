@@ -67,14 +67,14 @@ package struct FindingGroup {
     var findings: [Finding]
     /// The rules the group ran (JUnit's testcases).
     var rules: [RuleID]
-    var strict: Bool
     var passed: Bool
     var summary: String
     var time: Double
     var properties: [(String, String)]
     var location: (Finding) -> String
     var placed: (Finding) -> String
-    var fails: (Finding) -> Bool
+    /// What fails the group: its errors, and its warnings under --strict.
+    var verdict: Verdict
     var seconds: (String) -> Double
 
     static func of(_ run: ValidationRun) -> [FindingGroup] {
@@ -82,24 +82,24 @@ package struct FindingGroup {
             let clipSeconds = Dictionary(report.clips.map { (report.folder.shown($0.file), $0.seconds) }, uniquingKeysWith: max)
             return FindingGroup(
                 name: report.folder.shown, className: report.id ?? "pack", id: report.id ?? report.folder.shown, findings: report.findings, rules: RuleID.rules(of: .pack),
-                strict: run.strict, passed: report.passed(strict: run.strict), summary: FindingRenderer.summary(report, strict: run.strict, colour: false),
+                verdict: run.verdict, passed: run.verdict.passes(report.findings), summary: FindingRenderer.summary(report, strict: run.strict, colour: false),
                 time: report.seconds, properties: report.packFile.map { [("pack", "\($0.id)@\($0.version)")] } ?? [],
                 location: { ValidationRun.location(report, $0) }, placed: { ValidationRun.placedLocation(report, $0) },
-                fails: run.fails, seconds: { clipSeconds[$0] ?? 0 })
+                seconds: { clipSeconds[$0] ?? 0 })
         }
     }
 
-    package init(name: String, className: String, id: String, findings: [Finding], rules: [RuleID], strict: Bool, passed: Bool, summary: String, time: Double,
+    package init(name: String, className: String, id: String, findings: [Finding], rules: [RuleID], verdict: Verdict, passed: Bool, summary: String, time: Double,
          properties: [(String, String)], location: @escaping (Finding) -> String, placed: @escaping (Finding) -> String,
-         fails: @escaping (Finding) -> Bool, seconds: @escaping (String) -> Double) {
-        (self.name, self.className, self.id, self.findings, self.rules, self.strict, self.passed) = (name, className, id, findings, rules, strict, passed)
+         seconds: @escaping (String) -> Double) {
+        (self.name, self.className, self.id, self.findings, self.rules, self.verdict, self.passed) = (name, className, id, findings, rules, verdict, passed)
         (self.summary, self.time, self.properties) = (summary, time, properties)
-        (self.location, self.placed, self.fails, self.seconds) = (location, placed, fails, seconds)
+        (self.location, self.placed, self.seconds) = (location, placed, seconds)
     }
 
     init(_ check: CheckReport) {
         self.init(name: check.subject, className: check.command.replacingOccurrences(of: " ", with: "-"), id: check.subject, findings: check.findings,
-                  rules: RuleID.rules(of: check.scope), strict: false, passed: check.passed, summary: check.summary, time: 0, properties: [],
-                  location: check.location, placed: check.location, fails: { $0.severity == .error && $0.suppressed == nil }, seconds: { _ in 0 })
+                  rules: RuleID.rules(of: check.scope), verdict: Verdict(), passed: check.passed, summary: check.summary, time: 0, properties: [],
+                  location: check.location, placed: check.location, seconds: { _ in 0 })
     }
 }

@@ -37,7 +37,7 @@ public enum FindingRenderer {
             out += summary(report, strict: run.strict, colour: colour) + "\n"
         }
         if run.reports.count > 1 {
-            let failed = run.reports.filter { !$0.passed(strict: run.strict) }.count
+            let failed = run.reports.filter { !run.verdict.passes($0.findings) }.count
             let errors = run.reports.reduce(0) { $0 + $1.errors }, warnings = run.reports.reduce(0) { $0 + $1.warnings }
             let suppressed = run.reports.reduce(0) { $0 + $1.suppressed }
             out += "\(run.reports.count) packs: \(run.reports.count - failed) passed, \(failed) failed (\(count(errors, "error")), \(count(warnings, "warning"))\(suppressed > 0 ? ", \(suppressed) suppressed" : ""))\n"
@@ -165,7 +165,7 @@ public enum FindingRenderer {
                 for (location, findings) in byLocation {
                     tests += 1
                     cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(location)"))\" time=\"\(time(group.seconds(location)))\">\n"
-                    if let failing = findings.first(where: group.fails) {
+                    if let failing = findings.first(where: group.verdict.fails) {
                         failures += 1
                         let lines = findings.map { "\(group.placed($0).visible): \($0.severity.rawValue): [\(rule.rawValue)] \($0.message.visible)" }
                         cases += "      <failure type=\"\(failing.severity.rawValue)\" message=\"\(xml("[\(rule.rawValue)] \(failing.message.visible)"))\">\(xml(lines.joined(separator: "\n")))</failure>\n"
@@ -219,7 +219,7 @@ public enum FindingRenderer {
         var out = ""
         for group in groups {
             for finding in group.findings {
-                let command = finding.suppressed != nil || finding.severity == .note ? "notice" : (group.fails(finding) ? "error" : "warning")
+                let command = finding.suppressed != nil || finding.severity == .note ? "notice" : (group.verdict.fails(finding) ? "error" : "warning")
                 let suffix = finding.suppressed.map { " (suppressed: \($0))" } ?? ""
                 let place = (finding.line.map { ",line=\($0)" } ?? "") + (finding.column.map { ",col=\($0)" } ?? "")
                 out += "::\(command) file=\(property(group.location(finding)))\(place),title=\(property(finding.rule.rawValue))::\(data("[\(finding.rule.rawValue)] \(finding.message)\(suffix)"))\n"
@@ -235,7 +235,7 @@ public enum FindingRenderer {
         func cell(_ text: String) -> String { text.visible.replacingOccurrences(of: "|", with: "\\|") }
         var out = "### soundpack validate: \(run.passed ? "passed" : "failed")\n\n| pack | version | verdict | errors | warnings | suppressed |\n|---|---|---|---:|---:|---:|\n"
         for report in run.reports {
-            out += "| \(cell(report.folder.shown)) | \(cell(report.packFile.map { "\($0.id)@\($0.version)" } ?? "—")) | \(report.passed(strict: run.strict) ? "passed" : "**failed**") | \(report.errors) | \(report.warnings) | \(report.suppressed) |\n"
+            out += "| \(cell(report.folder.shown)) | \(cell(report.packFile.map { "\($0.id)@\($0.version)" } ?? "—")) | \(run.verdict.passes(report.findings) ? "passed" : "**failed**") | \(report.errors) | \(report.warnings) | \(report.suppressed) |\n"
         }
         return out + "\n"
     }
@@ -320,7 +320,7 @@ public enum FindingRenderer {
                 var result: [String: JSONValue] = [
                     "ruleId": .string(finding.rule.rawValue),
                     "ruleIndex": .integer(rules.firstIndex(of: finding.rule) ?? 0),
-                    "level": finding.severity == .note ? "note" : (finding.severity == .error || group.strict ? "error" : "warning"),
+                    "level": .string(group.verdict.level(finding).rawValue),
                     "message": ["text": .string(finding.message)],
                     "locations": [["physicalLocation": physicalLocation(group.location(finding), finding)]],
                 ]

@@ -17,7 +17,7 @@ public struct ValidationRun: Sendable {
         self.seconds = seconds
     }
 
-    public var passed: Bool { reports.allSatisfy { $0.passed(strict: strict) } }
+    public var passed: Bool { reports.allSatisfy { verdict.passes($0.findings) } }
 
     /// Where a finding points: the pack folder joined with its file (pack.json when none).
     public static func location(_ report: PackReport, _ finding: Finding) -> String {
@@ -31,8 +31,9 @@ public struct ValidationRun: Sendable {
         return "\(file):\(line)" + (finding.column.map { ":\($0)" } ?? "")
     }
 
+    /// What fails this run: errors, and warnings under --strict.
+    public var verdict: Verdict { Verdict(strict: strict) }
+
     /// Whether the finding fails the run: an unsuppressed error, or warning under --strict.
-    public func fails(_ finding: Finding) -> Bool {
-        finding.suppressed == nil && (finding.severity == .error || strict)
-    }
+    public func fails(_ finding: Finding) -> Bool { verdict.fails(finding) }
 }

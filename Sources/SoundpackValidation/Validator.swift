@@ -122,12 +122,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
         }
         worstCase = pack.worstCase
         digest = pack.packFile.map { PackDigest.digest(of: $0, clipHashes: pack.clipHashes) }
-        var findings = findings
-        let ignoredByPack = Set(pack.packFile?.checks.ignore ?? [])
-        for index in findings.indices where findings[index].severity == .warning && ignoredByPack.contains(findings[index].rule.rawValue) {
-            findings[index].suppressed = "ignored by pack.json checks.ignore"
-        }
-        self.findings = findings
+        self.findings = Suppressions(packIgnores: Set(pack.packFile?.checks.ignore ?? [])).apply(to: findings)
         recount()
     }
 
@@ -143,15 +138,9 @@ public struct PackReport: Sendable, Encodable, Equatable {
         return report
     }
 
-    /// Marks findings suppressed (by `--ignore` rules, or matching a baseline) and recounts.
-    public mutating func suppress(rules: Set<RuleID>, baseline: Set<String>) {
-        for index in findings.indices where findings[index].suppressed == nil {
-            if rules.contains(findings[index].rule) {
-                findings[index].suppressed = "ignored by --ignore \(findings[index].rule.rawValue)"
-            } else if findings[index].isCovered(by: baseline) {
-                findings[index].suppressed = "in the baseline"
-            }
-        }
+    /// Marks the findings `suppressions` say do not count (`--ignore` rules, a baseline) and recounts.
+    public mutating func suppress(_ suppressions: Suppressions) {
+        findings = suppressions.apply(to: findings)
         recount()
     }
 
@@ -163,7 +152,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
     }
 
     /// Whether the pack passes: no errors, and under `strict` no warnings either.
-    public func passed(strict: Bool) -> Bool { errors == 0 && (!strict || warnings == 0) }
+    public func passed(strict: Bool) -> Bool { Verdict(strict: strict).passes(findings) }
 
     private enum CodingKeys: String, CodingKey {
         case directory, id, name, version, grammar, two, money, tenStart, maxAmount, profile, texts, phrases, defaultPhrase, source, findings, clips, worstCase, checks, digest

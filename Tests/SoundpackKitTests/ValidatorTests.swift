@@ -67,7 +67,7 @@ import SoundpackTestSupport
         try FileManager.default.removeItem(atPath: pack + "/clips/7.caf")
         var report = Validator().validate(folder: PackFolder(absolute: pack))
         #expect(report.errors == 1)
-        report.suppress(rules: [.fileUnreadable], baseline: [])
+        report.suppress(Suppressions(rules: [.fileUnreadable]))
         #expect(report.errors == 0 && report.suppressed == 1)
         #expect(report.findings.count == 1)
     }
