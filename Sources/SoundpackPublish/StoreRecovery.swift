@@ -118,12 +118,7 @@ public struct StoreRecovery {
             throw StoreError("\(store.location)/\(manifestKey) is not the manifest index.json lists for \(id)@\(version) (soundpack verify checks the store)")
         }
         func verified(_ file: String, bytes: Int, sha256: String) throws(StoreError) -> [UInt8] {
-            let key = StoreLayout.versionFile(id, version, file)
-            guard let data = try store.backend.read(key) else { throw StoreError("\(store.location)/\(key) is missing (soundpack verify checks the store)") }
-            guard data.count == bytes, Digest.sha256Hex(data) == sha256 else {
-                throw StoreError("\(store.location)/\(key) does not match its manifest (soundpack verify checks the store)")
-            }
-            return Array(data)
+            try verifiedFile(id, version, file, bytes: bytes, sha256: sha256)
         }
         let packJSON = try verified(manifest.packJSON.file, bytes: manifest.packJSON.bytes, sha256: manifest.packJSON.sha256)
         for archive in manifest.archives.values { _ = try verified(archive.file, bytes: archive.bytes, sha256: archive.sha256) }
@@ -152,6 +147,18 @@ public struct StoreRecovery {
                                        zipSha256: manifest.archives[ArchiveKind.zip.rawValue]?.sha256,
                                        keyID: manifest.signingKey, publishedAt: publishedAt)
         return StoredVersion(record: record, yank: listed?.yanked == true ? (listed?.yankReason ?? "yanked in the store's index.json") : nil)
+    }
+
+    /// A file of a stored version, read and checked against the size and SHA-256 its manifest gives.
+    private func verifiedFile(_ id: String, _ version: SemanticVersion, _ file: String, bytes: Int, sha256: String) throws(StoreError) -> [UInt8] {
+        let key = StoreLayout.versionFile(id, version, file)
+        guard let data = try store.backend.read(key) else { throw StoreError("\(store.location)/\(key) is missing (soundpack verify checks the store)") }
+        guard data.count == bytes, Digest.sha256Hex(data) == sha256 else {
+            throw StoreError("\(store.location)/\(key) does not match its manifest (soundpack verify checks the store)")
+        }
+        // Copied through its bytes: `Array(data)` here, in a local throwing function, was compiled
+        // (Swift 6.3, -O) to free the new array before Data copied into it.
+        return data.withUnsafeBytes { Array($0.bindMemory(to: UInt8.self)) }
     }
 
     /// index.json's `publishedAt` (`2026-11-30T15:47:58.580Z`), to the millisecond it was written

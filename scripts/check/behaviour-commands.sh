@@ -102,3 +102,15 @@ run "catalog migrate" $SP catalog migrate --from catalog.sqlite --to out/copy.sq
 archive=$(find store -name '*.tar.gz' | sort | head -1)
 run "import" $SP import "$archive" out/imported
 run "import missing" $SP import nowhere.tar.gz out/imported2
+
+# A catalog lost: publish recovers the versions the store holds (reading each back), then adds one.
+rm -f catalog.sqlite
+python3 - packs/wechat/pack.json <<'PY'
+import json, sys
+path = sys.argv[1]
+pack = json.load(open(path, encoding="utf-8"))
+pack["version"] = "1.2.0"
+open(path, "w", encoding="utf-8").write(json.dumps(pack, ensure_ascii=False, indent=2))
+PY
+run "publish with the catalog lost" $SP publish packs/wechat --sign-key key
+run "list after recovery" $SP list
