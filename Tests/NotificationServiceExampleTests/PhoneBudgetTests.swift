@@ -1,7 +1,10 @@
 // The example at the phone's own time budgets: iOS's 30 s and the example's refresh, download and
 // speech budgets as it ships them, on a clock ten times the phone's (30 s in 3 s of wall time; every
 // budget and every delay of the store and the voice scaled alike). The content handler is called
-// once, by the extension itself before the limit, with the best sound that fits.
+// once, by the extension itself before the limit, with the best sound that fits, after waiting out
+// every budget its path spends (a lower bound no machine load can break). The host's limit counts
+// only the time in which the test process's tasks could run (the stand-in's `StallMeter`), so the
+// full suite's load does not expire the extension early.
 
 import Foundation
 import Testing
@@ -95,6 +98,7 @@ import SoundpackTestSupport
         let shipped = SoundpackConfiguration.app
         let spent = shipped.refreshBudget + shipped.downloadBudget + (voiceInTime ? 0 : shipped.speechBudget)
         Self.expectInTime(calls, host: host, took: ContinuousClock.now - started, spent: spent)
+        #expect("\(phone.reports)".contains("did not all download within"), "the downloads did not time out: \(phone.reports)")
         if voiceInTime {
             #expect(shown.soundName == "soundpack-wechat-spoken-15.40.caf", "\(phone.reports)")
         } else {
