@@ -11,7 +11,9 @@ let standInDependencies: [Target.Dependency] = ["UserNotifications", "AVFoundati
 let exampleSettings: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 let standIns: [Target] = [
     // SoundpackKit: the notification center reads a delivered sound's format and length as iOS does.
-    .target(name: "UserNotifications", dependencies: ["SoundpackKit", "SoundpackCore"], path: "Tests/StandIns/UserNotifications"),
+    // CMalloc: glibc's allocator statistics, for the memory meter (`ExtensionMemory`).
+    .systemLibrary(name: "CMalloc", path: "Tests/StandIns/CMalloc"),
+    .target(name: "UserNotifications", dependencies: ["SoundpackKit", "SoundpackCore", "CMalloc"], path: "Tests/StandIns/UserNotifications"),
     .target(name: "AVFoundation", dependencies: ["SoundpackKit", "SoundpackCore", "UserNotifications"], path: "Tests/StandIns/AVFoundation"),
     .target(name: "CryptoKit", dependencies: ["SoundpackKit"], path: "Tests/StandIns/CryptoKit"),
     .testTarget(

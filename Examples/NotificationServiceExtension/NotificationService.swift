@@ -391,23 +391,43 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     }
 
     /// Downloads the clips in parallel, within the budget; each is verified before it is stored.
+    /// The budget is a deadline of the extension's own (the session's timeouts are a backstop), as
+    /// the refresher keeps its budget: the downloads and the deadline race, the first to end wins.
     private func download(_ clips: [PlannedClip], into sounds: URL) async throws {
         guard !clips.isEmpty else { return }
-        let transport = URLSessionTransport.ephemeral(seconds: configuration.downloadBudget)
+        let budget = configuration.downloadBudget
+        let transport = URLSessionTransport.ephemeral(seconds: budget)
         defer { transport.session.finishTasksAndInvalidate() }
         let verifier = ClipVerifier(hasher: CryptoKitSHA256())
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for clip in clips {
-                guard case .download(let url) = clip.source else { continue }
-                group.addTask {
-                    let response = try await transport.get(url, ifNoneMatch: nil)
-                    guard response.status == 200 else { throw URLError(.badServerResponse) }
-                    try verifier.verify(response.body, against: clip)  // never use bytes the manifest does not vouch for
-                    try response.body.write(to: sounds.appendingPathComponent(clip.file), options: .atomic)
+        try await withThrowingTaskGroup(of: Bool.self) { race in
+            race.addTask {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for clip in clips {
+                        guard case .download(let url) = clip.source else { continue }
+                        group.addTask {
+                            let response = try await transport.get(url, ifNoneMatch: nil)
+                            guard response.status == 200 else { throw URLError(.badServerResponse) }
+                            try verifier.verify(response.body, against: clip)  // never use bytes the manifest does not vouch for
+                            try response.body.write(to: sounds.appendingPathComponent(clip.file), options: .atomic)
+                        }
+                    }
+                    try await group.waitForAll()
                 }
+                return true
             }
-            try await group.waitForAll()
+            race.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, budget) * 1e9))
+                return false
+            }
+            defer { race.cancelAll() }
+            guard try await race.next() == true else { throw DownloadsTooSlow(seconds: budget) }
         }
+    }
+
+    /// The clips did not all come within the download budget.
+    struct DownloadsTooSlow: Error, CustomStringConvertible {
+        var seconds: TimeInterval
+        var description: String { "the clips did not all download within \(seconds) s" }
     }
 
     /// Joins the clips end to end into one 16-bit little-endian PCM file at `output`, whose

@@ -57,10 +57,17 @@ nonisolated struct URLSessionTransport: HTTPTransport {
         return HTTPResponse(status: http?.statusCode ?? 0, body: data, etag: etag)
     }
 
-    /// An ephemeral session (no URL cache: the refresher keeps its own ETag) that gives up after `seconds`.
+    /// An ephemeral session (no URL cache: the refresher keeps its own ETag) that gives up after
+    /// `seconds`: a backstop, as each budget is also kept by a deadline of the extension's own.
     static func ephemeral(seconds: TimeInterval) -> URLSessionTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation's URLSession counts a timeout in whole seconds, dropping the
+        // fraction: 0.4 s and 0.8 s time out at once, 1.5 s after 1 s. Rounded up it never ends a
+        // request before the deadline does (tests run the budgets at a tenth of the phone's).
+        let seconds = seconds.rounded(.up)
+        #endif
         configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds
         #if !canImport(FoundationNetworking)  // Linux's URLSession never waits, and the property is read-only there

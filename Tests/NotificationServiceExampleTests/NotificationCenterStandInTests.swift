@@ -105,4 +105,25 @@ import SoundpackTestSupport
             #expect(played == .file(expected, try Data(contentsOf: expected)))
         }
     }
+
+    /// The host's time limit is the extension's time, not the test machine's: while other work
+    /// holds every one of the process's cooperative threads for 1 s, an extension that hands over
+    /// as soon as a thread is free is not expired at a 0.3 s limit (without the stall meter it was,
+    /// at 0.3 s, before its task had run at all).
+    @Test func aStalledTestProcessDoesNotSpendTheExtensionsTime() async {
+        final class Immediate: UNNotificationServiceExtension, @unchecked Sendable {
+            override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+                nonisolated(unsafe) let handler = contentHandler, content = request.content
+                Task { handler(content) }
+            }
+        }
+        let host = NotificationServiceHost(timeLimit: 0.3, graceSeconds: 0.1)
+        let blockers = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in
+            Task.detached { usleep(1_000_000) }  // blocks the thread, as a busy test does
+        }
+        let (_, calls) = await host.run(Immediate(), request: Self.request("stalled", in: 60))
+        for blocker in blockers { await blocker.value }
+        #expect(calls.count == 1)
+        #expect(host.expiredAt == nil && calls.allSatisfy { !$0.afterExpiry }, "expired while no task of the process could run")
+    }
 }

@@ -27,18 +27,19 @@ struct Phone {
     /// Published wechat@1.0.0 (or `pack`: merchant, the demo pack with phrases), served; the app
     /// bundles `bundled` (file names) and the export. The configuration declares the store unsigned unless `trust` is `.signed`.
     /// `suffix`: the pack also ends every announcement with a 1.28 s suffix clip (a take of the prefix).
-    /// `codec`: the pack's clips converted to it first (`soundpack convert --codec`), e.g. ima4.
+    /// `codec`, `rate`: the pack's clips converted first (`soundpack convert --codec --rate`), e.g. ima4, 48000.
     /// `signedWith`: every publish signs the manifests with that key (the configuration is left unsigned).
     /// `trust: .signed`: a fresh key signs every publish and the configuration trusts it, so the
     /// signature is fetched and checked on the way to every sound.
     static func make(pack id: String = "wechat", bundled: [String] = ["prefix.caf", "yuan.caf"], suffix: Bool = false,
-                     codec: String? = nil, signedWith key: KeyPair? = nil, trust: StoreTrust = .unsigned) throws -> Phone {
+                     codec: String? = nil, rate: Int? = nil, signedWith key: KeyPair? = nil, trust: StoreTrust = .unsigned) throws -> Phone {
         let signingKey = try key ?? (trust == .signed ? KeyPair.generate() : nil)
         let project = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: project.file("packs"), withIntermediateDirectories: true)
         let pack = try Fixtures.copyDemoPack(into: project, as: "packs/\(id)", from: id == "wechat" ? Fixtures.demoPack : Fixtures.merchantPack)
-        if let codec {
-            let converted = try Executable.run(["convert", "packs/\(id)", "converted", "--codec", codec], in: project.path)
+        if codec != nil || rate != nil {
+            let options = (codec.map { ["--codec", $0] } ?? []) + (rate.map { ["--rate", "\($0)"] } ?? [])
+            let converted = try Executable.run(["convert", "packs/\(id)", "converted"] + options, in: project.path)
             try #require(converted.status == 0, "\(converted.stdout)\(converted.stderr)")
             try FileManager.default.removeItem(atPath: pack)
             try FileManager.default.moveItem(atPath: project.file("converted"), toPath: pack)

@@ -44,7 +44,7 @@ if ! swiftc -help 2>/dev/null | grep -c -- "-default-isolation" >/dev/null; then
   exit 0
 fi
 maps=()
-for map in Sources/C*/module.modulemap Sources/C*/include/module.modulemap; do maps+=(-Xcc "-fmodule-map-file=$map"); done
+for map in Sources/C*/module.modulemap Sources/C*/include/module.modulemap Tests/StandIns/C*/module.modulemap; do maps+=(-Xcc "-fmodule-map-file=$map"); done
 check() {
   swiftc -typecheck -swift-version 6 -strict-concurrency=complete -default-isolation MainActor -warnings-as-errors \
     -I "$modules" "${maps[@]}" "$@" Examples/NotificationServiceExtension/*.swift

@@ -129,6 +129,7 @@ open class AVAudioPCMBuffer: AVAudioBuffer {
         channelPointers = count
         self.frameCapacity = frameCapacity
         super.init(format: format)
+        ExtensionMemory.sample()  // the buffer is the extension's memory, on the phone as here
     }
 
     deinit {
@@ -198,7 +199,8 @@ open class AVAudioPCMBuffer: AVAudioBuffer {
 /// Apple: "An object that represents an audio file that the system can open for reading or
 /// writing." … "Regardless of the file format, you read and write using AVAudioPCMBuffer objects."
 /// The stand-in reads a whole clip on open and writes the whole file when it closes (on `close()`
-/// or when the object goes away, as Apple's does).
+/// or when the object goes away, as Apple's does). What it keeps in memory meanwhile the phone
+/// keeps on disk: the memory meter (`ExtensionMemory`) does not count it.
 open class AVAudioFile: NSObject {
     public let url: URL
     public let fileFormat: AVAudioFormat
@@ -207,6 +209,8 @@ open class AVAudioFile: NSObject {
 
     private var samples: [Float]
     private var written: AudioFileWriter.Samples
+    /// Bytes of `samples` and `written` declared to the memory meter.
+    private var heldBytes = 0
     private let writing: (container: Container, encoding: AudioFileWriter.Encoding)?
     private var closed = false
 
@@ -215,7 +219,13 @@ open class AVAudioFile: NSObject {
     /// `.otherFormat` for anything else (IMA4, 24-bit).
     public init(forReading fileURL: URL) throws {
         let audio: DecodedAudio
-        do { audio = try AudioProbe().decode(path: fileURL.path) } catch {
+        do {
+            audio = try ExtensionMemory.standInWork {
+                let decoded = try AudioProbe().decode(path: fileURL.path)
+                ExtensionMemory.hold(decoded.samples.capacity * 4)
+                return decoded
+            }
+        } catch {
             throw Self.error(Int(bitPattern: 0x7768_743F), "cannot read \(fileURL.path): \(error)")  // 'wht?', kAudioFileUnspecifiedError's neighbour
         }
         let stored: AVAudioCommonFormat
@@ -227,6 +237,7 @@ open class AVAudioFile: NSObject {
         let rate = Double(audio.sampleRate), channels = AVAudioChannelCount(audio.channels)
         guard let format = AVAudioFormat(standardFormatWithSampleRate: rate, channels: channels),
               let own = AVAudioFormat(describing: stored, sampleRate: rate, channels: channels, interleaved: true) else {
+            ExtensionMemory.standInWork { ExtensionMemory.hold(-audio.samples.capacity * 4) }
             throw Self.error(kAudioFileUnsupportedDataFormatError, "\(fileURL.path) has no usable format")
         }
         url = fileURL
@@ -235,6 +246,7 @@ open class AVAudioFile: NSObject {
         samples = audio.samples
         written = .float([])
         writing = nil
+        heldBytes = audio.samples.capacity * 4
     }
 
     /// Apple: "Opens a file for writing using a specified processing format and settings." …
@@ -302,6 +314,7 @@ open class AVAudioFile: NSObject {
         let count = min(Int(buffer.frameCapacity), Int(length - framePosition)) * channels
         buffer.fill(interleaved: samples[start..<(start + max(count, 0))])
         framePosition += AVAudioFramePosition(buffer.frameLength)
+        ExtensionMemory.sample()
     }
 
     /// Apple: "Writes a buffer sequentially." — the buffer parameter: "Its format must match the
@@ -332,11 +345,29 @@ open class AVAudioFile: NSObject {
         guard ExtensionProcess.allows("write \(url.lastPathComponent)") else {
             throw Self.error(Int(bitPattern: 0x7065_726D), "the extension's process is gone")
         }
-        switch written {
-        case .int16(let so): written = .int16(so + (buffer.interleavedInt16() ?? []))
-        case .float(let so): written = .float(so + buffer.interleaved())
+        ExtensionMemory.sample()
+        ExtensionMemory.standInWork {
+            // Appended in place (the enum lets go of the array first), kept as the phone keeps it: on disk.
+            switch written {
+            case .int16(var so):
+                written = .float([])
+                so += buffer.interleavedInt16() ?? []
+                written = .int16(so)
+                keep(samples.capacity * 4 + so.capacity * 2)
+            case .float(var so):
+                written = .float([])
+                so += buffer.interleaved()
+                written = .float(so)
+                keep(samples.capacity * 4 + so.capacity * 4)
+            }
         }
         framePosition += AVAudioFramePosition(buffer.frameLength)
+    }
+
+    /// Declares to the memory meter that the stand-in now keeps `bytes` for this file.
+    private func keep(_ bytes: Int) {
+        ExtensionMemory.hold(bytes - heldBytes)
+        heldBytes = bytes
     }
 
     /// Apple (iOS 18): "Closes the audio file." Before iOS 18 the file closes when the object is
@@ -344,14 +375,27 @@ open class AVAudioFile: NSObject {
     @available(iOS 18.0, *)
     public func close() { finish() }
 
-    deinit { finish() }
+    deinit {
+        finish()
+        ExtensionMemory.standInWork {
+            samples = []
+            written = .float([])
+            keep(0)
+        }
+    }
 
     private func finish() {
         guard let writing, !closed else { return }
         closed = true
-        guard ExtensionProcess.allows("write \(url.lastPathComponent)") else { return }
-        let rate = Int(processingFormat.sampleRate), channels = Int(processingFormat.channelCount)
-        try? AudioFileWriter.write(written, sampleRate: rate, channels: channels, container: writing.container, encoding: writing.encoding, to: url.path)
+        ExtensionMemory.standInWork {
+            defer {
+                written = .float([])
+                keep(samples.capacity * 4)
+            }
+            guard ExtensionProcess.allows("write \(url.lastPathComponent)") else { return }
+            let rate = Int(processingFormat.sampleRate), channels = Int(processingFormat.channelCount)
+            try? AudioFileWriter.write(written, sampleRate: rate, channels: channels, container: writing.container, encoding: writing.encoding, to: url.path)
+        }
     }
 
     private static func number(_ value: Any?) -> Double? {
@@ -412,6 +456,10 @@ open class AVSpeechSynthesizer: NSObject {
     /// the speech comes at once.
     @_spi(StandIn) @TaskLocal public static var firstBufferDelay: TimeInterval = 0
 
+    /// Stand-in only: how long the system voice speaks, per task. 0.4 s unless a test asks for more
+    /// (a long text: every buffer passes through the extension's memory).
+    @_spi(StandIn) @TaskLocal public static var speechSeconds: TimeInterval = 0.4
+
     public override init() {}
 
     /// Apple: "Generates speech for the utterance and invokes the callback with the audio buffer."
@@ -419,14 +467,15 @@ open class AVSpeechSynthesizer: NSObject {
     /// The stand-in does what the reports show: buffers of the voice's format (`voiceFormat`,
     /// 16-bit integers unless a test says otherwise) on the main thread ("thread #1, queue =
     /// 'com.apple.main-thread'", flutter_tts #575 and #290), and last a buffer with no frames,
-    /// which apps observe as the end. 0.4 s of a quiet 440 Hz tone, 22,050 Hz mono, in two buffers.
+    /// which apps observe as the end. A quiet 440 Hz tone, 22,050 Hz mono, in buffers of 0.2 s:
+    /// 0.4 s (two buffers) unless `speechSeconds` says otherwise.
     open func write(_ utterance: AVSpeechUtterance, toBufferCallback bufferCallback: @escaping BufferCallback) {
         SpeechRequests.record(text: utterance.speechString, language: utterance.voice?.language)
         nonisolated(unsafe) let callback = bufferCallback
-        let sampleType = Self.voiceFormat
+        let sampleType = Self.voiceFormat, parts = max(1, Int((Self.speechSeconds * 22_050 / 4_410).rounded(.up)))
         DispatchQueue.main.asyncAfter(deadline: .now() + Self.firstBufferDelay) {
             guard let format = AVAudioFormat(commonFormat: sampleType, sampleRate: 22_050, channels: 1, interleaved: true) else { return }
-            for part in 0..<2 {
+            for part in 0..<parts {
                 guard let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 4_410) else { return }
                 buffer.fill(interleaved: Self.tone(part: part)[...])
                 callback(buffer)
@@ -435,7 +484,7 @@ open class AVSpeechSynthesizer: NSObject {
         }
     }
 
-    /// Stand-in only: the samples of the tone's `part` (0 or 1), -1...1.
+    /// Stand-in only: the samples of the tone's `part` (0, 1, …), -1...1.
     @_spi(StandIn) public static func tone(part: Int) -> [Float] {
         (0..<4_410).map { Float(0.1 * sin(2 * Double.pi * 440 * Double(part * 4_410 + $0) / 22_050)) }
     }

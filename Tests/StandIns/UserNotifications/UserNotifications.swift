@@ -392,7 +392,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 /// before time expires, the system displays the original content." Apple documents no grace period
 /// after `serviceExtensionTimeWillExpire`; the host waits `graceSeconds` (default 1 s). After expiry
 /// the extension is gone ("the system is terminating your extension") as soon as it has called the
-/// content handler, or when the grace period ends: see `ExtensionProcess`.
+/// content handler, or when the grace period ends: see `ExtensionProcess`. The time limit and the
+/// grace period count the time in which the test process's tasks could run (`StallMeter`).
 @_spi(StandIn) public final class NotificationServiceHost: @unchecked Sendable {
     /// One call of the content handler, with the content it was given.
     public struct Delivery: @unchecked Sendable {
@@ -501,7 +502,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// True when signalled within `seconds`, false when the time passed first.
     private func wait(seconds: TimeInterval) async -> Bool {
-        await withCheckedContinuation { continuation in
+        let stalls = StallMeter()
+        defer { stalls.stop() }
+        return await withCheckedContinuation { continuation in
             lock.lock()
             if pendingSignal {
                 pendingSignal = false
@@ -513,15 +516,73 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             let token = nextToken
             waiter = (token, continuation)
             lock.unlock()
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-                lock.lock()
-                guard let current = waiter, current.token == token else { lock.unlock(); return }
-                waiter = nil
-                lock.unlock()
-                current.continuation.resume(returning: false)
+            // Time in which no task of this process could run is not the extension's: the limit is
+            // moved on by as much, for as long as the wait lasts.
+            @Sendable func arm(after delay: TimeInterval, counted: TimeInterval) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+                    let stalled = stalls.stalledSeconds
+                    lock.lock()
+                    guard let current = waiter, current.token == token else { lock.unlock(); return }
+                    if stalled - counted > 0.001 {
+                        lock.unlock()
+                        arm(after: stalled - counted, counted: stalled)
+                        return
+                    }
+                    waiter = nil
+                    lock.unlock()
+                    current.continuation.resume(returning: false)
+                }
+            }
+            arm(after: seconds, counted: 0)
+        }
+    }
+}
+
+/// How long this process's tasks could not run while a host waited, as a heartbeat task on Swift's
+/// cooperative threads sees it: a 5 ms sleep that ends more than 15 ms late was held up by work
+/// that is not the extension's (the test process shares two cores and those threads with every
+/// other test, which can hold them for seconds; a phone's extension has its process to itself).
+/// What is counted is the thread pool's stall, not the extension's own slowness: an extension
+/// that is slow while tasks can run is charged every second of it.
+/// A stall still going on counts too: the heartbeat has not come back since it went to sleep.
+final class StallMeter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stalled: TimeInterval = 0
+    /// When the heartbeat last went to sleep (or was asked for, before its task first runs).
+    private var asleepSince = ContinuousClock.now
+    private var heartbeat: Task<Void, Never>?
+
+    init() {
+        heartbeat = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                self?.beat()
+                try? await Task.sleep(nanoseconds: 5_000_000)
             }
         }
     }
+
+    private func beat() {
+        lock.lock()
+        defer { lock.unlock() }
+        stalled += Self.stall(since: asleepSince)
+        asleepSince = ContinuousClock.now
+    }
+
+    /// How late a 5 ms sleep begun at `start` is now, when that is more than 15 ms; else 0.
+    private static func stall(since start: ContinuousClock.Instant) -> TimeInterval {
+        let elapsed = ContinuousClock.now - start
+        let late = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18 - 0.005
+        return late > 0.015 ? late : 0
+    }
+
+    /// Seconds stalled so far, the stall going on included.
+    var stalledSeconds: TimeInterval {
+        lock.lock()
+        defer { lock.unlock() }
+        return stalled + Self.stall(since: asleepSince)
+    }
+
+    func stop() { heartbeat?.cancel() }
 }
 
 /// Stand-in only: the process iOS runs a service extension in. Apple, `serviceExtensionTimeWillExpire`:
