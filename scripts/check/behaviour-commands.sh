@@ -114,3 +114,46 @@ open(path, "w", encoding="utf-8").write(json.dumps(pack, ensure_ascii=False, ind
 PY
 run "publish with the catalog lost" $SP publish packs/wechat --sign-key key
 run "list after recovery" $SP list
+
+# payload lint against the store: each rule's cases, one payload each.
+mkdir -p payloads
+python3 - payloads <<'PY'
+import json, os, sys
+folder = sys.argv[1]
+good = {"aps": {"alert": {"title": "Payment", "body": "Received 15.40"}, "mutable-content": 1, "interruption-level": "time-sensitive"},
+        "pack": "wechat@1.0.0", "amount": "15.40", "paymentId": "p-1"}
+def variant(name, change):
+    payload = json.loads(json.dumps(good))
+    change(payload)
+    open(os.path.join(folder, name + ".json"), "w").write(json.dumps(payload, ensure_ascii=False))
+variant("good", lambda p: None)
+variant("no-body", lambda p: p["aps"]["alert"].pop("body"))
+variant("alert-string", lambda p: p["aps"].__setitem__("alert", "   "))
+variant("mutable-true", lambda p: p["aps"].__setitem__("mutable-content", True))
+variant("mutable-missing", lambda p: p["aps"].pop("mutable-content"))
+variant("level-missing", lambda p: p["aps"].pop("interruption-level"))
+variant("level-critical", lambda p: p["aps"].__setitem__("interruption-level", "critical"))
+variant("level-bogus", lambda p: p["aps"].__setitem__("interruption-level", "loud\u001b[2J"))
+variant("pack-yanked", lambda p: p.__setitem__("pack", "en-us@1.0.0"))
+variant("pack-unknown", lambda p: p.__setitem__("pack", "nowhere@9.9.9"))
+variant("pack-missing", lambda p: p.pop("pack"))
+variant("id-missing", lambda p: p.pop("paymentId"))
+variant("id-bad", lambda p: p.__setitem__("paymentId", "-x y"))
+variant("phrase-unknown", lambda p: p.__setitem__("phrase", "refund"))
+variant("phrase-number", lambda p: p.__setitem__("phrase", 3))
+variant("amount-number", lambda p: p.__setitem__("amount", 15.4))
+variant("amount-missing", lambda p: p.pop("amount"))
+variant("amount-bad", lambda p: p.__setitem__("amount", "15.401"))
+variant("amount-large", lambda p: p.__setitem__("amount", "100000000"))
+variant("everything-wrong", lambda p: (p.pop("paymentId"), p["aps"].pop("mutable-content"), p.__setitem__("pack", "en-us@1.0.0"), p.__setitem__("amount", "x")))
+open(os.path.join(folder, "array.json"), "w").write("[1, 2]")
+open(os.path.join(folder, "not-json.json"), "w").write("{\"aps\": ")
+open(os.path.join(folder, "duplicate.json"), "w").write('{"aps": {"alert": "a"}, "aps": {"alert": "b"}}')
+open(os.path.join(folder, "large.json"), "w").write(json.dumps({**good, "padding": "x" * 5000}))
+open(os.path.join(folder, "huge.json"), "w").write(json.dumps({**good, "padding": "x" * (1 << 21)}))
+PY
+for payload in payloads/*.json; do
+  run "payload lint $(basename "$payload" .json)" $SP payload lint "$payload" --format json
+done
+run "payload lint text" $SP payload lint payloads/everything-wrong.json
+run "payload lint sarif" $SP payload lint payloads/everything-wrong.json --format sarif
