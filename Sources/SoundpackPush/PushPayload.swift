@@ -80,110 +80,16 @@ public enum PushPayload {
     /// The interruption levels iOS knows; `critical` needs an entitlement from Apple.
     public static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
 
-    /// Checks a payload. `packs` maps published `id@version` to what is known of the version; nil
-    /// skips the pack checks.
+    /// Checks a payload: the bytes (`payload.too-large`, `payload.invalid`), then every rule of
+    /// `rules` over the payload read once. `packs` maps published `id@version` to what is known of
+    /// the version; nil skips the pack checks.
     public static func lint(_ data: Data, packs: [String: PackFacts]?) -> [Finding] {
-        var findings: [Finding] = []
-        func add(_ rule: RuleID, _ message: String, severity: Severity = .error) { findings.append(Finding(rule, severity, message)) }
-        if data.count > maxBytes { add(.payloadTooLarge, "\(data.count) bytes; APNs refuses payloads above \(maxBytes)") }
+        let size = PayloadTooLarge().check(byteCount: data.count)
         // Far past what APNs takes, the rest is not worth parsing.
-        guard data.count <= 1 << 20 else { return findings }
-        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            add(.payloadInvalid, "not a JSON object")
-            return findings
+        guard data.count <= PayloadTooLarge.parsedUpTo else { return size }
+        switch PayloadInvalid().read(data, packs: packs) {
+        case .invalid(let finding): return size + [finding]
+        case .read(let payload): return size + rules.flatMap { $0.check(payload) }
         }
-        if let duplicate = JSONDuplicateKeys.first(in: data) {
-            add(.payloadInvalid, duplicate.description)
-            return findings
-        }
-        let aps = root["aps"] as? [String: Any] ?? [:]
-        let body: String?
-        switch aps["alert"] {
-        case let text as String: body = text
-        case let alert as [String: Any]: body = alert["body"] as? String
-        default: body = nil
-        }
-        if (body ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            add(.payloadNoBody, "aps.alert has no body; since iOS 15 a push without one is not shown and the extension never runs")
-        }
-        switch MutableContent.read(data) {
-        case .number(1): break
-        case .boolean(let flag):
-            add(.payloadNotMutable, "aps.mutable-content is \(flag); APNs expects the number 1, so the extension may not run")
-        default:
-            add(.payloadNotMutable, "aps.mutable-content is not the number 1, so the Notification Service Extension does not run")
-        }
-        switch aps["interruption-level"] {
-        case nil:
-            add(.payloadNoInterruptionLevel, "no aps.interruption-level; \"time-sensitive\" lets a payment through Focus", severity: .warning)
-        case let level as String where level == "critical":
-            add(.payloadCritical, "aps.interruption-level critical plays through mute and needs Apple's Critical Alerts entitlement; a payment is usually \"time-sensitive\"", severity: .warning)
-        case let level as String where interruptionLevels.contains(level):
-            break
-        default:
-            add(.payloadInterruptionLevel, "aps.interruption-level must be one of \(interruptionLevels.sorted().joined(separator: ", ")), not \(String(describing: aps["interruption-level"] ?? "").quoted())")
-        }
-        var facts: PackFacts?
-        if let packs {
-            let pack = root["pack"] as? String ?? ""
-            if let known = packs[pack] {
-                facts = known
-                if known.yanked { add(.payloadYankedPack, "pack '\(pack.quoted())' is yanked; name a version that is not") }
-            } else {
-                add(.payloadUnknownPack, "pack '\(pack.quoted())' is not a published id@version in the store's index.json")
-            }
-        }
-        switch root["paymentId"] {
-        case nil:
-            add(.payloadNoPaymentID, "no \"paymentId\": a push APNs delivers again, or one sent twice, is announced twice", severity: .warning)
-        case let id as String where PaymentID.isValid(id): break
-        default:
-            add(.payloadPaymentID, "\"paymentId\" must be a string of 1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
-        }
-        // The phrase: the version's default when the payload names none; the phone falls back to it
-        // for one it does not know, so an unknown phrase would say something else than meant.
-        var phrase = facts.map { $0.phrasebook.defaultPhrase }
-        switch root["phrase"] {
-        case nil: break
-        case let id as String:
-            if let facts {
-                if let known = facts.phrasebook.phrase(id) { phrase = known } else {
-                    add(.payloadUnknownPhrase, "phrase '\(id.quoted())' is not one of \(root["pack"] as? String ?? "the pack")'s (\(facts.phrasebook.phrases.map(\.id).joined(separator: ", ")))")
-                }
-            }
-        default:
-            add(.payloadUnknownPhrase, "\"phrase\" must be a string, the id of one of the pack's phrases")
-        }
-        let saysAmount = phrase?.saysAmount ?? (root["phrase"] == nil)
-        if let text = root["amount"] as? String {
-            if let phrase, !phrase.saysAmount {
-                add(.payloadAmountUnreadable, "phrase '\(phrase.id)' says no amount; leave \"amount\" out")
-            } else {
-                do {
-                    let amount = try Amount(parsing: text, maximum: facts?.maxAmount ?? Amount(minorUnits: Amount.grammarLimit.minorUnits - 1),
-                                            grouping: facts?.phrasebook.grammar.grouping ?? .thousands)
-                    if let facts, let phrase {
-                        let tokens = facts.phrasebook.announcement(phrase).tokens(for: amount)
-                        let missing = Set(tokens.map(\.rawValue)).subtracting(facts.clipKeys)
-                        if !missing.isEmpty {
-                            add(.payloadMissingClip, "the pack cannot say \(amount): it has no clip for \(missing.sorted(by: facts.phrasebook.grammar.precedes).map { "'\($0)'" }.joined(separator: ", "))")
-                        }
-                    }
-                } catch {
-                    add(.payloadAmountUnreadable, error.description)
-                }
-            }
-        } else if root["amount"] != nil {
-            add(.payloadAmountUnreadable, "\"amount\" must be a string such as \"15.40\" (a JSON number is not exact)")
-        } else if saysAmount {
-            let named = facts?.phrasebook.isDeclared == true ? phrase : nil
-            add(.payloadAmountUnreadable, named.map { "no \"amount\" key, and phrase '\($0.id)' says one" } ?? "no \"amount\" key")
-        } else if let facts, let phrase {
-            let missing = Set(phrase.clips.map(\.rawValue)).subtracting(facts.clipKeys)
-            if !missing.isEmpty {
-                add(.payloadMissingClip, "the pack cannot say phrase '\(phrase.id)': it has no clip for \(missing.sorted().map { "'\($0)'" }.joined(separator: ", "))")
-            }
-        }
-        return findings
     }
 }

@@ -1,0 +1,13 @@
+import SoundpackValidation
+
+/// `payload.critical` (warning): `aps.interruption-level` critical plays through mute and needs
+/// Apple's Critical Alerts entitlement; a payment is usually time-sensitive.
+struct PayloadCritical: PayloadRule {
+    static let id = RuleID.payloadCritical
+    static let severity = Severity.warning
+
+    func check(_ payload: ReadPayload) -> [Finding] {
+        guard payload.aps["interruption-level"] as? String == "critical" else { return [] }
+        return [finding("aps.interruption-level critical plays through mute and needs Apple's Critical Alerts entitlement; a payment is usually \"time-sensitive\"")]
+    }
+}

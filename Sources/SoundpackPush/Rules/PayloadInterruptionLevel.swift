@@ -1,0 +1,15 @@
+import SoundpackSupport
+import SoundpackValidation
+
+/// `payload.interruption-level` (error): `aps.interruption-level` is none of the levels iOS knows
+/// (`PushPayload.interruptionLevels`).
+struct PayloadInterruptionLevel: PayloadRule {
+    static let id = RuleID.payloadInterruptionLevel
+    static let severity = Severity.error
+
+    func check(_ payload: ReadPayload) -> [Finding] {
+        guard let value = payload.aps["interruption-level"] else { return [] }
+        if let level = value as? String, PushPayload.interruptionLevels.contains(level) { return [] }
+        return [finding("aps.interruption-level must be one of \(PushPayload.interruptionLevels.sorted().joined(separator: ", ")), not \(String(describing: value).quoted())")]
+    }
+}

@@ -1,0 +1,13 @@
+import SoundpackValidation
+
+/// `payload.no-interruption-level` (warning): without `aps.interruption-level`, a Focus may hold
+/// the payment back; "time-sensitive" lets it through.
+struct PayloadNoInterruptionLevel: PayloadRule {
+    static let id = RuleID.payloadNoInterruptionLevel
+    static let severity = Severity.warning
+
+    func check(_ payload: ReadPayload) -> [Finding] {
+        guard payload.aps["interruption-level"] == nil else { return [] }
+        return [finding("no aps.interruption-level; \"time-sensitive\" lets a payment through Focus")]
+    }
+}

@@ -1,0 +1,13 @@
+import SoundpackValidation
+
+/// `payload.no-payment-id` (warning): without a `paymentId`, a push APNs delivers again, or one
+/// sent twice, is announced twice.
+struct PayloadNoPaymentID: PayloadRule {
+    static let id = RuleID.payloadNoPaymentID
+    static let severity = Severity.warning
+
+    func check(_ payload: ReadPayload) -> [Finding] {
+        guard payload.root["paymentId"] == nil else { return [] }
+        return [finding("no \"paymentId\": a push APNs delivers again, or one sent twice, is announced twice")]
+    }
+}

@@ -1,0 +1,16 @@
+import SoundpackValidation
+
+/// `payload.not-mutable` (error): `aps.mutable-content` is not the number 1, so the Notification
+/// Service Extension does not run (a JSON `true` is named: APNs expects the number).
+struct PayloadNotMutable: PayloadRule {
+    static let id = RuleID.payloadNotMutable
+    static let severity = Severity.error
+
+    func check(_ payload: ReadPayload) -> [Finding] {
+        switch payload.mutableContent {
+        case .number(1): return []
+        case .boolean(let flag): return [finding("aps.mutable-content is \(flag); APNs expects the number 1, so the extension may not run")]
+        default: return [finding("aps.mutable-content is not the number 1, so the Notification Service Extension does not run")]
+        }
+    }
+}

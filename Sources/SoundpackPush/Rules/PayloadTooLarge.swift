@@ -1,0 +1,15 @@
+import SoundpackValidation
+
+/// `payload.too-large` (error): APNs refuses a payload above 4096 bytes. Judged from the bytes,
+/// before anything is parsed; far past that size, nothing more is read.
+struct PayloadTooLarge {
+    static let id = RuleID.payloadTooLarge
+    static let severity = Severity.error
+    /// Payloads up to this size are parsed for the other rules.
+    static let parsedUpTo = 1 << 20
+
+    func check(byteCount: Int) -> [Finding] {
+        guard byteCount > PushPayload.maxBytes else { return [] }
+        return [Finding(Self.id, Self.severity, "\(byteCount) bytes; APNs refuses payloads above \(PushPayload.maxBytes)")]
+    }
+}

@@ -1,0 +1,13 @@
+import SoundpackSupport
+import SoundpackValidation
+
+/// `payload.yanked-pack` (error): the payload names a yanked version; phones refuse to plan with it.
+struct PayloadYankedPack: PayloadRule {
+    static let id = RuleID.payloadYankedPack
+    static let severity = Severity.error
+
+    func check(_ payload: ReadPayload) -> [Finding] {
+        guard payload.facts?.yanked == true else { return [] }
+        return [finding("pack '\(payload.packName.quoted())' is yanked; name a version that is not")]
+    }
+}
