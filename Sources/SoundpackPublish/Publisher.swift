@@ -193,94 +193,21 @@ public final class Publisher {
         let (id, version, digest) = (manifest.id, manifest.version, facts.digest)
         let recovery = StoreRecovery(store: store, catalog: catalog)
         if !dryRun, index?.packs[id] != nil { _ = try recovery.recover(packID: id, index: index, listing: false) }
-        var published: [PublishedVersion]
-        do { published = try catalog.publishedVersions(of: id, withClips: false) } catch { throw .catalog(error.message) }
-        if dryRun {
-            // What a real run would have recorded by now: the store's versions and this run's earlier folders.
-            for (text, listed) in index?.packs[id]?.versions ?? [:] {
-                guard let stored = SemanticVersion(text), !published.contains(where: { $0.version == stored }) else { continue }
-                published.append(PublishedVersion(id: id, version: stored, digest: listed.digest, publishedAt: listed.publishedAt, yanked: listed.yanked,
-                                                  yankReason: listed.yankReason, manifestSha256: listed.manifestSha256, clips: [:]))
-            }
-            published += (planned[id] ?? []).filter { plan in !published.contains { $0.version == plan.version } }
-        }
-
+        let published = try publishedVersions(of: id, index: index)
         if let same = published.first(where: { $0.version == version }) {
-            if same.digest != digest {
-                outcome.rule = .catalogVersionConflict
-                outcome.message = same.publishedAt.isEmpty
-                    ? "\(id)@\(version) comes twice in this run with different content (digests \(same.digest.prefix(12)) and \(digest.prefix(12))); only one can be published — bump the version of one"
-                    : "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(same.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
-            } else if same.yanked {
-                outcome.rule = .catalogVersionYanked
-                outcome.message = "\(id)@\(version) was yanked (\(same.yankReason ?? "no reason given")) and can never be published again; bump the version"
-            } else {
-                outcome.status = .unchanged
-                outcome.message = "\(id)@\(version) is already published with this content; nothing to do"
-            }
-            return outcome
+            return judgePublished(same, name: "\(id)@\(version)", digest: digest, outcome)
         }
         // Not in the catalog: the store may still hold it (a publish stopped before its catalog
         // commit, or a catalog that lost it).
-        let stored: StoreManifest?
-        stored = try store.storedManifest(id, version)
-        if let stored {
-            guard stored.digest == digest else {
-                outcome.rule = .catalogVersionConflict
-                outcome.message = "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(stored.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
-                return outcome
-            }
-            outcome.status = .unchanged
-            if dryRun {
-                outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; it would be recorded in the catalog, nothing written"
-                return outcome
-            }
-            let read: StoredVersion
-            read = try recovery.read(id, version, listed: index?.packs[id]?.versions[version.description])
-            do { _ = try catalog.recordPublication(read.record) } catch { throw .catalog(error.message) }
-            outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; recorded it in the catalog"
-            return outcome
+        if let stored = try store.storedManifest(id, version) {
+            return try recordStored(stored, id: id, version: version, digest: digest, index: index, recovery: recovery, outcome)
         }
-
         if let newest = published.map(\.version).max() {
-            guard newest < version else {
-                outcome.rule = .catalogVersionNotNewer
-                outcome.message = "\(id)@\(version) is not newer than the published \(newest); a new version must be greater than every published one"
+            if let refusal = try refusal(of: facts, id: id, version: version, after: newest, index: index, recovery: recovery) {
+                (outcome.rule, outcome.message) = refusal
                 return outcome
             }
-            var old: VersionRecord?
-            do { old = try catalog.versionRecord(of: id, newest) } catch { throw .catalog(error.message) }
-            // A dry run records nothing, so a version only the store holds (a fresh runner's first
-            // step) is read from the store as a real run would have recorded it: the same check.
-            if old == nil, dryRun, let listed = index?.packs[id]?.versions[newest.description] {
-                let read: StoredVersion
-                do { read = try recovery.read(id, newest, listed: listed) } catch {
-                    throw error.context("cannot check the version bump of \(id)@\(version) against \(id)@\(newest) in the store")
-                }
-                old = VersionRecord(pack: read.record.pack, published: true, clips: read.record.clips)
-            }
-            // A pre-release is a candidate of its version: the release after it (1.0.0 after
-            // 1.0.0-rc.1) and the next candidate may change anything the candidate had.
-            if let old, !newest.isPrerelease(ofSameCoreAs: version) {
-                var oldFacts = VersionFacts(old)
-                // The texts and phrases are in the store's manifest of the version, not in the catalog.
-                // One that cannot be read would hide a removed or changed phrase: the check stops.
-                let stored: StoreManifest?
-                do { stored = try store.storedManifest(id, newest) } catch {
-                    throw error.context("cannot check the version bump of \(id)@\(version): the phrases and texts of \(id)@\(newest) it compares with are in that version's manifest in the store")
-                }
-                if let stored { oldFacts = oldFacts.completed(by: stored) }
-                let change = VersionChange(from: oldFacts, to: facts)
-                let bump = Bump.between(newest, version)
-                if bump < change.required {
-                    let reasons = change.items.filter { $0.needs > bump }.map { "\($0.kind) (\($0.detail)) needs a \($0.needs.name) bump" }
-                    outcome.rule = .catalogVersionBump
-                    outcome.message = "\(id)@\(version) is a \(bump.name) bump from \(newest), but \(reasons.joined(separator: "; "))"
-                    return outcome
-                }
-            }
         }
-
         if dryRun {
             planned[id, default: []].append(PublishedVersion(id: id, version: version, digest: digest, publishedAt: "", yanked: false, yankReason: nil,
                                                              manifestSha256: nil, clips: [:]))
@@ -293,14 +220,106 @@ public final class Publisher {
         let written = try writeVersion(report, manifest: manifest, digest: digest, contents: built)
         let recorded: Bool
         do { recorded = try catalog.recordPublication(written) } catch { throw .catalog(error.message) }
-        guard recorded else {
+        outcome.status = recorded ? .published : .unchanged
+        outcome.message = recorded
+            ? "published \(id)@\(version) (\(written.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version))"
+            : "\(id)@\(version) was published meanwhile; nothing to do"
+        return outcome
+    }
+
+    /// The published versions of `id` as the catalog holds them; in a dry run also what a real run
+    /// would have recorded by now: the store's versions and this run's earlier folders.
+    private func publishedVersions(of id: String, index: StoreIndex?) throws(PublishError) -> [PublishedVersion] {
+        var published: [PublishedVersion]
+        do { published = try catalog.publishedVersions(of: id, withClips: false) } catch { throw .catalog(error.message) }
+        guard dryRun else { return published }
+        for (text, listed) in index?.packs[id]?.versions ?? [:] {
+            guard let stored = SemanticVersion(text), !published.contains(where: { $0.version == stored }) else { continue }
+            published.append(PublishedVersion(id: id, version: stored, digest: listed.digest, publishedAt: listed.publishedAt, yanked: listed.yanked,
+                                              yankReason: listed.yankReason, manifestSha256: listed.manifestSha256, clips: [:]))
+        }
+        return published + (planned[id] ?? []).filter { plan in !published.contains { $0.version == plan.version } }
+    }
+
+    /// A version the catalog (or this dry run) already has: a conflict, a yanked number, or nothing to do.
+    private func judgePublished(_ same: PublishedVersion, name: String, digest: String, _ outcome: PublishOutcome) -> PublishOutcome {
+        var outcome = outcome
+        if same.digest != digest {
+            outcome.rule = .catalogVersionConflict
+            outcome.message = same.publishedAt.isEmpty
+                ? "\(name) comes twice in this run with different content (digests \(same.digest.prefix(12)) and \(digest.prefix(12))); only one can be published — bump the version of one"
+                : "\(name) is already published in the store \(store.location) with other content (digest \(same.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
+        } else if same.yanked {
+            outcome.rule = .catalogVersionYanked
+            outcome.message = "\(name) was yanked (\(same.yankReason ?? "no reason given")) and can never be published again; bump the version"
+        } else {
             outcome.status = .unchanged
-            outcome.message = "\(id)@\(version) was published meanwhile; nothing to do"
+            outcome.message = "\(name) is already published with this content; nothing to do"
+        }
+        return outcome
+    }
+
+    /// A version the store holds and the catalog lacks: a conflict when its content differs, else
+    /// recorded in the catalog (a dry run says it would be).
+    private func recordStored(_ stored: StoreManifest, id: String, version: SemanticVersion, digest: String, index: StoreIndex?,
+                              recovery: StoreRecovery, _ outcome: PublishOutcome) throws(PublishError) -> PublishOutcome {
+        var outcome = outcome
+        guard stored.digest == digest else {
+            outcome.rule = .catalogVersionConflict
+            outcome.message = "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(stored.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
             return outcome
         }
-        outcome.status = .published
-        outcome.message = "published \(id)@\(version) (\(written.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version))"
+        outcome.status = .unchanged
+        if dryRun {
+            outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; it would be recorded in the catalog, nothing written"
+            return outcome
+        }
+        let read: StoredVersion
+        read = try recovery.read(id, version, listed: index?.packs[id]?.versions[version.description])
+        do { _ = try catalog.recordPublication(read.record) } catch { throw .catalog(error.message) }
+        outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; recorded it in the catalog"
         return outcome
+    }
+
+    /// Why `version` cannot follow `newest`, the newest published: not newer, or a bump smaller
+    /// than the change needs. Nil when it may be published.
+    private func refusal(of facts: VersionFacts, id: String, version: SemanticVersion, after newest: SemanticVersion, index: StoreIndex?,
+                         recovery: StoreRecovery) throws(PublishError) -> (RuleID, String)? {
+        guard newest < version else {
+            return (.catalogVersionNotNewer, "\(id)@\(version) is not newer than the published \(newest); a new version must be greater than every published one")
+        }
+        // A pre-release is a candidate of its version: the release after it (1.0.0 after
+        // 1.0.0-rc.1) and the next candidate may change anything the candidate had.
+        guard let old = try previousRecord(id, newest, checking: version, index: index, recovery: recovery),
+              !newest.isPrerelease(ofSameCoreAs: version) else { return nil }
+        var oldFacts = VersionFacts(old)
+        // The texts and phrases are in the store's manifest of the version, not in the catalog.
+        // One that cannot be read would hide a removed or changed phrase: the check stops.
+        let stored: StoreManifest?
+        do { stored = try store.storedManifest(id, newest) } catch {
+            throw error.context("cannot check the version bump of \(id)@\(version): the phrases and texts of \(id)@\(newest) it compares with are in that version's manifest in the store")
+        }
+        if let stored { oldFacts = oldFacts.completed(by: stored) }
+        let change = VersionChange(from: oldFacts, to: facts)
+        let bump = Bump.between(newest, version)
+        guard bump < change.required else { return nil }
+        let reasons = change.items.filter { $0.needs > bump }.map { "\($0.kind) (\($0.detail)) needs a \($0.needs.name) bump" }
+        return (.catalogVersionBump, "\(id)@\(version) is a \(bump.name) bump from \(newest), but \(reasons.joined(separator: "; "))")
+    }
+
+    /// The catalog's record of `id@newest`, which `version`'s bump is checked against. A dry run
+    /// records nothing, so a version only the store holds (a fresh runner's first step) is read
+    /// from the store as a real run would have recorded it: the same check.
+    private func previousRecord(_ id: String, _ newest: SemanticVersion, checking version: SemanticVersion, index: StoreIndex?,
+                                recovery: StoreRecovery) throws(PublishError) -> VersionRecord? {
+        let old: VersionRecord?
+        do { old = try catalog.versionRecord(of: id, newest) } catch { throw .catalog(error.message) }
+        guard old == nil, dryRun, let listed = index?.packs[id]?.versions[newest.description] else { return old }
+        let read: StoredVersion
+        do { read = try recovery.read(id, newest, listed: listed) } catch {
+            throw error.context("cannot check the version bump of \(id)@\(version) against \(id)@\(newest) in the store")
+        }
+        return VersionRecord(pack: read.record.pack, published: true, clips: read.record.clips)
     }
 
     /// The pack's files as they go into archives: pack.json and each clip at its pack path.
