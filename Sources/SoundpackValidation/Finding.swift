@@ -78,12 +78,12 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     /// The rules of one scope, in declaration order (SARIF's rule list for that command).
     public static func rules(of scope: Scope) -> [RuleID] { allCases.filter { $0.scope == scope } }
 
-    /// Severity when the rule fires (compose.too-long is a warning below its error limit).
+    /// Severity when the rule fires (compose.too-long is a warning below its error limit): a pack
+    /// rule declares its own (`PackRule`); the payload's, the store's and publish's are here.
     public var defaultSeverity: Severity {
+        if let rule = Validator.rulesByID[self] { return type(of: rule).severity }
         switch self {
-        case .coverageUnknownToken, .coverageOrphanFile, .fileUnsafeName, .audioLeadingSilence, .audioTrailingSilence,
-             .audioClipping, .audioDCOffset, .audioLoudnessOutlier, .composeBannerCut, .composeDownloadSize,
-             .payloadNoInterruptionLevel, .payloadCritical, .payloadNoPaymentID:
+        case .payloadNoInterruptionLevel, .payloadCritical, .payloadNoPaymentID:
             return .warning
         case .storeLeftover:
             return .note
@@ -92,30 +92,10 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    /// One line on what the rule checks, for help texts and SARIF.
+    /// One line on what the rule checks, for help texts and SARIF: a pack rule declares its own.
     public var summary: String {
+        if let rule = Validator.rulesByID[self] { return type(of: rule).summary }
         switch self {
-        case .manifestInvalid: return "pack.json is missing, not JSON, or does not follow schemas/pack.schema.json."
-        case .manifestUnsafePath: return "A clip path is absolute, contains '..', or goes through a symlink; it is never opened."
-        case .coverageMissingToken: return "A token some amount up to maxAmount is read with has no clip, so that amount cannot be announced."
-        case .coverageUnknownToken: return "A clip key that the grammar never says; the clip would never play."
-        case .coverageOrphanFile: return "An audio file in the pack that no clip uses; it is shipped for nothing."
-        case .coverageUnspokenText: return "A texts entry (prefix, suffix, a phrase's piece) whose clip the pack lacks: the words are written in pack.json but never said."
-        case .fileUnreadable: return "A clip file is missing, empty, truncated, not audio, or above the size, channel, rate or length caps."
-        case .fileUnsafeName: return "A clip path uses characters outside A-Z a-z 0-9 . _ -, which need URL escaping and differ between NFC and NFD."
-        case .formatUnsupported: return "Container or codec outside the profile: iOS plays a notification sound only as aiff, wav or caf with linear PCM, IMA4, µLaw or aLaw."
-        case .formatMismatch: return "Clips differ in sample rate, channels or codec, so they join badly."
-        case .audioEmpty: return "A clip has no frames or is silence only."
-        case .audioNonFinite: return "A clip holds NaN or infinite samples, or float samples far beyond full scale; no figure of it can be trusted."
-        case .audioTooLong: return "A clip is longer than checks.maxClipSeconds (prefix and suffix: checks.maxPrefixSeconds)."
-        case .audioLeadingSilence: return "Silence before the voice is longer than checks.maxLeadingSilenceMs; joined clips sound halting."
-        case .audioTrailingSilence: return "Silence after the voice is longer than checks.maxTrailingSilenceMs."
-        case .audioClipping: return "Runs of consecutive full-scale samples: the clip is clipped and crackles."
-        case .audioDCOffset: return "A channel's mean is off zero by more than checks.maxDcOffsetPercent; joins click."
-        case .audioLoudnessOutlier: return "A clip's momentary-max loudness is more than checks.maxLoudnessDeviationLU from the pack median."
-        case .composeBannerCut: return "The longest announcement up to maxAmount is above checks.bannerCutSeconds; Temporary banners may cut it (public reports, not Apple-documented)."
-        case .composeTooLong: return "The longest announcement up to maxAmount reaches checks.composeMaxSeconds (error, iOS limit 30 s) or checks.composeWarnSeconds (warning)."
-        case .composeDownloadSize: return "The distinct clip files of the heaviest announcement up to maxAmount weigh more than checks.maxAnnouncementBytes; a phone lacking them downloads them within the notification extension's time budget."
         case .catalogVersionConflict: return "This id@version is already published with other content; published versions never change."
         case .catalogVersionYanked: return "This id@version was yanked; a yanked version is never published again."
         case .catalogVersionNotNewer: return "A new version must be greater than every published version of the pack."
@@ -134,6 +114,11 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
         case .payloadMissingClip: return "The version lacks a clip the amount's announcement needs."
         case .payloadPaymentID: return "paymentId is not 1–128 characters of [A-Za-z0-9._:-]."
         case .payloadNoPaymentID: return "No paymentId: an APNs retry would be announced twice."
+        case .manifestInvalid, .manifestUnsafePath, .coverageMissingToken, .coverageUnknownToken, .coverageOrphanFile, .coverageUnspokenText,
+             .fileUnreadable, .fileUnsafeName, .formatUnsupported, .formatMismatch, .audioEmpty, .audioNonFinite, .audioTooLong,
+             .audioLeadingSilence, .audioTrailingSilence, .audioClipping, .audioDCOffset, .audioLoudnessOutlier,
+             .composeBannerCut, .composeTooLong, .composeDownloadSize:
+            preconditionFailure("\(rawValue) is a pack rule: its file declares its summary (Validator.rules)")
         case .storeMissing: return "A file the catalog or a manifest lists is not in the store (or a signed manifest has no signature)."
         case .storeChanged: return "A file's bytes differ from the SHA-256 its manifest or the catalog records, a manifest is not one soundpack wrote, or a FIFO, device, socket, folder or symbolic link stands where soundpack wrote a file (or the file is reached through a link)."
         case .storeUnexpected: return "A file in the store that no manifest lists."
@@ -192,8 +177,19 @@ public struct Finding: Sendable, Equatable, Codable {
     }
 }
 
-/// A check of DESIGN §6, run over a pack whose facts have already been gathered.
-protocol ValidationRule: Sendable {
+/// A rule of DESIGN §6 over a pack whose facts have already been gathered, declaring itself in its
+/// own file under Rules/: the id users know it by, the severity it fires at, one line on what it
+/// checks (help texts, SARIF), and the check. `Validator.rules` runs them in order.
+protocol PackRule: Sendable {
     static var id: RuleID { get }
+    static var severity: Severity { get }
+    static var summary: String { get }
     func check(_ pack: InspectedPack) -> [Finding]
+}
+
+extension PackRule {
+    /// A finding of this rule at its severity.
+    func finding(token: String? = nil, file: String? = nil, at keyPath: String? = nil, _ message: String) -> Finding {
+        Finding(Self.id, Self.severity, token: token, file: file, at: keyPath, message)
+    }
 }

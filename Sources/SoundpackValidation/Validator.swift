@@ -8,12 +8,15 @@ import SoundpackSupport
 /// Validates pack folders against the rules of DESIGN §6.
 public struct Validator: Sendable {
     /// Every rule, in the order findings are reported.
-    static let rules: [any ValidationRule] = [
+    static let rules: [any PackRule] = [
         ManifestInvalid(), ManifestUnsafePath(), CoverageMissingToken(), CoverageUnknownToken(), CoverageOrphanFile(), CoverageUnspokenText(),
         FileUnreadable(), FileUnsafeName(), FormatUnsupported(), FormatMismatch(), AudioEmpty(), AudioNonFinite(), AudioTooLong(),
         AudioLeadingSilence(), AudioTrailingSilence(), AudioClipping(), AudioDCOffset(), AudioLoudnessOutlier(),
         ComposeBannerCut(), ComposeTooLong(), ComposeDownloadSize(),
     ]
+
+    /// The pack rules by id: what `RuleID` reads a pack rule's severity and summary from.
+    static let rulesByID: [RuleID: any PackRule] = Dictionary(uniqueKeysWithValues: rules.map { (type(of: $0).id, $0) })
 
     public var inspector: PackInspector
 

@@ -5,8 +5,10 @@ import SoundpackSupport
 /// `checks.maxLoudnessDeviationLU` (default 2 LU) from the pack's median. Within one announcement
 /// that word jumps out or drops away. Momentary max, not integrated loudness: integrated loudness
 /// is undefined for clips under 400 ms, which most digit clips are.
-package struct AudioLoudnessOutlier: ValidationRule {
+package struct AudioLoudnessOutlier: PackRule {
     static let id = RuleID.audioLoudnessOutlier
+    static let severity = Severity.warning
+    static let summary = "A clip's momentary-max loudness is more than checks.maxLoudnessDeviationLU from the pack median."
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard let limit = pack.packFile?.checks.maxLoudnessDeviationLU else { return [] }
@@ -15,7 +17,7 @@ package struct AudioLoudnessOutlier: ValidationRule {
         return measured.compactMap { clip, loudness in
             let deviation = loudness - median
             guard abs(deviation) > limit else { return nil }
-            return Finding(Self.id, .warning, token: clip.key, file: clip.path,
+            return finding(token: clip.key, file: clip.path,
                            "momentary-max loudness \(Format.number(loudness)) LUFS is \(Format.number(abs(deviation))) LU \(deviation > 0 ? "louder" : "quieter") than the pack median \(Format.number(median)) LUFS (limit \(Format.number(limit)) LU, checks.maxLoudnessDeviationLU); level it (soundpack convert --loudness)")
         }
     }

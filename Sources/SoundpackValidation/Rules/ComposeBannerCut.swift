@@ -5,12 +5,14 @@ import SoundpackSupport
 /// "Temporary". Public reports (invertase/notifee #436 and #1066, MaikuB/flutter_local_notifications
 /// #2213) say iOS stops a custom notification sound after about 5–7 s when the temporary banner goes
 /// away; Apple documents no such limit, so this is a warning, and "Persistent" banners avoid it.
-struct ComposeBannerCut: ValidationRule {
+struct ComposeBannerCut: PackRule {
     static let id = RuleID.composeBannerCut
+    static let severity = Severity.warning
+    static let summary = "The longest announcement up to maxAmount is above checks.bannerCutSeconds; Temporary banners may cut it (public reports, not Apple-documented)."
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard let checks = pack.packFile?.checks, let worst = pack.worstCase, worst.seconds > checks.bannerCutSeconds else { return [] }
-        return [Finding(Self.id, .warning, at: "maxAmount",
+        return [finding(at: "maxAmount",
                         "the longest announcement, for \(worst.said), lasts \(Format.seconds(worst.seconds)), above \(Format.seconds(checks.bannerCutSeconds)): Temporary banners may stop it early (reported, not Apple-documented); shorten the clips or lower maxAmount, or have users choose Persistent banners")]
     }
 }

@@ -11,8 +11,10 @@ import SoundpackSupport
 /// (33333333.33 downloads `3` once): the extension fetches each missing file once, then joins. The
 /// worst amount is found exactly, by a branch and bound over the reading's digits, not by sampling
 /// amounts. Files are weighed as they lie in the pack, which is what the store serves.
-struct ComposeDownloadSize: ValidationRule {
+struct ComposeDownloadSize: PackRule {
     static let id = RuleID.composeDownloadSize
+    static let severity = Severity.warning
+    static let summary = "The distinct clip files of the heaviest announcement up to maxAmount weigh more than checks.maxAnnouncementBytes; a phone lacking them downloads them within the notification extension's time budget."
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard let manifest = pack.packFile else { return [] }
@@ -38,7 +40,7 @@ struct ComposeDownloadSize: ValidationRule {
         let files = Set(heaviest.tokens.compactMap { fileOfToken[$0] }).count
         let said = ([book.isDeclared ? "phrase '\(heaviest.phrase.id)'" : nil, heaviest.amount.map { "amount \($0)" }].compactMap { $0 }).joined(separator: " with ")
         let text = manifest.grammar.text(of: heaviest.tokens, texts: manifest.texts)
-        return [Finding(Self.id, .warning, at: "maxAmount",
+        return [finding(at: "maxAmount",
                         "the heaviest announcement, for \(said) (\(text)), downloads \(files) clip files of \(Format.bytes(heaviest.weight)), above \(Format.bytes(limit)) (checks.maxAnnouncementBytes): a phone that lacks them fetches them within the notification extension's time budget; convert to 22.05 kHz mono (soundpack convert SRC DEST --rate 22050 --mono), and --codec ima4 for a quarter of 16-bit PCM, or lower maxAmount")]
     }
 }

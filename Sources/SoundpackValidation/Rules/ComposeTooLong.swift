@@ -4,8 +4,10 @@ import SoundpackSupport
 /// `compose.too-long` (error at `checks.composeMaxSeconds`, default and iOS limit 30 s; warning at
 /// `checks.composeWarnSeconds`, default 10 s): the longest announcement of any amount up to
 /// `maxAmount`. iOS plays the default sound instead of one 30 s or longer.
-package struct ComposeTooLong: ValidationRule {
+package struct ComposeTooLong: PackRule {
     static let id = RuleID.composeTooLong
+    static let severity = Severity.error
+    static let summary = "The longest announcement up to maxAmount reaches checks.composeMaxSeconds (error, iOS limit 30 s) or checks.composeWarnSeconds (warning)."
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard let checks = pack.packFile?.checks, let worst = pack.worstCase else { return [] }

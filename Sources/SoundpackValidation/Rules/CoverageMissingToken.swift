@@ -1,7 +1,9 @@
 /// `coverage.missing-token` (error): a token the grammar says for some amount up to `maxAmount`,
 /// or a clip a phrase says, has no clip, so those announcements cannot be made.
-struct CoverageMissingToken: ValidationRule {
+struct CoverageMissingToken: PackRule {
     static let id = RuleID.coverageMissingToken
+    static let severity = Severity.error
+    static let summary = "A token some amount up to maxAmount is read with has no clip, so that amount cannot be announced."
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard let manifest = pack.packFile else { return [] }
@@ -13,7 +15,7 @@ struct CoverageMissingToken: ValidationRule {
             let needed = book.isDeclared && !users.isEmpty
                 ? "which phrase\(users.count == 1 ? "" : "s") \(users.joined(separator: ", ")) say\(users.count == 1 ? "s" : "")"
                 : "which amounts up to \(manifest.maxAmount) need"
-            return Finding(Self.id, .error, token: token.rawValue, at: "clips",
+            return finding(token: token.rawValue, at: "clips",
                            "no clip for token '\(token.rawValue)'\(spoken), \(needed); add it under \"clips\" in pack.json")
         }
     }

@@ -8,8 +8,10 @@ import SoundpackPack
 /// alone is silently dropped: the team believes every announcement ends with "on PhonePe" or
 /// 请查收, and no phone ever says it (nor does `say`, `render` or a payload's body). A missing
 /// clip that some phrase plays is `coverage.missing-token`'s, not reported twice here.
-struct CoverageUnspokenText: ValidationRule {
+struct CoverageUnspokenText: PackRule {
     static let id = RuleID.coverageUnspokenText
+    static let severity = Severity.error
+    static let summary = "A texts entry (prefix, suffix, a phrase's piece) whose clip the pack lacks: the words are written in pack.json but never said."
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard let manifest = pack.packFile else { return [] }
@@ -18,7 +20,7 @@ struct CoverageUnspokenText: ValidationRule {
         let pieces = Set([Token.prefix.rawValue, Token.suffix.rawValue] + book.clips.map(\.rawValue))
         return manifest.texts.keys.sorted().compactMap { key in
             guard pieces.contains(key), manifest.clips[key] == nil, !required.contains(key), let text = manifest.texts[key] else { return nil }
-            return Finding(Self.id, .error, token: key, file: PackFolder.packFile, at: "texts.\(key)",
+            return finding(token: key, file: PackFolder.packFile, at: "texts.\(key)",
                            "texts '\(key)' ('\(text.quoted(limit: 60))') has no clip, so no announcement ever says it; add \"\(key)\" under \"clips\" in pack.json (soundpack synth speaks it), or remove the text")
         }
     }

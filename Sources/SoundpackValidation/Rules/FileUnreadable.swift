@@ -4,8 +4,10 @@ import SoundpackCore
 /// size, channel, rate or length caps. The message says which, and for a phrase's own clip which
 /// phrases cannot be said without it. A clip known to be in a format iOS does not play (M4A) is
 /// `format.unsupported`'s, not this rule's.
-struct FileUnreadable: ValidationRule {
+struct FileUnreadable: PackRule {
     static let id = RuleID.fileUnreadable
+    static let severity = Severity.error
+    static let summary = "A clip file is missing, empty, truncated, not audio, or above the size, channel, rate or length caps."
 
     func check(_ pack: InspectedPack) -> [Finding] {
         let book = pack.packFile?.phrasebook
@@ -14,7 +16,7 @@ struct FileUnreadable: ValidationRule {
             if case .unsupportedFormat = error.kind { return nil }
             let users = book.flatMap { book in clip.token.map { book.isDeclared ? book.phrases(saying: $0).map { "'\($0.id)'" } : [] } } ?? []
             let unsaid = users.isEmpty ? "" : " (phrase\(users.count == 1 ? "" : "s") \(users.joined(separator: ", ")) cannot be said)"
-            return Finding(Self.id, .error, token: clip.key, file: clip.path, "cannot read clip for '\(clip.key)': \(error.message)\(unsaid)")
+            return finding(token: clip.key, file: clip.path, "cannot read clip for '\(clip.key)': \(error.message)\(unsaid)")
         }
     }
 }

@@ -2,12 +2,14 @@ import SoundpackCore
 
 /// `file.unsafe-name` (warning): a clip path with characters outside `[A-Za-z0-9._-]`. Such names
 /// need escaping in URLs, can differ between NFC and NFD file systems, and make poor sound names.
-struct FileUnsafeName: ValidationRule {
+struct FileUnsafeName: PackRule {
     static let id = RuleID.fileUnsafeName
+    static let severity = Severity.warning
+    static let summary = "A clip path uses characters outside A-Z a-z 0-9 . _ -, which need URL escaping and differ between NFC and NFD."
 
     func check(_ pack: InspectedPack) -> [Finding] {
         pack.clips.filter { $0.unsafePath == nil && !Self.isSafe($0.path) }.map { clip in
-            Finding(Self.id, .warning, token: clip.key, file: clip.path,
+            finding(token: clip.key, file: clip.path,
                     "file name uses characters outside A-Z a-z 0-9 . _ -; rename it (for example clips/shi.caf)")
         }
     }

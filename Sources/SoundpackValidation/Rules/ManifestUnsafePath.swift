@@ -1,11 +1,13 @@
 /// `manifest.unsafe-path` (error): a clip path that is absolute, contains `..`, or goes through a
 /// symlink. Such a path could read files outside the pack; it is never opened.
-struct ManifestUnsafePath: ValidationRule {
+struct ManifestUnsafePath: PackRule {
     static let id = RuleID.manifestUnsafePath
+    static let severity = Severity.error
+    static let summary = "A clip path is absolute, contains '..', or goes through a symlink; it is never opened."
 
     func check(_ pack: InspectedPack) -> [Finding] {
         pack.clips.compactMap { clip in
-            clip.unsafePath.map { Finding(Self.id, .error, token: clip.key, file: clip.path, "clip for '\(clip.key)' refused: \($0)") }
+            clip.unsafePath.map { finding(token: clip.key, file: clip.path, "clip for '\(clip.key)' refused: \($0)") }
         }
     }
 }
