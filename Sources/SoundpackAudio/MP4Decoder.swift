@@ -48,8 +48,34 @@ final class MP4Decoder: AudioDecoder {
         let handles = FFmpegHandles(bytes: bytes)
         self.handles = handles
         maxFrames = limits.maxFrames(sampleRate: limits.sampleRates.upperBound)
+        let context = try Self.openDemuxer(handles)
+        let (track, parameters) = try Self.firstAudioTrack(of: context)
+        stream = track.pointee.index
+        let codec: Codec
+        switch parameters.pointee.codec_id {
+        case AV_CODEC_ID_AAC: codec = .aac
+        case AV_CODEC_ID_ALAC: codec = .alac
+        case let other:
+            throw AudioError("the MP4 file holds \(String(cString: soundpack_avcodec_get_name(other))) audio; only AAC and ALAC are read from MP4")
+        }
+        let declaredRate = Int(parameters.pointee.sample_rate), declaredChannels = Int(parameters.pointee.ch_layout.nb_channels)
+        let declaredSeconds = try Self.checkDeclared(track, parameters, codec: codec, limits: limits)
+        let codecContext = try Self.openCodec(handles, parameters, codec: codec)
 
-        // Our AVIOContext over the bytes: FFmpeg opens no file and no protocol.
+        // The first frame says what the decoder really gives (HE-AAC doubles the declared rate).
+        var rate = declaredRate, channels = declaredChannels
+        format = AudioFormat(container: .mp4, codec: codec, bitsPerSample: nil, sampleRate: rate, channels: channels, frames: 0)
+        if let first = try decodeFrame(expecting: nil) {
+            (rate, channels) = first
+        }
+        // ALAC's sample size, from its cookie, as the opened decoder read it.
+        let bits = Int(codecContext.pointee.bits_per_raw_sample)
+        format = AudioFormat(container: .mp4, codec: codec, bitsPerSample: codec == .alac && bits > 0 ? bits : nil,
+                             sampleRate: rate, channels: channels, frames: Int64(declaredSeconds * Double(rate)))
+    }
+
+    /// Opens the MP4 demuxer over our AVIOContext on the bytes: FFmpeg opens no file and no protocol.
+    private static func openDemuxer(_ handles: FFmpegHandles) throws(AudioError) -> UnsafeMutablePointer<AVFormatContext> {
         let bufferSize: Int32 = 32_768
         guard let buffer = soundpack_av_malloc(Int(bufferSize))?.assumingMemoryBound(to: UInt8.self) else {
             throw AudioError("cannot decode MP4 audio: out of memory")
@@ -77,8 +103,13 @@ final class MP4Decoder: AudioDecoder {
         // On failure avformat_open_input frees the context and sets it to NULL.
         try Self.check(soundpack_avformat_open_input(&handles.demuxer, demuxer, &options), "not a readable MP4 file")
         guard let context = handles.demuxer else { throw AudioError("not a readable MP4 file") }
+        return context
+    }
 
-        // The first audio track; the others are not even read.
+    /// The first audio track and its parameters; the other tracks are not even read.
+    private static func firstAudioTrack(
+        of context: UnsafeMutablePointer<AVFormatContext>
+    ) throws(AudioError) -> (UnsafeMutablePointer<AVStream>, UnsafeMutablePointer<AVCodecParameters>) {
         var chosen: UnsafeMutablePointer<AVStream>?
         for index in 0..<Int(context.pointee.nb_streams) {
             guard let candidate = context.pointee.streams?[index] else { continue }
@@ -91,20 +122,19 @@ final class MP4Decoder: AudioDecoder {
         guard let track = chosen, let parameters = track.pointee.codecpar else {
             throw AudioError("the MP4 file holds no audio track")
         }
-        stream = track.pointee.index
-        let codec: Codec
-        switch parameters.pointee.codec_id {
-        case AV_CODEC_ID_AAC: codec = .aac
-        case AV_CODEC_ID_ALAC: codec = .alac
-        case let other:
-            throw AudioError("the MP4 file holds \(String(cString: soundpack_avcodec_get_name(other))) audio; only AAC and ALAC are read from MP4")
-        }
+        return (track, parameters)
+    }
+
+    /// Checks what the track's header declares before anything is decoded: its rate, channels,
+    /// length (returned, in seconds; 0 when it declares none) and, for ALAC, its frame length.
+    private static func checkDeclared(
+        _ track: UnsafeMutablePointer<AVStream>, _ parameters: UnsafeMutablePointer<AVCodecParameters>, codec: Codec, limits: AudioLimits
+    ) throws(AudioError) -> Double {
         let declaredRate = Int(parameters.pointee.sample_rate), declaredChannels = Int(parameters.pointee.ch_layout.nb_channels)
         guard declaredRate > 0, declaredRate <= 384_000 else { throw AudioError("the MP4 audio track declares a sample rate of \(declaredRate) Hz") }
         guard limits.channels.contains(declaredChannels) else {
             throw AudioError("\(declaredChannels) channels; clips must have \(limits.channels.lowerBound) or \(limits.channels.upperBound)")
         }
-        // The track's length as its header declares it, checked before anything is decoded.
         let timeBase = track.pointee.time_base
         var declaredSeconds = 0.0
         if track.pointee.duration > 0, timeBase.num > 0, timeBase.den > 0 {
@@ -122,7 +152,13 @@ final class MP4Decoder: AudioDecoder {
                 throw AudioError("the ALAC track declares frames of \(frameLength) samples (at most \(Self.maxALACFrameLength) are read)")
             }
         }
+        return declaredSeconds
+    }
 
+    /// Opens the track's decoder on one thread, with a packet and a frame to decode with.
+    private static func openCodec(
+        _ handles: FFmpegHandles, _ parameters: UnsafeMutablePointer<AVCodecParameters>, codec: Codec
+    ) throws(AudioError) -> UnsafeMutablePointer<AVCodecContext> {
         guard let decoder = soundpack_avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw AudioError("cannot decode MP4 audio: this FFmpeg has no \(codec.rawValue) decoder")
         }
@@ -134,17 +170,7 @@ final class MP4Decoder: AudioDecoder {
         handles.packet = soundpack_av_packet_alloc()
         handles.frame = soundpack_av_frame_alloc()
         guard handles.packet != nil, handles.frame != nil else { throw AudioError("cannot decode MP4 audio: out of memory") }
-
-        // The first frame says what the decoder really gives (HE-AAC doubles the declared rate).
-        var rate = declaredRate, channels = declaredChannels
-        format = AudioFormat(container: .mp4, codec: codec, bitsPerSample: nil, sampleRate: rate, channels: channels, frames: 0)
-        if let first = try decodeFrame(expecting: nil) {
-            (rate, channels) = first
-        }
-        // ALAC's sample size, from its cookie, as the opened decoder read it.
-        let bits = Int(codecContext.pointee.bits_per_raw_sample)
-        format = AudioFormat(container: .mp4, codec: codec, bitsPerSample: codec == .alac && bits > 0 ? bits : nil,
-                             sampleRate: rate, channels: channels, frames: Int64(declaredSeconds * Double(rate)))
+        return codecContext
     }
 
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {

@@ -75,6 +75,13 @@ public enum JSONDuplicateKeys {
 
         mutating func newLine(at index: Int) { (lineStart, counted, units) = (index, index, 0) }
 
+        /// A new line after the last newline before `end`.
+        mutating func newLine(afterLastNewlineBefore end: Int, in bytes: [UInt8]) {
+            var lastNewline = end - 1
+            while bytes[lastNewline] != UInt8(ascii: "\n") { lastNewline -= 1 }
+            newLine(at: lastNewline + 1)
+        }
+
         mutating func column(of index: Int, in bytes: [UInt8]) -> Int {
             while counted < index {
                 let byte = bytes[counted]
@@ -94,7 +101,6 @@ public enum JSONDuplicateKeys {
         var index = 0
         var pendingKey: (String, Int)?  // the last string read in key position, until its ':'
 
-        func path() -> String { stack.map(\.name).filter { !$0.isEmpty }.joined(separator: ".") }
         var lastComma: (line: Int, column: Int)?  // a ',' with nothing but white space after it so far
 
         while index < bytes.count {
@@ -132,22 +138,12 @@ public enum JSONDuplicateKeys {
                 let isKey = stack.last.map { $0.isObject && $0.expectingKey } ?? false
                 let column = isKey && !stopAtProblem && stack.count <= locatedDepth ? columns.column(of: index, in: bytes) : 0
                 guard let (text, end) = readString(bytes, from: index + 1, line: &line, decode: isKey) else { return (nil, locations) }
-                if line != startLine {
-                    // A raw newline inside a string (not JSON, but scanned on): the line restarts after it.
-                    var lastNewline = end - 1
-                    while bytes[lastNewline] != UInt8(ascii: "\n") { lastNewline -= 1 }
-                    columns.newLine(at: lastNewline + 1)
-                }
+                // A raw newline inside a string (not JSON, but scanned on): the line restarts after it.
+                if line != startLine { columns.newLine(afterLastNewlineBefore: end, in: bytes) }
                 index = end
                 if isKey {
-                    if !stopAtProblem && stack.count <= locatedDepth {
-                        let keyPath = path().isEmpty ? text : path() + "." + text
-                        if locations[keyPath] == nil { locations[keyPath] = JSONKeyLocation(line: startLine, column: column) }
-                    }
-                    if let first = stack[stack.count - 1].keys[text], stopAtProblem {
-                        return (.duplicateKey(DuplicateJSONKey(key: text, path: path(), firstLine: first, secondLine: startLine)), locations)
-                    }
-                    stack[stack.count - 1].keys[text] = startLine
+                    let key = LocatedKey(text: text, line: startLine, column: column)
+                    if let problem = record(key, in: &stack, locations: &locations, stopAtProblem: stopAtProblem) { return (problem, locations) }
                     pendingKey = (text, startLine)
                 }
             default:
@@ -155,6 +151,25 @@ public enum JSONDuplicateKeys {
             }
         }
         return (nil, locations)
+    }
+
+    private struct LocatedKey { var text: String; var line: Int; var column: Int }
+
+    /// Notes where a key is first written (when locating keys) and the line of each key in its
+    /// object; the duplicate when its object already has the key (when stopping at a problem).
+    private static func record(
+        _ key: LocatedKey, in stack: inout [Container], locations: inout [String: JSONKeyLocation], stopAtProblem: Bool
+    ) -> StrictJSONProblem? {
+        func path() -> String { stack.map(\.name).filter { !$0.isEmpty }.joined(separator: ".") }
+        if !stopAtProblem && stack.count <= locatedDepth {
+            let keyPath = path().isEmpty ? key.text : path() + "." + key.text
+            if locations[keyPath] == nil { locations[keyPath] = JSONKeyLocation(line: key.line, column: key.column) }
+        }
+        if let first = stack[stack.count - 1].keys[key.text], stopAtProblem {
+            return .duplicateKey(DuplicateJSONKey(key: key.text, path: path(), firstLine: first, secondLine: key.line))
+        }
+        stack[stack.count - 1].keys[key.text] = key.line
+        return nil
     }
 
     /// Decodes the string whose body starts at `start` (only when `decode`: a value's text is not

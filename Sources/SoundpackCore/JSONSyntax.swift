@@ -24,12 +24,25 @@ public enum JSONSyntax {
     /// space only). Not checked here: that the bytes are UTF-8, and duplicate keys (see
     /// `JSONDuplicateKeys`).
     public static func firstError(in bytes: [UInt8]) -> JSONSyntaxError? {
-        // A UTF-8 byte order mark, which Foundation's parser skips, is not an error either.
-        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var index = bom, line = 1, lineStart = bom
+        var scanner = Scanner(bytes)
+        return scanner.firstError()
+    }
+
+    /// The one forward pass: where it is, what it expects next and the containers still open.
+    private struct Scanner {
+        let bytes: [UInt8]
+        var index: Int, line = 1, lineStart: Int
         var stack: [Opened] = []
         var expecting = Expecting.value
         var lastComma: Place?
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            // A UTF-8 byte order mark, which Foundation's parser skips, is not an error either.
+            let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            index = bom
+            lineStart = bom
+        }
 
         func here(_ position: Int) -> Place { Place(line: line, lineStart: lineStart, index: position) }
         func error(_ message: String, at position: Int) -> JSONSyntaxError { located(message, here(position)) }
@@ -45,95 +58,114 @@ public enum JSONSyntax {
             while end < bytes.count, end - position < 4, bytes[end] & 0xC0 == 0x80 { end += 1 }
             return "'" + String(decoding: bytes[position..<end], as: UTF8.self) + "'"
         }
-        func afterValue() { expecting = stack.isEmpty ? .end : .commaOrClose }
+        mutating func afterValue() { expecting = stack.isEmpty ? .end : .commaOrClose }
 
-        while true {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
-                if bytes[index] == 0x0A { line += 1; lineStart = index + 1 }
-                index += 1
+        mutating func firstError() -> JSONSyntaxError? {
+            while true {
+                while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+                    if bytes[index] == 0x0A { line += 1; lineStart = index + 1 }
+                    index += 1
+                }
+                guard index < bytes.count else { return expecting == .end ? nil : endsEarly() }
+                let byte = bytes[index]
+                switch expecting {
+                case .end:
+                    return error("\(shown(index)) after the end of the JSON value; remove it", at: index)
+                case .colon:
+                    guard byte == UInt8(ascii: ":") else { return error("expected ':' after the key, found \(shown(index))", at: index) }
+                    expecting = .value
+                    index += 1
+                case .commaOrClose:
+                    if let problem = commaOrClose(byte) { return problem }
+                case .key, .keyOrClose:
+                    if let problem = keyOrClose(byte) { return problem }
+                case .value, .valueOrClose:
+                    if let problem = value(byte) { return problem }
+                }
+                if expecting != .key && expecting != .value { lastComma = nil }
             }
-            guard index < bytes.count else {
-                if expecting == .end { return nil }
-                if let open = stack.last {
-                    let opened = located("", open.place)
-                    return error("the file ends inside the \(open.isObject ? "object" : "array") opened at line \(opened.line), column \(opened.column): it is never closed", at: index)
-                }
-                return error(bytes.isEmpty ? "the file is empty; it must hold a JSON object" : "the file holds only white space; it must hold a JSON object", at: index)
+        }
+
+        /// The text ends before the value does.
+        func endsEarly() -> JSONSyntaxError {
+            if let open = stack.last {
+                let opened = located("", open.place)
+                return error("the file ends inside the \(open.isObject ? "object" : "array") opened at line \(opened.line), column \(opened.column): it is never closed", at: index)
             }
-            let byte = bytes[index]
-            switch expecting {
-            case .end:
-                return error("\(shown(index)) after the end of the JSON value; remove it", at: index)
-            case .colon:
-                guard byte == UInt8(ascii: ":") else { return error("expected ':' after the key, found \(shown(index))", at: index) }
-                expecting = .value
+            return error(bytes.isEmpty ? "the file is empty; it must hold a JSON object" : "the file holds only white space; it must hold a JSON object", at: index)
+        }
+
+        mutating func commaOrClose(_ byte: UInt8) -> JSONSyntaxError? {
+            let open = stack[stack.count - 1]
+            if byte == UInt8(ascii: ",") {
+                lastComma = here(index)
+                expecting = open.isObject ? .key : .value
                 index += 1
-            case .commaOrClose:
-                let open = stack[stack.count - 1]
-                if byte == UInt8(ascii: ",") {
-                    lastComma = here(index)
-                    expecting = open.isObject ? .key : .value
-                    index += 1
-                } else if byte == UInt8(ascii: open.isObject ? "}" : "]") {
-                    stack.removeLast()
-                    index += 1
-                    afterValue()
-                } else {
-                    let close = open.isObject ? "}" : "]"
-                    let missing = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") ? " (a comma missing?)" : ""
-                    return error("expected ',' or '\(close)' after a value, found \(shown(index))\(missing)", at: index)
+            } else if byte == UInt8(ascii: open.isObject ? "}" : "]") {
+                stack.removeLast()
+                index += 1
+                afterValue()
+            } else {
+                let close = open.isObject ? "}" : "]"
+                let missing = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") ? " (a comma missing?)" : ""
+                return error("expected ',' or '\(close)' after a value, found \(shown(index))\(missing)", at: index)
+            }
+            return nil
+        }
+
+        mutating func keyOrClose(_ byte: UInt8) -> JSONSyntaxError? {
+            if byte == UInt8(ascii: "}") {
+                if expecting == .key, let comma = lastComma {
+                    return located("a trailing comma before '}'; JSON allows none: remove it", comma)
                 }
-            case .key, .keyOrClose:
-                if byte == UInt8(ascii: "}") {
-                    if expecting == .key, let comma = lastComma {
-                        return located("a trailing comma before '}'; JSON allows none: remove it", comma)
-                    }
-                    stack.removeLast()
-                    index += 1
-                    afterValue()
-                } else if byte == UInt8(ascii: "\"") {
-                    if let problem = skipString(bytes, &index) { return located(problem, here(index)) }
-                    expecting = .colon
-                } else {
-                    return error("expected a key in double quotes, found \(shown(index))", at: index)
+                stack.removeLast()
+                index += 1
+                afterValue()
+            } else if byte == UInt8(ascii: "\"") {
+                if let problem = JSONSyntax.skipString(bytes, &index) { return located(problem, here(index)) }
+                expecting = .colon
+            } else {
+                return error("expected a key in double quotes, found \(shown(index))", at: index)
+            }
+            return nil
+        }
+
+        mutating func value(_ byte: UInt8) -> JSONSyntaxError? {
+            switch byte {
+            case UInt8(ascii: "]") where expecting == .valueOrClose:
+                stack.removeLast()
+                index += 1
+                afterValue()
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                // A comma before the bracket that closes its container: a trailing comma. Any
+                // other bracket is simply not a value.
+                if let comma = lastComma, let open = stack.last, byte == UInt8(ascii: open.isObject ? "}" : "]") {
+                    return located("a trailing comma before '\(byte == UInt8(ascii: "]") ? "]" : "}")'; JSON allows none: remove it", comma)
                 }
-            case .value, .valueOrClose:
-                switch byte {
-                case UInt8(ascii: "]") where expecting == .valueOrClose:
-                    stack.removeLast()
-                    index += 1
-                    afterValue()
-                case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                    // A comma before the bracket that closes its container: a trailing comma. Any
-                    // other bracket is simply not a value.
-                    if let comma = lastComma, let open = stack.last, byte == UInt8(ascii: open.isObject ? "}" : "]") {
-                        return located("a trailing comma before '\(byte == UInt8(ascii: "]") ? "]" : "}")'; JSON allows none: remove it", comma)
-                    }
+                return error("expected a value (a string in double quotes, a number, an object, an array, true, false or null), found \(shown(index))", at: index)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                stack.append(Opened(isObject: byte == UInt8(ascii: "{"), place: here(index)))
+                expecting = byte == UInt8(ascii: "{") ? .keyOrClose : .valueOrClose
+                index += 1
+            case UInt8(ascii: "\""):
+                if let problem = JSONSyntax.skipString(bytes, &index) { return located(problem, here(index)) }
+                afterValue()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let start = index
+                guard JSONSyntax.skipNumber(bytes, &index) else { return error("not a JSON number (digits, an optional fraction and exponent, no leading zeros or '+')", at: start) }
+                afterValue()
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                let word: [UInt8] = byte == UInt8(ascii: "t") ? Array("true".utf8) : byte == UInt8(ascii: "f") ? Array("false".utf8) : Array("null".utf8)
+                guard bytes.count - index >= word.count, Array(bytes[index..<(index + word.count)]) == word else {
                     return error("expected a value (a string in double quotes, a number, an object, an array, true, false or null), found \(shown(index))", at: index)
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    stack.append(Opened(isObject: byte == UInt8(ascii: "{"), place: here(index)))
-                    expecting = byte == UInt8(ascii: "{") ? .keyOrClose : .valueOrClose
-                    index += 1
-                case UInt8(ascii: "\""):
-                    if let problem = skipString(bytes, &index) { return located(problem, here(index)) }
-                    afterValue()
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    let start = index
-                    guard skipNumber(bytes, &index) else { return error("not a JSON number (digits, an optional fraction and exponent, no leading zeros or '+')", at: start) }
-                    afterValue()
-                case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                    let word: [UInt8] = byte == UInt8(ascii: "t") ? Array("true".utf8) : byte == UInt8(ascii: "f") ? Array("false".utf8) : Array("null".utf8)
-                    guard bytes.count - index >= word.count, Array(bytes[index..<(index + word.count)]) == word else {
-                        return error("expected a value (a string in double quotes, a number, an object, an array, true, false or null), found \(shown(index))", at: index)
-                    }
-                    index += word.count
-                    afterValue()
-                default:
-                    let hint = byte == UInt8(ascii: "'") ? " (JSON strings use double quotes)" : ""
-                    return error("expected a value (a string in double quotes, a number, an object, an array, true, false or null), found \(shown(index))\(hint)", at: index)
                 }
+                index += word.count
+                afterValue()
+            default:
+                let hint = byte == UInt8(ascii: "'") ? " (JSON strings use double quotes)" : ""
+                return error("expected a value (a string in double quotes, a number, an object, an array, true, false or null), found \(shown(index))\(hint)", at: index)
             }
-            if expecting != .key && expecting != .value { lastComma = nil }
+            return nil
         }
     }
 

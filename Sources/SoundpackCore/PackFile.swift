@@ -87,6 +87,44 @@ public struct PackFile: Sendable, Equatable {
     public static let maxBytes = 1 << 20
 
     public init(json data: Data) throws(PackFileError) {
+        let root = try Self.checkedRoot(data)
+        let fields = PackJSONFields(root: root)
+        let id = try fields.string("id") ?? ""
+        guard Self.isValidID(id) else {
+            throw PackFileError(field: "id", message: "'\(id)' is not a pack id — use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
+        }
+        let versionText = try fields.string("version") ?? ""
+        guard let version = SemanticVersion(versionText) else {
+            throw PackFileError(field: "version", message: "'\(versionText)' is not a semantic version like 1.0.0")
+        }
+        let grammarText = try fields.string("grammar") ?? ""
+        guard let grammarID = GrammarID(rawValue: grammarText) else {
+            throw PackFileError(field: "grammar", message: "'\(grammarText)' is not a known grammar (known: \(GrammarID.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let grammar = Grammar(grammarID, options: try fields.grammarOptions(for: grammarID))
+        let maxAmount = try fields.maxAmount(grouping: grammar.grouping)
+        let profile = try fields.profile()
+        let (clips, texts) = try fields.clipsAndTexts()
+        let phrases = try fields.phrases()
+        let defaultPhrase = try fields.string("defaultPhrase", required: false)
+        try Self.checkPhrases(phrases, defaultPhrase: defaultPhrase, grammar: grammar, texts: texts)
+        var source: VoiceSource?
+        if let value = root["source"] {
+            source = try VoiceSource(value)
+        }
+        let checks = try fields.checks()
+        self.init(
+            id: id, name: try fields.string("name", required: false), version: version, grammar: grammar,
+            maxAmount: maxAmount, profile: profile, clips: clips, texts: texts, checks: checks)
+        self.phrases = phrases
+        self.defaultPhrase = defaultPhrase
+        self.source = source
+        schema = root["$schema"] as? String  // read as before: any value is accepted, a string is kept
+    }
+
+    /// The top-level object of pack.json: within the size cap, valid JSON, an object, no key
+    /// written twice and no field pack.json does not know.
+    private static func checkedRoot(_ data: Data) throws(PackFileError) -> [String: Any] {
         guard data.count <= Self.maxBytes else {
             throw PackFileError(field: nil, message: "pack.json is \(data.count) bytes, above the \(Self.maxBytes >> 10) KiB cap")
         }
@@ -114,106 +152,19 @@ public struct PackFile: Sendable, Equatable {
             let known = Self.knownFields.subtracting(["$schema"]).sorted()
             throw PackFileError(field: unknown, message: "unknown field\(Suggestions.didYouMean(unknown, among: known)) (known: \(known.joined(separator: ", ")))")
         }
+        return root
+    }
 
-        func string(_ key: String, required: Bool = true) throws(PackFileError) -> String? {
-            guard let value = root[key] else {
-                if required { throw PackFileError(field: key, message: "required field is missing") }
-                return nil
-            }
-            guard let text = value as? String else { throw PackFileError(field: key, message: "must be a string") }
-            return text
-        }
-        func stringMap(_ key: String) throws(PackFileError) -> [String: String] {
-            guard let value = root[key] else { return [:] }
-            guard let map = value as? [String: Any] else { throw PackFileError(field: key, message: "must be an object") }
-            var result: [String: String] = [:]
-            for (k, v) in map {
-                guard let s = v as? String else { throw PackFileError(field: "\(key).\(k)", message: "must be a string") }
-                result[k] = s
-            }
-            return result
-        }
-
-        let id = try string("id") ?? ""
-        guard Self.isValidID(id) else {
-            throw PackFileError(field: "id", message: "'\(id)' is not a pack id — use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
-        }
-        let versionText = try string("version") ?? ""
-        guard let version = SemanticVersion(versionText) else {
-            throw PackFileError(field: "version", message: "'\(versionText)' is not a semantic version like 1.0.0")
-        }
-        let grammarText = try string("grammar") ?? ""
-        guard let grammarID = GrammarID(rawValue: grammarText) else {
-            throw PackFileError(field: "grammar", message: "'\(grammarText)' is not a known grammar (known: \(GrammarID.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        var options = GrammarOptions()
-        if let given = root["grammarOptions"] {
-            guard let map = given as? [String: Any] else { throw PackFileError(field: "grammarOptions", message: "must be an object") }
-            for (key, value) in map.sorted(by: { $0.key < $1.key }) {
-                guard grammarID.hasOptions else {
-                    throw PackFileError(field: "grammarOptions.\(key.quoted(limit: 40))", message: "grammar \(grammarID.rawValue) takes no reading options (they are zh-Hans and zh-Hant's); leave grammarOptions out")
-                }
-                guard GrammarOptions.names.contains(key) else {
-                    throw PackFileError(field: "grammarOptions.\(key)", message: "unknown option\(Suggestions.didYouMean(key, among: GrammarOptions.names)) (known: \(GrammarOptions.names.joined(separator: ", ")))")
-                }
-                guard let text = value as? String, options.set(key, text) else {
-                    let values = GrammarOptions.values(of: key).map { "\"\($0)\"" }
-                    throw PackFileError(field: "grammarOptions.\(key)", message: "must be \(values.dropLast().joined(separator: ", ")) or \(values.last ?? "")")
-                }
-            }
-        }
-        if root["maxAmount"] is NSNumber {
-            throw PackFileError(field: "maxAmount", message: "must be a string such as \"99999999.99\" (a JSON number is not exact)")
-        }
-        let maxText = try string("maxAmount") ?? ""
-        let maxAmount: Amount
-        // Grouped as the grammar groups every other amount (10,00,000 for en-IN and hi-IN).
-        do { maxAmount = try Amount(parsing: maxText, grouping: Grammar(grammarID, options: options).grouping) } catch {
-            throw PackFileError(field: "maxAmount", message: error.description)
-        }
-        var profile = Profile.default
-        if let text = try string("profile", required: false) {
-            guard let known = Profile(rawValue: text) else {
-                throw PackFileError(field: "profile", message: "'\(text)' is not a known profile (known: \(Profile.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            profile = known
-        }
-        guard root["clips"] != nil else { throw PackFileError(field: "clips", message: "required field is missing") }
-        let clips = try stringMap("clips")
-        guard clips.count <= Self.maxClips else {
-            throw PackFileError(field: "clips", message: "\(clips.count) clips; a pack has at most \(Self.maxClips) (a grammar needs about 20)")
-        }
-        let texts = try stringMap("texts")
-        func refuseControls(_ text: String, field: String) throws(PackFileError) {
-            if let problem = Self.unprintable(text) { throw PackFileError(field: field, message: problem) }
-        }
-        if let name = root["name"] as? String { try refuseControls(name, field: "name") }
-        for (key, path) in clips {
-            try refuseControls(key, field: "clips")
-            try refuseControls(path, field: "clips.\(key)")
-        }
-        for (key, text) in texts {
-            try refuseControls(key, field: "texts")
-            try refuseControls(text, field: "texts.\(key)")
-        }
-        var phrases: [String: [String]]?
-        if let value = root["phrases"] {
-            guard let map = value as? [String: Any] else { throw PackFileError(field: "phrases", message: "must be an object: phrase id → its pieces") }
-            var declared: [String: [String]] = [:]
-            for (id, pieces) in map {
-                guard let list = pieces as? [String] else {
-                    throw PackFileError(field: "phrases.\(id.quoted(limit: 40))", message: "must be an array of clip keys and \"\(Phrasebook.amountPiece)\", like [\"wechat\", \"\(Phrasebook.amountPiece)\"]")
-                }
-                declared[id] = list
-            }
-            phrases = declared
-        }
-        let defaultPhrase = try string("defaultPhrase", required: false)
+    /// With `phrases`, a default phrase is required and every clip a phrase says needs its words
+    /// in texts; without them, the only default phrase is the implicit one.
+    private static func checkPhrases(
+        _ phrases: [String: [String]]?, defaultPhrase: String?, grammar: Grammar, texts: [String: String]
+    ) throws(PackFileError) {
         if let phrases {
             guard let defaultPhrase else {
                 throw PackFileError(field: "defaultPhrase", message: "required with phrases: the phrase said when a push or a command names none")
             }
-            let book = try Phrasebook(grammar: Grammar(grammarID, options: options), declared: phrases, defaultPhrase: defaultPhrase)
+            let book = try Phrasebook(grammar: grammar, declared: phrases, defaultPhrase: defaultPhrase)
             for phrase in book.phrases {
                 for clip in phrase.clips where texts[clip.rawValue] == nil {
                     throw PackFileError(field: "texts.\(clip.rawValue)", message: "is missing: phrase '\(phrase.id)' says clip '\(clip.rawValue)', and its words are needed for alerts and say (add \"\(clip.rawValue)\": \"…\" to texts)")
@@ -222,22 +173,6 @@ public struct PackFile: Sendable, Equatable {
         } else if let defaultPhrase, defaultPhrase != Phrasebook.implicitID {
             throw PackFileError(field: "defaultPhrase", message: "'\(defaultPhrase.quoted(limit: 40))' is not a phrase: without phrases a pack has the one phrase '\(Phrasebook.implicitID)'")
         }
-        var source: VoiceSource?
-        if let value = root["source"] {
-            source = try VoiceSource(value)
-        }
-        var checks = Checks()
-        if let value = root["checks"] {
-            guard let map = value as? [String: Any] else { throw PackFileError(field: "checks", message: "must be an object") }
-            try checks.apply(map)
-        }
-        self.init(
-            id: id, name: try string("name", required: false), version: version, grammar: Grammar(grammarID, options: options),
-            maxAmount: maxAmount, profile: profile, clips: clips, texts: texts, checks: checks)
-        self.phrases = phrases
-        self.defaultPhrase = defaultPhrase
-        self.source = source
-        schema = root["$schema"] as? String  // read as before: any value is accepted, a string is kept
     }
 
     private static func describe(_ error: Error) -> String {
@@ -447,5 +382,114 @@ public struct VoiceSource: Sendable, Equatable, Codable {
             throw PackFileError(field: "source.engine", message: "required field is missing: the engine that spoke the clips")
         }
         self.init(engine: engine, voice: try text("voice"))
+    }
+}
+
+/// pack.json's top-level object, read field by field; each error names the field that is wrong.
+private struct PackJSONFields {
+    let root: [String: Any]
+
+    func string(_ key: String, required: Bool = true) throws(PackFileError) -> String? {
+        guard let value = root[key] else {
+            if required { throw PackFileError(field: key, message: "required field is missing") }
+            return nil
+        }
+        guard let text = value as? String else { throw PackFileError(field: key, message: "must be a string") }
+        return text
+    }
+
+    func stringMap(_ key: String) throws(PackFileError) -> [String: String] {
+        guard let value = root[key] else { return [:] }
+        guard let map = value as? [String: Any] else { throw PackFileError(field: key, message: "must be an object") }
+        var result: [String: String] = [:]
+        for (k, v) in map {
+            guard let s = v as? String else { throw PackFileError(field: "\(key).\(k)", message: "must be a string") }
+            result[k] = s
+        }
+        return result
+    }
+
+    func grammarOptions(for grammarID: GrammarID) throws(PackFileError) -> GrammarOptions {
+        var options = GrammarOptions()
+        guard let given = root["grammarOptions"] else { return options }
+        guard let map = given as? [String: Any] else { throw PackFileError(field: "grammarOptions", message: "must be an object") }
+        for (key, value) in map.sorted(by: { $0.key < $1.key }) {
+            guard grammarID.hasOptions else {
+                throw PackFileError(field: "grammarOptions.\(key.quoted(limit: 40))", message: "grammar \(grammarID.rawValue) takes no reading options (they are zh-Hans and zh-Hant's); leave grammarOptions out")
+            }
+            guard GrammarOptions.names.contains(key) else {
+                throw PackFileError(field: "grammarOptions.\(key)", message: "unknown option\(Suggestions.didYouMean(key, among: GrammarOptions.names)) (known: \(GrammarOptions.names.joined(separator: ", ")))")
+            }
+            guard let text = value as? String, options.set(key, text) else {
+                let values = GrammarOptions.values(of: key).map { "\"\($0)\"" }
+                throw PackFileError(field: "grammarOptions.\(key)", message: "must be \(values.dropLast().joined(separator: ", ")) or \(values.last ?? "")")
+            }
+        }
+        return options
+    }
+
+    /// `maxAmount`, grouped as the grammar groups every other amount (10,00,000 for en-IN and hi-IN).
+    func maxAmount(grouping: DigitGrouping) throws(PackFileError) -> Amount {
+        if root["maxAmount"] is NSNumber {
+            throw PackFileError(field: "maxAmount", message: "must be a string such as \"99999999.99\" (a JSON number is not exact)")
+        }
+        let maxText = try string("maxAmount") ?? ""
+        do { return try Amount(parsing: maxText, grouping: grouping) } catch {
+            throw PackFileError(field: "maxAmount", message: error.description)
+        }
+    }
+
+    func profile() throws(PackFileError) -> Profile {
+        guard let text = try string("profile", required: false) else { return .default }
+        guard let known = Profile(rawValue: text) else {
+            throw PackFileError(field: "profile", message: "'\(text)' is not a known profile (known: \(Profile.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return known
+    }
+
+    /// `clips` (required, capped) and `texts`, with no control character in a key or value (nor in `name`).
+    func clipsAndTexts() throws(PackFileError) -> (clips: [String: String], texts: [String: String]) {
+        guard root["clips"] != nil else { throw PackFileError(field: "clips", message: "required field is missing") }
+        let clips = try stringMap("clips")
+        guard clips.count <= PackFile.maxClips else {
+            throw PackFileError(field: "clips", message: "\(clips.count) clips; a pack has at most \(PackFile.maxClips) (a grammar needs about 20)")
+        }
+        let texts = try stringMap("texts")
+        func refuseControls(_ text: String, field: String) throws(PackFileError) {
+            if let problem = PackFile.unprintable(text) { throw PackFileError(field: field, message: problem) }
+        }
+        if let name = root["name"] as? String { try refuseControls(name, field: "name") }
+        for (key, path) in clips {
+            try refuseControls(key, field: "clips")
+            try refuseControls(path, field: "clips.\(key)")
+        }
+        for (key, text) in texts {
+            try refuseControls(key, field: "texts")
+            try refuseControls(text, field: "texts.\(key)")
+        }
+        return (clips, texts)
+    }
+
+    /// `phrases` as written, or nil when pack.json declares none.
+    func phrases() throws(PackFileError) -> [String: [String]]? {
+        guard let value = root["phrases"] else { return nil }
+        guard let map = value as? [String: Any] else { throw PackFileError(field: "phrases", message: "must be an object: phrase id → its pieces") }
+        var declared: [String: [String]] = [:]
+        for (id, pieces) in map {
+            guard let list = pieces as? [String] else {
+                throw PackFileError(field: "phrases.\(id.quoted(limit: 40))", message: "must be an array of clip keys and \"\(Phrasebook.amountPiece)\", like [\"wechat\", \"\(Phrasebook.amountPiece)\"]")
+            }
+            declared[id] = list
+        }
+        return declared
+    }
+
+    func checks() throws(PackFileError) -> Checks {
+        var checks = Checks()
+        if let value = root["checks"] {
+            guard let map = value as? [String: Any] else { throw PackFileError(field: "checks", message: "must be an object") }
+            try checks.apply(map)
+        }
+        return checks
     }
 }

@@ -279,6 +279,34 @@ private struct DownloadKey<State: Hashable>: Hashable {
     var said: ClipSet
 }
 
+/// The files by weight, heaviest first (the lower index among equals): how much the files not yet
+/// said could still add, a bound of the heaviest-download search.
+private struct UnsaidFiles {
+    let weights: [Int64]
+    let heaviestFirst: [Int]
+
+    init(weights: [Int64]) {
+        self.weights = weights
+        heaviestFirst = weights.indices.sorted { (weights[$0], $1) > (weights[$1], $0) }
+    }
+
+    /// The most `rest` can add to the files in `said`: its heaviest rest counting every occurrence,
+    /// or its heaviest `count` files not in `said`, whichever is less.
+    func mostAdded(by rest: DownloadRest, to said: ClipSet) -> Int64 {
+        min(rest.weight, heaviest(rest.count, of: rest.files, notIn: said))
+    }
+
+    /// The heaviest `count` files of `reachable` not in `said`.
+    func heaviest(_ count: Int, of reachable: ClipSet, notIn said: ClipSet) -> Int64 {
+        var total: Int64 = 0, taken = 0
+        for c in heaviestFirst where taken < count && reachable.contains(c) && !said.contains(c) {
+            total += weights[c]
+            taken += 1
+        }
+        return total
+    }
+}
+
 /// What can still come after a node of the heaviest-download search: the heaviest rest counting every
 /// occurrence, the most tokens it says, and every file it can say.
 private struct DownloadRest {
@@ -313,7 +341,62 @@ extension ReadingGrammar {
             for token in tokens { if let c = clip(token), said.insert(c) { total += weights[c] } }
             return total
         }
-        // Forward: every key reachable at each position.
+        let rest = downloadRests(layers: searchLayers(bound: bound), bound: bound, clip: clip, weights: weights)
+        let unsaid = UnsaidFiles(weights: weights)
+        // The costliest reading by occurrences is a reading; its distinct weight is a floor to beat or meet.
+        var seed = given
+        let floor = distinctWeight(of: tokens(for: costliestAmount(upTo: maximum) { token in clip(token).map { weights[$0] } ?? 0 }), adding: &seed)
+        // So is a greedy dive that takes at each digit the branch of the highest bound: often the answer.
+        func dive(from start: State) -> Int64? {
+            var key = SearchKey(state: start, tight: true), said = given, weight: Int64 = 0
+            for position in 0..<ReadingDigits.count {
+                var chosen: (bound: Int64, key: SearchKey<State>, said: ClipSet, weight: Int64)?
+                for digit in stride(from: key.tight ? bound[position] : 9, through: 0, by: -1) {
+                    var state = key.state
+                    buffer.removeAll(keepingCapacity: true)
+                    step(&state, digit: digit, at: position, into: &buffer)
+                    let next = SearchKey(state: state, tight: key.tight && digit == bound[position])
+                    guard let most = rest[position + 1][next] else { continue }
+                    var nextSaid = said
+                    let nextWeight = weight + distinctWeight(of: buffer, adding: &nextSaid)
+                    let ceiling = nextWeight + unsaid.mostAdded(by: most, to: nextSaid)
+                    if chosen.map({ ceiling > $0.bound }) ?? true { chosen = (ceiling, next, nextSaid, nextWeight) }
+                }
+                guard let chosen else { return nil }
+                (key, said, weight) = (chosen.key, chosen.said, chosen.weight)
+            }
+            return weight
+        }
+        let dived = starts.compactMap(dive).max() ?? floor
+        var best: (weight: Int64, digits: [Int]?) = (max(max(floor, dived) - 1, threshold), nil)
+        var digits = [Int](repeating: 0, count: ReadingDigits.count)
+        var visited = Set<DownloadKey<State>>()
+        func search(_ key: SearchKey<State>, _ position: Int, _ said: ClipSet, _ weight: Int64) {
+            guard let most = rest[position][key] else { return }
+            if position == ReadingDigits.count {
+                if weight > best.weight { best = (weight, digits) }
+                return
+            }
+            guard weight + unsaid.mostAdded(by: most, to: said) > best.weight,
+                  visited.insert(DownloadKey(position: position, key: key, said: said)).inserted else { return }
+            let limit = key.tight ? bound[position] : 9
+            for digit in stride(from: limit, through: 0, by: -1) {
+                var state = key.state
+                buffer.removeAll(keepingCapacity: true)
+                step(&state, digit: digit, at: position, into: &buffer)
+                var next = said
+                let added = distinctWeight(of: buffer, adding: &next)
+                digits[position] = digit
+                search(SearchKey(state: state, tight: key.tight && digit == limit), position + 1, next, weight + added)
+            }
+        }
+        for state in starts { search(SearchKey(state: state, tight: true), 0, given, 0) }
+        return (Amount(minorUnits: (best.digits ?? []).reduce(Int64(0)) { $0 * 10 + Int64($1) }), best.weight)
+    }
+
+    /// Forward: every key of the search reachable at each position, from the starts to the end.
+    private func searchLayers(bound: [Int]) -> [Set<SearchKey<State>>] {
+        var buffer: [Token] = []
         var layers: [Set<SearchKey<State>>] = [Set(starts.map { SearchKey(state: $0, tight: true) })]
         for position in 0..<ReadingDigits.count {
             var next = Set<SearchKey<State>>()
@@ -327,9 +410,16 @@ extension ReadingGrammar {
             }
             layers.append(next)
         }
-        // Backward: from each key, the heaviest rest of a reading counting every occurrence, the most
-        // tokens it can say, and the files it can say at all; absent when no accepted reading
-        // continues from the key.
+        return layers
+    }
+
+    /// Backward: from each key, the heaviest rest of a reading counting every occurrence, the most
+    /// tokens it can say, and the files it can say at all; absent when no accepted reading
+    /// continues from the key.
+    private func downloadRests(
+        layers: [Set<SearchKey<State>>], bound: [Int], clip: (Token) -> Int?, weights: [Int64]
+    ) -> [[SearchKey<State>: DownloadRest]] {
+        var buffer: [Token] = []
         var rest = [[SearchKey<State>: DownloadRest]](repeating: [:], count: ReadingDigits.count + 1)
         for key in layers[ReadingDigits.count] where accepts(key.state) {
             rest[ReadingDigits.count][key] = DownloadRest(weight: 0, count: 0, files: ClipSet(capacity: weights.count))
@@ -353,66 +443,6 @@ extension ReadingGrammar {
                 if let best { rest[position][key] = best }
             }
         }
-        let heaviestFirst = weights.indices.sorted { (weights[$0], $1) > (weights[$1], $0) }
-        // The heaviest `count` files of `reachable` not yet said.
-        func heaviestUnsaid(_ said: ClipSet, of reachable: ClipSet, count: Int) -> Int64 {
-            var total: Int64 = 0, taken = 0
-            for c in heaviestFirst where taken < count && reachable.contains(c) && !said.contains(c) {
-                total += weights[c]
-                taken += 1
-            }
-            return total
-        }
-
-        // The costliest reading by occurrences is a reading; its distinct weight is a floor to beat or meet.
-        var seed = given
-        let floor = distinctWeight(of: tokens(for: costliestAmount(upTo: maximum) { token in clip(token).map { weights[$0] } ?? 0 }), adding: &seed)
-        // So is a greedy dive that takes at each digit the branch of the highest bound: often the answer.
-        func dive(from start: State) -> Int64? {
-            var key = SearchKey(state: start, tight: true), said = given, weight: Int64 = 0
-            for position in 0..<ReadingDigits.count {
-                var chosen: (bound: Int64, key: SearchKey<State>, said: ClipSet, weight: Int64)?
-                for digit in stride(from: key.tight ? bound[position] : 9, through: 0, by: -1) {
-                    var state = key.state
-                    buffer.removeAll(keepingCapacity: true)
-                    step(&state, digit: digit, at: position, into: &buffer)
-                    let next = SearchKey(state: state, tight: key.tight && digit == bound[position])
-                    guard let most = rest[position + 1][next] else { continue }
-                    var nextSaid = said
-                    let nextWeight = weight + distinctWeight(of: buffer, adding: &nextSaid)
-                    let ceiling = nextWeight + min(most.weight, heaviestUnsaid(nextSaid, of: most.files, count: most.count))
-                    if chosen.map({ ceiling > $0.bound }) ?? true { chosen = (ceiling, next, nextSaid, nextWeight) }
-                }
-                guard let chosen else { return nil }
-                (key, said, weight) = (chosen.key, chosen.said, chosen.weight)
-            }
-            return weight
-        }
-        let dived = starts.compactMap(dive).max() ?? floor
-        var best: (weight: Int64, digits: [Int]?) = (max(max(floor, dived) - 1, threshold), nil)
-        var digits = [Int](repeating: 0, count: ReadingDigits.count)
-        var visited = Set<DownloadKey<State>>()
-        func search(_ key: SearchKey<State>, _ position: Int, _ said: ClipSet, _ weight: Int64) {
-            guard let most = rest[position][key] else { return }
-            if position == ReadingDigits.count {
-                if weight > best.weight { best = (weight, digits) }
-                return
-            }
-            guard weight + min(most.weight, heaviestUnsaid(said, of: most.files, count: most.count)) > best.weight,
-                  visited.insert(DownloadKey(position: position, key: key, said: said)).inserted else { return }
-            let limit = key.tight ? bound[position] : 9
-            for digit in stride(from: limit, through: 0, by: -1) {
-                var state = key.state
-                buffer.removeAll(keepingCapacity: true)
-                step(&state, digit: digit, at: position, into: &buffer)
-                var next = said
-                let added = distinctWeight(of: buffer, adding: &next)
-                digits[position] = digit
-                search(SearchKey(state: state, tight: key.tight && digit == limit), position + 1, next, weight + added)
-            }
-        }
-        for state in starts { search(SearchKey(state: state, tight: true), 0, given, 0) }
-        let minorUnits = (best.digits ?? []).reduce(Int64(0)) { $0 * 10 + Int64($1) }
-        return (Amount(minorUnits: minorUnits), best.weight)
+        return rest
     }
 }

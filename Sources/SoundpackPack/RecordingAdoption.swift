@@ -74,79 +74,76 @@ public struct RecordingAdoption: Sendable {
                             maps: [(token: String, name: String)]) throws(SoundpackError) -> RecordingAdoption {
         let (found, skipped) = try scan(recordings, shown: shown)
         var adoption = RecordingAdoption(pack: pack, skipped: skipped)
-        let grammar = pack.grammar
         let book = PhraseTexts.phrasebook(of: pack)
-        let required = book.requiredTokens(upTo: pack.maxAmount)
-        let tokenByKey = Dictionary(required.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
-        let needed = tokenByKey.keys.sorted { grammar.precedes($0, $1) }
-        let stems = grammar.fileStems(for: needed)
-
-        // Names that find a token, in lower case (Shi.mp3 is shi's): its key first, then its ASCII
-        // stem (a key wins where the two agree).
-        var tokenNamed: [String: String] = [:]
-        for key in needed { tokenNamed[key.lowercased()] = key }
-        for key in needed { if let stem = stems[key]?.lowercased(), tokenNamed[stem] == nil { tokenNamed[stem] = key } }
-        let names = Array(tokenNamed.keys).sorted()
-        // Tokens of the grammar this pack never says (亿 below 10^8): named in a note, not adopted.
-        var unneeded: [String: String] = [:]
-        for token in grammar.inventory where !needed.contains(token.rawValue) && grammar.says(token) {
-            unneeded[token.rawValue.lowercased()] = token.rawValue
-            unneeded[grammar.fileStem(of: token).lowercased()] = unneeded[grammar.fileStem(of: token).lowercased()] ?? token.rawValue
-        }
-
+        let names = TokenNames(grammar: pack.grammar, required: book.requiredTokens(upTo: pack.maxAmount))
         var chosen: [String: [Int]] = [:]  // token → recordings
         var claimed: [Int: String] = [:]   // recording → token
         for (given, name) in maps {
-            guard let token = tokenNamed[given.lowercased()] else {
-                let why = unneeded[given.lowercased()].map { "the pack never says '\($0)' up to maxAmount \(pack.maxAmount)" } ?? "the pack has no token '\(given.quoted(limit: 40))'"
-                throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)): \(why)\(Suggestions.didYouMean(given, among: names).visible)",
-                             hint: "TOKEN is a token's key or file stem: \(needed.prefix(24).joined(separator: " ").visible)")
+            guard let token = names.tokenNamed[given.lowercased()] else {
+                let why = names.unneeded[given.lowercased()].map { "the pack never says '\($0)' up to maxAmount \(pack.maxAmount)" } ?? "the pack has no token '\(given.quoted(limit: 40))'"
+                throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)): \(why)\(Suggestions.didYouMean(given, among: names.names).visible)",
+                             hint: "TOKEN is a token's key or file stem: \(names.needed.prefix(24).joined(separator: " ").visible)")
             }
             guard chosen[token] == nil else { throw .usage("--map: token '\(token.visible)' is mapped twice", hint: "map each token once") }
-            let byName = found.indices.filter { found[$0].name == name }
-            let hits = byName.isEmpty ? found.indices.filter { found[$0].stem == name } : byName
-            guard !hits.isEmpty else {
-                let reason = skipped.first { $0.name == name || ($0.name as NSString).deletingPathExtension == name }.map { " (\($0.name.quoted(limit: 60)): \($0.reason))" } ?? ""
-                let candidates = found.map(\.stem) + found.map(\.name)
-                throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)): \(shown.visible) has no recording '\(name.quoted(limit: 60))'\(reason)\(Suggestions.didYouMean(name, among: candidates).visible)",
-                             hint: "NAME is a file's stem or its whole name, e.g. --map prefix=wechat_prefix")
+            let hit = try mappedRecording(given, name, found: found, skipped: skipped, shown: shown)
+            if let other = claimed[hit] {
+                throw .usage("--map: '\(found[hit].name.quoted(limit: 60))' is mapped to both '\(other.visible)' and '\(token.visible)'", hint: "a recording is one token's clip")
             }
-            guard hits.count == 1 else {
-                throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)) names \(hits.count) files: \(hits.map { found[$0].name.quoted(limit: 60) }.joined(separator: ", "))",
-                             hint: "name one with its extension, e.g. --map \(given)=\(found[hits[0]].name)")
-            }
-            if let other = claimed[hits[0]] {
-                throw .usage("--map: '\(found[hits[0]].name.quoted(limit: 60))' is mapped to both '\(other.visible)' and '\(token.visible)'", hint: "a recording is one token's clip")
-            }
-            chosen[token] = hits
-            claimed[hits[0]] = token
+            chosen[token] = [hit]
+            claimed[hit] = token
         }
         let mapped = Set(chosen.keys)
         for (index, recording) in found.enumerated() where claimed[index] == nil {
             let stem = recording.stem.lowercased()
-            if let token = tokenNamed[stem], !mapped.contains(token) {
+            if let token = names.tokenNamed[stem], !mapped.contains(token) {
                 chosen[token, default: []].append(index)
                 continue
             }
             let note: String?
-            if let token = tokenNamed[stem] {
+            if let token = names.tokenNamed[stem] {
                 note = "token '\(token)' is mapped to \(found[chosen[token]![0]].name)"
-            } else if let token = unneeded[stem] {
+            } else if let token = names.unneeded[stem] {
                 note = "the pack never says '\(token)' up to maxAmount \(pack.maxAmount)"
             } else {
                 note = nil
             }
-            let nearest = note == nil ? Suggestions.nearest(stem, among: names).flatMap { tokenNamed[$0] } : nil
+            let nearest = note == nil ? Suggestions.nearest(stem, among: names.names).flatMap { names.tokenNamed[$0] } : nil
             adoption.unmatched.append(Unmatched(recording: recording.name, nearest: nearest, note: note))
         }
+        try adoption.adopt(chosen, of: found, names: names, book: book, shown: shown)
+        return adoption
+    }
 
+    /// The one recording `--map given=name` names: by its whole name, else by its stem.
+    private static func mappedRecording(
+        _ given: String, _ name: String, found: [Recording], skipped: [Skipped], shown: String
+    ) throws(SoundpackError) -> Int {
+        let byName = found.indices.filter { found[$0].name == name }
+        let hits = byName.isEmpty ? found.indices.filter { found[$0].stem == name } : byName
+        guard !hits.isEmpty else {
+            let reason = skipped.first { $0.name == name || ($0.name as NSString).deletingPathExtension == name }.map { " (\($0.name.quoted(limit: 60)): \($0.reason))" } ?? ""
+            let candidates = found.map(\.stem) + found.map(\.name)
+            throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)): \(shown.visible) has no recording '\(name.quoted(limit: 60))'\(reason)\(Suggestions.didYouMean(name, among: candidates).visible)",
+                         hint: "NAME is a file's stem or its whole name, e.g. --map prefix=wechat_prefix")
+        }
+        guard hits.count == 1 else {
+            throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)) names \(hits.count) files: \(hits.map { found[$0].name.quoted(limit: 60) }.joined(separator: ", "))",
+                         hint: "name one with its extension, e.g. --map \(given)=\(found[hits[0]].name)")
+        }
+        return hits[0]
+    }
+
+    /// Each needed token's recording becomes its clip (one at most, within the size cap); a token
+    /// without one is listed as missing, with where it is first heard.
+    private mutating func adopt(_ chosen: [String: [Int]], of found: [Recording], names: TokenNames, book: Phrasebook, shown: String) throws(SoundpackError) {
+        let grammar = pack.grammar
         let cap = AudioLimits().maxFileBytes
-        for key in needed {
+        for key in names.needed {
             guard let indices = chosen[key] else {
-                let token = tokenByKey[key]!
+                let token = names.tokenByKey[key]!
                 let amount = grammar.says(token) ? grammar.smallestAmount(saying: token, upTo: pack.maxAmount)?.description : nil
                 let phrases = book.isDeclared && !grammar.says(token) ? book.phrases(saying: token).map(\.id) : nil
-                adoption.missing.append(Missing(token: key, text: grammar.text(of: token, texts: pack.texts), amount: amount, phrases: phrases))
+                missing.append(Missing(token: key, text: grammar.text(of: token, texts: pack.texts), amount: amount, phrases: phrases))
                 continue
             }
             guard indices.count == 1 else {
@@ -159,11 +156,10 @@ public struct RecordingAdoption: Sendable {
                 throw .refused("recording '\(recording.name.quoted(limit: 60))' for token '\(key.visible)' is \(recording.bytes) bytes, above the \(cap / 1_048_576) MiB cap for a clip",
                                hint: "export a shorter or compressed take")
             }
-            let clip = "clips/\(stems[key] ?? key).\(recording.ext)"
-            adoption.matched.append(Match(token: key, recording: recording.name, clip: clip))
-            adoption.pack.clips[key] = clip
+            let clip = "clips/\(names.stems[key] ?? key).\(recording.ext)"
+            matched.append(Match(token: key, recording: recording.name, clip: clip))
+            pack.clips[key] = clip
         }
-        return adoption
     }
 
     /// The entries directly in `folder`: regular files with an audio extension, and what is not read
@@ -284,5 +280,40 @@ extension RecordingAdoption {
             folder.deleteLastPathComponent()
             depth += 1
         }
+    }
+}
+
+/// The tokens a new pack needs and the names a recording finds them by.
+private struct TokenNames {
+    let tokenByKey: [String: Token]
+    /// The needed tokens' keys, in the grammar's order.
+    let needed: [String]
+    /// Each needed token's ASCII clip file stem.
+    let stems: [String: String]
+    /// Names that find a token, in lower case (Shi.mp3 is shi's): its key first, then its ASCII
+    /// stem (a key wins where the two agree).
+    let tokenNamed: [String: String]
+    /// Those names, sorted: what a near name is suggested from.
+    let names: [String]
+    /// Tokens of the grammar this pack never says (亿 below 10^8): named in a note, not adopted.
+    let unneeded: [String: String]
+
+    init(grammar: Grammar, required: Set<Token>) {
+        tokenByKey = Dictionary(required.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+        let needed = tokenByKey.keys.sorted { grammar.precedes($0, $1) }
+        self.needed = needed
+        let stems = grammar.fileStems(for: needed)
+        self.stems = stems
+        var tokenNamed: [String: String] = [:]
+        for key in needed { tokenNamed[key.lowercased()] = key }
+        for key in needed { if let stem = stems[key]?.lowercased(), tokenNamed[stem] == nil { tokenNamed[stem] = key } }
+        self.tokenNamed = tokenNamed
+        names = Array(tokenNamed.keys).sorted()
+        var unneeded: [String: String] = [:]
+        for token in grammar.inventory where !needed.contains(token.rawValue) && grammar.says(token) {
+            unneeded[token.rawValue.lowercased()] = token.rawValue
+            unneeded[grammar.fileStem(of: token).lowercased()] = unneeded[grammar.fileStem(of: token).lowercased()] ?? token.rawValue
+        }
+        self.unneeded = unneeded
     }
 }

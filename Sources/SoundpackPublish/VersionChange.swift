@@ -149,19 +149,7 @@ public struct VersionChange: Sendable, Codable, Equatable {
         // Phrases are compared when either side declares them: a payload names a phrase, so one
         // removed or saying other clips (or another default) breaks pushes written for the old version.
         if let a = old.phrasebook, let b = new.phrasebook, a.isDeclared || b.isDeclared {
-            let (was, now) = (a.written, b.written)
-            let added = Set(now.keys).subtracting(was.keys).sorted(), removed = Set(was.keys).subtracting(now.keys).sorted()
-            let changed = Set(was.keys).intersection(now.keys).filter { was[$0] != now[$0] }.sorted()
-            (phrasesAdded, phrasesRemoved, phrasesChanged) = (added, removed, changed)
-            if !removed.isEmpty { items.append(Item(kind: "phrases removed", detail: removed.joined(separator: " "), needs: .major)) }
-            if !changed.isEmpty {
-                let detail = changed.map { "\($0): \(was[$0]?.joined(separator: " ") ?? "") → \(now[$0]?.joined(separator: " ") ?? "")" }
-                items.append(Item(kind: "phrases changed", detail: detail.joined(separator: "; "), needs: .major))
-            }
-            if a.defaultID != b.defaultID {
-                items.append(Item(kind: "default phrase changed", detail: "\(a.defaultID) → \(b.defaultID)", needs: .major))
-            }
-            if !added.isEmpty { items.append(Item(kind: "phrases added", detail: added.joined(separator: " "), needs: .minor)) }
+            (phrasesAdded, phrasesRemoved, phrasesChanged) = Self.phraseChanges(from: a, to: b, into: &items)
         }
         if !tokensAdded.isEmpty {
             items.append(Item(kind: "tokens added", detail: tokensAdded.joined(separator: " "), needs: .minor))
@@ -184,6 +172,26 @@ public struct VersionChange: Sendable, Codable, Equatable {
             items.append(Item(kind: "pack changed", detail: "texts differ (one side's texts are not recorded; compare the pack folders)", needs: .patch))
         }
         self.items = items
+    }
+
+    /// The phrases added, removed and changed between two phrasebooks, with their items (and one
+    /// for another default phrase) appended to `items`.
+    private static func phraseChanges(
+        from a: Phrasebook, to b: Phrasebook, into items: inout [Item]
+    ) -> (added: [String], removed: [String], changed: [String]) {
+        let (was, now) = (a.written, b.written)
+        let added = Set(now.keys).subtracting(was.keys).sorted(), removed = Set(was.keys).subtracting(now.keys).sorted()
+        let changed = Set(was.keys).intersection(now.keys).filter { was[$0] != now[$0] }.sorted()
+        if !removed.isEmpty { items.append(Item(kind: "phrases removed", detail: removed.joined(separator: " "), needs: .major)) }
+        if !changed.isEmpty {
+            let detail = changed.map { "\($0): \(was[$0]?.joined(separator: " ") ?? "") → \(now[$0]?.joined(separator: " ") ?? "")" }
+            items.append(Item(kind: "phrases changed", detail: detail.joined(separator: "; "), needs: .major))
+        }
+        if a.defaultID != b.defaultID {
+            items.append(Item(kind: "default phrase changed", detail: "\(a.defaultID) → \(b.defaultID)", needs: .major))
+        }
+        if !added.isEmpty { items.append(Item(kind: "phrases added", detail: added.joined(separator: " "), needs: .minor)) }
+        return (added, removed, changed)
     }
 }
 

@@ -83,41 +83,9 @@ public struct AnnouncementWriter: Sendable {
     public func write(_ amount: Amount?, tokens buffer: inout [Token], into line: inout [UInt8]) {
         buffer.removeAll(keepingCapacity: true)
         if let amount { announcement.appendTokens(for: amount, to: &buffer) } else { buffer.append(contentsOf: announcement.frame([])) }
-        func join(_ table: Table, _ separator: UInt8?, pairwise: [UInt8] = []) {
-            // Room for every token and separator at once, then plain copies into it: tokens are a
-            // few bytes, and appending them one by one cost more than copying them.
-            let start = line.count
-            line.append(contentsOf: repeatElement(0, count: buffer.count * (table.widest + 1)))
-            var end = start
-            let width = table.ranges.count
-            line.withUnsafeMutableBufferPointer { out in
-                table.bytes.withUnsafeBufferPointer { bytes in
-                    table.ranges.withUnsafeBufferPointer { ranges in
-                        pairwise.withUnsafeBufferPointer { pairs in
-                            var previous = -1
-                            for (i, token) in buffer.enumerated() {
-                                if i > 0 {
-                                    if let separator { out[end] = separator; end += 1 } else if !pairs.isEmpty {
-                                        let between = pairs[previous * width + token.ordinal]
-                                        if between != 0 { out[end] = between; end += 1 }
-                                    }
-                                }
-                                previous = token.ordinal
-                                let range = ranges[token.ordinal]
-                                if let target = out.baseAddress, let source = bytes.baseAddress, !range.isEmpty {
-                                    (target + end).update(from: source + range.lowerBound, count: range.count)
-                                    end += range.count
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            line.removeSubrange(end...)
-        }
         switch format {
-        case .tokens: join(tokenID, UInt8(ascii: " "))
-        case .files: join(fileText, UInt8(ascii: " "))
+        case .tokens: Self.join(buffer, tokenID, UInt8(ascii: " "), into: &line)
+        case .files: Self.join(buffer, fileText, UInt8(ascii: " "), into: &line)
         case .json:
             line.append(UInt8(ascii: "{"))
             line.append(contentsOf: phraseJSON)
@@ -127,20 +95,55 @@ public struct AnnouncementWriter: Sendable {
                 line.append(contentsOf: #"","#.utf8)
             }
             line.append(contentsOf: #""text":""#.utf8)
-            join(tokenTextJSON, nil, pairwise: wordSeparators)
+            Self.join(buffer, tokenTextJSON, nil, pairwise: wordSeparators, into: &line)
             line.append(contentsOf: #"","tokens":["#.utf8)
-            join(tokenJSON, UInt8(ascii: ","))
+            Self.join(buffer, tokenJSON, UInt8(ascii: ","), into: &line)
             line.append(UInt8(ascii: "]"))
             if !files.isEmpty {
                 line.append(contentsOf: #","files":["#.utf8)
-                join(fileJSON, UInt8(ascii: ","))
+                Self.join(buffer, fileJSON, UInt8(ascii: ","), into: &line)
                 line.append(UInt8(ascii: "]"))
             }
             line.append(UInt8(ascii: "}"))
         case .text:
-            join(tokenText, nil, pairwise: wordSeparators)
+            Self.join(buffer, tokenText, nil, pairwise: wordSeparators, into: &line)
         }
         line.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends `buffer`'s tokens as `table` writes them, between each two `separator` or, without
+    /// one, the byte `pairwise` gives for the pair (0: none).
+    private static func join(_ buffer: [Token], _ table: Table, _ separator: UInt8?, pairwise: [UInt8] = [], into line: inout [UInt8]) {
+        // Room for every token and separator at once, then plain copies into it: tokens are a
+        // few bytes, and appending them one by one cost more than copying them.
+        let start = line.count
+        line.append(contentsOf: repeatElement(0, count: buffer.count * (table.widest + 1)))
+        var end = start
+        let width = table.ranges.count
+        line.withUnsafeMutableBufferPointer { out in
+            table.bytes.withUnsafeBufferPointer { bytes in
+                table.ranges.withUnsafeBufferPointer { ranges in
+                    pairwise.withUnsafeBufferPointer { pairs in
+                        var previous = -1
+                        for (i, token) in buffer.enumerated() {
+                            if i > 0 {
+                                if let separator { out[end] = separator; end += 1 } else if !pairs.isEmpty {
+                                    let between = pairs[previous * width + token.ordinal]
+                                    if between != 0 { out[end] = between; end += 1 }
+                                }
+                            }
+                            previous = token.ordinal
+                            let range = ranges[token.ordinal]
+                            if let target = out.baseAddress, let source = bytes.baseAddress, !range.isEmpty {
+                                (target + end).update(from: source + range.lowerBound, count: range.count)
+                                end += range.count
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        line.removeSubrange(end...)
     }
 
     /// `text` as the inside of a JSON string.

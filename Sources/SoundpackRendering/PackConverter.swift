@@ -56,9 +56,6 @@ public struct PackConverter: Sendable {
 
     public func convert(source sourceFolder: PackFolder, destination destinationFolder: PackFolder, options: ConvertOptions) throws(ConvertError) -> ConvertSummary {
         let (source, destination) = (sourceFolder.shown, destinationFolder.shown)
-        func input(_ message: String) -> ConvertError { .refused(message) }
-        func output(_ message: String) -> ConvertError { .environment(message) }
-
         let sourceURL = URL(fileURLWithPath: sourceFolder.path, isDirectory: true).standardizedFileURL
         let destinationURL = URL(fileURLWithPath: destinationFolder.path, isDirectory: true).standardizedFileURL
         // Compared as real paths: DEST may be SRC, or lie inside it, through a symlink, and --force
@@ -66,25 +63,55 @@ public struct PackConverter: Sendable {
         let (realSource, realDestination) = (Folders.realPath(sourceURL.path), Folders.realPath(destinationURL.path))
         guard realDestination != realSource, !realDestination.hasBytePrefix(realSource + "/"),
               !realSource.hasBytePrefix(realDestination + "/") else {
-            throw input("the destination \(destination) overlaps the source \(source); choose another folder")
+            throw .refused("the destination \(destination) overlaps the source \(source); choose another folder")
         }
         let manifest: PackFile
         do { manifest = try PackFileLoader.load(directory: sourceURL.path) } catch {
-            throw input("\(source)/pack.json: \(error.description)")
+            throw .refused("\(source)/pack.json: \(error.description)")
         }
         if FileManager.default.fileExists(atPath: destinationURL.path) && !options.force {
-            throw input("\(destination) already exists")
+            throw .refused("\(destination) already exists")
         }
         if let rate = options.sampleRate, !limits.sampleRates.contains(rate) {
-            throw input("the sample rate \(rate) is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz")
+            throw .refused("the sample rate \(rate) is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz")
         }
+        let decoded = try decodeClips(of: manifest, in: sourceURL, shown: source)
+        let rate = options.sampleRate ?? Self.mostCommon(decoded.map(\.audio.sampleRate))
+        let channels = options.mono ? 1 : Self.mostCommon(decoded.map(\.audio.channels))
 
-        // Decode every clip first, and check that every token is there: what is wrong with the
-        // source is reported all at once, before anything is written, so one run names it all.
-        // (A missing decoder library is the machine's problem, not the pack's: exit 3 at once.)
+        let staging = try Self.makeStaging(for: destinationURL)
+        var committed = false
+        defer { if !committed { try? FileManager.default.removeItem(at: staging) } }
+        let (clips, newPaths) = try Self.writeClips(decoded, of: manifest, rate: rate, channels: channels, options: options, into: staging)
+
+        // pack.json: the source's, as read and checked, with the clip paths replaced.
+        var converted = manifest
+        converted.clips = newPaths
+        do {
+            try AtomicFile.write(try StoreJSON.encode(converted), to: staging.appendingPathComponent(PackFolder.packFile).path)
+        } catch {
+            throw .environment("cannot write pack.json: \(error.localizedDescription)")
+        }
+        // The copy must validate without errors before it takes the destination's place.
+        let report = Validator().validate(folder: PackFolder(path: staging.path, shown: destination))
+        if report.errors > 0 {
+            let first = report.findings.filter { $0.severity == .error }.prefix(3).map { "[\($0.rule.rawValue)] \($0.message)" }
+            throw .refused("the converted pack would not validate (\(report.errors) errors): \(first.joined(separator: "; "))")
+        }
+        try Self.moveIntoPlace(staging, at: destinationURL, shown: destination, force: options.force)
+        committed = true
+        return ConvertSummary(clips: clips, sampleRate: rate, channels: channels, report: report.moved(to: destinationFolder))
+    }
+
+    private typealias DecodedClip = (key: String, path: String, audio: DecodedAudio)
+
+    /// Decodes every clip first, and checks that every token is there: what is wrong with the
+    /// source is reported all at once, before anything is written, so one run names it all.
+    /// (A missing decoder library is the machine's problem, not the pack's: exit 3 at once.)
+    private func decodeClips(of manifest: PackFile, in sourceURL: URL, shown source: String) throws(ConvertError) -> [DecodedClip] {
         var probe = AudioProbe(limits: limits)
         probe.decodesMP4 = true
-        var decoded: [(key: String, path: String, audio: DecodedAudio)] = []
+        var decoded: [DecodedClip] = []
         var problems: [String] = []
         for (key, path) in manifest.clips.sorted(by: { manifest.grammar.precedes($0.key, $1.key) }) {
             if let reason = PackPaths.unsafeReason(path, root: sourceURL) {
@@ -103,27 +130,34 @@ public struct PackConverter: Sendable {
         }
         switch problems.count {
         case 0: break
-        case 1: throw input(problems[0])
-        default: throw input("\(problems.count) problems in \(source): \(problems.joined(separator: "; "))")
+        case 1: throw .refused(problems[0])
+        default: throw .refused("\(problems.count) problems in \(source): \(problems.joined(separator: "; "))")
         }
-        guard !decoded.isEmpty else { throw input("\(source) has no clips to convert") }
-        let rate = options.sampleRate ?? Self.mostCommon(decoded.map(\.audio.sampleRate))
-        let channels = options.mono ? 1 : Self.mostCommon(decoded.map(\.audio.channels))
-        let threshold = Float(pow(10, manifest.checks.silenceThresholdDbfs / 20))
+        guard !decoded.isEmpty else { throw .refused("\(source) has no clips to convert") }
+        return decoded
+    }
 
-        // Assemble the copy next to the destination, so the final rename stays on one file system.
+    /// A fresh staging folder with its `clips` folder, next to the destination, so the final
+    /// rename stays on one file system.
+    private static func makeStaging(for destinationURL: URL) throws(ConvertError) -> URL {
         let parent = destinationURL.deletingLastPathComponent()
         do { try Folders.create(parent.path) } catch {
-            throw output("cannot create \(parent.path): \(error.localizedDescription)")
+            throw .environment("cannot create \(parent.path): \(error.localizedDescription)")
         }
         StagingFolder.removeAbandoned(in: parent, for: destinationURL.lastPathComponent, "converting")
         let staging = parent.appendingPathComponent(StagingFolder.name(destinationURL.lastPathComponent, "converting"))
         do { try Folders.create(staging.appendingPathComponent("clips").path) } catch {
-            throw output("cannot write into \(parent.path): \(error.localizedDescription)")
+            throw .environment("cannot write into \(parent.path): \(error.localizedDescription)")
         }
-        var committed = false
-        defer { if !committed { try? FileManager.default.removeItem(at: staging) } }
+        return staging
+    }
 
+    /// Each clip remixed, resampled, trimmed and levelled as asked, written into `staging`; the
+    /// summary of each and the new clip paths.
+    private static func writeClips(
+        _ decoded: [DecodedClip], of manifest: PackFile, rate: Int, channels: Int, options: ConvertOptions, into staging: URL
+    ) throws(ConvertError) -> (clips: [ConvertSummary.Clip], paths: [String: String]) {
+        let threshold = Float(pow(10, manifest.checks.silenceThresholdDbfs / 20))
         var clips: [ConvertSummary.Clip] = []
         var newPaths: [String: String] = [:]
         let stems = manifest.grammar.fileStems(for: decoded.map(\.key))
@@ -131,7 +165,7 @@ public struct PackConverter: Sendable {
         for (index, entry) in decoded.enumerated() {
             var samples = SampleEdits.remix(entry.audio.samples, from: entry.audio.channels, to: channels)
             do { samples = try Resampler.resample(samples, channels: channels, from: entry.audio.sampleRate, to: rate) } catch {
-                throw input("cannot resample '\(entry.path)': \(error.message)")
+                throw .refused("cannot resample '\(entry.path)': \(error.message)")
             }
             if options.trimSilence {
                 let pad = Int(options.padMs * Double(rate) / 1000)
@@ -148,41 +182,28 @@ public struct PackConverter: Sendable {
                 try AudioFileWriter.write(samples, sampleRate: rate, channels: channels, container: options.container,
                                           encoding: options.encoding, to: staging.appendingPathComponent(relative).path)
             } catch {
-                throw output("cannot write \(relative): \(error.message)")
+                throw .environment("cannot write \(relative): \(error.message)")
             }
             newPaths[entry.key] = relative
             clips.append(.init(token: entry.key, source: entry.path, destination: relative, gainDb: gainDb, limitedByPeak: limited))
         }
+        return (clips, newPaths)
+    }
 
-        // pack.json: the source's, as read and checked, with the clip paths replaced.
-        var converted = manifest
-        converted.clips = newPaths
-        do {
-            try AtomicFile.write(try StoreJSON.encode(converted), to: staging.appendingPathComponent(PackFolder.packFile).path)
-        } catch {
-            throw output("cannot write pack.json: \(error.localizedDescription)")
-        }
-
-        // The copy must validate without errors before it takes the destination's place.
-        let report = Validator().validate(folder: PackFolder(path: staging.path, shown: destination))
-        if report.errors > 0 {
-            let first = report.findings.filter { $0.severity == .error }.prefix(3).map { "[\($0.rule.rawValue)] \($0.message)" }
-            throw input("the converted pack would not validate (\(report.errors) errors): \(first.joined(separator: "; "))")
-        }
-
-        // Without --force an existing DEST is never replaced, even one that appeared while this
-        // conversion ran: claim the name with mkdir (atomic, fails if anything is there), then
-        // rename the copy over that empty folder. A folder someone filled meanwhile makes the
-        // rename fail (ENOTEMPTY) and stays as it is.
-        let fm = FileManager.default
+    /// Renames the validated copy to the destination. Without --force an existing DEST is never
+    /// replaced, even one that appeared while this conversion ran: claim the name with mkdir
+    /// (atomic, fails if anything is there), then rename the copy over that empty folder. A folder
+    /// someone filled meanwhile makes the rename fail (ENOTEMPTY) and stays as it is.
+    private static func moveIntoPlace(_ staging: URL, at destinationURL: URL, shown destination: String, force: Bool) throws(ConvertError) {
+        let parent = destinationURL.deletingLastPathComponent()
         let retired = parent.appendingPathComponent(".\(destinationURL.lastPathComponent).replaced-\(getpid())")
         var replacing = false
         if mkdir(destinationURL.path, 0o755) != 0 {
             let reason = errno
-            guard reason == EEXIST else { throw output("cannot create \(destination): \(String(cString: strerror(reason)))") }
-            guard options.force else { throw input("\(destination) already exists (it appeared while converting)") }
+            guard reason == EEXIST else { throw .environment("cannot create \(destination): \(String(cString: strerror(reason)))") }
+            guard force else { throw .refused("\(destination) already exists (it appeared while converting)") }
             guard rename(destinationURL.path, retired.path) == 0 else {
-                throw output("cannot move the old \(destination) aside: \(String(cString: strerror(errno)))")
+                throw .environment("cannot move the old \(destination) aside: \(String(cString: strerror(errno)))")
             }
             replacing = true
         }
@@ -190,16 +211,13 @@ public struct PackConverter: Sendable {
             let reason = errno
             if replacing { _ = rename(retired.path, destinationURL.path) } else { rmdir(destinationURL.path) }
             if reason == ENOTEMPTY || reason == EEXIST {
-                throw input("\(destination) was filled by someone else while converting; nothing of it was changed")
+                throw .refused("\(destination) was filled by someone else while converting; nothing of it was changed")
             }
-            throw output("cannot move the converted pack into \(destination): \(String(cString: strerror(reason)))")
+            throw .environment("cannot move the converted pack into \(destination): \(String(cString: strerror(reason)))")
         }
-        committed = true
-        if replacing { try? fm.removeItem(at: retired) }
+        if replacing { try? FileManager.default.removeItem(at: retired) }
         let folder = open(parent.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 { fsync(folder); close(folder) }
-
-        return ConvertSummary(clips: clips, sampleRate: rate, channels: channels, report: report.moved(to: destinationFolder))
     }
 
     /// The gain (dB) that brings the clip's momentary max to `target`, lowered if the sample peak

@@ -57,8 +57,20 @@ public enum HTMLReport {
         """
 
     static func section(_ report: PackReport, amounts: [Amount]) -> String {
+        var html = heading(report)
+        html += packFindings(report)
+        html += longestAnnouncement(report)
+        html += sampleAnnouncements(report, amounts: amounts)
+        html += clipTable(report)
+        if let median = AudioLoudnessOutlier.median(report.clips.compactMap { $0.facts?.momentaryMaxLufs }) {
+            html += "<h3>Loudness (momentary max) against the pack median \(String(format: "%.1f", median)) LUFS</h3>\n" + loudnessChart(report, median: median)
+        }
+        return html + "</section>\n"
+    }
+
+    /// The section's opening: the pack's title and verdict, name, summary line and voice source.
+    static func heading(_ report: PackReport) -> String {
         let passed = report.passed(strict: false)
-        let folder = report.folder.path
         var html = "<section class=\"pack\" id=\"pack-\(esc(report.id ?? report.folder.shown))\">\n"
         html += "<h2>\(esc(report.title))<span class=\"verdict \(passed ? "passed" : "failed")\">\(passed ? "passed" : "failed")</span></h2>\n"
         if let name = report.packFile?.name { html += "<p class=\"name\">\(esc(name))</p>\n" }
@@ -66,84 +78,88 @@ public enum HTMLReport {
         if let source = report.packFile?.source {
             html += "<p class=\"source\">Spoken by \(esc(source.description)): synthesised clips, placeholders until a voice is recorded.</p>\n"
         }
+        return html
+    }
 
-        // Findings about a clip are shown in its row; the rest (pack.json, orphan files) up here.
+    /// Findings about a clip are shown in its row; the rest (pack.json, orphan files) up here.
+    /// (A missing token has its own row in the clip table.)
+    static func packFindings(_ report: PackReport) -> String {
         let clipFiles = Set(report.clips.map(\.file))
-        // (A missing token has its own row in the clip table.)
         let packFindings = report.findings.filter { $0.rule != .coverageMissingToken && ($0.file.map { !clipFiles.contains($0) } ?? true) }
-        if !packFindings.isEmpty {
-            html += "<h3>Findings for the pack</h3>\n<div class=\"findings\">" + packFindings.map { findingLine($0, showFile: true) }.joined() + "</div>\n"
-        }
+        guard !packFindings.isEmpty else { return "" }
+        return "<h3>Findings for the pack</h3>\n<div class=\"findings\">" + packFindings.map { findingLine($0, showFile: true) }.joined() + "</div>\n"
+    }
 
-        // The pack joined by the same code as `render`. Why it cannot be (its errors, or a file that
-        // changed since it was validated) is said where the players would be; the verdict is the report's.
-        let joined = Result { () throws(RenderError) in try PackRenderer(directory: folder) }
-
-        // The worst case against the limits compose.too-long judges it by (the pack's checks; iOS's 30 s by default).
-        if let worst = report.worstCase {
-            let checks = report.packFile?.checks ?? Checks()
-            let (limit, warn) = (checks.composeMaxSeconds, checks.composeWarnSeconds)
-            let share = min(worst.seconds / limit, 1)
-            let tone = worst.seconds >= limit ? "over" : (worst.seconds >= warn ? "warn" : "ok")
-            let limitText = limit == Checks().composeMaxSeconds ? "iOS's \(String(format: "%g", limit)) s limit" : "the pack's \(String(format: "%g", limit)) s limit"
-            let said = [worst.phrase.map { "phrase \($0)" }, worst.amount?.description].compactMap { $0 }.joined(separator: ", ")
-            html += "<h3>Longest announcement</h3>\n<p>\(esc(said)) — \(esc(worst.text)) — <strong>\(String(format: "%.2f", worst.seconds)) s</strong> of \(limitText)</p>\n"
-            html += "<div class=\"limit\" role=\"img\" aria-label=\"\(String(format: "%.1f", worst.seconds)) of \(String(format: "%g", limit)) seconds\"><div class=\"\(tone)\" style=\"width:\(String(format: "%.1f", share * 100))%\"></div></div>\n"
-        } else {
+    /// The worst case against the limits compose.too-long judges it by (the pack's checks; iOS's 30 s by default).
+    static func longestAnnouncement(_ report: PackReport) -> String {
+        guard let worst = report.worstCase else {
             let why = report.packFile == nil ? "pack.json cannot be read" : "a clip some amount needs is missing or unreadable (see the findings)"
-            html += "<h3>Longest announcement</h3>\n<p class=\"muted\">No figure: \(esc(why)), so no announcement can be timed.</p>\n"
+            return "<h3>Longest announcement</h3>\n<p class=\"muted\">No figure: \(esc(why)), so no announcement can be timed.</p>\n"
         }
+        let checks = report.packFile?.checks ?? Checks()
+        let (limit, warn) = (checks.composeMaxSeconds, checks.composeWarnSeconds)
+        let share = min(worst.seconds / limit, 1)
+        let tone = worst.seconds >= limit ? "over" : (worst.seconds >= warn ? "warn" : "ok")
+        let limitText = limit == Checks().composeMaxSeconds ? "iOS's \(String(format: "%g", limit)) s limit" : "the pack's \(String(format: "%g", limit)) s limit"
+        let said = [worst.phrase.map { "phrase \($0)" }, worst.amount?.description].compactMap { $0 }.joined(separator: ", ")
+        var html = "<h3>Longest announcement</h3>\n<p>\(esc(said)) — \(esc(worst.text)) — <strong>\(String(format: "%.2f", worst.seconds)) s</strong> of \(limitText)</p>\n"
+        html += "<div class=\"limit\" role=\"img\" aria-label=\"\(String(format: "%.1f", worst.seconds)) of \(String(format: "%g", limit)) seconds\"><div class=\"\(tone)\" style=\"width:\(String(format: "%.1f", share * 100))%\"></div></div>\n"
+        return html
+    }
 
-        // Amounts rendered by the same code as `render`: the default phrase's, then each other phrase
-        // once (with the first sample amount when it says one).
-        switch joined {
-        case .success(let renderer):
-            var figures = ""
-            let book = renderer.packFile.phrasebook
-            func figure(_ renderer: PackRenderer, _ amount: Amount?) {
-                // What `render` refuses (an announcement iOS would not play) is not rendered here
-                // either: a pack of 472 s phrases would otherwise make hundreds of MB of HTML.
-                if let refusal = renderer.tooLong(amount) {
-                    let said = [book.isDeclared ? renderer.phrase.id : nil, renderer.phrase.saysAmount ? amount?.description : nil].compactMap { $0 }.joined(separator: " ")
-                    let attribute = book.isDeclared ? " data-phrase=\"\(esc(renderer.phrase.id))\"" : ""
-                    figures += "<figure class=\"amount\"\(attribute)><figcaption>\(esc(said))</figcaption><p class=\"muted\">Not rendered: [\(refusal.rule.rawValue)] \(esc(refusal.message))</p></figure>\n"
-                    return
-                }
-                let samples = renderer.render(amount)
-                let seconds = Double(samples.count / renderer.channels) / Double(renderer.sampleRate)
-                let words = renderer.packFile.grammar.text(of: renderer.tokens(for: amount), texts: renderer.packFile.texts)
-                let said = [book.isDeclared ? renderer.phrase.id : nil, renderer.phrase.saysAmount ? amount?.description : nil].compactMap { $0 }.joined(separator: " ")
-                let attribute = book.isDeclared ? " data-phrase=\"\(esc(renderer.phrase.id))\"" : ""
-                figures += "<figure class=\"amount\"\(attribute)><figcaption>\(esc(said)) · \(esc(words)) · \(String(format: "%.2f", seconds)) s</figcaption>"
-                figures += audioTag(samples, rate: renderer.sampleRate, channels: renderer.channels) + "</figure>\n"
-            }
-            let worstPhrase = report.worstCase.flatMap { worst in worst.phrase.map { $0 } ?? book.defaultID }
-            var chosen = amounts
-            if worstPhrase == book.defaultID, let amount = report.worstCase?.amount { chosen.append(amount) }
-            var seen = Set<Amount>()
-            // Amounts above the pack's maxAmount are not its announcements: left out.
-            if renderer.phrase.saysAmount {
-                for amount in chosen where amount <= renderer.packFile.maxAmount {
-                    guard seen.insert(amount).inserted else { continue }
-                    figure(renderer, amount)
-                }
-            } else {
-                figure(renderer, nil)
-            }
-            for phrase in book.phrases where phrase.id != book.defaultID {
-                let sample = phrase.id == worstPhrase ? report.worstCase?.amount : amounts.first { $0 <= renderer.packFile.maxAmount }
-                figure(renderer.speaking(phrase), sample)
-            }
-            html += "<h3>Sample announcements</h3>\n<div class=\"amounts\">\(figures)</div>\n"
-        case .failure(let error):
+    /// Amounts rendered by the same code as `render`: the default phrase's, then each other phrase
+    /// once (with the first sample amount when it says one). Why the pack cannot be joined (its
+    /// errors, or a file that changed since it was validated) is said where the players would be;
+    /// the verdict is the report's.
+    static func sampleAnnouncements(_ report: PackReport, amounts: [Amount]) -> String {
+        let renderer: PackRenderer
+        do { renderer = try PackRenderer(directory: report.folder.path) } catch {
             let why = report.errors > 0 ? "the pack cannot be joined until its errors are fixed." : error.description
-            html += "<h3>Sample announcements</h3>\n<p class=\"muted\">Not rendered: \(esc(why))</p>\n"
+            return "<h3>Sample announcements</h3>\n<p class=\"muted\">Not rendered: \(esc(why))</p>\n"
         }
+        var figures = ""
+        let book = renderer.packFile.phrasebook
+        let worstPhrase = report.worstCase.flatMap { worst in worst.phrase.map { $0 } ?? book.defaultID }
+        var chosen = amounts
+        if worstPhrase == book.defaultID, let amount = report.worstCase?.amount { chosen.append(amount) }
+        var seen = Set<Amount>()
+        // Amounts above the pack's maxAmount are not its announcements: left out.
+        if renderer.phrase.saysAmount {
+            for amount in chosen where amount <= renderer.packFile.maxAmount {
+                guard seen.insert(amount).inserted else { continue }
+                figures += figure(renderer, amount, declared: book.isDeclared)
+            }
+        } else {
+            figures += figure(renderer, nil, declared: book.isDeclared)
+        }
+        for phrase in book.phrases where phrase.id != book.defaultID {
+            let sample = phrase.id == worstPhrase ? report.worstCase?.amount : amounts.first { $0 <= renderer.packFile.maxAmount }
+            figures += figure(renderer.speaking(phrase), sample, declared: book.isDeclared)
+        }
+        return "<h3>Sample announcements</h3>\n<div class=\"amounts\">\(figures)</div>\n"
+    }
 
-        // Coverage: one row per clip with waveform, facts, loudness and findings.
-        let median = AudioLoudnessOutlier.median(report.clips.compactMap { $0.facts?.momentaryMaxLufs })
-        html += "<h3>Clips</h3>\n<table class=\"coverage\"><thead><tr><th>Token</th><th>File</th><th>Format</th><th>Duration</th><th>Waveform</th><th>Player</th><th>Findings</th></tr></thead><tbody>\n"
-        let root = URL(fileURLWithPath: folder, isDirectory: true)
+    /// One rendered announcement with its words, length and player. What `render` refuses (an
+    /// announcement iOS would not play) is not rendered here either: a pack of 472 s phrases would
+    /// otherwise make hundreds of MB of HTML.
+    static func figure(_ renderer: PackRenderer, _ amount: Amount?, declared: Bool) -> String {
+        let said = [declared ? renderer.phrase.id : nil, renderer.phrase.saysAmount ? amount?.description : nil].compactMap { $0 }.joined(separator: " ")
+        let attribute = declared ? " data-phrase=\"\(esc(renderer.phrase.id))\"" : ""
+        if let refusal = renderer.tooLong(amount) {
+            return "<figure class=\"amount\"\(attribute)><figcaption>\(esc(said))</figcaption><p class=\"muted\">Not rendered: [\(refusal.rule.rawValue)] \(esc(refusal.message))</p></figure>\n"
+        }
+        let samples = renderer.render(amount)
+        let seconds = Double(samples.count / renderer.channels) / Double(renderer.sampleRate)
+        let words = renderer.packFile.grammar.text(of: renderer.tokens(for: amount), texts: renderer.packFile.texts)
+        return "<figure class=\"amount\"\(attribute)><figcaption>\(esc(said)) · \(esc(words)) · \(String(format: "%.2f", seconds)) s</figcaption>"
+            + audioTag(samples, rate: renderer.sampleRate, channels: renderer.channels) + "</figure>\n"
+    }
+
+    /// Coverage: one row per clip with waveform, facts, loudness and findings, and one per token
+    /// the pack needs but has no clip for, with the finding that says so.
+    static func clipTable(_ report: PackReport) -> String {
+        var html = "<h3>Clips</h3>\n<table class=\"coverage\"><thead><tr><th>Token</th><th>File</th><th>Format</th><th>Duration</th><th>Waveform</th><th>Player</th><th>Findings</th></tr></thead><tbody>\n"
+        let root = URL(fileURLWithPath: report.folder.path, isDirectory: true)
         for clip in report.clips {
             let findings = report.findings.filter { $0.file == clip.file }
             var format = "unreadable", duration = "—", wave = "", player = ""
@@ -163,17 +179,11 @@ public enum HTMLReport {
             }
             html += "<tr class=\"clip\" data-token=\"\(esc(clip.key))\"><td><strong>\(esc(clip.key))</strong></td><td class=\"rule\">\(esc(clip.file))</td><td>\(esc(format))</td><td class=\"num\">\(duration)</td><td>\(wave)</td><td>\(player)</td><td>\(findings.map(findingLine).joined())</td></tr>\n"
         }
-        // A token the pack needs but has no clip for gets its row too, with the finding that says so.
         for finding in report.findings where finding.rule == .coverageMissingToken {
             let token = finding.token ?? "?"
             html += "<tr class=\"clip missing\" data-token=\"\(esc(token))\"><td><strong>\(esc(token))</strong></td><td class=\"rule\">—</td><td>missing</td><td class=\"num\">—</td><td></td><td></td><td>\(findingLine(finding))</td></tr>\n"
         }
-        html += "</tbody></table>\n"
-
-        if let median {
-            html += "<h3>Loudness (momentary max) against the pack median \(String(format: "%.1f", median)) LUFS</h3>\n" + loudnessChart(report, median: median)
-        }
-        return html + "</section>\n"
+        return html + "</tbody></table>\n"
     }
 
     static func findingLine(_ finding: Finding) -> String { findingLine(finding, showFile: false) }

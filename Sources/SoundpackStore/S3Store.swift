@@ -192,6 +192,37 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
         let sink = ResponseSink()
         sink.stream = stream
         sink.cap = cap
+        var ok = setTransferOptions(of: handle, url: url, headers: list, sink: sink)
+        func set(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
+        switch method {
+        case "GET": break
+        case "HEAD": set(soundpack_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
+        default: set(soundpack_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, method))
+        }
+        let code: CURLcode = payload.withUnsafeBytes { raw in
+            if method == "PUT" || method == "POST" {
+                // POSTFIELDS with a custom method: libcurl sends the bytes and signs their hash.
+                set(soundpack_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(raw.count)))
+                set(soundpack_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, raw.baseAddress ?? UnsafeRawPointer(Self.emptyBody)))
+            }
+            guard ok else { return CURLE_BAD_FUNCTION_ARGUMENT }
+            return soundpack_curl_easy_perform(handle)
+        }
+        if sink.overCap { throw StoreError("\(location)/\(key ?? "") holds more than \(cap) bytes, more than soundpack reads from such a file") }
+        guard code == CURLE_OK else {
+            throw StoreError("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: soundpack_curl_easy_strerror(code)))")
+        }
+        var status = 0
+        _ = soundpack_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return S3Response(status: status, body: sink.body, headers: sink.headers)
+    }
+
+    /// The options every request has: the URL, SigV4 signing with the store's keys, the headers,
+    /// timeouts, HTTP(S) only, and the response's body and headers collected into `sink`. False
+    /// when libcurl refuses one.
+    private func setTransferOptions(
+        of handle: UnsafeMutableRawPointer, url: String, headers list: UnsafeMutablePointer<curl_slist>?, sink: ResponseSink
+    ) -> Bool {
         let context = Unmanaged.passUnretained(sink).toOpaque()
         var ok = true
         func set(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
@@ -231,27 +262,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
             return size * count
         }))
         set(soundpack_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
-        switch method {
-        case "GET": break
-        case "HEAD": set(soundpack_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
-        default: set(soundpack_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, method))
-        }
-        let code: CURLcode = payload.withUnsafeBytes { raw in
-            if method == "PUT" || method == "POST" {
-                // POSTFIELDS with a custom method: libcurl sends the bytes and signs their hash.
-                set(soundpack_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(raw.count)))
-                set(soundpack_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, raw.baseAddress ?? UnsafeRawPointer(Self.emptyBody)))
-            }
-            guard ok else { return CURLE_BAD_FUNCTION_ARGUMENT }
-            return soundpack_curl_easy_perform(handle)
-        }
-        if sink.overCap { throw StoreError("\(location)/\(key ?? "") holds more than \(cap) bytes, more than soundpack reads from such a file") }
-        guard code == CURLE_OK else {
-            throw StoreError("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: soundpack_curl_easy_strerror(code)))")
-        }
-        var status = 0
-        _ = soundpack_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return S3Response(status: status, body: sink.body, headers: sink.headers)
+        return ok
     }
 
     private func failure(_ response: S3Response, _ what: String) -> StoreError {

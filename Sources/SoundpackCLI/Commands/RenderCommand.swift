@@ -61,19 +61,8 @@ enum RenderCommand: Command {
         let destination: RenderDestination
         if let early { destination = early } else { destination = try Self.destination(output, arguments, context, amounts: saysAmount ? nil : 1) }
         guard case .folder(let folder, let container) = destination else {
-            var amount: Amount?
-            if saysAmount {
-                do { amount = try Amount(parsing: arguments.positionals[0], maximum: renderer.packFile.maxAmount, grouping: renderer.packFile.grammar.grouping) } catch {
-                    throw .refused(error.description)
-                }
-            }
-            let rendered: RenderedAmount
-            do { rendered = try renderer.render(amount, to: destination, allowLong: allowLong, shown: output) } catch {
-                throw error.kind == .refused ? error.with(hint: "shorten the clips, or pass --allow-long") : error
-            }
-            if let bytes = rendered.bytes { try context.writeOutput(bytes, to: output) } else {
-                try context.emit(RenderedFile(output: output, rendered, phraseNamed: phraseID != nil), .text)
-            }
+            let amount = saysAmount ? arguments.positionals[0] : nil
+            try renderFile(renderer, amount, to: destination, output: output, allowLong: allowLong, phraseNamed: phraseID != nil, context)
             return .success
         }
         guard saysAmount else {
@@ -94,6 +83,27 @@ enum RenderCommand: Command {
         try renderer.write(list.amounts, intoFolder: folder, shown: output, container: container, namedByPhrase: phraseID != nil) { progress.advance() }
         try context.emit(RenderedFolder(output: output, count: list.amounts.count, container: container, renderer: renderer), .text)
         return list.rejections.isEmpty ? .success : .failure
+    }
+
+    /// One announcement (`amount`, as written, or none for a phrase that says none) into one file
+    /// or to standard output.
+    private static func renderFile(
+        _ renderer: PackRenderer, _ written: String?, to destination: RenderDestination, output: String, allowLong: Bool, phraseNamed: Bool,
+        _ context: CLIContext
+    ) throws(SoundpackError) {
+        var amount: Amount?
+        if let written {
+            do { amount = try Amount(parsing: written, maximum: renderer.packFile.maxAmount, grouping: renderer.packFile.grammar.grouping) } catch {
+                throw .refused(error.description)
+            }
+        }
+        let rendered: RenderedAmount
+        do { rendered = try renderer.render(amount, to: destination, allowLong: allowLong, shown: output) } catch {
+            throw error.kind == .refused ? error.with(hint: "shorten the clips, or pass --allow-long") : error
+        }
+        if let bytes = rendered.bytes { try context.writeOutput(bytes, to: output) } else {
+            try context.emit(RenderedFile(output: output, rendered, phraseNamed: phraseNamed), .text)
+        }
     }
 
     /// Where the output goes (the problems phrased with the flags that cause them).
