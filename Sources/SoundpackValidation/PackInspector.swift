@@ -22,9 +22,30 @@ public struct PackInspector: Sendable {
     /// core stays busy across pack boundaries.
     public func inspect(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [InspectedPack] {
         var packs = WorkerPool.map(folders.count) { self.prepare(folder: folders[$0]) }
-        // Each distinct file is probed once, however many keys name it, and a pack's files are read
-        // only up to a total byte budget: the work is bounded by the pack's size, not its keys.
-        struct Job: Sendable { var pack: Int, clips: [Int], path: String, size: Int, probe: AudioProbe }
+        let queue = jobs(for: &packs)
+        let probed = probe(queue, progress: progress)
+        for (index, job) in queue.enumerated() {
+            for clip in job.clips {
+                packs[job.pack].clips[clip].probe = probed[index]?.0
+                packs[job.pack].clips[clip].probeSeconds = probed[index]?.1 ?? 0
+            }
+        }
+        let measured = packs
+        let worst = WorkerPool.map(measured.count) { index -> WorstCase? in
+            guard let manifest = measured[index].packFile else { return nil }
+            return WorstCase.search(manifest, clips: measured[index].clips)
+        }
+        for index in packs.indices { packs[index].worstCase = worst[index] }
+        return packs
+    }
+
+    /// One file to probe: the clips of one pack that name it.
+    private struct Job: Sendable { var pack: Int, clips: [Int], path: String, size: Int, probe: AudioProbe }
+
+    /// The files to probe. Each distinct file is probed once, however many keys name it, and a
+    /// pack's files are read only up to a total byte budget (a clip past it is marked not read):
+    /// the work is bounded by the pack's size, not its keys.
+    private func jobs(for packs: inout [InspectedPack]) -> [Job] {
         var jobs: [Job] = []
         for (p, pack) in packs.enumerated() {
             guard let manifest = pack.packFile else { continue }
@@ -49,10 +70,14 @@ public struct PackInspector: Sendable {
                 jobs.append(Job(pack: p, clips: [c], path: path, size: size, probe: probe))
             }
         }
-        let queue = jobs
-        // Clips are probed in groups of up to four, each with the clips of its pack nearest its
-        // size (a pack's clips share a format): mono clips of one rate are measured side by side
-        // in about the time of one.
+        return jobs
+    }
+
+    /// Each job's facts (or why it could not be read) and the seconds it took, by job index.
+    /// Clips are probed in groups of up to four, each with the clips of its pack nearest its size
+    /// (a pack's clips share a format): mono clips of one rate are measured side by side in about
+    /// the time of one.
+    private func probe(_ queue: [Job], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?) -> [Int: (Result<ClipFacts, AudioError>, Double)] {
         let order = queue.indices.sorted { (queue[$0].pack, queue[$1].size) < (queue[$1].pack, queue[$0].size) }
         let width = KWeightedLanes.width
         let groups = stride(from: 0, to: order.count, by: width).map { Array(order[$0..<min($0 + width, order.count)]) }
@@ -77,20 +102,7 @@ public struct PackInspector: Sendable {
             }
             progress?(done, queue.count)
         }
-        let probed = results.withLock { $0 }
-        for (index, job) in queue.enumerated() {
-            for clip in job.clips {
-                packs[job.pack].clips[clip].probe = probed[index]?.0
-                packs[job.pack].clips[clip].probeSeconds = probed[index]?.1 ?? 0
-            }
-        }
-        let measured = packs
-        let worst = WorkerPool.map(measured.count) { index -> WorstCase? in
-            guard let manifest = measured[index].packFile else { return nil }
-            return WorstCase.search(manifest, clips: measured[index].clips)
-        }
-        for index in packs.indices { packs[index].worstCase = worst[index] }
-        return packs
+        return results.withLock { $0 }
     }
 
     /// Reads pack.json, lists the audio files and checks each clip path; probing comes later.
