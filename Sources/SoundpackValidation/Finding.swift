@@ -79,12 +79,10 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     public static func rules(of scope: Scope) -> [RuleID] { allCases.filter { $0.scope == scope } }
 
     /// Severity when the rule fires (compose.too-long is a warning below its error limit): a pack
-    /// rule declares its own (`PackRule`); the payload's, the store's and publish's are here.
+    /// or payload rule declares its own; the store's and publish's are here.
     public var defaultSeverity: Severity {
-        if let rule = Validator.rulesByID[self] { return type(of: rule).severity }
+        if let rule = Self.declared[self] { return rule.severity }
         switch self {
-        case .payloadNoInterruptionLevel, .payloadCritical, .payloadNoPaymentID:
-            return .warning
         case .storeLeftover:
             return .note
         default:
@@ -92,33 +90,23 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    /// One line on what the rule checks, for help texts and SARIF: a pack rule declares its own.
+    /// One line on what the rule checks, for help texts and SARIF: a pack or payload rule declares its own.
     public var summary: String {
-        if let rule = Validator.rulesByID[self] { return type(of: rule).summary }
+        if let rule = Self.declared[self] { return rule.summary }
         switch self {
         case .catalogVersionConflict: return "This id@version is already published with other content; published versions never change."
         case .catalogVersionYanked: return "This id@version was yanked; a yanked version is never published again."
         case .catalogVersionNotNewer: return "A new version must be greater than every published version of the pack."
         case .catalogVersionBump: return "The version bump is smaller than the change needs: a removed token, a grammar or sample-format change needs a major bump, an added token a minor one."
-        case .payloadInvalid: return "The payload is not one JSON object with unique keys."
-        case .payloadNoBody: return "aps.alert has no body; iOS 15 and later drop such a push."
-        case .payloadNotMutable: return "aps.mutable-content is not the number 1, so the service extension never runs."
-        case .payloadTooLarge: return "The payload is above 4096 bytes; APNs refuses it."
-        case .payloadInterruptionLevel: return "aps.interruption-level is not passive, active, time-sensitive or critical."
-        case .payloadNoInterruptionLevel: return "No aps.interruption-level: a Focus may hold the payment back."
-        case .payloadCritical: return "aps.interruption-level critical needs Apple's entitlement."
-        case .payloadAmountUnreadable: return "The amount is not an exact decimal string the pack can say (or is above its maxAmount, missing for a phrase that says one, or given to one that says none)."
-        case .payloadUnknownPack: return "The pack is not a published version in the store's index.json."
-        case .payloadUnknownPhrase: return "The phrase is not one the published version has."
-        case .payloadYankedPack: return "The pack names a yanked version; phones refuse to plan with it."
-        case .payloadMissingClip: return "The version lacks a clip the amount's announcement needs."
-        case .payloadPaymentID: return "paymentId is not 1–128 characters of [A-Za-z0-9._:-]."
-        case .payloadNoPaymentID: return "No paymentId: an APNs retry would be announced twice."
         case .manifestInvalid, .manifestUnsafePath, .coverageMissingToken, .coverageUnknownToken, .coverageOrphanFile, .coverageUnspokenText,
              .fileUnreadable, .fileUnsafeName, .formatUnsupported, .formatMismatch, .audioEmpty, .audioNonFinite, .audioTooLong,
              .audioLeadingSilence, .audioTrailingSilence, .audioClipping, .audioDCOffset, .audioLoudnessOutlier,
              .composeBannerCut, .composeTooLong, .composeDownloadSize:
             preconditionFailure("\(rawValue) is a pack rule: its file declares its summary (Validator.rules)")
+        case .payloadInvalid, .payloadNoBody, .payloadNotMutable, .payloadTooLarge, .payloadInterruptionLevel, .payloadNoInterruptionLevel,
+             .payloadCritical, .payloadAmountUnreadable, .payloadUnknownPack, .payloadUnknownPhrase, .payloadYankedPack, .payloadMissingClip,
+             .payloadPaymentID, .payloadNoPaymentID:
+            preconditionFailure("\(rawValue) is a payload rule: its file declares its summary (PushPayload.rules)")
         case .storeMissing: return "A file the catalog or a manifest lists is not in the store (or a signed manifest has no signature)."
         case .storeChanged: return "A file's bytes differ from the SHA-256 its manifest or the catalog records, a manifest is not one soundpack wrote, or a FIFO, device, socket, folder or symbolic link stands where soundpack wrote a file (or the file is reached through a link)."
         case .storeUnexpected: return "A file in the store that no manifest lists."
@@ -177,13 +165,27 @@ public struct Finding: Sendable, Equatable, Codable {
     }
 }
 
-/// A rule of DESIGN §6 over a pack whose facts have already been gathered, declaring itself in its
-/// own file under Rules/: the id users know it by, the severity it fires at, one line on what it
-/// checks (help texts, SARIF), and the check. `Validator.rules` runs them in order.
-protocol PackRule: Sendable {
+/// A rule as it declares itself, in its own file: the id users know it by, the severity it fires
+/// at, and one line on what it checks (help texts, SARIF). `RuleID` reads these from the
+/// registries (`RuleID.declared`).
+protocol Rule: Sendable {
     static var id: RuleID { get }
     static var severity: Severity { get }
     static var summary: String { get }
+}
+
+extension RuleID {
+    /// The rules that declare themselves: the pack's (`Validator.rules`) and the payload's
+    /// (`PushPayload.rules`, after the two that read the bytes).
+    static let declared: [RuleID: any Rule.Type] = {
+        let rules: [any Rule.Type] = Validator.rules.map { type(of: $0) } + [PayloadTooLarge.self, PayloadInvalid.self] + PushPayload.rules.map { type(of: $0) }
+        return Dictionary(uniqueKeysWithValues: rules.map { ($0.id, $0) })
+    }()
+}
+
+/// A rule of DESIGN §6 over a pack whose facts have already been gathered, in its own file under
+/// Rules/ with its check. `Validator.rules` runs them in order.
+protocol PackRule: Rule {
     func check(_ pack: InspectedPack) -> [Finding]
 }
 

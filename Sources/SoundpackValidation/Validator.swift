@@ -15,9 +15,6 @@ public struct Validator: Sendable {
         ComposeBannerCut(), ComposeTooLong(), ComposeDownloadSize(),
     ]
 
-    /// The pack rules by id: what `RuleID` reads a pack rule's severity and summary from.
-    static let rulesByID: [RuleID: any PackRule] = Dictionary(uniqueKeysWithValues: rules.map { (type(of: $0).id, $0) })
-
     public var inspector: PackInspector
 
     public init(inspector: PackInspector = PackInspector()) { self.inspector = inspector }

@@ -1,4 +1,5 @@
-// Each pack rule declares itself in its own file; the registry is the list the validator runs.
+// Each pack and payload rule declares itself in its own file; the registries are the lists validate and
+// payload lint run.
 
 @testable import SoundpackKit
 @testable import SoundpackValidation
@@ -11,9 +12,15 @@ import Testing
         #expect(Set(declared).count == declared.count)
     }
 
+    @Test func everyPayloadRuleIdIsDeclaredOnce() {
+        let declared = [PayloadTooLarge.id, PayloadInvalid.id] + PushPayload.rules.map { type(of: $0).id }
+        #expect(Set(declared) == Set(RuleID.rules(of: .payload)))
+        #expect(Set(declared).count == declared.count)
+    }
+
     @Test func aRulesSeverityAndSummaryComeFromItsDeclaration() {
-        for rule in Validator.rules {
-            let type = type(of: rule)
+        #expect(RuleID.declared.count == RuleID.rules(of: .pack).count + RuleID.rules(of: .payload).count)
+        for type in RuleID.declared.values {
             #expect(type.id.summary == type.summary)
             #expect(type.id.defaultSeverity == type.severity)
             #expect(!type.summary.isEmpty && type.summary.hasSuffix("."), "\(type.id.rawValue): one sentence")

@@ -1,10 +1,10 @@
-import SoundpackValidation
 
 /// `payload.no-payment-id` (warning): without a `paymentId`, a push APNs delivers again, or one
 /// sent twice, is announced twice.
 struct PayloadNoPaymentID: PayloadRule {
     static let id = RuleID.payloadNoPaymentID
     static let severity = Severity.warning
+    static let summary = "No paymentId: an APNs retry would be announced twice."
 
     func check(_ payload: ReadPayload) -> [Finding] {
         guard payload.root["paymentId"] == nil else { return [] }

@@ -1,11 +1,11 @@
 import Foundation
-import SoundpackValidation
 
 /// `payload.no-body` (error): `aps.alert` has no body (or only spaces); since iOS 15 such a push is
 /// not shown, and the extension never runs.
 struct PayloadNoBody: PayloadRule {
     static let id = RuleID.payloadNoBody
     static let severity = Severity.error
+    static let summary = "aps.alert has no body; iOS 15 and later drop such a push."
 
     func check(_ payload: ReadPayload) -> [Finding] {
         let body: String?

@@ -1,10 +1,10 @@
-import SoundpackValidation
 
 /// `payload.too-large` (error): APNs refuses a payload above 4096 bytes. Judged from the bytes,
 /// before anything is parsed; far past that size, nothing more is read.
-struct PayloadTooLarge {
+struct PayloadTooLarge: Rule {
     static let id = RuleID.payloadTooLarge
     static let severity = Severity.error
+    static let summary = "The payload is above 4096 bytes; APNs refuses it."
     /// Payloads up to this size are parsed for the other rules.
     static let parsedUpTo = 1 << 20
 

@@ -1,10 +1,10 @@
 import SoundpackSupport
-import SoundpackValidation
 
 /// `payload.yanked-pack` (error): the payload names a yanked version; phones refuse to plan with it.
 struct PayloadYankedPack: PayloadRule {
     static let id = RuleID.payloadYankedPack
     static let severity = Severity.error
+    static let summary = "The pack names a yanked version; phones refuse to plan with it."
 
     func check(_ payload: ReadPayload) -> [Finding] {
         guard payload.facts?.yanked == true else { return [] }

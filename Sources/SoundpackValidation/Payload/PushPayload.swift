@@ -3,7 +3,6 @@
 import Foundation
 import SoundpackCore
 import SoundpackSupport
-import SoundpackValidation
 
 public enum PushPayload {
     /// APNs refuses payloads above 4 KB.

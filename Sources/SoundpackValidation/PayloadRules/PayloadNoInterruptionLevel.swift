@@ -1,10 +1,10 @@
-import SoundpackValidation
 
 /// `payload.no-interruption-level` (warning): without `aps.interruption-level`, a Focus may hold
 /// the payment back; "time-sensitive" lets it through.
 struct PayloadNoInterruptionLevel: PayloadRule {
     static let id = RuleID.payloadNoInterruptionLevel
     static let severity = Severity.warning
+    static let summary = "No aps.interruption-level: a Focus may hold the payment back."
 
     func check(_ payload: ReadPayload) -> [Finding] {
         guard payload.aps["interruption-level"] == nil else { return [] }

@@ -1,12 +1,12 @@
 import Foundation
 import SoundpackCore
-import SoundpackValidation
 
 /// `payload.invalid` (error): the payload is not one JSON object with unique keys; no other rule
 /// reads it then.
-struct PayloadInvalid {
+struct PayloadInvalid: Rule {
     static let id = RuleID.payloadInvalid
     static let severity = Severity.error
+    static let summary = "The payload is not one JSON object with unique keys."
 
     enum Reading {
         case read(ReadPayload)

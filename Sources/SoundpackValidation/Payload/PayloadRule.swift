@@ -1,13 +1,9 @@
 // The rules of `payload lint`, each in its own file under Rules/, run in order over a payload read once.
 
 import SoundpackCore
-import SoundpackValidation
 
-/// A rule of `payload lint`: the id users know it by, the severity it fires at, and its check of
-/// one read payload. `PushPayload.lint` runs them in `PushPayload.rules` order.
-protocol PayloadRule: Sendable {
-    static var id: RuleID { get }
-    static var severity: Severity { get }
+/// A rule of `payload lint` (`Rule`: id, severity, summary) and its check of one read payload. `PushPayload.lint` runs them in `PushPayload.rules` order.
+protocol PayloadRule: Rule {
     func check(_ payload: ReadPayload) -> [Finding]
 }
 

@@ -1,10 +1,10 @@
-import SoundpackValidation
 
 /// `payload.not-mutable` (error): `aps.mutable-content` is not the number 1, so the Notification
 /// Service Extension does not run (a JSON `true` is named: APNs expects the number).
 struct PayloadNotMutable: PayloadRule {
     static let id = RuleID.payloadNotMutable
     static let severity = Severity.error
+    static let summary = "aps.mutable-content is not the number 1, so the service extension never runs."
 
     func check(_ payload: ReadPayload) -> [Finding] {
         switch payload.mutableContent {

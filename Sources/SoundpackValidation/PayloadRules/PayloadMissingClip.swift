@@ -1,10 +1,10 @@
-import SoundpackValidation
 
 /// `payload.missing-clip` (error): the published version lacks a clip the announcement needs —
 /// of the amount with its phrase, or of a phrase that says no amount.
 struct PayloadMissingClip: PayloadRule {
     static let id = RuleID.payloadMissingClip
     static let severity = Severity.error
+    static let summary = "The version lacks a clip the amount's announcement needs."
 
     func check(_ payload: ReadPayload) -> [Finding] {
         guard let facts = payload.facts, let phrase = payload.phrase else { return [] }

@@ -1,11 +1,11 @@
 import SoundpackCore
-import SoundpackValidation
 
 /// `payload.payment-id` (error): `paymentId` is not 1–128 characters of `[A-Za-z0-9._:-]` starting
 /// with a letter or digit; the phone ignores it, and a retry is announced again.
 struct PayloadPaymentID: PayloadRule {
     static let id = RuleID.payloadPaymentID
     static let severity = Severity.error
+    static let summary = "paymentId is not 1–128 characters of [A-Za-z0-9._:-]."
 
     func check(_ payload: ReadPayload) -> [Finding] {
         guard let value = payload.root["paymentId"] else { return [] }

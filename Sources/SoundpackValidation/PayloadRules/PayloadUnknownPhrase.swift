@@ -1,11 +1,11 @@
 import SoundpackSupport
-import SoundpackValidation
 
 /// `payload.unknown-phrase` (error): `phrase` is not one the published version has (the phone
 /// would fall back to its default phrase and say something else than meant), or not a string.
 struct PayloadUnknownPhrase: PayloadRule {
     static let id = RuleID.payloadUnknownPhrase
     static let severity = Severity.error
+    static let summary = "The phrase is not one the published version has."
 
     func check(_ payload: ReadPayload) -> [Finding] {
         switch payload.root["phrase"] {

@@ -1,11 +1,11 @@
 import SoundpackSupport
-import SoundpackValidation
 
 /// `payload.interruption-level` (error): `aps.interruption-level` is none of the levels iOS knows
 /// (`PushPayload.interruptionLevels`).
 struct PayloadInterruptionLevel: PayloadRule {
     static let id = RuleID.payloadInterruptionLevel
     static let severity = Severity.error
+    static let summary = "aps.interruption-level is not passive, active, time-sensitive or critical."
 
     func check(_ payload: ReadPayload) -> [Finding] {
         guard let value = payload.aps["interruption-level"] else { return [] }
