@@ -1,7 +1,9 @@
 // Each pack and payload rule declares itself in its own file; the registries are the lists validate and
 // payload lint run.
 
+import Foundation
 @testable import SoundpackKit
+import SoundpackTestSupport
 @testable import SoundpackValidation
 import Testing
 
@@ -27,5 +29,24 @@ import Testing
         }
         #expect(RuleID.coverageOrphanFile.defaultSeverity == .warning && RuleID.fileUnreadable.defaultSeverity == .error)
         #expect(RuleID.payloadCritical.defaultSeverity == .warning && RuleID.storeLeftover.defaultSeverity == .note)
+    }
+
+    /// README's "Rules and what they mean to a listener" lists every rule a pack or a publish can
+    /// break, each at the severity its declaration fires at (compose.too-long at both).
+    @Test func theReadmeTableListsEveryPackAndPublicationRuleAtItsSeverity() throws {
+        let readme = try String(contentsOfFile: Fixtures.repositoryRoot + "/README.md", encoding: .utf8)
+        let after = try #require(readme.components(separatedBy: "## Rules and what they mean to a listener").dropFirst().first)
+        let section = after.components(separatedBy: "\n## ")[0]
+        var table: [RuleID: String] = [:]
+        for line in section.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let id = try #require(RuleID(rawValue: String(cells[0].dropFirst().dropLast())), "\(cells[0]) is not a rule id")
+            table[id] = cells[1]
+        }
+        #expect(Set(table.keys) == Set(RuleID.rules(of: .pack) + RuleID.rules(of: .publication)))
+        for (id, severity) in table {
+            let expected = id == .composeTooLong ? "error / warning" : id.defaultSeverity.rawValue
+            #expect(severity == expected, "\(id.rawValue): README says \(severity), its declaration \(expected)")
+        }
     }
 }
