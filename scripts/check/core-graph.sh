@@ -35,6 +35,7 @@ def closure(name, seen=None):
     for d in targets[name].get("target_dependencies", []):
         if d not in seen: seen.add(d); closure(d, seen)
     return seen
+if len(layers) < 2: sys.exit(f"SoundpackKit: no layers found in the package graph ({layers})")
 order = sorted(layers, key=lambda n: len(closure(n) & set(layers)))
 for name in order:
     uses = [d for d in targets[name].get("target_dependencies", []) if d in layers]

@@ -10,53 +10,16 @@ Prints the K longest (default 10); with --max, exits 1 listing every function lo
 """
 import argparse, os, re, sys
 
+from swift_source import blank
+
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEAD = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|open|static|class|final|override|"
                   r"mutating|nonmutating|convenience|required|nonisolated|lazy|dynamic|@\w+)\s+|private\(set\)\s+|package\(set\)\s+|public\(set\)\s+)*"
                   r"(func\s+[^\s(<]+|init[?!]?|deinit|subscript|var\s+\w+)")
 
 
-def code_only(text):
-    """The source with comments and string contents blanked, lines kept (interpolations too)."""
-    out, i, n = [], 0, len(text)
-
-    def skip_string(i, closing):
-        """From just inside a string to just past its end; interpolations may hold strings."""
-        while i < n:
-            if text.startswith(closing, i):
-                return i + len(closing)
-            if text.startswith("\\(", i):
-                depth, i = 1, i + 2
-                while i < n and depth:
-                    if text[i] == '"':
-                        i = skip_string(i + 3, '"""') if text.startswith('"""', i) else skip_string(i + 1, '"')
-                        continue
-                    depth += {"(": 1, ")": -1}.get(text[i], 0)
-                    i += 1
-                continue
-            i += 2 if text[i] == "\\" else 1
-        return n
-
-    while i < n:
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i)); i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j])); i = j
-        elif text[i] == '"':
-            multi = text.startswith('"""', i)
-            j = skip_string(i + (3 if multi else 1), '"""' if multi else '"')
-            out.append(re.sub(r"[^\n]", " ", text[i:j])); i = j
-        else:
-            out.append(text[i]); i += 1
-    return "".join(out)
-
-
 def functions(path):
-    lines = code_only(open(path, encoding="utf-8").read()).split("\n")
+    lines = blank(open(path, encoding="utf-8").read()).split("\n")
     found = []
     for number, line in enumerate(lines):
         match = HEAD.match(line)
@@ -96,6 +59,8 @@ def main():
             for name in names:
                 if name.endswith(".swift"):
                     found += functions(os.path.join(directory, name))
+    if not found:
+        sys.exit(f"function-length: no Swift function found under {', '.join(arguments.paths)}")
     found.sort(reverse=True)
     for length, path, line, name in found[:arguments.top]:
         print(f"{length:4} lines  {os.path.relpath(path, root)}:{line}  {name}")

@@ -14,6 +14,8 @@ Usage: scripts/check/ios-availability.py [--root DIR] [--quiet]
 """
 import os, re, sys
 
+from swift_source import blank
+
 # (pattern in code with comments and string contents removed, what it is, the iOS version that introduced it)
 SENSITIVE = [
     (r"\.data\((?:from|for):", "URLSession.data(from:/for:) async", 15),
@@ -45,33 +47,6 @@ SENSITIVE = [
     (r"\bimport\s+Synchronization\b", "import Synchronization", 18),
 ]
 NEVER = 10_000  # @available(iOS, unavailable): the body never runs on iOS
-
-
-def strip(text):
-    """Removes comments and the contents of string literals, keeping every newline and position."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i)); i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j])); i = j
-        elif text.startswith('"""', i):
-            j = text.find('"""', i + 3)
-            j = n if j < 0 else j + 3
-            out.append('"' + re.sub(r"[^\n]", " ", text[i + 1:j - 1]) + '"'); i = j
-        elif text[i] == '"':
-            j = i + 1
-            while j < n and text[j] not in '"\n':
-                j += 2 if text[j] == "\\" else 1
-            j = min(j + 1, n)
-            out.append('"' + " " * (j - i - 2) + '"' if j - i >= 2 else text[i:j]); i = j
-        else:
-            out.append(text[i]); i += 1
-    return "".join(out)
 
 
 def ios_version(arguments):
@@ -198,7 +173,7 @@ def check(path, code, floor):
 def check_file(path, relative, floor):
     """(seen, problems) for one Swift file."""
     seen, problems = [], []
-    code = strip(open(path, encoding="utf-8").read())
+    code = blank(open(path, encoding="utf-8").read())
     # AVAudioFile.close() (iOS 18): a .close() on a name the file declares as an AVAudioFile.
     extra = [(rf"\b{m.group(1)}\.close\(\)", "AVAudioFile.close()", 18)
              for m in re.finditer(r"\b(?:let|var)\s+(\w+)\s*(?::\s*AVAudioFile\b|=\s*(?:try\s+)?AVAudioFile\()", code)]

@@ -114,6 +114,8 @@ def main():
     compare("case", before_cases, after_cases, problems)
     compare("file", before_files, after_files, problems)
     count = len([name for name in before_cases if name.endswith(".rc")])
+    if count == 0 or not before_files:
+        sys.exit("same-behaviour: no command line ran; nothing was compared")
     if problems:
         print("\n".join(problems))
         sys.exit(f"same-behaviour: {len(problems)} differences in {count} command lines and {len(before_files)} files")
