@@ -194,19 +194,25 @@ public final class Publisher {
         let recovery = StoreRecovery(store: store, catalog: catalog)
         if !dryRun, index?.packs[id] != nil { _ = try recovery.recover(packID: id, index: index, listing: false) }
         let published = try publishedVersions(of: id, index: index)
+        var candidate = PublicationCandidate(id: id, version: version, digest: digest, store: "\(store.location)")
         if let same = published.first(where: { $0.version == version }) {
-            return judgePublished(same, name: "\(id)@\(version)", digest: digest, outcome)
+            candidate.existing = .init(place: same.publishedAt.isEmpty ? .thisRun : .catalog, digest: same.digest, yanked: same.yanked, yankReason: same.yankReason)
+            if let refused = refused(candidate, outcome) { return refused }
+            outcome.status = .unchanged
+            outcome.message = "\(id)@\(version) is already published with this content; nothing to do"
+            return outcome
         }
         // Not in the catalog: the store may still hold it (a publish stopped before its catalog
         // commit, or a catalog that lost it).
         if let stored = try store.storedManifest(id, version) {
-            return try recordStored(stored, id: id, version: version, digest: digest, index: index, recovery: recovery, outcome)
+            candidate.existing = .init(place: .store, digest: stored.digest)
+            if let refused = refused(candidate, outcome) { return refused }
+            return try recordStored(id: id, version: version, index: index, recovery: recovery, outcome)
         }
         if let newest = published.map(\.version).max() {
-            if let refusal = try refusal(of: facts, id: id, version: version, after: newest, index: index, recovery: recovery) {
-                (outcome.rule, outcome.message) = refusal
-                return outcome
-            }
+            candidate.newest = newest
+            if newest < version { candidate.change = try change(of: id, to: facts, from: newest, index: index, recovery: recovery) }
+            if let refused = refused(candidate, outcome) { return refused }
         }
         if dryRun {
             planned[id, default: []].append(PublishedVersion(id: id, version: version, digest: digest, publishedAt: "", yanked: false, yankReason: nil,
@@ -241,34 +247,19 @@ public final class Publisher {
         return published + (planned[id] ?? []).filter { plan in !published.contains { $0.version == plan.version } }
     }
 
-    /// A version the catalog (or this dry run) already has: a conflict, a yanked number, or nothing to do.
-    private func judgePublished(_ same: PublishedVersion, name: String, digest: String, _ outcome: PublishOutcome) -> PublishOutcome {
+    /// `outcome` refused by the first publication rule that refuses `candidate`; nil when none does.
+    private func refused(_ candidate: PublicationCandidate, _ outcome: PublishOutcome) -> PublishOutcome? {
+        guard let refusal = candidate.refusal else { return nil }
         var outcome = outcome
-        if same.digest != digest {
-            outcome.rule = .catalogVersionConflict
-            outcome.message = same.publishedAt.isEmpty
-                ? "\(name) comes twice in this run with different content (digests \(same.digest.prefix(12)) and \(digest.prefix(12))); only one can be published — bump the version of one"
-                : "\(name) is already published in the store \(store.location) with other content (digest \(same.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
-        } else if same.yanked {
-            outcome.rule = .catalogVersionYanked
-            outcome.message = "\(name) was yanked (\(same.yankReason ?? "no reason given")) and can never be published again; bump the version"
-        } else {
-            outcome.status = .unchanged
-            outcome.message = "\(name) is already published with this content; nothing to do"
-        }
+        (outcome.rule, outcome.message) = (refusal.rule, refusal.message)
         return outcome
     }
 
-    /// A version the store holds and the catalog lacks: a conflict when its content differs, else
-    /// recorded in the catalog (a dry run says it would be).
-    private func recordStored(_ stored: StoreManifest, id: String, version: SemanticVersion, digest: String, index: StoreIndex?,
-                              recovery: StoreRecovery, _ outcome: PublishOutcome) throws(PublishError) -> PublishOutcome {
+    /// A version the store holds with this content and the catalog lacks: recorded in the catalog
+    /// (a dry run says it would be).
+    private func recordStored(id: String, version: SemanticVersion, index: StoreIndex?, recovery: StoreRecovery,
+                              _ outcome: PublishOutcome) throws(PublishError) -> PublishOutcome {
         var outcome = outcome
-        guard stored.digest == digest else {
-            outcome.rule = .catalogVersionConflict
-            outcome.message = "\(id)@\(version) is already published in the store \(store.location) with other content (digest \(stored.digest.prefix(12)), this pack \(digest.prefix(12))); published versions never change — bump the version in pack.json"
-            return outcome
-        }
         outcome.status = .unchanged
         if dryRun {
             outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; it would be recorded in the catalog, nothing written"
@@ -281,15 +272,14 @@ public final class Publisher {
         return outcome
     }
 
-    /// Why `version` cannot follow `newest`, the newest published: not newer, or a bump smaller
-    /// than the change needs. Nil when it may be published.
-    private func refusal(of facts: VersionFacts, id: String, version: SemanticVersion, after newest: SemanticVersion, index: StoreIndex?,
-                         recovery: StoreRecovery) throws(PublishError) -> (RuleID, String)? {
-        guard newest < version else {
-            return (.catalogVersionNotNewer, "\(id)@\(version) is not newer than the published \(newest); a new version must be greater than every published one")
-        }
-        // A pre-release is a candidate of its version: the release after it (1.0.0 after
-        // 1.0.0-rc.1) and the next candidate may change anything the candidate had.
+    /// The change from `newest`, the newest published version, to the version `facts` describe,
+    /// which the bump rule judges; nil when the bump is not checked: a pre-release is a candidate of
+    /// its version, so the release after it (1.0.0 after 1.0.0-rc.1) and the next candidate may
+    /// change anything the candidate had, and a version the catalog has no record of has nothing to
+    /// compare with.
+    private func change(of id: String, to facts: VersionFacts, from newest: SemanticVersion, index: StoreIndex?,
+                        recovery: StoreRecovery) throws(PublishError) -> VersionChange? {
+        let version = facts.version
         guard let old = try previousRecord(id, newest, checking: version, index: index, recovery: recovery),
               !newest.isPrerelease(ofSameCoreAs: version) else { return nil }
         var oldFacts = VersionFacts(old)
@@ -300,11 +290,7 @@ public final class Publisher {
             throw error.context("cannot check the version bump of \(id)@\(version): the phrases and texts of \(id)@\(newest) it compares with are in that version's manifest in the store")
         }
         if let stored { oldFacts = oldFacts.completed(by: stored) }
-        let change = VersionChange(from: oldFacts, to: facts)
-        let bump = Bump.between(newest, version)
-        guard bump < change.required else { return nil }
-        let reasons = change.items.filter { $0.needs > bump }.map { "\($0.kind) (\($0.detail)) needs a \($0.needs.name) bump" }
-        return (.catalogVersionBump, "\(id)@\(version) is a \(bump.name) bump from \(newest), but \(reasons.joined(separator: "; "))")
+        return VersionChange(from: oldFacts, to: facts)
     }
 
     /// The catalog's record of `id@newest`, which `version`'s bump is checked against. A dry run

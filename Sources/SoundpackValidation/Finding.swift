@@ -94,10 +94,8 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     public var summary: String {
         if let rule = Self.declared[self] { return rule.summary }
         switch self {
-        case .catalogVersionConflict: return "This id@version is already published with other content; published versions never change."
-        case .catalogVersionYanked: return "This id@version was yanked; a yanked version is never published again."
-        case .catalogVersionNotNewer: return "A new version must be greater than every published version of the pack."
-        case .catalogVersionBump: return "The version bump is smaller than the change needs: a removed token, a grammar or sample-format change needs a major bump, an added token a minor one."
+        case .catalogVersionConflict, .catalogVersionYanked, .catalogVersionNotNewer, .catalogVersionBump:
+            preconditionFailure("\(rawValue) is a publication rule: its file declares its summary (PublicationCandidate.rules)")
         case .manifestInvalid, .manifestUnsafePath, .coverageMissingToken, .coverageUnknownToken, .coverageOrphanFile, .coverageUnspokenText,
              .fileUnreadable, .fileUnsafeName, .formatUnsupported, .formatMismatch, .audioEmpty, .audioNonFinite, .audioTooLong,
              .audioLeadingSilence, .audioTrailingSilence, .audioClipping, .audioDCOffset, .audioLoudnessOutlier,
@@ -175,10 +173,12 @@ protocol Rule: Sendable {
 }
 
 extension RuleID {
-    /// The rules that declare themselves: the pack's (`Validator.rules`) and the payload's
-    /// (`PushPayload.rules`, after the two that read the bytes).
+    /// The rules that declare themselves: the pack's (`Validator.rules`), publish's
+    /// (`PublicationCandidate.rules`) and the payload's (`PushPayload.rules`, after the two that
+    /// read the bytes).
     static let declared: [RuleID: any Rule.Type] = {
-        let rules: [any Rule.Type] = Validator.rules.map { type(of: $0) } + [PayloadTooLarge.self, PayloadInvalid.self] + PushPayload.rules.map { type(of: $0) }
+        let rules: [any Rule.Type] = Validator.rules.map { type(of: $0) } + PublicationCandidate.rules.map { type(of: $0) }
+            + [PayloadTooLarge.self, PayloadInvalid.self] + PushPayload.rules.map { type(of: $0) }
         return Dictionary(uniqueKeysWithValues: rules.map { ($0.id, $0) })
     }()
 }

@@ -1,4 +1,4 @@
-// Each pack and payload rule declares itself in its own file; the registries are the lists validate and
+// Each pack, publication and payload rule declares itself in its own file; the registries are the lists validate and
 // payload lint run.
 
 import Foundation
@@ -20,8 +20,12 @@ import Testing
         #expect(Set(declared).count == declared.count)
     }
 
+    @Test func everyPublicationRuleIdIsDeclaredOnceInOrder() {
+        #expect(PublicationCandidate.rules.map { type(of: $0).id } == RuleID.rules(of: .publication))
+    }
+
     @Test func aRulesSeverityAndSummaryComeFromItsDeclaration() {
-        #expect(RuleID.declared.count == RuleID.rules(of: .pack).count + RuleID.rules(of: .payload).count)
+        #expect(RuleID.declared.count == RuleID.rules(of: .pack).count + RuleID.rules(of: .publication).count + RuleID.rules(of: .payload).count)
         for type in RuleID.declared.values {
             #expect(type.id.summary == type.summary)
             #expect(type.id.defaultSeverity == type.severity)
