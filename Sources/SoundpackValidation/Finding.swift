@@ -8,67 +8,36 @@ public enum Severity: String, Sendable, Codable {
     case error, warning, note
 }
 
-/// The rule ids of DESIGN §6, of `payload lint` and of `verify`, in one namespace. They are a contract: users
-/// suppress and tune rules by these names.
-public enum RuleID: String, Sendable, Codable, CaseIterable {
-    case manifestInvalid = "manifest.invalid"
-    case manifestUnsafePath = "manifest.unsafe-path"
-    case coverageMissingToken = "coverage.missing-token"
-    case coverageUnknownToken = "coverage.unknown-token"
-    case coverageOrphanFile = "coverage.orphan-file"
-    case coverageUnspokenText = "coverage.unspoken-text"
-    case fileUnreadable = "file.unreadable"
-    case fileUnsafeName = "file.unsafe-name"
-    case formatUnsupported = "format.unsupported"
-    case formatMismatch = "format.mismatch"
-    case audioEmpty = "audio.empty"
-    case audioNonFinite = "audio.non-finite"
-    case audioTooLong = "audio.too-long"
-    case audioLeadingSilence = "audio.leading-silence"
-    case audioTrailingSilence = "audio.trailing-silence"
-    case audioClipping = "audio.clipping"
-    case audioDCOffset = "audio.dc-offset"
-    case audioLoudnessOutlier = "audio.loudness-outlier"
-    case composeBannerCut = "compose.banner-cut"
-    case composeTooLong = "compose.too-long"
-    case composeDownloadSize = "compose.download-size"
-    case catalogVersionConflict = "catalog.version-conflict"
-    case catalogVersionYanked = "catalog.version-yanked"
-    case catalogVersionNotNewer = "catalog.version-not-newer"
-    case catalogVersionBump = "catalog.version-bump"
-    case payloadInvalid = "payload.invalid"
-    case payloadNoBody = "payload.no-body"
-    case payloadNotMutable = "payload.not-mutable"
-    case payloadTooLarge = "payload.too-large"
-    case payloadInterruptionLevel = "payload.interruption-level"
-    case payloadNoInterruptionLevel = "payload.no-interruption-level"
-    case payloadCritical = "payload.critical"
-    case payloadAmountUnreadable = "payload.amount-unreadable"
-    case payloadUnknownPack = "payload.unknown-pack"
-    case payloadUnknownPhrase = "payload.unknown-phrase"
-    case payloadYankedPack = "payload.yanked-pack"
-    case payloadMissingClip = "payload.missing-clip"
-    case payloadPaymentID = "payload.payment-id"
-    case payloadNoPaymentID = "payload.no-payment-id"
-    case storeMissing = "store.missing"
-    case storeChanged = "store.changed"
-    case storeUnexpected = "store.unexpected"
-    case storeIndex = "store.index"
-    case storeSignature = "store.signature"
-    case storeLeftover = "store.leftover"
+/// A rule's id: the name users suppress and tune it by (DESIGN §6, `payload lint`, `verify`), a
+/// contract. Each rule declares its id in its own file (`RuleID.audioClipping`, beside
+/// `AudioClipping`); the ids that exist, their order, scope, severity and summary all come from the
+/// one list of rules, `RuleBook.rules`.
+public struct RuleID: RawRepresentable, Hashable, Sendable, Codable, CaseIterable {
+    public let rawValue: String
+
+    /// The rule called `rawValue`; nil when no rule is called that.
+    public init?(rawValue: String) {
+        guard RuleBook.byID[rawValue] != nil else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// A rule's declaration of its id, in the rule's file.
+    init(declaring rawValue: String) { self.rawValue = rawValue }
+
+    /// Every rule id, in `RuleBook.rules` order.
+    public static var allCases: [RuleID] { RuleBook.ids }
 
     /// What a rule checks: a pack (validate), a publication, a push payload (`payload lint`) or
     /// the store (`verify`).
     public enum Scope: Sendable { case pack, publication, payload, store }
 
-    public var scope: Scope {
-        switch self {
-        case .catalogVersionConflict, .catalogVersionYanked, .catalogVersionNotNewer, .catalogVersionBump: return .publication
-        default:
-            if rawValue.hasPrefix("payload.") { return .payload }
-            return rawValue.hasPrefix("store.") ? .store : .pack
-        }
+    /// The rule's declaration.
+    private var rule: any Rule.Type {
+        guard let rule = RuleBook.byID[rawValue] else { preconditionFailure("\(rawValue) is declared but not in RuleBook.rules") }
+        return rule
     }
+
+    public var scope: Scope { rule.scope }
 
     /// The rules a pack's report can name (SARIF's rule list, `validate --ignore`): a pack's, and
     /// catalog.version-conflict, which validate has always listed and accepted in `--ignore` (a CI
@@ -78,41 +47,12 @@ public enum RuleID: String, Sendable, Codable, CaseIterable {
     /// The rules of one scope, in declaration order (SARIF's rule list for that command).
     public static func rules(of scope: Scope) -> [RuleID] { allCases.filter { $0.scope == scope } }
 
-    /// Severity when the rule fires (compose.too-long is a warning below its error limit): a pack
-    /// or payload rule declares its own; the store's and publish's are here.
-    public var defaultSeverity: Severity {
-        if let rule = Self.declared[self] { return rule.severity }
-        switch self {
-        case .storeLeftover:
-            return .note
-        default:
-            return .error
-        }
-    }
+    /// Severity when the rule fires (compose.too-long is a warning below its error limit), as the
+    /// rule declares it.
+    public var defaultSeverity: Severity { rule.severity }
 
-    /// One line on what the rule checks, for help texts and SARIF: a pack or payload rule declares its own.
-    public var summary: String {
-        if let rule = Self.declared[self] { return rule.summary }
-        switch self {
-        case .catalogVersionConflict, .catalogVersionYanked, .catalogVersionNotNewer, .catalogVersionBump:
-            preconditionFailure("\(rawValue) is a publication rule: its file declares its summary (PublicationCandidate.rules)")
-        case .manifestInvalid, .manifestUnsafePath, .coverageMissingToken, .coverageUnknownToken, .coverageOrphanFile, .coverageUnspokenText,
-             .fileUnreadable, .fileUnsafeName, .formatUnsupported, .formatMismatch, .audioEmpty, .audioNonFinite, .audioTooLong,
-             .audioLeadingSilence, .audioTrailingSilence, .audioClipping, .audioDCOffset, .audioLoudnessOutlier,
-             .composeBannerCut, .composeTooLong, .composeDownloadSize:
-            preconditionFailure("\(rawValue) is a pack rule: its file declares its summary (Validator.rules)")
-        case .payloadInvalid, .payloadNoBody, .payloadNotMutable, .payloadTooLarge, .payloadInterruptionLevel, .payloadNoInterruptionLevel,
-             .payloadCritical, .payloadAmountUnreadable, .payloadUnknownPack, .payloadUnknownPhrase, .payloadYankedPack, .payloadMissingClip,
-             .payloadPaymentID, .payloadNoPaymentID:
-            preconditionFailure("\(rawValue) is a payload rule: its file declares its summary (PushPayload.rules)")
-        case .storeMissing: return "A file the catalog or a manifest lists is not in the store (or a signed manifest has no signature)."
-        case .storeChanged: return "A file's bytes differ from the SHA-256 its manifest or the catalog records, a manifest is not one soundpack wrote, or a FIFO, device, socket, folder or symbolic link stands where soundpack wrote a file (or the file is reached through a link)."
-        case .storeUnexpected: return "A file in the store that no manifest lists."
-        case .storeIndex: return "index.json does not match the catalog's published versions."
-        case .storeSignature: return "A manifest signature does not verify against the given public keys, or a version that must be signed is not."
-        case .storeLeftover: return "What an interrupted publish left (staging, temporary files, an unrecorded version, or files of a version whose manifest never went up); the next publish cleans or completes it."
-        }
-    }
+    /// One line on what the rule checks, for help texts and SARIF, as the rule declares it.
+    public var summary: String { rule.summary }
 }
 
 /// A problem found in a pack, located by token and/or file (relative to the pack folder).
@@ -164,29 +104,23 @@ public struct Finding: Sendable, Equatable, Codable {
 }
 
 /// A rule as it declares itself, in its own file: the id users know it by, the severity it fires
-/// at, and one line on what it checks (help texts, SARIF). `RuleID` reads these from the
-/// registries (`RuleID.declared`).
+/// at, and one line on what it checks (help texts, SARIF). `RuleBook.rules` lists every rule once.
 protocol Rule: Sendable {
     static var id: RuleID { get }
     static var severity: Severity { get }
     static var summary: String { get }
-}
-
-extension RuleID {
-    /// The rules that declare themselves: the pack's (`Validator.rules`), publish's
-    /// (`PublicationCandidate.rules`) and the payload's (`PushPayload.rules`, after the two that
-    /// read the bytes).
-    static let declared: [RuleID: any Rule.Type] = {
-        let rules: [any Rule.Type] = Validator.rules.map { type(of: $0) } + PublicationCandidate.rules.map { type(of: $0) }
-            + [PayloadTooLarge.self, PayloadInvalid.self] + PushPayload.rules.map { type(of: $0) }
-        return Dictionary(uniqueKeysWithValues: rules.map { ($0.id, $0) })
-    }()
+    /// What it checks; each scope's rule protocol (`PackRule`…) says it.
+    static var scope: RuleID.Scope { get }
 }
 
 /// A rule of DESIGN §6 over a pack whose facts have already been gathered, in its own file under
 /// Rules/ with its check. `Validator.rules` runs them in order.
 protocol PackRule: Rule {
     func check(_ pack: InspectedPack) -> [Finding]
+}
+
+extension PackRule {
+    static var scope: RuleID.Scope { .pack }
 }
 
 extension PackRule {

@@ -7,13 +7,8 @@ import SoundpackSupport
 
 /// Validates pack folders against the rules of DESIGN §6.
 public struct Validator: Sendable {
-    /// Every rule, in the order findings are reported.
-    static let rules: [any PackRule] = [
-        ManifestInvalid(), ManifestUnsafePath(), CoverageMissingToken(), CoverageUnknownToken(), CoverageOrphanFile(), CoverageUnspokenText(),
-        FileUnreadable(), FileUnsafeName(), FormatUnsupported(), FormatMismatch(), AudioEmpty(), AudioNonFinite(), AudioTooLong(),
-        AudioLeadingSilence(), AudioTrailingSilence(), AudioClipping(), AudioDCOffset(), AudioLoudnessOutlier(),
-        ComposeBannerCut(), ComposeTooLong(), ComposeDownloadSize(),
-    ]
+    /// Every pack rule, in the order findings are reported: `RuleBook.rules`' pack rules.
+    static let rules: [any PackRule] = RuleBook.rules.compactMap { $0 as? any PackRule }
 
     public var inspector: PackInspector
 

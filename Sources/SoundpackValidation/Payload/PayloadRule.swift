@@ -8,6 +8,8 @@ protocol PayloadRule: Rule {
 }
 
 extension PayloadRule {
+    static var scope: RuleID.Scope { .payload }
+
     /// A finding of this rule, at its severity.
     func finding(_ message: String) -> Finding { Finding(Self.id, Self.severity, message) }
 }

@@ -12,3 +12,8 @@ struct PayloadAmountUnreadable: PayloadRule {
         return [finding(why)]
     }
 }
+
+extension RuleID {
+    /// `payload.amount-unreadable`, declared by `PayloadAmountUnreadable`.
+    public static let payloadAmountUnreadable = RuleID(declaring: "payload.amount-unreadable")
+}

@@ -11,3 +11,8 @@ struct PayloadCritical: PayloadRule {
         return [finding("aps.interruption-level critical plays through mute and needs Apple's Critical Alerts entitlement; a payment is usually \"time-sensitive\"")]
     }
 }
+
+extension RuleID {
+    /// `payload.critical`, declared by `PayloadCritical`.
+    public static let payloadCritical = RuleID(declaring: "payload.critical")
+}

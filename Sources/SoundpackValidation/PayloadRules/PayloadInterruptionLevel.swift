@@ -13,3 +13,8 @@ struct PayloadInterruptionLevel: PayloadRule {
         return [finding("aps.interruption-level must be one of \(PushPayload.interruptionLevels.sorted().joined(separator: ", ")), not \(String(describing: value).quoted())")]
     }
 }
+
+extension RuleID {
+    /// `payload.interruption-level`, declared by `PayloadInterruptionLevel`.
+    public static let payloadInterruptionLevel = RuleID(declaring: "payload.interruption-level")
+}

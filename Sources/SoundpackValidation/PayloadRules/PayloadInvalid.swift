@@ -7,6 +7,7 @@ struct PayloadInvalid: Rule {
     static let id = RuleID.payloadInvalid
     static let severity = Severity.error
     static let summary = "The payload is not one JSON object with unique keys."
+    static let scope = RuleID.Scope.payload
 
     enum Reading {
         case read(ReadPayload)
@@ -19,4 +20,9 @@ struct PayloadInvalid: Rule {
         if let duplicate = JSONDuplicateKeys.first(in: data) { return .invalid(Finding(Self.id, Self.severity, duplicate.description)) }
         return .read(payload)
     }
+}
+
+extension RuleID {
+    /// `payload.invalid`, declared by `PayloadInvalid`.
+    public static let payloadInvalid = RuleID(declaring: "payload.invalid")
 }

@@ -23,3 +23,8 @@ struct PayloadMissingClip: PayloadRule {
         }
     }
 }
+
+extension RuleID {
+    /// `payload.missing-clip`, declared by `PayloadMissingClip`.
+    public static let payloadMissingClip = RuleID(declaring: "payload.missing-clip")
+}

@@ -18,3 +18,8 @@ struct PayloadNoBody: PayloadRule {
         return [finding("aps.alert has no body; since iOS 15 a push without one is not shown and the extension never runs")]
     }
 }
+
+extension RuleID {
+    /// `payload.no-body`, declared by `PayloadNoBody`.
+    public static let payloadNoBody = RuleID(declaring: "payload.no-body")
+}

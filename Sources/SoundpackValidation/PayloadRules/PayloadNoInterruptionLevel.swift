@@ -11,3 +11,8 @@ struct PayloadNoInterruptionLevel: PayloadRule {
         return [finding("no aps.interruption-level; \"time-sensitive\" lets a payment through Focus")]
     }
 }
+
+extension RuleID {
+    /// `payload.no-interruption-level`, declared by `PayloadNoInterruptionLevel`.
+    public static let payloadNoInterruptionLevel = RuleID(declaring: "payload.no-interruption-level")
+}

@@ -11,3 +11,8 @@ struct PayloadNoPaymentID: PayloadRule {
         return [finding("no \"paymentId\": a push APNs delivers again, or one sent twice, is announced twice")]
     }
 }
+
+extension RuleID {
+    /// `payload.no-payment-id`, declared by `PayloadNoPaymentID`.
+    public static let payloadNoPaymentID = RuleID(declaring: "payload.no-payment-id")
+}

@@ -14,3 +14,8 @@ struct PayloadNotMutable: PayloadRule {
         }
     }
 }
+
+extension RuleID {
+    /// `payload.not-mutable`, declared by `PayloadNotMutable`.
+    public static let payloadNotMutable = RuleID(declaring: "payload.not-mutable")
+}

@@ -13,3 +13,8 @@ struct PayloadPaymentID: PayloadRule {
         return [finding("\"paymentId\" must be a string of 1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")]
     }
 }
+
+extension RuleID {
+    /// `payload.payment-id`, declared by `PayloadPaymentID`.
+    public static let payloadPaymentID = RuleID(declaring: "payload.payment-id")
+}

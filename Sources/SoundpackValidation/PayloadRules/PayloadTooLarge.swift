@@ -5,6 +5,7 @@ struct PayloadTooLarge: Rule {
     static let id = RuleID.payloadTooLarge
     static let severity = Severity.error
     static let summary = "The payload is above 4096 bytes; APNs refuses it."
+    static let scope = RuleID.Scope.payload
     /// Payloads up to this size are parsed for the other rules.
     static let parsedUpTo = 1 << 20
 
@@ -12,4 +13,9 @@ struct PayloadTooLarge: Rule {
         guard byteCount > PushPayload.maxBytes else { return [] }
         return [Finding(Self.id, Self.severity, "\(byteCount) bytes; APNs refuses payloads above \(PushPayload.maxBytes)")]
     }
+}
+
+extension RuleID {
+    /// `payload.too-large`, declared by `PayloadTooLarge`.
+    public static let payloadTooLarge = RuleID(declaring: "payload.too-large")
 }

@@ -12,3 +12,8 @@ struct PayloadUnknownPack: PayloadRule {
         return [finding("pack '\(payload.packName.quoted())' is not a published id@version in the store's index.json")]
     }
 }
+
+extension RuleID {
+    /// `payload.unknown-pack`, declared by `PayloadUnknownPack`.
+    public static let payloadUnknownPack = RuleID(declaring: "payload.unknown-pack")
+}

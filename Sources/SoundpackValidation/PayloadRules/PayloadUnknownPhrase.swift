@@ -19,3 +19,8 @@ struct PayloadUnknownPhrase: PayloadRule {
         }
     }
 }
+
+extension RuleID {
+    /// `payload.unknown-phrase`, declared by `PayloadUnknownPhrase`.
+    public static let payloadUnknownPhrase = RuleID(declaring: "payload.unknown-phrase")
+}

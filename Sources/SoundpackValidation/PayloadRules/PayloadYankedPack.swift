@@ -11,3 +11,8 @@ struct PayloadYankedPack: PayloadRule {
         return [finding("pack '\(payload.packName.quoted())' is yanked; name a version that is not")]
     }
 }
+
+extension RuleID {
+    /// `payload.yanked-pack`, declared by `PayloadYankedPack`.
+    public static let payloadYankedPack = RuleID(declaring: "payload.yanked-pack")
+}

@@ -15,3 +15,8 @@ struct CatalogVersionBump: PublicationRule {
         return finding("\(candidate.name) is a \(bump.name) bump from \(newest), but \(reasons.joined(separator: "; "))")
     }
 }
+
+extension RuleID {
+    /// `catalog.version-bump`, declared by `CatalogVersionBump`.
+    public static let catalogVersionBump = RuleID(declaring: "catalog.version-bump")
+}

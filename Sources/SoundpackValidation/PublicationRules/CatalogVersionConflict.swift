@@ -15,3 +15,8 @@ struct CatalogVersionConflict: PublicationRule {
         return finding("\(candidate.name) is already published in the store \(candidate.store) with other content (digest \(theirs), this pack \(ours)); published versions never change — bump the version in pack.json")
     }
 }
+
+extension RuleID {
+    /// `catalog.version-conflict`, declared by `CatalogVersionConflict`.
+    public static let catalogVersionConflict = RuleID(declaring: "catalog.version-conflict")
+}

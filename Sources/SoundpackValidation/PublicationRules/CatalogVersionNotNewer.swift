@@ -10,3 +10,8 @@ struct CatalogVersionNotNewer: PublicationRule {
         return finding("\(candidate.name) is not newer than the published \(newest); a new version must be greater than every published one")
     }
 }
+
+extension RuleID {
+    /// `catalog.version-not-newer`, declared by `CatalogVersionNotNewer`.
+    public static let catalogVersionNotNewer = RuleID(declaring: "catalog.version-not-newer")
+}

@@ -10,3 +10,8 @@ struct CatalogVersionYanked: PublicationRule {
         return finding("\(candidate.name) was yanked (\(same.yankReason ?? "no reason given")) and can never be published again; bump the version")
     }
 }
+
+extension RuleID {
+    /// `catalog.version-yanked`, declared by `CatalogVersionYanked`.
+    public static let catalogVersionYanked = RuleID(declaring: "catalog.version-yanked")
+}

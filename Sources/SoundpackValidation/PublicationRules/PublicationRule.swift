@@ -47,8 +47,8 @@ public struct PublicationCandidate: Sendable {
         return nil
     }
 
-    /// Every publication rule, in the order publish asks them.
-    static let rules: [any PublicationRule] = [CatalogVersionConflict(), CatalogVersionYanked(), CatalogVersionNotNewer(), CatalogVersionBump()]
+    /// Every publication rule, in the order publish asks them: `RuleBook.rules`' publication rules.
+    static let rules: [any PublicationRule] = RuleBook.rules.compactMap { $0 as? any PublicationRule }
 }
 
 /// A rule of `publish` (`Rule`: id, severity, summary) and its check of one candidate version: a
@@ -58,6 +58,8 @@ protocol PublicationRule: Rule {
 }
 
 extension PublicationRule {
+    static var scope: RuleID.Scope { .publication }
+
     /// A finding of this rule, at its severity.
     func finding(_ message: String) -> Finding { Finding(Self.id, Self.severity, message) }
 }

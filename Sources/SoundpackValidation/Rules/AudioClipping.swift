@@ -15,3 +15,8 @@ struct AudioClipping: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `audio.clipping`, declared by `AudioClipping`.
+    public static let audioClipping = RuleID(declaring: "audio.clipping")
+}

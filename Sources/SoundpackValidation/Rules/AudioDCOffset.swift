@@ -17,3 +17,8 @@ struct AudioDCOffset: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `audio.dc-offset`, declared by `AudioDCOffset`.
+    public static let audioDCOffset = RuleID(declaring: "audio.dc-offset")
+}

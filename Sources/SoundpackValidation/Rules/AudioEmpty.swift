@@ -22,3 +22,8 @@ struct AudioEmpty: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `audio.empty`, declared by `AudioEmpty`.
+    public static let audioEmpty = RuleID(declaring: "audio.empty")
+}

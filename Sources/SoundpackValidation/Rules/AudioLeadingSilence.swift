@@ -17,3 +17,8 @@ struct AudioLeadingSilence: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `audio.leading-silence`, declared by `AudioLeadingSilence`.
+    public static let audioLeadingSilence = RuleID(declaring: "audio.leading-silence")
+}

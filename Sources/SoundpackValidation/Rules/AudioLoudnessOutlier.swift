@@ -29,3 +29,8 @@ package struct AudioLoudnessOutlier: PackRule {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }
+
+extension RuleID {
+    /// `audio.loudness-outlier`, declared by `AudioLoudnessOutlier`.
+    public static let audioLoudnessOutlier = RuleID(declaring: "audio.loudness-outlier")
+}

@@ -19,3 +19,8 @@ struct AudioNonFinite: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `audio.non-finite`, declared by `AudioNonFinite`.
+    public static let audioNonFinite = RuleID(declaring: "audio.non-finite")
+}

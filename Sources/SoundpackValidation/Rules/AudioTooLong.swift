@@ -20,3 +20,8 @@ struct AudioTooLong: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `audio.too-long`, declared by `AudioTooLong`.
+    public static let audioTooLong = RuleID(declaring: "audio.too-long")
+}

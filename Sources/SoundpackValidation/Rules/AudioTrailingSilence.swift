@@ -17,3 +17,8 @@ struct AudioTrailingSilence: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `audio.trailing-silence`, declared by `AudioTrailingSilence`.
+    public static let audioTrailingSilence = RuleID(declaring: "audio.trailing-silence")
+}

@@ -16,3 +16,8 @@ struct ComposeBannerCut: PackRule {
                         "the longest announcement, for \(worst.said), lasts \(Format.seconds(worst.seconds)), above \(Format.seconds(checks.bannerCutSeconds)): Temporary banners may stop it early (reported, not Apple-documented); shorten the clips or lower maxAmount, or have users choose Persistent banners")]
     }
 }
+
+extension RuleID {
+    /// `compose.banner-cut`, declared by `ComposeBannerCut`.
+    public static let composeBannerCut = RuleID(declaring: "compose.banner-cut")
+}

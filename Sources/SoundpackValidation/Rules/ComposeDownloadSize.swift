@@ -44,3 +44,8 @@ struct ComposeDownloadSize: PackRule {
                         "the heaviest announcement, for \(said) (\(text)), downloads \(files) clip files of \(Format.bytes(heaviest.weight)), above \(Format.bytes(limit)) (checks.maxAnnouncementBytes): a phone that lacks them fetches them within the notification extension's time budget; convert to 22.05 kHz mono (soundpack convert SRC DEST --rate 22050 --mono), and --codec ima4 for a quarter of 16-bit PCM, or lower maxAmount")]
     }
 }
+
+extension RuleID {
+    /// `compose.download-size`, declared by `ComposeDownloadSize`.
+    public static let composeDownloadSize = RuleID(declaring: "compose.download-size")
+}

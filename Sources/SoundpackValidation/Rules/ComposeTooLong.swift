@@ -30,3 +30,8 @@ extension ComposeTooLong {
     /// errors at, which render refuses to write (one owner of the comparison).
     package static func isTooLong(seconds: Double, checks: Checks) -> Bool { seconds >= checks.composeMaxSeconds }
 }
+
+extension RuleID {
+    /// `compose.too-long`, declared by `ComposeTooLong`.
+    public static let composeTooLong = RuleID(declaring: "compose.too-long")
+}

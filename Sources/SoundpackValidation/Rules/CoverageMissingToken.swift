@@ -20,3 +20,8 @@ struct CoverageMissingToken: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `coverage.missing-token`, declared by `CoverageMissingToken`.
+    public static let coverageMissingToken = RuleID(declaring: "coverage.missing-token")
+}

@@ -15,3 +15,8 @@ struct CoverageOrphanFile: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `coverage.orphan-file`, declared by `CoverageOrphanFile`.
+    public static let coverageOrphanFile = RuleID(declaring: "coverage.orphan-file")
+}

@@ -21,3 +21,8 @@ struct CoverageUnknownToken: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `coverage.unknown-token`, declared by `CoverageUnknownToken`.
+    public static let coverageUnknownToken = RuleID(declaring: "coverage.unknown-token")
+}

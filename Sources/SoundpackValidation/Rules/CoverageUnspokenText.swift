@@ -25,3 +25,8 @@ struct CoverageUnspokenText: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `coverage.unspoken-text`, declared by `CoverageUnspokenText`.
+    public static let coverageUnspokenText = RuleID(declaring: "coverage.unspoken-text")
+}

@@ -20,3 +20,8 @@ struct FileUnreadable: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `file.unreadable`, declared by `FileUnreadable`.
+    public static let fileUnreadable = RuleID(declaring: "file.unreadable")
+}

@@ -22,3 +22,8 @@ struct FileUnsafeName: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `file.unsafe-name`, declared by `FileUnsafeName`.
+    public static let fileUnsafeName = RuleID(declaring: "file.unsafe-name")
+}

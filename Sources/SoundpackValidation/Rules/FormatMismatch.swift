@@ -24,3 +24,8 @@ struct FormatMismatch: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `format.mismatch`, declared by `FormatMismatch`.
+    public static let formatMismatch = RuleID(declaring: "format.mismatch")
+}

@@ -29,3 +29,8 @@ struct FormatUnsupported: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `format.unsupported`, declared by `FormatUnsupported`.
+    public static let formatUnsupported = RuleID(declaring: "format.unsupported")
+}

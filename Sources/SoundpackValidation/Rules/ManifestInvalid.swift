@@ -44,3 +44,8 @@ struct ManifestInvalid: PackRule {
         return findings
     }
 }
+
+extension RuleID {
+    /// `manifest.invalid`, declared by `ManifestInvalid`.
+    public static let manifestInvalid = RuleID(declaring: "manifest.invalid")
+}

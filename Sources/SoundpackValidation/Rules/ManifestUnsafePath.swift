@@ -11,3 +11,8 @@ struct ManifestUnsafePath: PackRule {
         }
     }
 }
+
+extension RuleID {
+    /// `manifest.unsafe-path`, declared by `ManifestUnsafePath`.
+    public static let manifestUnsafePath = RuleID(declaring: "manifest.unsafe-path")
+}
