@@ -77,7 +77,7 @@ nonisolated enum SoundpackSetup {
         let listed = configuration.defaults?.stringArray(forKey: shipped.key) ?? []
         let transport = URLSessionTransport.ephemeral(seconds: seconds)
         defer { transport.session.finishTasksAndInvalidate() }
-        guard let pin = PackPin(packID) else { throw CocoaError(.coderInvalidValue) }
+        guard let pin = PackRef(packID) else { throw CocoaError(.coderInvalidValue) }
         let refresher: ManifestRefresher
         do { refresher = try configuration.refresher(in: group, transport: transport) } catch {
             configuration.report("no refresh: \(error)")

@@ -72,7 +72,7 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
         // amount comes without one). The manifest URL in it is not fetched: URLs come from the
         // configured store only.
         let amount = content.userInfo["amount"] as? String, phrase = content.userInfo["phrase"] as? String
-        guard amount != nil || phrase != nil, let pin = (content.userInfo["pack"] as? String).flatMap({ PackPin($0) }) else {
+        guard amount != nil || phrase != nil, let pin = (content.userInfo["pack"] as? String).flatMap({ PackRef($0) }) else {
             deliver()
             return
         }
@@ -112,7 +112,7 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
         var description: String { [phrase.map { "phrase \($0)" }, amount].compactMap { $0 }.joined(separator: " ") }
     }
 
-    private func announce(_ said: Said, pin: PackPin, payment: String, style: AnnouncementStyle) async {
+    private func announce(_ said: Said, pin: PackRef, payment: String, style: AnnouncementStyle) async {
         let group: URL, planner: ClipPlanner
         do { group = try configuration.group() } catch { return configuration.report("no App Group container: \(error)") }
         // An APNs retry, a duplicated push or the app's foreground handler never speak twice.
@@ -185,7 +185,7 @@ nonisolated final class NotificationService: UNNotificationServiceExtension, @un
     /// refreshed from the store within `refreshBudget`, else the newest on disk, else the manifest
     /// the app shipped. While the signature policy is a set-up error, the manifest the app shipped
     /// only (reported; nothing is fetched or read from the refresher's folder).
-    func planner(pin: PackPin, group: URL) async throws -> ClipPlanner {
+    func planner(pin: PackRef, group: URL) async throws -> ClipPlanner {
         let shipped = try SharedManifest(data: Data(contentsOf: group.appendingPathComponent(configuration.sharedManifestFile)))
         let listed = configuration.defaults?.stringArray(forKey: shipped.key) ?? []
         let transport = URLSessionTransport.ephemeral(seconds: configuration.refreshBudget)

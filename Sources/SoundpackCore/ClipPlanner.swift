@@ -55,7 +55,7 @@ public struct ClipPlanner: Sendable {
     public init(manifest: SharedManifest, packID: String, bundledFiles: [String]? = nil, soundsFolder: URL? = nil,
                 hasher: any SHA256Hashing = PortableSHA256()) throws(PlanError) {
         guard let pack = manifest.packs[packID] else { throw .unknownPack(packID) }
-        guard !pack.yanked else { throw .yankedPack("\(packID)@\(pack.version)") }
+        guard !pack.yanked else { throw .yankedPack(PackRef.name(packID, versionText: pack.version)) }
         self.manifest = manifest
         self.pack = pack
         self.bundledFiles = Set(bundledFiles ?? manifest.bundledFiles)

@@ -31,32 +31,6 @@ public protocol SignatureVerifying: Sendable {
     func isValidSignature(_ signature: Data, of message: Data, publicKey: Data) -> Bool
 }
 
-/// The pack a push names: `wechat@1.0.1` pins a version, `wechat` asks for the newest.
-public struct PackPin: Sendable, Equatable, CustomStringConvertible {
-    public var id: String
-    public var version: SemanticVersion?
-
-    public init(id: String, version: SemanticVersion?) {
-        self.id = id
-        self.version = version
-    }
-
-    /// Nil unless `text` is a valid pack id, optionally followed by `@` and a semantic version.
-    public init?(_ text: String) {
-        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard PackFile.isValidID(parts[0]) else { return nil }
-        id = parts[0]
-        if parts.count == 2 {
-            guard let version = SemanticVersion(parts[1]) else { return nil }
-            self.version = version
-        } else {
-            version = nil
-        }
-    }
-
-    public var description: String { version.map { "\(id)@\($0)" } ?? id }
-}
-
 /// Why a manifest could not be refreshed. The extension then plans with what it has on disk.
 public enum RefreshError: Error, Equatable, Sendable, CustomStringConvertible {
     case transport(url: String, reason: String)
@@ -168,11 +142,11 @@ public struct ManifestRefresher: Sendable {
     /// Fetches the index (conditionally) and, unless it is on disk already, the manifest `pin` asks
     /// for (the index's `latest` when it names no version); verifies and keeps it. A yanked version
     /// is never downloaded.
-    public func refresh(_ pin: PackPin) async throws(RefreshError) -> StoreManifest {
+    public func refresh(_ pin: PackRef) async throws(RefreshError) -> StoreManifest {
         let index = try await fetchIndex()
         guard let pack = index.packs[pin.id] else { throw .unknownPack(pin.id) }
         guard let version = pin.version ?? pack.latest.flatMap(SemanticVersion.init) else { throw .noVersion(pin.id) }
-        let name = "\(pin.id)@\(version)"
+        let name = PackRef.name(pin.id, version)
         guard let entry = pack.versions[version.description] else { throw .unknownVersion(name) }
         guard !entry.yanked else { throw .yanked(name, reason: entry.yankReason) }
         if let kept = manifestOnDisk(pin.id, version) { return kept }
@@ -185,7 +159,7 @@ public struct ManifestRefresher: Sendable {
         let manifest: StoreManifest
         do { manifest = try Self.decodeManifest(data) } catch { throw .unreadableManifest(name, reason: error.description) }
         guard manifest.id == pin.id, manifest.version == version else {
-            throw .unreadableManifest(name, reason: "it describes \(manifest.id)@\(manifest.version)")
+            throw .unreadableManifest(name, reason: "it describes \(PackRef.name(manifest.id, manifest.version))")
         }
         // The signature is kept first: a manifest on disk always has its signature beside it.
         if let signature = try await checkSignature(of: data, manifest: manifest, name: name) {
@@ -208,7 +182,7 @@ public struct ManifestRefresher: Sendable {
     /// The manifest to plan a push with: the pinned version when it is on disk (and not known to be
     /// yanked); else a refresh within `budget` seconds (none when nil); else the newest on disk.
     /// Nil when there is none at all.
-    public func resolve(_ pin: PackPin, budget: Double?) async -> (manifest: StoreManifest, source: Source)? {
+    public func resolve(_ pin: PackRef, budget: Double?) async -> (manifest: StoreManifest, source: Source)? {
         if let version = pin.version, let kept = manifestOnDisk(pin.id, version),
            cachedIndex()?.packs[pin.id]?.versions[version.description]?.yanked != true {
             return (kept, .pinnedOnDisk)
@@ -221,7 +195,7 @@ public struct ManifestRefresher: Sendable {
                 failure = error
                 // A yanked or unknown pin: the newest that is not yanked will do, if it comes in time.
                 if pin.version != nil, case .yanked = error, let latest = try? await within(seconds: budget, { () throws(RefreshError) in
-                    try await refresh(PackPin(id: pin.id, version: nil))
+                    try await refresh(PackRef(id: pin.id, version: nil))
                 }) {
                     return (latest, .fallback(error))
                 }
@@ -315,7 +289,7 @@ public struct ManifestRefresher: Sendable {
         }
     }
 
-    static func fileName(_ id: String, _ version: SemanticVersion) -> String { "\(id)@\(version).json" }
+    static func fileName(_ id: String, _ version: SemanticVersion) -> String { PackRef.name(id, version) + ".json" }
 
     /// The store's index, refused when a key repeats (two readers could disagree on its value).
     public static func decodeIndex(_ data: Data) throws(ManifestDecodingError) -> StoreIndex {

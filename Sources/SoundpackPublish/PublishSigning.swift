@@ -25,8 +25,8 @@ public struct PublishSigning: Sendable, Equatable {
         for outcome in outcomes {
             guard let id = outcome.id, let version = outcome.version else { continue }
             switch outcome.status {
-            case .published: result.signed.append("\(id)@\(version)")
-            case .unchanged: result.alreadyPublished.append(("\(id)@\(version)", try store.storedManifest(id, version)?.signingKey))
+            case .published: result.signed.append(PackRef.name(id, version))
+            case .unchanged: result.alreadyPublished.append((PackRef.name(id, version), try store.storedManifest(id, version)?.signingKey))
             case .refused, .wouldPublish: continue
             }
         }

@@ -106,7 +106,7 @@ public final class Publisher {
             try store.writeIndex(from: catalog)
         } catch {
             // What was published stays published: say so, not only what failed.
-            let done = outcomes.filter { $0.status == .published }.compactMap { outcome in outcome.id.map { "\($0)@\(outcome.version.map(\.description) ?? "?")" } }
+            let done = outcomes.filter { $0.status == .published }.compactMap { outcome in outcome.id.flatMap { id in outcome.version.map { PackRef.name(id, $0) } } }
             guard !done.isEmpty else { throw error }
             throw error.context("index.json was not rewritten after publishing \(done.joined(separator: ", ")) (its files are in the store, the catalog records it)",
                                 hint: "run soundpack publish again: it rewrites index.json")
@@ -199,7 +199,7 @@ public final class Publisher {
             candidate.existing = .init(place: same.publishedAt.isEmpty ? .thisRun : .catalog, digest: same.digest, yanked: same.yanked, yankReason: same.yankReason)
             if let refused = refused(candidate, outcome) { return refused }
             outcome.status = .unchanged
-            outcome.message = "\(id)@\(version) is already published with this content; nothing to do"
+            outcome.message = "\(PackRef.name(id, version)) is already published with this content; nothing to do"
             return outcome
         }
         // Not in the catalog: the store may still hold it (a publish stopped before its catalog
@@ -218,7 +218,7 @@ public final class Publisher {
             planned[id, default: []].append(PublishedVersion(id: id, version: version, digest: digest, publishedAt: "", yanked: false, yankReason: nil,
                                                              manifestSha256: nil, clips: [:]))
             outcome.status = .wouldPublish
-            outcome.message = "would publish \(id)@\(version) (\(report.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version)); nothing was written"
+            outcome.message = "would publish \(PackRef.name(id, version)) (\(report.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version)); nothing was written"
             return outcome
         }
         let built: VersionContents
@@ -228,8 +228,8 @@ public final class Publisher {
         do { recorded = try catalog.recordPublication(written) } catch { throw .catalog(error.message) }
         outcome.status = recorded ? .published : .unchanged
         outcome.message = recorded
-            ? "published \(id)@\(version) (\(written.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version))"
-            : "\(id)@\(version) was published meanwhile; nothing to do"
+            ? "published \(PackRef.name(id, version)) (\(written.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version))"
+            : "\(PackRef.name(id, version)) was published meanwhile; nothing to do"
         return outcome
     }
 
@@ -262,13 +262,13 @@ public final class Publisher {
         var outcome = outcome
         outcome.status = .unchanged
         if dryRun {
-            outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; it would be recorded in the catalog, nothing written"
+            outcome.message = "\(PackRef.name(id, version)) is already in the store \(store.location) with this content; it would be recorded in the catalog, nothing written"
             return outcome
         }
         let read: StoredVersion
         read = try recovery.read(id, version, listed: index?.packs[id]?.versions[version.description])
         do { _ = try catalog.recordPublication(read.record) } catch { throw .catalog(error.message) }
-        outcome.message = "\(id)@\(version) is already in the store \(store.location) with this content; recorded it in the catalog"
+        outcome.message = "\(PackRef.name(id, version)) is already in the store \(store.location) with this content; recorded it in the catalog"
         return outcome
     }
 
@@ -287,7 +287,7 @@ public final class Publisher {
         // One that cannot be read would hide a removed or changed phrase: the check stops.
         let stored: StoreManifest?
         do { stored = try store.storedManifest(id, newest) } catch {
-            throw error.context("cannot check the version bump of \(id)@\(version): the phrases and texts of \(id)@\(newest) it compares with are in that version's manifest in the store")
+            throw error.context("cannot check the version bump of \(PackRef.name(id, version)): the phrases and texts of \(PackRef.name(id, newest)) it compares with are in that version's manifest in the store")
         }
         if let stored { oldFacts = oldFacts.completed(by: stored) }
         return VersionChange(from: oldFacts, to: facts)
@@ -303,7 +303,7 @@ public final class Publisher {
         guard old == nil, dryRun, let listed = index?.packs[id]?.versions[newest.description] else { return old }
         let read: StoredVersion
         do { read = try recovery.read(id, newest, listed: listed) } catch {
-            throw error.context("cannot check the version bump of \(id)@\(version) against \(id)@\(newest) in the store")
+            throw error.context("cannot check the version bump of \(PackRef.name(id, version)) against \(PackRef.name(id, newest)) in the store")
         }
         return VersionRecord(pack: read.record.pack, published: true, clips: read.record.clips)
     }

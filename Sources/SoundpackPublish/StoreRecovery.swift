@@ -45,7 +45,7 @@ public struct StoreRecovery {
         var found = Set<String>()
         var versions: [(id: String, version: SemanticVersion)] = []
         func add(_ id: String, _ text: String) {
-            guard packID == nil || packID == id, let version = SemanticVersion(text), found.insert("\(id)@\(version)").inserted else { return }
+            guard packID == nil || packID == id, let version = SemanticVersion(text), found.insert(PackRef.name(id, version)).inserted else { return }
             versions.append((id, version))
         }
         for (id, pack) in index?.packs ?? [:] { for text in pack.versions.keys { add(id, text) } }
@@ -68,12 +68,12 @@ public struct StoreRecovery {
         versions = try storedVersions(of: packID, index: index, listing: listing)
         let published: [PublishedVersion]
         do { published = try catalog.publishedVersions(of: packID, withClips: false) } catch { throw .catalog(error.message) }
-        let known = Dictionary(published.map { ("\($0.id)@\($0.version)", $0) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(published.map { (PackRef.name($0.id, $0.version), $0) }, uniquingKeysWith: { a, _ in a })
         var missing: [StoredVersion] = []
         var yanks: [(id: String, version: SemanticVersion, reason: String?)] = []
         // Everything is read and checked first; nothing is recorded unless all of it is sound.
         for (id, version) in versions {
-            let name = "\(id)@\(version)"
+            let name = PackRef.name(id, version)
             let listed = index?.packs[id]?.versions[version.description]
             if let have = known[name] {
                 let stored: StoreManifest
@@ -89,10 +89,10 @@ public struct StoreRecovery {
         }
         for yank in yanks {
             do { _ = try catalog.yank(yank.id, yank.version, reason: yank.reason ?? "yanked in the store's index.json", at: now()) } catch { throw .catalog(error.message) }
-            report.yanked.append("\(yank.id)@\(yank.version)")
+            report.yanked.append(PackRef.name(yank.id, yank.version))
         }
         for stored in missing {
-            let name = "\(stored.record.pack.packID)@\(stored.record.pack.version)"
+            let name = PackRef.name(stored.record.pack.packID, stored.record.pack.version)
             do {
                 if try catalog.recordPublication(stored.record) { report.recorded.append(name) } else { report.known += 1 }
                 if let reason = stored.yank {
@@ -109,13 +109,13 @@ public struct StoreRecovery {
     func read(_ id: String, _ version: SemanticVersion, listed: StoreIndex.Version?) throws(StoreError) -> StoredVersion {
         let manifestKey = StoreLayout.manifest(id, version)
         guard let manifestData = try store.backend.read(manifestKey, atMost: StoreLimits.manifestBytes) else {
-            throw StoreError("\(store.location)/\(manifestKey) is missing, though index.json lists \(id)@\(version) (soundpack verify checks the store)")
+            throw StoreError("\(store.location)/\(manifestKey) is missing, though index.json lists \(PackRef.name(id, version)) (soundpack verify checks the store)")
         }
         // Decoded as a phone decodes it: every file path stays in the version folder.
         let manifest = try store.decoded(manifestData, key: manifestKey, id: id, version: version)
         let manifestSha256 = Digest.sha256Hex(manifestData)
         if let listed, listed.manifestSha256 != manifestSha256 || listed.digest != manifest.digest {
-            throw StoreError("\(store.location)/\(manifestKey) is not the manifest index.json lists for \(id)@\(version) (soundpack verify checks the store)")
+            throw StoreError("\(store.location)/\(manifestKey) is not the manifest index.json lists for \(PackRef.name(id, version)) (soundpack verify checks the store)")
         }
         func verified(_ file: String, bytes: Int, sha256: String) throws(StoreError) -> [UInt8] {
             try verifiedFile(id, version, file, bytes: bytes, sha256: sha256)

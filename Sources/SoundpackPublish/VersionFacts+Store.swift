@@ -56,7 +56,7 @@ extension VersionFacts {
             let opened = try store()
             let manifest: StoreManifest?
             do { manifest = try opened.storedManifest(id, version) } catch {
-                throw error.context("cannot read the texts and phrases of \(id)@\(version) from the store")
+                throw error.context("cannot read the texts and phrases of \(PackRef.name(id, version)) from the store")
             }
             if let manifest { recorded = recorded.completed(by: manifest) }
             return (id, recorded)

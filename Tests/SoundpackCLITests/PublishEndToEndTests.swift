@@ -309,4 +309,14 @@ import SoundpackTestSupport
         #expect(try PublishEndToEndTests.run(["verify"], folder).status == 0)
         #expect(try PublishEndToEndTests.run(["yank", "wechat@1.0.0", "--undo"], folder).stdout.contains("nothing to undo"))
     }
+
+    /// `ID[@VERSION]` is read once, by PackRef: an id that is no pack id or a version that is not
+    /// one is a usage error (exit 2) naming the part.
+    @Test func aReferenceThatIsNotIDAtVersionIsAUsageErrorNamingThePart() throws {
+        let folder = try PublishEndToEndTests.project()
+        let badID = try PublishEndToEndTests.run(["show", "WeChat@1.0.0"], folder)
+        #expect(badID.status == 2 && badID.stderr.contains("'WeChat@1.0.0' is not ID[@VERSION]: 'WeChat' is not a pack id"), "\(badID.stderr)")
+        let empty = try PublishEndToEndTests.run(["yank", "wechat@", "--reason", "x"], folder)
+        #expect(empty.status == 2 && empty.stderr.contains("'' in 'wechat@' is not a semantic version"), "\(empty.stderr)")
+    }
 }

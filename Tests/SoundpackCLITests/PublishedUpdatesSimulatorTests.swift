@@ -38,8 +38,8 @@ struct SodiumVerifier: SignatureVerifying {
 }
 
 /// A pack pin the test spells out; a typo fails the test instead of trapping.
-func pin(_ text: String) throws -> PackPin {
-    guard let pin = PackPin(text) else { throw CocoaError(.coderInvalidValue) }
+func pin(_ text: String) throws -> PackRef {
+    guard let pin = PackRef(text) else { throw CocoaError(.coderInvalidValue) }
     return pin
 }
 
@@ -244,7 +244,7 @@ func pin(_ text: String) throws -> PackPin {
         #expect(offline.manifest.version.description == "1.0.1")
         guard case .fallback(.transport) = offline.source else { Issue.record("unexpected \(offline.source)"); return }
         // A pin that is not a pack id and version never reaches the network or the disk.
-        #expect(PackPin("../../etc@1.0.0") == nil && PackPin("wechat@one") == nil && PackPin("wechat") != nil)
+        #expect(PackRef("../../etc@1.0.0") == nil && PackRef("wechat@one") == nil && PackRef("wechat") != nil)
     }
 
     @Test func thePrefetcherIsBudgetedResumableAndVerifies() async throws {

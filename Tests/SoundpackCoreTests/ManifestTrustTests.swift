@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func aSignedPolicyWithNoKeysRefusesEveryManifest() async throws {
-        let wechat = try #require(PackPin("wechat"))
+        let wechat = try #require(PackRef("wechat"))
         let unsigned = Self.refresher(.signed(by: []), store: try MemoryStore(signingKey: nil))
         defer { try? FileManager.default.removeItem(at: unsigned.folder) }
         await #expect(throws: RefreshError.unsigned("wechat@1.0.0")) { try await unsigned.refresh(wechat) }

@@ -89,10 +89,10 @@ import Testing
 /// What a push or a store can hand the refresher, hostile or not.
 @Suite struct ManifestRefresherInputTests {
     @Test func pinsAreAPackIDAndAnOptionalVersion() {
-        #expect(PackPin("wechat@1.0.1") == PackPin(id: "wechat", version: SemanticVersion("1.0.1")))
-        #expect(PackPin("wechat") == PackPin(id: "wechat", version: nil))
+        #expect(PackRef("wechat@1.0.1") == PackRef(id: "wechat", version: SemanticVersion("1.0.1")))
+        #expect(PackRef("wechat") == PackRef(id: "wechat", version: nil))
         for hostile in ["", "@1.0.0", "../x@1.0.0", "wechat@", "wechat@1.0", "wechat@1.0.0/../../x", "WeChat", "wechat\n@1.0.0"] {
-            #expect(PackPin(hostile) == nil, "\(hostile.debugDescription)")
+            #expect(PackRef(hostile) == nil, "\(hostile.debugDescription)")
         }
     }
 

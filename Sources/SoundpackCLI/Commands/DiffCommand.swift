@@ -44,7 +44,7 @@ enum DiffCommand: Command {
         let a = try facts(arguments.positionals[0]), b = try facts(arguments.positionals[1])
         guard a.name == b.name else {
             throw .usage("diff compares two versions of one pack; \(a.name.visible) and \(b.name.visible) are different packs",
-                         hint: "soundpack diff \(a.name.visible)@\(a.facts.version) packs/\(a.name.visible)")
+                         hint: "soundpack diff \(PackRef.name(a.name, a.facts.version).visible) packs/\(a.name.visible)")
         }
         try context.emit(Difference(pack: a.name, change: VersionChange(from: a.facts, to: b.facts)), format)
         return .success

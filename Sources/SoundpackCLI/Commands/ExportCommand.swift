@@ -44,7 +44,7 @@ enum ExportCommand: Command {
                 return opened
             }
             if let yanked {
-                context.stderr.write("\(Style.warning(context.colours(context.stderr))) \(yanked.id.visible)@\(yanked.version) is yanked (\((yanked.yankReason ?? "no reason given").visible)); phones refuse to plan with it — export a version that is not yanked (soundpack export \(yanked.id.visible))\n")
+                context.stderr.write("\(Style.warning(context.colours(context.stderr))) \(PackRef.name(yanked.id, yanked.version).visible) is yanked (\((yanked.yankReason ?? "no reason given").visible)); phones refuse to plan with it — export a version that is not yanked (soundpack export \(yanked.id.visible))\n")
             }
             packs.append(pack)
         }

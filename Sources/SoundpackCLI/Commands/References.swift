@@ -3,16 +3,22 @@
 import SoundpackCore
 import SoundpackKit
 
-/// `ID@VERSION` split in two; the version, when given, must be a semantic version.
-func parseReference(_ text: String, requireVersion: Bool) throws(SoundpackError) -> (id: String, version: SemanticVersion?) {
-    let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
-    guard let id = parts.first, !id.isEmpty else { throw .usage("'\(text)' is not ID[@VERSION]") }
-    if requireVersion && parts.count < 2 { throw .usage("'\(text)' needs a version: ID@VERSION") }
-    guard parts.count > 1 else { return (id, nil) }
-    guard let version = SemanticVersion(parts[1]) else {
-        throw .usage("'\(parts[1])' in '\(text)' is not a semantic version", hint: "write ID@1.2.0")
+/// `text` read as `ID[@VERSION]` (`PackRef`), its problems phrased for the command line;
+/// `requireVersion`: it must name a version.
+func parseReference(_ text: String, requireVersion: Bool) throws(SoundpackError) -> PackRef {
+    let ref: PackRef
+    do { ref = try PackRef(parsing: text) } catch {
+        switch error {
+        case .notAnID(""):
+            throw .usage("'\(text.visible)' is not ID[@VERSION]")
+        case .notAnID(let id):
+            throw .usage("'\(text.visible)' is not ID[@VERSION]: '\(id.visible)' is not a pack id", hint: "use 1-63 of a-z, 0-9 and '-', starting with a letter or digit")
+        case .notAVersion(let version):
+            throw .usage("'\(version.visible)' in '\(text.visible)' is not a semantic version", hint: "write ID@1.2.0")
+        }
     }
-    return (id, version)
+    if requireVersion && ref.version == nil { throw .usage("'\(text.visible)' needs a version: ID@VERSION") }
+    return ref
 }
 
 extension CLIContext {

@@ -18,7 +18,8 @@ enum ShowCommand: Command {
         guard arguments.positionals.count == 1, let reference = arguments.positionals.first else {
             throw .usage("show needs one pack id, optionally with @VERSION", hint: "soundpack show wechat@1.0.0")
         }
-        let (id, version) = try parseReference(reference, requireVersion: false)
+        let ref = try parseReference(reference, requireVersion: false)
+        let (id, version) = (ref.id, ref.version)
         let catalog = try context.openCatalog(arguments, readOnly: true)
         let found: CatalogVersion?
         do { found = try catalog.version(of: id, version) } catch {

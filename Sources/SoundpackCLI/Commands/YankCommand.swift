@@ -28,7 +28,7 @@ enum YankCommand: Command {
         if undo {
             guard arguments.value("--reason") == nil else { throw .usage("--undo takes no --reason") }
         } else if reason.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.generalCategory == .format }) {
-            throw .usage("yank needs --reason TEXT\(reason.isEmpty ? "" : " (this one is only white space)")", hint: "soundpack yank \(ref.id)@\(version) --reason \"clip 5 is clipped\"")
+            throw .usage("yank needs --reason TEXT\(reason.isEmpty ? "" : " (this one is only white space)")", hint: "soundpack yank \(PackRef.name(ref.id, version)) --reason \"clip 5 is clipped\"")
         } else if reason.containsControlCharacter() || reason.utf8.count > 1_000 {
             throw .usage("the --reason is shown in every listing: one line of printable text, at most 1000 bytes")
         }
@@ -36,10 +36,10 @@ enum YankCommand: Command {
         publisher.now = context.now
         let outcome: YankOutcome
         do { outcome = try publisher.yank(ref.id, version, reason: reason, undo: undo) } catch {
-            throw error.context("cannot \(undo ? "undo the yank" : "yank") \(ref.id.visible)@\(version)",
+            throw error.context("cannot \(undo ? "undo the yank" : "yank") \(PackRef.name(ref.id, version).visible)",
                                 hint: "the catalog may already have it; run the same command again to bring index.json up to date")
         }
-        let name = "\(ref.id)@\(version)"
+        let name = PackRef.name(ref.id, version)
         guard outcome != .notPublished else { throw .refused("\(name.visible) is not published", hint: "soundpack list shows what is") }
         try context.emit(Yank(name: name, reason: reason, outcome: outcome), .text)
         return .success

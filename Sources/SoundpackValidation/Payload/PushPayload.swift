@@ -20,7 +20,7 @@ public enum PushPayload {
         var payload: [String: JSONValue] = [
             "aps": ["alert": .object(alert), "mutable-content": 1, "interruption-level": "time-sensitive", "sound": "default"],
             "type": "payment",
-            "pack": "\(packID)@\(version)",
+            "pack": .string(PackRef.name(packID, versionText: version)),
             "manifest": .string(manifestURL),
             "paymentId": .string(paymentID),
         ]

@@ -39,7 +39,7 @@ public struct PublicationCandidate: Sendable {
     }
 
     /// `id@version`, as messages name it.
-    var name: String { "\(id)@\(version)" }
+    var name: String { PackRef.name(id, version) }
 
     /// The first refusal of the publication rules, in order; nil when none refuses.
     public var refusal: Finding? {
