@@ -1,4 +1,6 @@
 // `verify`: recomputes every hash in the store and compares it with the manifests and the catalog.
+// This file reads the store (`StoreObservations`); the store rules (SoundpackValidation's
+// StoreRules/) judge what it observed.
 
 import Foundation
 import SoundpackCatalog
@@ -36,118 +38,81 @@ public struct StoreVerifier {
         let versions: [PublishedVersion]
         do { versions = try catalog.publishedVersions() } catch { throw .catalog(error.message) }
         var survey = Survey(store: store)
-        for version in versions { check(version, in: &survey) }
-        let listed = checkIndex(of: versions, in: &survey)
-        try checkListing(against: versions, listed: listed, in: &survey)
+        survey.observed.keysGiven = publicKeys.count
+        for version in versions { survey.observed.versions.append(observe(version, in: &survey)) }
+        observeIndex(of: versions, in: &survey)
+        try observeListing(against: versions, in: &survey)
         if let readError = survey.readError { throw .environment(readError.message) }
-        return Result(drifts: survey.drifts.sorted { ($0.file ?? "", $0.rule.rawValue) < ($1.file ?? "", $1.rule.rawValue) },
-                      notices: survey.notices, filesChecked: survey.checked)
+        let findings = survey.observed.findings
+        return Result(drifts: findings.filter { $0.severity == .error }.sorted { ($0.file ?? "", $0.rule.rawValue) < ($1.file ?? "", $1.rule.rawValue) },
+                      notices: findings.filter { $0.severity == .note }, filesChecked: survey.checked)
     }
 
-    /// One published version: its manifest against the catalog, then every file the manifest
-    /// lists, and its signature.
-    private func check(_ version: PublishedVersion, in survey: inout Survey) {
-        let manifestKey = StoreLayout.manifest(version.id, version.version)
+    /// One published version: its manifest read once against the catalog's record, then every
+    /// file the manifest lists, and its signature.
+    private func observe(_ version: PublishedVersion, in survey: inout Survey) -> StoreObservations.Version {
+        let (id, number) = (version.id, version.version)
+        let manifestKey = StoreLayout.manifest(id, number)
+        var archives: [String: String] = [:]
+        archives[ArchiveKind.tarGzip.rawValue] = version.tarSha256
+        archives[ArchiveKind.zip.rawValue] = version.zipSha256
+        let recorded = StoreObservations.Recorded(digest: version.digest, clips: version.clips.mapValues { ($0.storeFile, $0.sha256) }, archives: archives)
+        var observed = StoreObservations.Version(id: id, version: number, manifestKey: manifestKey, recorded: recorded, manifest: nil, keys: [:],
+                                                 unsignedBefore: unsignedBefore[id])
         // Read once: its hash, its decoding and its signature all come from these bytes.
-        guard let bytes = survey.read(manifestKey, cap: StoreLimits.manifestBytes, sha256: version.manifestSha256, against: "catalog")?.bytes else { return }
-        guard let manifest = decodedManifest(bytes, key: manifestKey, of: version, in: &survey) else { return }
-        if manifest.digest != version.digest {
-            survey.drift(.storeChanged, manifestKey, "digest differs from the catalog's")
+        guard let bytes = survey.read(manifestKey, cap: StoreLimits.manifestBytes, sha256: version.manifestSha256, against: "catalog")?.bytes else {
+            return observed
         }
-        checkClips(of: manifest, against: version, in: &survey)
-        checkContent(of: manifest, version, in: &survey)
-        checkArchives(of: manifest, against: version, in: &survey)
-        checkSignature(of: manifest, bytes: bytes, version: version, in: &survey)
-    }
-
-    /// The manifest in `bytes`, decoded as phones decode it (`ManifestRefresher.decodeManifest`,
-    /// which catalog rebuild and export use too), or nil (drift) when it is not one they take or it
-    /// describes another version.
-    private func decodedManifest(_ bytes: [UInt8], key: String, of version: PublishedVersion, in survey: inout Survey) -> StoreManifest? {
         let manifest: StoreManifest
         do { manifest = try ManifestRefresher.decodeManifest(Data(bytes)) } catch {
-            survey.drift(.storeChanged, key, "not a manifest soundpack wrote, and phones refuse it: \(error.description)")
-            return nil
+            observed.manifest = .refused(error.description)
+            return observed
         }
-        guard manifest.id == version.id, manifest.version == version.version else {
-            survey.drift(.storeChanged, key, "describes \(manifest.id)@\(manifest.version), not \(version.id)@\(version.version)")
-            return nil
+        guard manifest.id == id, manifest.version == number else {
+            observed.manifest = .describes(PackRef.name(manifest.id, manifest.version))
+            return observed
         }
-        return manifest
+        let files = manifest.clips.values.map(\.file) + manifest.archives.values.map(\.file)
+        observed.keys = Dictionary(files.map { ($0, StoreLayout.versionFile(id, number, $0)) }, uniquingKeysWith: { a, _ in a })
+        for clip in manifest.clips.values { survey.check(StoreLayout.versionFile(id, number, clip.file), sha256: clip.sha256, against: "manifest") }
+        let disagreement = packJSONDisagreement(of: manifest, version, in: &survey)
+        for archive in manifest.archives.values { survey.check(StoreLayout.versionFile(id, number, archive.file), sha256: archive.sha256, against: "manifest") }
+        observed.manifest = .read(manifest, packJSONDisagreement: disagreement, signature: signature(of: manifest, bytes: bytes, version: version, in: &survey))
+        return observed
     }
 
     /// pack.json against its manifest entry, and the manifest against pack.json: the manifest must
     /// be the one publish writes for it, its digest recomputed (`StoreManifest.disagreement`), so a
     /// manifest edited behind publish's back is drift though every hash in it was updated.
-    private func checkContent(of manifest: StoreManifest, _ version: PublishedVersion, in survey: inout Survey) {
+    private func packJSONDisagreement(of manifest: StoreManifest, _ version: PublishedVersion, in survey: inout Survey) -> String? {
         let key = StoreLayout.versionFile(version.id, version.version, manifest.packJSON.file)
         guard let read = survey.read(key, cap: PackFile.maxBytes, sha256: manifest.packJSON.sha256, against: "manifest"),
-              read.sha256 == manifest.packJSON.sha256, let why = manifest.disagreement(withPackJSON: read.bytes) else { return }
-        survey.drift(.storeChanged, StoreLayout.manifest(version.id, version.version), "not the manifest of the version it is in: \(why)")
+              read.sha256 == manifest.packJSON.sha256 else { return nil }
+        return manifest.disagreement(withPackJSON: read.bytes)
     }
 
-    /// Each clip against its manifest entry, and the manifest's tokens against the catalog's.
-    private func checkClips(of manifest: StoreManifest, against version: PublishedVersion, in survey: inout Survey) {
-        for (token, clip) in manifest.clips {
-            let key = StoreLayout.versionFile(version.id, version.version, clip.file)
-            survey.check(key, sha256: clip.sha256, against: "manifest")
-            if let recorded = version.clips[token], recorded.sha256 != clip.sha256 || recorded.storeFile != clip.file {
-                survey.drift(.storeChanged, key, "the manifest and the catalog disagree on token '\(token)'")
-            }
-        }
-        if Set(manifest.clips.keys) != Set(version.clips.keys) {
-            survey.drift(.storeChanged, StoreLayout.manifest(version.id, version.version), "its tokens differ from the catalog's")
-        }
-    }
-
-    /// Each archive against its manifest entry and the catalog's record of it.
-    private func checkArchives(of manifest: StoreManifest, against version: PublishedVersion, in survey: inout Survey) {
-        for (kind, archive) in manifest.archives {
-            let key = StoreLayout.versionFile(version.id, version.version, archive.file)
-            let recorded = kind == ArchiveKind.tarGzip.rawValue ? version.tarSha256 : version.zipSha256
-            survey.check(key, sha256: archive.sha256, against: "manifest")
-            if let recorded, recorded != archive.sha256 {
-                survey.drift(.storeChanged, key, "the manifest and the catalog disagree")
-            }
-        }
-    }
-
-    /// The manifest's signature, when it names a key or `--public-key` asks for one.
-    private func checkSignature(of manifest: StoreManifest, bytes: [UInt8], version: PublishedVersion, in survey: inout Survey) {
-        let (id, number) = (version.id, version.version)
-        let manifestKey = StoreLayout.manifest(id, number)
-        let signatureKey = StoreLayout.signature(id, number)
-        guard let keyID = manifest.signingKey else {
-            guard !publicKeys.isEmpty else { return }
-            if let cutoff = unsignedBefore[id], number < cutoff {
-                survey.notices.append(Finding(.storeSignature, .note, file: manifestKey, "\(id)@\(number) is not signed; accepted, as it is older than \(id)@\(cutoff) (--unsigned-before)"))
-            } else {
-                survey.drift(.storeSignature, manifestKey, "\(id)@\(number) is not signed, and --public-key asks for a signature on every version (--unsigned-before \(id)@VERSION accepts older unsigned ones)")
-            }
-            return
-        }
+    /// The manifest's signature: which key it names, whether one was read, and whether it verifies
+    /// by the given key of that id.
+    private func signature(of manifest: StoreManifest, bytes: [UInt8], version: PublishedVersion, in survey: inout Survey) -> StoreObservations.Signature {
+        let signatureKey = StoreLayout.signature(version.id, version.version)
+        var observed = StoreObservations.Signature(keyID: manifest.signingKey, key: signatureKey, read: false, verifies: nil)
+        guard let keyID = manifest.signingKey else { return observed }
         survey.expected.insert(signatureKey.pathKey)
         var text: String?
         if case .bytes(let read) = survey.small(signatureKey, cap: 4_096) {
             text = String(decoding: read, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        guard let text, let signature = Data(base64Encoded: text) else {
-            survey.drift(.storeMissing, signatureKey, "the manifest is signed by key \(keyID) but the signature is missing or unreadable")
-            return
-        }
-        if let publicKey = publicKeys[keyID] {
-            if !SigningKey.verify(Array(signature), of: bytes, publicKey: publicKey) {
-                survey.drift(.storeSignature, signatureKey, "the signature by key \(keyID) does not match manifest.json")
-            }
-        } else if !publicKeys.isEmpty {
-            survey.drift(.storeSignature, manifestKey, "signed by key \(keyID), which is not one of the \(publicKeys.count) given with --public-key")
-        }
+        guard let text, let signature = Data(base64Encoded: text) else { return observed }
+        observed.read = true
+        if let publicKey = publicKeys[keyID] { observed.verifies = SigningKey.verify(Array(signature), of: bytes, publicKey: publicKey) }
+        return observed
     }
 
-    /// index.json against the index the catalog's versions describe; the version folders it lists
-    /// (none when it cannot be read).
-    private func checkIndex(of versions: [PublishedVersion], in survey: inout Survey) -> Set<String> {
+    /// index.json against the index the catalog's versions describe, and the version folders it
+    /// lists (none when it cannot be read).
+    private func observeIndex(of versions: [PublishedVersion], in survey: inout Survey) {
         let index = Store.index(of: versions)
+        survey.observed.indexKey = StoreLayout.index
         switch survey.small(StoreLayout.index, cap: StoreLimits.indexBytes) {
         case .bytes(let bytes):
             survey.checked += 1
@@ -155,67 +120,45 @@ public struct StoreVerifier {
             // refused by all of them alike).
             let stored: StoreIndex
             do { stored = try ManifestRefresher.decodeIndex(Data(bytes)) } catch {
-                survey.drift(.storeIndex, StoreLayout.index, "not an index soundpack wrote, and phones refuse it: \(error.description)")
-                return []
+                survey.observed.index = .refused(error.description)
+                return
             }
-            if stored != index {
-                survey.drift(.storeIndex, StoreLayout.index, "does not match the catalog (soundpack publish rewrites it)")
-            }
-            return Set(stored.packs.flatMap { id, pack in pack.versions.keys.map { "\(id)/\($0)" } })
+            survey.observed.index = stored == index ? .matches : .differs
+            survey.observed.indexedFolders = Set(stored.packs.flatMap { id, pack in pack.versions.keys.map { "\(id)/\($0)" } })
         case .absent:
-            if !index.packs.isEmpty { survey.drift(.storeMissing, StoreLayout.index, "the store has no index") }
-            return []
+            survey.observed.index = .absent(expected: !index.packs.isEmpty)
         case .reported:
-            return []
+            survey.observed.index = .notRead
         }
     }
 
-    /// Every key of the store no manifest accounts for: what an interrupted publish left of a
-    /// version neither the catalog nor index.json knows (a notice), or drift; and the leftovers of
-    /// interrupted writes (notices).
-    private func checkListing(against versions: [PublishedVersion], listed: Set<String>, in survey: inout Survey) throws(PublishError) {
+    /// Every key of the store no manifest accounts for, with the version folder it is in (the rules
+    /// tell what an interrupted publish left from drift), and the leftovers of interrupted writes.
+    private func observeListing(against versions: [PublishedVersion], in survey: inout Survey) throws(PublishError) {
         let keys: [String]
         do {
             keys = try store.backend.list()
-            for leftover in try store.backend.leftovers() {
-                survey.notices.append(Finding(.storeLeftover, .note, file: leftover, "left by an interrupted publish; the next soundpack publish removes it"))
-            }
+            survey.observed.leftovers = try store.backend.leftovers()
         } catch { throw .environment(error.message) }
-        // A version folder the catalog does not know is what an interrupted publish leaves, the
-        // same on every backend, and is not served (index.json does not list it): whole, with its
-        // manifest, when a folder store's publish stopped between moving it into place and
-        // recording it; without a manifest, when an object store's publish stopped before
-        // manifest.json, which goes up after every other file. A version index.json lists is not
-        // one: files of it that no manifest accounts for are drift.
-        let known = Set(versions.map { StoreLayout.versionFolder($0.id, $0.version) })
+        survey.observed.recordedFolders = Set(versions.map { StoreLayout.versionFolder($0.id, $0.version) })
         let storedKeys = Set(keys)
-        var unrecorded: [String: Bool] = [:]  // folder → whether it has its manifest
         for key in keys where !survey.expected.contains(key.pathKey) {
+            var stray = StoreObservations.Stray(key: key, folder: nil, folderHasManifest: false)
             let parts = key.slashSeparated
             if parts.count >= 3, PackFile.isValidID(parts[0]), let version = SemanticVersion(parts[1]) {
-                let folder = StoreLayout.versionFolder(parts[0], version)
-                let whole = storedKeys.contains(StoreLayout.manifest(parts[0], version))
-                if !known.contains(folder), whole || !listed.contains(folder) {
-                    unrecorded[folder] = whole
-                    continue
-                }
+                stray.folder = StoreLayout.versionFolder(parts[0], version)
+                stray.folderHasManifest = storedKeys.contains(StoreLayout.manifest(parts[0], version))
             }
-            survey.drift(.storeUnexpected, key, "in the store but in no manifest")
-        }
-        for (folder, whole) in unrecorded.sorted(by: { $0.key < $1.key }) {
-            survey.notices.append(Finding(.storeLeftover, .note, file: folder, whole
-                ? "a version an interrupted publish never recorded; publishing it again replaces it"
-                : "part of a version an interrupted publish never finished (it has no manifest.json); publishing that version again completes it"))
+            survey.observed.strays.append(stray)
         }
     }
 }
 
-/// One run of `verify`: what it found so far, the keys the manifests account for, how many files
-/// it hashed, and the first failure to read the store.
+/// One run of `verify`: what it observed so far, the keys the manifests account for, how many
+/// files it hashed, and the first failure to read the store.
 private struct Survey {
     let store: Store
-    var drifts: [Finding] = []
-    var notices: [Finding] = []
+    var observed = StoreObservations()
     var expected: Set<[UInt8]> = [StoreLayout.index.pathKey]  // by bytes: NFC and NFD keys are two files
     var checked = 0
     /// The first read that failed: the run goes on, and ends with it (exit 3).
@@ -227,14 +170,14 @@ private struct Survey {
     enum SmallFile {
         /// There is none.
         case absent
-        /// It is there but was not read: larger than the cap or no file (both drift, reported),
-        /// or unreadable (`readError`).
+        /// It is there but was not read: larger than the cap or no file (both observed), or
+        /// unreadable (`readError`).
         case reported
         case bytes([UInt8])
     }
 
-    mutating func drift(_ rule: RuleID, _ key: String, _ message: String) {
-        drifts.append(Finding(rule, .error, file: key, message))
+    mutating func look(_ key: String, _ found: StoreObservations.Found, sha256: String? = nil, against source: String? = nil) {
+        observed.looked.append(StoreObservations.Looked(key: key, listedBy: source, sha256: sha256, found: found))
     }
 
     /// What stands at `key`, hashed as a stream (a file of any size costs a bounded buffer); nil
@@ -246,8 +189,8 @@ private struct Survey {
         }
     }
 
-    /// `key` read once within `cap`. One larger than that is drift, its size found by a streamed
-    /// digest: it is never loaded.
+    /// `key` read once within `cap`. One larger than that is observed with its size, found by a
+    /// streamed digest: it is never loaded.
     mutating func small(_ key: String, cap: Int) -> SmallFile {
         do {
             guard let data = try store.backend.read(key, atMost: cap) else { return .absent }
@@ -255,9 +198,9 @@ private struct Survey {
         } catch {
             switch stored(key) {
             case .file(let found)? where found.bytes > Int64(cap):
-                drift(.storeChanged, key, "\(found.bytes) bytes, above the \(cap >> 10) KiB a soundpack \((key as NSString).lastPathComponent) may hold")
+                look(key, .tooLarge(bytes: found.bytes, cap: cap))
             case .notAFile(let kind)?:
-                drift(.storeChanged, key, Self.notAFile(kind))
+                look(key, .notAFile(kind))
             default:
                 readError = readError ?? error
             }
@@ -282,32 +225,26 @@ private struct Survey {
         }
     }
 
-    /// Records `key` as expected and compares what was found with `sha256`.
+    /// Records `key` as expected and what was found there against `sha256`.
     mutating func compare(_ key: String, found: String?, sha256: String?, against source: String) {
         expected.insert(key.pathKey)
         guard let found else {
-            drift(.storeMissing, key, "listed in the \(source) but not in the store")
+            look(key, .absent, sha256: sha256, against: source)
             return
         }
         checked += 1
-        if let sha256, found != sha256 {
-            drift(.storeChanged, key, "SHA-256 is \(found.prefix(16))…, the \(source) says \(sha256.prefix(16))…")
-        }
+        look(key, .file(sha256: found), sha256: sha256, against: source)
     }
 
     /// Checks `key` against `sha256`, streamed: a file of any size is hashed, never loaded. A FIFO,
-    /// device, socket or folder in its place is drift, and is never opened.
+    /// device, socket or folder in its place is observed, and is never opened.
     mutating func check(_ key: String, sha256: String?, against source: String) {
         switch stored(key) {
         case .notAFile(let kind)?:
             expected.insert(key.pathKey)
-            drift(.storeChanged, key, Self.notAFile(kind))
+            look(key, .notAFile(kind))
         case let found:
             compare(key, found: found?.digest?.sha256, sha256: sha256, against: source)
         }
-    }
-
-    static func notAFile(_ kind: String) -> String {
-        "\(kind), not a file: a store holds only the files soundpack wrote"
     }
 }

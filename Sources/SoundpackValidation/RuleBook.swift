@@ -20,7 +20,7 @@ enum RuleBook {
         PayloadCritical(), PayloadAmountUnreadable(), PayloadUnknownPack(), PayloadUnknownPhrase(), PayloadYankedPack(), PayloadMissingClip(),
         PayloadPaymentID(), PayloadNoPaymentID(),
 
-        StoreMissing(), StoreChanged(), StoreUnexpected(), StoreIndexDrift(), StoreSignature(), StoreLeftover(),
+        StoreMissing(), StoreChanged(), StoreUnexpected(), StoreIndexMismatch(), StoreSignature(), StoreLeftover(),
     ]
 
     /// Each rule's declaration by its id.

@@ -157,3 +157,33 @@ for payload in payloads/*.json; do
 done
 run "payload lint text" $SP payload lint payloads/everything-wrong.json
 run "payload lint sarif" $SP payload lint payloads/everything-wrong.json --format sarif
+
+# A drifted store: every rule of verify fires, in every format, with and without keys.
+printf 'x' >> store/wechat/1.1.0/clips/5.caf                       # store.changed (hash)
+rm store/wechat/1.1.0/clips/6.caf                                   # store.missing
+rm store/wechat/1.1.0/clips/7.caf && mkdir store/wechat/1.1.0/clips/7.caf   # store.changed (no file)
+printf 'stray' > store/wechat/1.1.0/stray.txt                       # store.unexpected
+printf 'AAAA' > store/wechat/1.2.0/manifest.json.sig                # store.signature
+python3 - store/index.json <<'PY'
+import json, sys
+path = sys.argv[1]
+index = json.load(open(path, encoding="utf-8"))
+index["packs"]["wechat"]["latest"] = "1.0.0"
+open(path, "w", encoding="utf-8").write(json.dumps(index, ensure_ascii=False, indent=2))
+PY
+mkdir -p store/wechat/9.9.9/clips && printf 'half' > store/wechat/9.9.9/clips/1.caf   # store.leftover (no manifest)
+printf 'tmp' > store/.index.json.tmp                               # store.leftover (temporary file)
+python3 - store/en-us/1.0.0/manifest.json <<'PY'
+import json, sys
+path = sys.argv[1]
+manifest = json.load(open(path, encoding="utf-8"))
+manifest["digest"] = "0" * 64
+open(path, "w", encoding="utf-8").write(json.dumps(manifest, ensure_ascii=False, indent=2))
+PY
+for format in text json sarif junit github; do
+  run "verify drifted $format" $SP verify --format "$format"
+  run "verify drifted keys $format" $SP verify --public-key key.pub --unsigned-before wechat@1.1.0 --format "$format"
+done
+printf '{"not": "a manifest"}' > store/wechat/1.0.0/manifest.json
+rm store/index.json
+run "verify drifted further" $SP verify --public-key key.pub

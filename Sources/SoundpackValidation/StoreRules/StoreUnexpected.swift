@@ -1,9 +1,13 @@
-/// `store.unexpected` (error).
-struct StoreUnexpected: Rule {
+/// `store.unexpected` (error): a file in the store that no manifest lists, outside what an
+/// interrupted publish leaves (`store.leftover`). Nothing of soundpack's put it there.
+struct StoreUnexpected: StoreRule {
     static let id = RuleID.storeUnexpected
     static let severity = Severity.error
     static let summary = "A file in the store that no manifest lists."
-    static let scope = RuleID.Scope.store
+
+    func check(_ store: StoreObservations) -> [Finding] {
+        store.partitionedStrays.unexpected.map { finding($0, "in the store but in no manifest") }
+    }
 }
 
 extension RuleID {

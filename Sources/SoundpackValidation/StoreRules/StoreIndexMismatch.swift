@@ -1,0 +1,20 @@
+/// `store.index` (error): index.json is not one phones take, or does not list what the catalog's
+/// published versions describe. Phones find packs through it.
+struct StoreIndexMismatch: StoreRule {
+    static let id = RuleID.storeIndex
+    static let severity = Severity.error
+    static let summary = "index.json does not match the catalog's published versions."
+
+    func check(_ store: StoreObservations) -> [Finding] {
+        switch store.index {
+        case .refused(let reason): return [finding(store.indexKey, "not an index soundpack wrote, and phones refuse it: \(reason)")]
+        case .differs: return [finding(store.indexKey, "does not match the catalog (soundpack publish rewrites it)")]
+        case .matches, .absent, .notRead: return []
+        }
+    }
+}
+
+extension RuleID {
+    /// `store.index`, declared by `StoreIndexMismatch`.
+    public static let storeIndex = RuleID(declaring: "store.index")
+}

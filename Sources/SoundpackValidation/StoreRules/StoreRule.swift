@@ -1,0 +1,166 @@
+// The rules of `verify`, each in its own file here, run in order over what verify observed of the
+// store: StoreVerifier (SoundpackPublish) reads and hashes, the rules judge.
+
+import Foundation
+import SoundpackCore
+
+/// What `verify` observed of a store: every file it read or hashed and what stood there, each
+/// published version as the catalog records it and as its manifest describes it, index.json, and
+/// every key the store lists. Plain facts; the store rules judge them.
+public struct StoreObservations: Sendable {
+    /// What stood at a key.
+    public enum Found: Sendable, Equatable {
+        case absent
+        case file(sha256: String)
+        /// A FIFO, device, socket or folder ("a FIFO"), never opened.
+        case notAFile(String)
+        /// A JSON or signature file larger than such a file may be; it was not read.
+        case tooLarge(bytes: Int64, cap: Int)
+        /// The store failed to answer (the run ends with that error, after every check).
+        case unread
+    }
+
+    /// A key verify looked at: the SHA-256 a record lists for it and which record (nil for a file
+    /// no record hashes: index.json, a signature), and what was found.
+    public struct Looked: Sendable {
+        public var key: String
+        public var listedBy: String?
+        public var sha256: String?
+        public var found: Found
+
+        public init(key: String, listedBy: String?, sha256: String?, found: Found) {
+            (self.key, self.listedBy, self.sha256, self.found) = (key, listedBy, sha256, found)
+        }
+    }
+
+    /// What the catalog records of a published version.
+    public struct Recorded: Sendable {
+        public var digest: String
+        /// Token → its file in the version folder and SHA-256.
+        public var clips: [String: (file: String, sha256: String)]
+        /// Archive kind (`tar.gz`, `zip`) → SHA-256, when recorded.
+        public var archives: [String: String]
+
+        public init(digest: String, clips: [String: (file: String, sha256: String)], archives: [String: String]) {
+            (self.digest, self.clips, self.archives) = (digest, clips, archives)
+        }
+    }
+
+    /// A version's manifest signature, for a manifest that was read.
+    public struct Signature: Sendable {
+        /// The key the manifest says signed it; nil: unsigned.
+        public var keyID: String?
+        /// Where the signature is.
+        public var key: String
+        /// A signature (base64) was read there.
+        public var read: Bool
+        /// Whether it verifies by the given key of `keyID`; nil when no given key has that id.
+        public var verifies: Bool?
+
+        public init(keyID: String?, key: String, read: Bool, verifies: Bool?) {
+            (self.keyID, self.key, self.read, self.verifies) = (keyID, key, read, verifies)
+        }
+    }
+
+    /// A version's manifest as read: refused as phones refuse it, describing another version, or
+    /// read, with pack.json's disagreement with it and its signature.
+    public enum Manifest: Sendable {
+        case refused(String)
+        case describes(String)
+        case read(StoreManifest, packJSONDisagreement: String?, signature: Signature)
+    }
+
+    /// One published version.
+    public struct Version: Sendable {
+        public var id: String
+        public var version: SemanticVersion
+        public var manifestKey: String
+        public var recorded: Recorded
+        /// Nil when it could not be read (missing, too large, no file, or unread).
+        public var manifest: Manifest?
+        /// A file of the version folder → its key in the store.
+        public var keys: [String: String]
+        /// `--unsigned-before` for its pack.
+        public var unsignedBefore: SemanticVersion?
+
+        public init(id: String, version: SemanticVersion, manifestKey: String, recorded: Recorded, manifest: Manifest?,
+                    keys: [String: String], unsignedBefore: SemanticVersion?) {
+            (self.id, self.version, self.manifestKey, self.recorded, self.manifest) = (id, version, manifestKey, recorded, manifest)
+            (self.keys, self.unsignedBefore) = (keys, unsignedBefore)
+        }
+    }
+
+    /// index.json against the one the catalog's versions describe.
+    public enum Index: Sendable {
+        case matches, differs
+        /// Not one phones take, with their reason.
+        case refused(String)
+        /// There is none; `expected` when the catalog has versions.
+        case absent(expected: Bool)
+        /// Too large, no file, or unread (see `looked`).
+        case notRead
+    }
+
+    /// A key of the store no manifest accounts for, and the version folder it is in when its path
+    /// is `ID/VERSION/…` (with whether that folder holds its manifest.json).
+    public struct Stray: Sendable {
+        public var key: String
+        public var folder: String?
+        public var folderHasManifest: Bool
+
+        public init(key: String, folder: String?, folderHasManifest: Bool) {
+            (self.key, self.folder, self.folderHasManifest) = (key, folder, folderHasManifest)
+        }
+    }
+
+    public var looked: [Looked] = []
+    public var versions: [Version] = []
+    public var indexKey = "index.json"
+    public var index = Index.notRead
+    /// How many public keys `--public-key` gave.
+    public var keysGiven = 0
+    public var strays: [Stray] = []
+    /// The version folders the catalog records, and those index.json lists.
+    public var recordedFolders: Set<String> = []
+    public var indexedFolders: Set<String> = []
+    /// What interrupted writes left (the backend's temporary files).
+    public var leftovers: [String] = []
+
+    public init() {}
+
+    /// The strays that are a version an interrupted publish left (neither the catalog nor
+    /// index.json knows it whole; without its manifest.json, one index.json does not list): the
+    /// folder and whether it is whole; the others are drift.
+    var partitionedStrays: (unexpected: [String], unrecorded: [(folder: String, whole: Bool)]) {
+        var unexpected: [String] = []
+        var unrecorded: [String: Bool] = [:]
+        for stray in strays {
+            if let folder = stray.folder, !recordedFolders.contains(folder), stray.folderHasManifest || !indexedFolders.contains(folder) {
+                unrecorded[folder] = stray.folderHasManifest
+            } else {
+                unexpected.append(stray.key)
+            }
+        }
+        return (unexpected, unrecorded.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// Every store rule, in the order `verify` runs them: `RuleBook.rules`' store rules.
+    static let rules: [any StoreRule] = RuleBook.rules.compactMap { $0 as? any StoreRule }
+
+    /// Every finding of the store rules, in rule order.
+    public var findings: [Finding] { Self.rules.flatMap { $0.check(self) } }
+}
+
+/// A rule of `verify` (`Rule`: id, severity, summary) and its check of what verify observed.
+protocol StoreRule: Rule {
+    func check(_ store: StoreObservations) -> [Finding]
+}
+
+extension StoreRule {
+    static var scope: RuleID.Scope { .store }
+
+    /// A finding of this rule about `key`, at its severity (or `severity`).
+    func finding(_ key: String, _ message: String, severity: Severity = Self.severity) -> Finding {
+        Finding(Self.id, severity, file: key, message)
+    }
+}
