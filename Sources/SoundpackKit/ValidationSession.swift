@@ -10,6 +10,8 @@ import SoundpackReports
 import SoundpackSupport
 import SoundpackValidation
 
+/// One `validate` run's settings: strictness, the rules and baseline that do not count, and the
+/// tool version recorded with it.
 public struct ValidationSession: Sendable {
     /// Warnings fail the run too.
     public var strict = false
@@ -18,8 +20,10 @@ public struct ValidationSession: Sendable {
     /// Per pack (id, or the folder as shown when pack.json is unreadable): the fingerprints of
     /// findings that do not count (a previous run's JSON report).
     public var baseline: [String: Set<String>] = [:]
+    /// Recorded with the run in the catalog (`soundpack --version`).
     public var toolVersion: String
 
+    /// A session that suppresses nothing and fails on errors only.
     public init(toolVersion: String) {
         self.toolVersion = toolVersion
     }

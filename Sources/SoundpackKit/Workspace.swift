@@ -11,15 +11,19 @@ import SoundpackSupport
 /// arguments are relative to. Commands open catalogs and stores, and resolve pack arguments, only
 /// through it.
 public struct Workspace: Sendable {
+    /// Where the catalog is: a SQLite file, a PostgreSQL URL, or the empty catalog.
     public var catalog: CatalogLocation
     /// Whether someone named the catalog (only the default's folder is ever created).
     public var catalogNamed: Bool
+    /// Where the store is: a folder or `s3://BUCKET/PREFIX`.
     public var store: StoreLocation
     /// Whether someone named the store (`--store`, `SOUNDPACK_STORE`).
     public var storeNamed: Bool
     /// The project root (see `projectRoot(from:)`), or the working folder when there is none.
     public var root: String
+    /// The folder relative arguments are read from.
     public var workingDirectory: String
+    /// The environment the catalog and store are opened with (credentials, endpoints).
     public var environment: [String: String]
 
     /// The folder a project's default catalog lives in, and the one that marks a project root.
@@ -98,6 +102,7 @@ public struct Workspace: Sendable {
                            hint: "soundpack validate or publish writes one, catalog rebuild --from-store makes one from a store; --catalog or SOUNDPACK_CATALOG names another")
     }
 
+    /// The store, opened with the environment's credentials and endpoint; throws when it cannot be.
     public func openStore() throws(SoundpackError) -> Store {
         try store.open(environment: environment)
     }

@@ -12,6 +12,7 @@ public enum ImportOutcome: Sendable {
     case imported(PackReport)
     case invalid(PackReport)
 
+    /// The validation report of the extracted pack, whether it was imported or not.
     public var report: PackReport {
         switch self {
         case .imported(let report), .invalid(let report): return report
@@ -19,6 +20,7 @@ public enum ImportOutcome: Sendable {
     }
 }
 
+/// `soundpack import`: a pack archive (tar.gz or zip) into a new folder, all or nothing.
 public enum PackImporter {
     /// Extracts `archive` into `destination` (which must not exist); the report names the pack by
     /// the destination as the user wrote it.

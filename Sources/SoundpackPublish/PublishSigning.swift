@@ -14,6 +14,7 @@ public struct PublishSigning: Sendable, Equatable {
     /// Versions the run found already published, and the key each is signed by (nil: unsigned).
     public var alreadyPublished: [(version: String, signedBy: String?)]
 
+    /// Equal when the key, the signed versions and the already published ones (with their keys) are.
     public static func == (a: PublishSigning, b: PublishSigning) -> Bool {
         a.keyID == b.keyID && a.signed == b.signed && a.alreadyPublished.map(\.version) == b.alreadyPublished.map(\.version)
             && a.alreadyPublished.map(\.signedBy) == b.alreadyPublished.map(\.signedBy)

@@ -17,19 +17,25 @@ import SoundpackValidation
 
 /// What publishing one pack came to.
 public struct PublishOutcome: Sendable {
+    /// How publishing the pack ended (`status` in `publish --format json`).
     public enum Status: String, Sendable, Codable {
         case published, unchanged, refused
         /// `--dry-run`: it passed every check and would be published.
         case wouldPublish = "would-publish"
     }
+    /// The pack folder, as the user named it.
     public var folder: PackFolder
+    /// The pack's id, when its pack.json could be read.
     public var id: String?
+    /// The pack's version, when its pack.json could be read.
     public var version: SemanticVersion?
+    /// Published, unchanged, refused or (`--dry-run`) would be published.
     public var status: Status
     /// Said to the user: why refused, or what was written.
     public var message: String
     /// The rule a refusal falls under (`catalog.version-conflict`), when one applies.
     public var rule: RuleID?
+    /// The validation report publishing was decided on.
     public var report: PackReport
 }
 
@@ -38,6 +44,7 @@ public struct PublishOutcome: Sendable {
 extension PublishOutcome: Encodable {
     private enum CodingKeys: String, CodingKey { case directory, id, version, status, message, rule }
 
+    /// One object of `publish --format json` (schemas/publish.schema.json).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(folder.shown, forKey: .directory)
@@ -51,11 +58,15 @@ extension PublishOutcome: Encodable {
 
 /// A store (static files) and the catalog that records it.
 public final class Publisher {
+    /// The catalog the published versions are recorded in.
     public let catalog: any Catalog
+    /// The store the versions' files go to.
     public let store: Store
+    /// Signs each new version's manifest.json (`manifest.json.sig`), when given.
     public let signingKey: SigningKey?
     /// mtime of tar entries: `SOURCE_DATE_EPOCH` or 0.
     public let sourceDateEpoch: Int64
+    /// The clock publication times are taken from (tests set it).
     public var now: () -> Date = { Date() }
     /// Recorded with the validation runs publishing makes.
     public var toolVersion = "soundpack"
@@ -63,6 +74,7 @@ public final class Publisher {
     /// no catalog row.
     public var dryRun = false
 
+    /// A publisher into `store`, recording in `catalog`; archives' entries carry `sourceDateEpoch` as their time.
     public init(catalog: any Catalog, store: Store, signingKey: SigningKey? = nil, sourceDateEpoch: Int64 = 0) {
         self.catalog = catalog
         self.store = store

@@ -18,11 +18,17 @@ struct StoredVersion: Sendable {
     var yank: String?
 }
 
+/// Records in a catalog the versions a store holds and the catalog lacks (the store is the truth):
+/// every file of such a version is read back and checked before it is recorded.
 public struct StoreRecovery {
+    /// The store read from.
     public let store: Store
+    /// The catalog written to.
     public let catalog: any Catalog
+    /// The clock recording times are taken from.
     public var now: () -> Date = { Date() }
 
+    /// A recovery of `store`'s versions into `catalog`.
     public init(store: Store, catalog: any Catalog) {
         self.store = store
         self.catalog = catalog

@@ -9,8 +9,12 @@ import SoundpackStore
 import SoundpackSupport
 import SoundpackValidation
 
+/// `soundpack verify`: every file of the store hashed and compared with the manifests and the
+/// catalog, index.json with the catalog, signatures with the given keys.
 public struct StoreVerifier {
+    /// The catalog whose published versions the store must hold.
     public let catalog: any Catalog
+    /// The store checked.
     public let store: Store
     /// Public keys by key id. When any are given, every published version (yanked ones too) must
     /// carry a valid signature by one of them; unsigned versions and other keys are drift.
@@ -19,6 +23,7 @@ public struct StoreVerifier {
     /// may be unsigned (a notice, not drift); every newer one must be signed.
     public var unsignedBefore: [String: SemanticVersion] = [:]
 
+    /// A verifier of `store` against `catalog`, with no keys (signatures are then not required).
     public init(catalog: any Catalog, store: Store) {
         self.catalog = catalog
         self.store = store
@@ -27,8 +32,11 @@ public struct StoreVerifier {
     /// What `verify` found: drifts (exit 1), notices (what an interrupted publish left, harmless
     /// and cleaned by the next publish) and how many files were checked.
     public struct Result: Sendable {
+        /// What differs from what was published (exit 1), sorted by file and rule.
         public var drifts: [Finding]
+        /// What interrupted publishes left, and unsigned versions accepted by `--unsigned-before`.
         public var notices: [Finding]
+        /// How many files were read and hashed.
         public var filesChecked: Int
     }
 

@@ -13,6 +13,7 @@ public enum Severity: String, Sendable, Codable {
 /// `AudioClipping`); the ids that exist, their order, scope, severity and summary all come from the
 /// one list of rules, `RuleBook.rules`.
 public struct RuleID: RawRepresentable, Hashable, Sendable, Codable, CaseIterable {
+    /// The id as users write it: `audio.clipping`.
     public let rawValue: String
 
     /// The rule called `rawValue`; nil when no rule is called that.
@@ -37,6 +38,7 @@ public struct RuleID: RawRepresentable, Hashable, Sendable, Codable, CaseIterabl
         return rule
     }
 
+    /// What the rule checks, as its declaration says.
     public var scope: Scope { rule.scope }
 
     /// The rules a pack's report can name (SARIF's rule list, `validate --ignore`): a pack's, and
@@ -57,10 +59,15 @@ public struct RuleID: RawRepresentable, Hashable, Sendable, Codable, CaseIterabl
 
 /// A problem found in a pack, located by token and/or file (relative to the pack folder).
 public struct Finding: Sendable, Equatable, Codable {
+    /// The rule that fired.
     public var rule: RuleID
+    /// How much it matters here (a rule may fire at another severity than its default: compose.too-long).
     public var severity: Severity
+    /// The clip key it concerns, if any.
     public var token: String?
+    /// The file it concerns, relative to the pack folder (or the store's key, for verify).
     public var file: String?
+    /// What is wrong and what to do, in one line.
     public var message: String
     /// Why the finding does not count (`--ignore`, pack.json `checks.ignore`, `--baseline`); nil
     /// when it counts. Suppressed findings stay in every report so nothing is hidden silently.
@@ -68,11 +75,13 @@ public struct Finding: Sendable, Equatable, Codable {
     /// Where in pack.json the finding points (1-based line, and column in UTF-16 code units), for
     /// findings about pack.json; nil for clip files and when pack.json could not be read.
     public var line: Int?
+    /// The column of `line`, in UTF-16 code units.
     public var column: Int?
     /// The pack.json key the finding is about (`clips.十`, `maxAmount`), resolved into `line` and
     /// `column` by the validator.
     var keyPath: String?
 
+    /// A finding of `rule` at `severity`; `keyPath` names the pack.json key it is about.
     public init(_ rule: RuleID, _ severity: Severity, token: String? = nil, file: String? = nil, at keyPath: String? = nil, _ message: String) {
         self.rule = rule
         self.severity = severity

@@ -23,6 +23,7 @@ public struct InspectedClip: Sendable {
     /// The file's size when its path was checked (0 when missing or unsafe).
     var bytesOnDisk = 0
 
+    /// What reading and measuring the clip found; nil when it could not be read.
     public var facts: ClipFacts? {
         if case .success(let facts)? = probe { return facts }
         return nil
@@ -31,8 +32,11 @@ public struct InspectedClip: Sendable {
 
 /// A pack as the rules see it.
 public struct InspectedPack: Sendable {
+    /// The pack folder, as named.
     public var folder: PackFolder
+    /// pack.json as parsed; nil when it could not be read.
     public var packFile: PackFile?
+    /// Why pack.json could not be read.
     public var packFileError: PackFileError?
     /// Where each key of pack.json is written, for findings to point at.
     public var packFileKeyLocations: [String: JSONKeyLocation] = [:]
@@ -40,6 +44,7 @@ public struct InspectedPack: Sendable {
     public var clips: [InspectedClip]
     /// Audio files under the folder, relative paths, not following symlinks.
     public var audioFiles: [String]
+    /// The longest announcement the pack can make; nil when it cannot be planned.
     public var worstCase: WorstCase?
 
     /// The tokens the pack's announcements need for every amount up to `maxAmount`.
@@ -63,10 +68,15 @@ public struct WorstCase: Sendable, Equatable, Encodable {
     /// Encoded as its decimal text and the tokens' clip keys, as before they were typed; nil when
     /// the longest is a phrase that says no amount.
     public var amount: Amount?
+    /// The tokens said, in order.
     public var tokens: [Token]
+    /// What is said, as text.
     public var text: String
+    /// Its length in frames at `sampleRate`.
     public var frames: Int64
+    /// The clips' sample rate, in Hz.
     public var sampleRate: Int
+    /// Its length in seconds.
     public var seconds: Double
 
     /// What is said, for messages: `amount 15.40`; with phrases `phrase 'refund' with amount 15.40`

@@ -10,10 +10,13 @@ import Synchronization
 
 /// Reads a pack folder into the facts the rules check.
 public struct PackInspector: Sendable {
+    /// What a clip may be (duration, rate, channels) before it is read further.
     public var limits: AudioLimits
 
+    /// An inspector with iOS's limits by default.
     public init(limits: AudioLimits = AudioLimits()) { self.limits = limits }
 
+    /// Reads one pack folder: pack.json, then every clip, probed once.
     public func inspect(folder: PackFolder) -> InspectedPack {
         inspect(folders: [folder])[0]
     }

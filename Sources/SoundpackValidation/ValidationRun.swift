@@ -3,13 +3,18 @@
 import SoundpackCore
 import SoundpackPack
 
+/// One `validate` run over several packs: the reports every renderer prints, and whether it passed.
 public struct ValidationRun: Sendable {
+    /// One report per pack, in the order the packs were named.
     public var reports: [PackReport]
+    /// Warnings fail the run too (`--strict`).
     public var strict: Bool
+    /// The version of soundpack that ran (SARIF's and JUnit's tool version).
     public var toolVersion: String
     /// Wall time of the whole run, for JUnit.
     public var seconds: Double
 
+    /// A run of `reports`.
     public init(reports: [PackReport], strict: Bool, toolVersion: String, seconds: Double = 0) {
         self.reports = reports
         self.strict = strict
@@ -17,6 +22,7 @@ public struct ValidationRun: Sendable {
         self.seconds = seconds
     }
 
+    /// Whether no pack has a finding that fails the run (`verdict`).
     public var passed: Bool { reports.allSatisfy { verdict.passes($0.findings) } }
 
     /// Where a finding points: the pack folder joined with its file (pack.json when none).

@@ -10,10 +10,13 @@ public struct Validator: Sendable {
     /// Every pack rule, in the order findings are reported: `RuleBook.rules`' pack rules.
     static let rules: [any PackRule] = RuleBook.rules.compactMap { $0 as? any PackRule }
 
+    /// Reads each pack into the facts the rules check.
     public var inspector: PackInspector
 
+    /// A validator with iOS's limits by default.
     public init(inspector: PackInspector = PackInspector()) { self.inspector = inspector }
 
+    /// Validates one pack folder.
     public func validate(folder: PackFolder) -> PackReport {
         validate(folders: [folder])[0]
     }
@@ -63,12 +66,15 @@ extension Validator {
 /// The result of validating one pack: the parsed pack.json, findings, each clip's facts, and the
 /// worst-case announcement. Typed throughout; `encode(to:)` writes schemas/report.schema.json.
 public struct PackReport: Sendable, Encodable, Equatable {
+    /// One clip key of pack.json, its file and what reading it found.
     public struct Clip: Sendable, Encodable, Equatable {
         /// The key as written in pack.json (a token, or a key the grammar does not know).
         public var key: String
         /// The path as written in pack.json.
         public var file: String
+        /// What reading and measuring the file found; nil when it could not be read.
         public var facts: ClipFacts?
+        /// Why the file could not be read or is unsafe.
         public var error: String?
         /// How long reading and measuring the file took; not in the JSON report (it varies run to run).
         public var seconds: Double = 0
@@ -77,6 +83,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
         public var token: Token?
 
         private enum CodingKeys: String, CodingKey { case token, file, facts, error }
+        /// The clip as the JSON report writes it (its key as `token`).
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(key, forKey: .token)
@@ -86,16 +93,21 @@ public struct PackReport: Sendable, Encodable, Equatable {
         }
     }
 
+    /// The pack folder, as named.
     public private(set) var folder: PackFolder
     /// pack.json as parsed; nil when it could not be read (a `manifest.invalid` finding says why).
     public let packFile: PackFile?
+    /// Every finding, suppressed ones included (each says why it does not count).
     public private(set) var findings: [Finding]
+    /// Every clip key of pack.json, in its order.
     public let clips: [Clip]
+    /// The longest announcement the pack can make; nil when it cannot be planned.
     public let worstCase: WorstCase?
     /// SHA-256 over the pack's canonical manifest (identity, grammar and every clip's hash).
     public let digest: String?
     /// Findings that count: unsuppressed errors and warnings.
     public private(set) var errors = 0
+    /// Warnings that count.
     public private(set) var warnings = 0
     /// Findings reported but not counted (ignored or in the baseline).
     public private(set) var suppressed = 0
@@ -121,7 +133,9 @@ public struct PackReport: Sendable, Encodable, Equatable {
         recount()
     }
 
+    /// The pack id, when pack.json could be read.
     public var id: String? { packFile?.id }
+    /// The pack version, when pack.json could be read.
     public var version: SemanticVersion? { packFile?.version }
     /// `id version`, or the folder when pack.json could not be read: how a pack is named in reports.
     public var title: String { packFile.map { "\($0.id) \($0.version)" } ?? folder.shown }
@@ -154,6 +168,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
         case errors, warnings, suppressed, ignoredByPack, checkReasons
     }
 
+    /// The report as `validate --format json` writes it (schemas/report.schema.json).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(folder.shown, forKey: .directory)

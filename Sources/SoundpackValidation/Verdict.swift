@@ -9,6 +9,7 @@ public struct Verdict: Sendable, Equatable {
     /// Warnings fail the run too (`validate --strict`).
     public var strict: Bool
 
+    /// A verdict that fails on errors, and on warnings when `strict`.
     public init(strict: Bool = false) { self.strict = strict }
 
     /// Whether `finding` fails the run.
@@ -40,6 +41,7 @@ public struct Suppressions: Sendable, Equatable {
     /// Fingerprints of findings accepted earlier (`--baseline`).
     public var baseline: Set<String> = []
 
+    /// Suppressions of the pack's own ignores, the named rules and a baseline.
     public init(packIgnores: Set<String> = [], rules: Set<RuleID> = [], baseline: Set<String> = []) {
         (self.packIgnores, self.rules, self.baseline) = (packIgnores, rules, baseline)
     }

@@ -4,6 +4,7 @@ import Foundation
 import SoundpackCore
 import SoundpackSupport
 
+/// A payment push's APNs payload: made (`make`) and linted (`lint`) by the same rules.
 public enum PushPayload {
     /// APNs refuses payloads above 4 KB.
     public static let maxBytes = 4_096
@@ -31,13 +32,16 @@ public enum PushPayload {
 
     /// What lint knows of a published pack: enough to tell whether it can say the amount.
     public struct PackFacts: Sendable {
+        /// The largest amount the version says.
         public var maxAmount: Amount
+        /// Whether the version is yanked (phones refuse it).
         public var yanked: Bool
         /// What the version can announce.
         public var phrasebook: Phrasebook
         /// The clip keys the version has.
         public var clipKeys: Set<String>
 
+        /// The facts of one published version.
         public init(maxAmount: Amount, yanked: Bool, phrasebook: Phrasebook, clipKeys: Set<String>) {
             self.maxAmount = maxAmount
             self.yanked = yanked

@@ -6,35 +6,35 @@ import SoundpackCore
 /// A version publish is about to write, and what it has learnt of the pack's published versions
 /// by the time it asks its rules: publish asks once it knows whether the same id@version exists,
 /// and again once it knows the newest published version and the change from it.
-public struct PublicationCandidate: Sendable {
+package struct PublicationCandidate: Sendable {
     /// The same id@version, found before this one is written.
-    public struct Existing: Sendable {
+    package struct Existing: Sendable {
         /// Where it was found: the catalog, the store (a version the catalog lacks), or earlier in
         /// this run (a dry run's plan).
-        public enum Place: Sendable { case catalog, store, thisRun }
-        public var place: Place
-        public var digest: String
-        public var yanked: Bool
-        public var yankReason: String?
+        package enum Place: Sendable { case catalog, store, thisRun }
+        package var place: Place
+        package var digest: String
+        package var yanked: Bool
+        package var yankReason: String?
 
-        public init(place: Place, digest: String, yanked: Bool = false, yankReason: String? = nil) {
+        package init(place: Place, digest: String, yanked: Bool = false, yankReason: String? = nil) {
             (self.place, self.digest, self.yanked, self.yankReason) = (place, digest, yanked, yankReason)
         }
     }
 
-    public var id: String
-    public var version: SemanticVersion
-    public var digest: String
+    package var id: String
+    package var version: SemanticVersion
+    package var digest: String
     /// The store, as messages show it.
-    public var store: String
-    public var existing: Existing?
+    package var store: String
+    package var existing: Existing?
     /// The newest published version of the pack, when it has one and no version is the same.
-    public var newest: SemanticVersion?
+    package var newest: SemanticVersion?
     /// The change from `newest`, when the bump is checked (not for a pre-release's successor of the
     /// same version, nor when the catalog has no record of `newest`).
-    public var change: VersionChange?
+    package var change: VersionChange?
 
-    public init(id: String, version: SemanticVersion, digest: String, store: String) {
+    package init(id: String, version: SemanticVersion, digest: String, store: String) {
         (self.id, self.version, self.digest, self.store) = (id, version, digest, store)
     }
 
@@ -42,7 +42,7 @@ public struct PublicationCandidate: Sendable {
     var name: String { PackRef.name(id, version) }
 
     /// The first refusal of the publication rules, in order; nil when none refuses.
-    public var refusal: Finding? {
+    package var refusal: Finding? {
         for rule in Self.rules { if let finding = rule.check(self) { return finding } }
         return nil
     }

@@ -6,7 +6,9 @@ import SoundpackCore
 /// The size of a version bump.
 public enum Bump: Int, Comparable, Sendable, Codable {
     case none, patch, minor, major
+    /// A smaller bump comes first: none, patch, minor, major.
     public static func < (a: Bump, b: Bump) -> Bool { a.rawValue < b.rawValue }
+    /// As messages say it: `no`, `patch`, `minor`, `major`.
     public var name: String { ["no", "patch", "minor", "major"][rawValue] }
 
     /// The bump from `old` to `new` (assumes `new > old`).
@@ -22,17 +24,24 @@ public enum Bump: Int, Comparable, Sendable, Codable {
 public struct VersionFacts: Sendable, Equatable {
     /// What the bump rule compares of one clip.
     public struct Clip: Sendable, Hashable {
+        /// The clip's SHA-256.
         public var sha256: String
+        /// Its sample format, when known.
         public var format: ClipFormat?
+        /// One clip's facts.
         public init(sha256: String, format: ClipFormat?) {
             self.sha256 = sha256
             self.format = format
         }
     }
 
+    /// The version these facts are of.
     public var version: SemanticVersion
+    /// Its pack digest.
     public var digest: String
+    /// How it reads amounts, with its options.
     public var grammar: Grammar
+    /// The largest amount it says.
     public var maxAmount: Amount
     /// Clip key → hash and format.
     public var clips: [String: Clip]
@@ -78,27 +87,40 @@ extension VersionFacts {
 
 /// The differences between two versions, each with the bump it needs.
 public struct VersionChange: Sendable, Codable, Equatable {
+    /// One difference: what changed, the detail, and the bump it needs.
     public struct Item: Sendable, Codable, Equatable {
+        /// What changed (`tokens removed`).
         public var kind: String
+        /// Which (`亿`).
         public var detail: String
+        /// The bump it needs.
         public var needs: Bump
     }
 
+    /// The older version.
     public var from: String
+    /// The newer version.
     public var to: String
+    /// Tokens the newer version has and the older lacks, in reading order.
     public var tokensAdded: [String]
+    /// Tokens the older version has and the newer lacks.
     public var tokensRemoved: [String]
+    /// Tokens in both whose clip's bytes changed.
     public var audioChanged: [String]
     /// Phrase ids added, removed and changed (pieces or being the default); nil when neither
     /// version declares phrases, or one side's are not known.
     public var phrasesAdded: [String]?
+    /// Phrase ids the newer version no longer has.
     public var phrasesRemoved: [String]?
+    /// Phrase ids whose pieces or default-ness changed.
     public var phrasesChanged: [String]?
+    /// Every difference, gravest kinds first.
     public var items: [Item]
 
     /// The bump the changes need together.
     public var required: Bump { items.map(\.needs).max() ?? .none }
 
+    /// The differences from `old` to `new`, each with the bump it needs.
     public init(from old: VersionFacts, to new: VersionFacts) {
         from = old.version.description
         to = new.version.description

@@ -7,9 +7,9 @@ import SoundpackCore
 /// What `verify` observed of a store: every file it read or hashed and what stood there, each
 /// published version as the catalog records it and as its manifest describes it, index.json, and
 /// every key the store lists. Plain facts; the store rules judge them.
-public struct StoreObservations: Sendable {
+package struct StoreObservations: Sendable {
     /// What stood at a key.
-    public enum Found: Sendable, Equatable {
+    package enum Found: Sendable, Equatable {
         case absent
         case file(sha256: String)
         /// A FIFO, device, socket or folder ("a FIFO"), never opened.
@@ -22,68 +22,68 @@ public struct StoreObservations: Sendable {
 
     /// A key verify looked at: the SHA-256 a record lists for it and which record (nil for a file
     /// no record hashes: index.json, a signature), and what was found.
-    public struct Looked: Sendable {
-        public var key: String
-        public var listedBy: String?
-        public var sha256: String?
-        public var found: Found
+    package struct Looked: Sendable {
+        package var key: String
+        package var listedBy: String?
+        package var sha256: String?
+        package var found: Found
 
-        public init(key: String, listedBy: String?, sha256: String?, found: Found) {
+        package init(key: String, listedBy: String?, sha256: String?, found: Found) {
             (self.key, self.listedBy, self.sha256, self.found) = (key, listedBy, sha256, found)
         }
     }
 
     /// What the catalog records of a published version.
-    public struct Recorded: Sendable {
-        public var digest: String
+    package struct Recorded: Sendable {
+        package var digest: String
         /// Token → its file in the version folder and SHA-256.
-        public var clips: [String: (file: String, sha256: String)]
+        package var clips: [String: (file: String, sha256: String)]
         /// Archive kind (`tar.gz`, `zip`) → SHA-256, when recorded.
-        public var archives: [String: String]
+        package var archives: [String: String]
 
-        public init(digest: String, clips: [String: (file: String, sha256: String)], archives: [String: String]) {
+        package init(digest: String, clips: [String: (file: String, sha256: String)], archives: [String: String]) {
             (self.digest, self.clips, self.archives) = (digest, clips, archives)
         }
     }
 
     /// A version's manifest signature, for a manifest that was read.
-    public struct Signature: Sendable {
+    package struct Signature: Sendable {
         /// The key the manifest says signed it; nil: unsigned.
-        public var keyID: String?
+        package var keyID: String?
         /// Where the signature is.
-        public var key: String
+        package var key: String
         /// A signature (base64) was read there.
-        public var read: Bool
+        package var read: Bool
         /// Whether it verifies by the given key of `keyID`; nil when no given key has that id.
-        public var verifies: Bool?
+        package var verifies: Bool?
 
-        public init(keyID: String?, key: String, read: Bool, verifies: Bool?) {
+        package init(keyID: String?, key: String, read: Bool, verifies: Bool?) {
             (self.keyID, self.key, self.read, self.verifies) = (keyID, key, read, verifies)
         }
     }
 
     /// A version's manifest as read: refused as phones refuse it, describing another version, or
     /// read, with pack.json's disagreement with it and its signature.
-    public enum Manifest: Sendable {
+    package enum Manifest: Sendable {
         case refused(String)
         case describes(String)
         case read(StoreManifest, packJSONDisagreement: String?, signature: Signature)
     }
 
     /// One published version.
-    public struct Version: Sendable {
-        public var id: String
-        public var version: SemanticVersion
-        public var manifestKey: String
-        public var recorded: Recorded
+    package struct Version: Sendable {
+        package var id: String
+        package var version: SemanticVersion
+        package var manifestKey: String
+        package var recorded: Recorded
         /// Nil when it could not be read (missing, too large, no file, or unread).
-        public var manifest: Manifest?
+        package var manifest: Manifest?
         /// A file of the version folder → its key in the store.
-        public var keys: [String: String]
+        package var keys: [String: String]
         /// `--unsigned-before` for its pack.
-        public var unsignedBefore: SemanticVersion?
+        package var unsignedBefore: SemanticVersion?
 
-        public init(id: String, version: SemanticVersion, manifestKey: String, recorded: Recorded, manifest: Manifest?,
+        package init(id: String, version: SemanticVersion, manifestKey: String, recorded: Recorded, manifest: Manifest?,
                     keys: [String: String], unsignedBefore: SemanticVersion?) {
             (self.id, self.version, self.manifestKey, self.recorded, self.manifest) = (id, version, manifestKey, recorded, manifest)
             (self.keys, self.unsignedBefore) = (keys, unsignedBefore)
@@ -91,7 +91,7 @@ public struct StoreObservations: Sendable {
     }
 
     /// index.json against the one the catalog's versions describe.
-    public enum Index: Sendable {
+    package enum Index: Sendable {
         case matches, differs
         /// Not one phones take, with their reason.
         case refused(String)
@@ -103,30 +103,30 @@ public struct StoreObservations: Sendable {
 
     /// A key of the store no manifest accounts for, and the version folder it is in when its path
     /// is `ID/VERSION/…` (with whether that folder holds its manifest.json).
-    public struct Stray: Sendable {
-        public var key: String
-        public var folder: String?
-        public var folderHasManifest: Bool
+    package struct Stray: Sendable {
+        package var key: String
+        package var folder: String?
+        package var folderHasManifest: Bool
 
-        public init(key: String, folder: String?, folderHasManifest: Bool) {
+        package init(key: String, folder: String?, folderHasManifest: Bool) {
             (self.key, self.folder, self.folderHasManifest) = (key, folder, folderHasManifest)
         }
     }
 
-    public var looked: [Looked] = []
-    public var versions: [Version] = []
-    public var indexKey = "index.json"
-    public var index = Index.notRead
+    package var looked: [Looked] = []
+    package var versions: [Version] = []
+    package var indexKey = "index.json"
+    package var index = Index.notRead
     /// How many public keys `--public-key` gave.
-    public var keysGiven = 0
-    public var strays: [Stray] = []
+    package var keysGiven = 0
+    package var strays: [Stray] = []
     /// The version folders the catalog records, and those index.json lists.
-    public var recordedFolders: Set<String> = []
-    public var indexedFolders: Set<String> = []
+    package var recordedFolders: Set<String> = []
+    package var indexedFolders: Set<String> = []
     /// What interrupted writes left (the backend's temporary files).
-    public var leftovers: [String] = []
+    package var leftovers: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// The strays that are a version an interrupted publish left (neither the catalog nor
     /// index.json knows it whole; without its manifest.json, one index.json does not list): the
@@ -148,7 +148,7 @@ public struct StoreObservations: Sendable {
     static let rules: [any StoreRule] = RuleBook.rules.compactMap { $0 as? any StoreRule }
 
     /// Every finding of the store rules, in rule order.
-    public var findings: [Finding] { Self.rules.flatMap { $0.check(self) } }
+    package var findings: [Finding] { Self.rules.flatMap { $0.check(self) } }
 }
 
 /// A rule of `verify` (`Rule`: id, severity, summary) and its check of what verify observed.
