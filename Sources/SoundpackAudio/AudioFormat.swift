@@ -5,31 +5,31 @@
 import SoundpackCore
 
 /// The encoding facts of a clip.
-public struct AudioFormat: Sendable, Equatable, Codable {
-    public var container: Container
-    public var codec: Codec
+package struct AudioFormat: Sendable, Equatable, Codable {
+    package var container: Container
+    package var codec: Codec
     /// Bits per stored sample for PCM (8, 16, 24, 32, 64 float), else nil.
-    public var bitsPerSample: Int?
-    public var sampleRate: Int
-    public var channels: Int
+    package var bitsPerSample: Int?
+    package var sampleRate: Int
+    package var channels: Int
     /// Frames the header declares (decoding counts the real number).
-    public var frames: Int64
+    package var frames: Int64
 }
 
 /// Caps checked before and while decoding, so a hostile file cannot exhaust memory or time.
 public struct AudioLimits: Sendable {
-    public var maxFileBytes = 16 * 1024 * 1024
+    package var maxFileBytes = 16 * 1024 * 1024
     /// All clip files of one pack together: beyond this, files are not read (`file.unreadable`).
-    public var maxPackBytes = 128 * 1024 * 1024
+    package var maxPackBytes = 128 * 1024 * 1024
     public var channels = 1...2
-    public var sampleRates = 8_000...48_000
+    package var sampleRates = 8_000...48_000
     /// Clips must hold less than this much audio.
-    public var maxSeconds = 30
+    package var maxSeconds = 30
     /// Frames decoded per read.
-    public var chunkFrames = 4_096
+    var chunkFrames = 4_096
     /// Float samples beyond this magnitude (+24 dBFS) are not audio, whatever headroom a float
     /// format allows; they count with NaN and infinities as `audio.non-finite`.
-    public var maxSampleMagnitude: Float = 16
+    var maxSampleMagnitude: Float = 16
 
     public init() {}
 
@@ -51,7 +51,7 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public let message: String
     public let kind: Kind
-    public init(_ message: String, kind: Kind = .unreadable) {
+    package init(_ message: String, kind: Kind = .unreadable) {
         self.message = message
         self.kind = kind
     }
@@ -72,7 +72,7 @@ public struct ClipFormat: Hashable, Sendable, Codable, CustomStringConvertible {
     public var channels: Int
     public var codec: Codec
 
-    public init(sampleRate: Int, channels: Int, codec: Codec) {
+    package init(sampleRate: Int, channels: Int, codec: Codec) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.codec = codec
@@ -85,9 +85,9 @@ public struct ClipFormat: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 /// Samples that are not numbers a meter can use: NaN, ±infinity, or beyond the float headroom.
-public struct NonFiniteSamples: Sendable, Equatable, Codable {
+package struct NonFiniteSamples: Sendable, Equatable, Codable {
     /// How many samples (over all channels).
-    public var count: Int
+    package var count: Int
     /// The frame of the first one.
-    public var firstFrame: Int64
+    package var firstFrame: Int64
 }

@@ -80,25 +80,25 @@ public struct ClipRecord: Sendable, Equatable {
     /// The path in the pack folder, as pack.json writes it.
     public var file: String
     /// The path in the store's version folder; set once the version is published.
-    public var storeFile: String?
+    package var storeFile: String?
     public var bytes: Int?
     public var sha256: String?
     public var container: Container?
     public var codec: Codec?
-    public var bitsPerSample: Int?
+    package var bitsPerSample: Int?
     public var sampleRate: Int?
     public var channels: Int?
     public var frames: Int64?
     public var durationSeconds: Double?
-    public var peakDbfs: Double?
-    public var leadingSilenceMs: Double?
-    public var trailingSilenceMs: Double?
+    package var peakDbfs: Double?
+    package var leadingSilenceMs: Double?
+    package var trailingSilenceMs: Double?
     public var truePeakDbtp: Double?
     public var momentaryMaxLufs: Double?
-    public var dcOffsetPercent: Double?
-    public var clippedRuns: Int?
+    package var dcOffsetPercent: Double?
+    package var clippedRuns: Int?
 
-    public init(key: String, file: String, storeFile: String? = nil, facts: ClipFacts?) {
+    package init(key: String, file: String, storeFile: String? = nil, facts: ClipFacts?) {
         self.key = key
         self.file = file
         self.storeFile = storeFile
@@ -137,7 +137,7 @@ public struct FindingRecord: Sendable, Equatable {
     public var file: String?
     public var message: String
 
-    public init(rule: String, severity: String, token: String?, file: String?, message: String) {
+    package init(rule: String, severity: String, token: String?, file: String?, message: String) {
         (self.rule, self.severity, self.token, self.file, self.message) = (rule, severity, token, file, message)
     }
 }
@@ -145,7 +145,7 @@ public struct FindingRecord: Sendable, Equatable {
 /// The identity of a recorded pack version: what the `packs` and `versions` rows hold.
 public struct VersionIdentity: Sendable, Equatable {
     public var packID: String
-    public var packName: String?
+    package var packName: String?
     public var version: SemanticVersion
     public var digest: String
     public var grammar: Grammar
@@ -155,7 +155,7 @@ public struct VersionIdentity: Sendable, Equatable {
     /// What the version says around its amounts (its phrases and texts); nil when not known.
     public var phrases: VersionPhrases?
 
-    public init(packID: String, packName: String?, version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount,
+    package init(packID: String, packName: String?, version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount,
                 source: VoiceSource? = nil, phrases: VersionPhrases? = nil) {
         (self.packID, self.packName, self.version, self.digest, self.grammar, self.maxAmount) = (packID, packName, version, digest, grammar, maxAmount)
         self.source = source
@@ -219,7 +219,7 @@ public struct ValidationRecord: Sendable {
     public var toolVersion: String
     public var findings: [FindingRecord]
 
-    public init(pack: VersionIdentity, clips: [ClipRecord], path: String, ranAt: Date, errors: Int, warnings: Int, passed: Bool,
+    package init(pack: VersionIdentity, clips: [ClipRecord], path: String, ranAt: Date, errors: Int, warnings: Int, passed: Bool,
                 worstAmount: String?, worstSeconds: Double?, toolVersion: String, findings: [FindingRecord]) {
         self.pack = pack
         self.clips = clips
@@ -239,13 +239,13 @@ public struct ValidationRecord: Sendable {
 public struct PublicationRecord: Sendable {
     public var pack: VersionIdentity
     public var clips: [ClipRecord]
-    public var manifestSha256: String
-    public var tarSha256: String?
-    public var zipSha256: String?
+    package var manifestSha256: String
+    package var tarSha256: String?
+    package var zipSha256: String?
     public var keyID: String?
     public var publishedAt: Date
 
-    public init(pack: VersionIdentity, clips: [ClipRecord], manifestSha256: String, tarSha256: String?, zipSha256: String?,
+    package init(pack: VersionIdentity, clips: [ClipRecord], manifestSha256: String, tarSha256: String?, zipSha256: String?,
                 keyID: String?, publishedAt: Date) {
         self.pack = pack
         self.clips = clips
@@ -272,7 +272,7 @@ public struct VersionRecord: Sendable, Equatable {
 public struct PublishedVersion: Sendable, Equatable {
     public struct Clip: Sendable, Equatable {
         /// Path in the store's version folder.
-        public var storeFile: String
+        package var storeFile: String
         public var sha256: String
     }
     public var id: String
@@ -281,9 +281,9 @@ public struct PublishedVersion: Sendable, Equatable {
     public var publishedAt: String
     public var yanked: Bool
     public var yankReason: String?
-    public var manifestSha256: String?
-    public var tarSha256: String?
-    public var zipSha256: String?
+    package var manifestSha256: String?
+    package var tarSha256: String?
+    package var zipSha256: String?
     public var keyID: String?
     /// Clip key → its file in the store.
     public var clips: [String: Clip]
@@ -311,10 +311,10 @@ public struct CatalogPack: Sendable, Encodable, Equatable {
     public var name: String?
     public var grammar: String
     /// The newest published version, and whether it is yanked (then phones are not served it).
-    public var newestPublished: SemanticVersion?
-    public var newestPublishedIsYanked = false
+    var newestPublished: SemanticVersion?
+    var newestPublishedIsYanked = false
     /// The newest version validated, for a pack never published.
-    public var newestValidated: SemanticVersion?
+    var newestValidated: SemanticVersion?
     public var publishedVersions: Int
     public var lastValidated: String?
     public var lastResult: String?
@@ -325,7 +325,7 @@ public struct CatalogPack: Sendable, Encodable, Equatable {
         newestPublished.map { newestPublishedIsYanked ? "\($0) (yanked)" : $0.description } ?? newestValidated.map { "\($0) (unpublished)" }
     }
 
-    public init(id: String, name: String?, grammar: String, newestPublished: SemanticVersion?, newestPublishedIsYanked: Bool,
+    init(id: String, name: String?, grammar: String, newestPublished: SemanticVersion?, newestPublishedIsYanked: Bool,
                 newestValidated: SemanticVersion?, publishedVersions: Int, lastValidated: String?, lastResult: String?) {
         (self.id, self.name, self.grammar) = (id, name, grammar)
         (self.newestPublished, self.newestPublishedIsYanked, self.newestValidated) = (newestPublished, newestPublishedIsYanked, newestValidated)
@@ -352,7 +352,7 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
     public struct Clip: Sendable, Codable, Equatable {
         public var token: String, file: String, bytes: Int64?, sha256: String?
         public var container: Container?, codec: Codec?, sampleRate: Int64?, channels: Int64?, frames: Int64?, durationSeconds: Double?
-        public var peakDbfs: Double?, truePeakDbtp: Double?, momentaryMaxLufs: Double?
+        package var peakDbfs: Double?, truePeakDbtp: Double?, momentaryMaxLufs: Double?
     }
     public struct Run: Sendable, Codable, Equatable {
         public var ranAt: String, path: String, digest: String, errors: Int64, warnings: Int64, passed: Bool

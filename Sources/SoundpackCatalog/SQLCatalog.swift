@@ -7,7 +7,7 @@ import SoundpackCore
 import SoundpackSupport
 
 /// What the catalog needs of a database connection. Statements use `?` placeholders.
-public protocol SQLConnection: AnyObject {
+package protocol SQLConnection: AnyObject {
     /// Where the database is, for messages (never with a password).
     var location: String { get }
     /// The migrations that build the schema, in order; migration N brings the schema to version N.
@@ -30,7 +30,7 @@ public protocol SQLConnection: AnyObject {
 /// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
 public class SQLCatalog: Catalog {
     /// The schema this binary writes; a catalog with a higher version is refused.
-    public static let schemaVersion: Int64 = 7
+    package static let schemaVersion: Int64 = 7
     let db: any SQLConnection
 
     public var location: String { db.location }

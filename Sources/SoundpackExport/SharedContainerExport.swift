@@ -15,7 +15,7 @@ public struct ExportedPack: Sendable {
     public struct Clip: Sendable {
         public var token: Token
         /// Path in the store version folder (`clips/shi.caf`), for the download URL.
-        public var storePath: String
+        package var storePath: String
         public var bytes: Int
         public var sha256: String
         public var durationSeconds: Double
@@ -31,7 +31,7 @@ public struct ExportedPack: Sendable {
     public var phrasebook: Phrasebook
 
     /// A pack from its published store manifest.
-    public init(manifest: StoreManifest, yanked: Bool) {
+    init(manifest: StoreManifest, yanked: Bool) {
         id = manifest.id
         version = manifest.version
         grammar = manifest.readingGrammar
@@ -46,7 +46,7 @@ public struct ExportedPack: Sendable {
     }
 
     /// A pack from a validated folder (not published: no download URLs); nil without a pack.json.
-    public init?(report: PackReport) {
+    init?(report: PackReport) {
         guard let manifest = report.packFile else { return nil }
         id = manifest.id
         version = manifest.version

@@ -56,7 +56,7 @@ public struct RecordingAdoption: Sendable {
     public var skipped: [Skipped] = []
 
     /// The most entries a recordings folder may hold; a delivery has a few dozen.
-    public static let maxEntries = 4_096
+    package static let maxEntries = 4_096
 
     /// A recording found in the folder: a regular file with an audio extension.
     struct Recording {

@@ -8,7 +8,7 @@ import SoundpackSupport
 /// the rest.
 public struct AmountList: Sendable {
     /// An amount is at most 17 characters with commas; a longer line is refused unread.
-    public static let maxLineBytes = 1_024
+    static let maxLineBytes = 1_024
 
     public struct Rejection: Sendable, CustomStringConvertible {
         /// The line of the amounts file; nil for an argument.
@@ -20,7 +20,7 @@ public struct AmountList: Sendable {
     public private(set) var amounts: [Amount] = []
     public private(set) var rejections: [Rejection] = []
 
-    public init(arguments: [String], lines: LineSource?, maximum: Amount, grouping: DigitGrouping = .thousands,
+    package init(arguments: [String], lines: LineSource?, maximum: Amount, grouping: DigitGrouping = .thousands,
                 refuse: (Amount) -> String? = { _ in nil }) {
         var seen = Set<Amount>()
         func take(_ text: String, line: Int?) {

@@ -51,7 +51,7 @@ public struct AnnouncementWriter: Sendable {
     ///   - texts: the pack's `texts` (the words of its prefix and suffix).
     ///   - files: the pack's `clips`; needed for `.files`.
     ///   - namesPhrase: whether JSON lines say the phrase (a pack that declares phrases).
-    public init(announcement: Announcement, format: Format, texts: [String: String] = [:], files: [String: String] = [:], namesPhrase: Bool = false) {
+    init(announcement: Announcement, format: Format, texts: [String: String] = [:], files: [String: String] = [:], namesPhrase: Bool = false) {
         self.announcement = announcement
         self.format = format
         self.files = files
@@ -71,7 +71,7 @@ public struct AnnouncementWriter: Sendable {
 
     /// `path` as one word of a POSIX shell: as it is when it needs no quoting, else in single quotes
     /// (a `'` inside written `'\''`).
-    public static func shellQuoted(_ path: String) -> String {
+    static func shellQuoted(_ path: String) -> String {
         let plain = !path.isEmpty && path.unicodeScalars.allSatisfy { s in
             (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || "._/-+,:@%=".unicodeScalars.contains(s) || s.value >= 0x80 && !s.properties.isWhitespace
         }

@@ -22,10 +22,10 @@ public struct ConvertOptions: Sendable {
     /// Momentary-max loudness target in LUFS; nil leaves levels alone.
     public var loudness: Double?
     /// Highest sample peak allowed after levelling, in dBFS.
-    public var peakCeilingDbfs: Double = -1
+    var peakCeilingDbfs: Double = -1
     public var trimSilence = false
     /// Silence kept around the voice when trimming, in ms.
-    public var padMs: Double = 10
+    var padMs: Double = 10
     public var mono = false
     /// Replace an existing destination.
     public var force = false
@@ -50,7 +50,7 @@ public struct ConvertSummary: Sendable {
 }
 
 public struct PackConverter: Sendable {
-    public var limits: AudioLimits
+    package var limits: AudioLimits
 
     public init(limits: AudioLimits = AudioLimits()) { self.limits = limits }
 

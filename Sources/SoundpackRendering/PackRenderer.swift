@@ -38,7 +38,7 @@ public final class PackRenderer: Sendable {
     public let sampleRate: Int
     public let channels: Int
     public let options: RenderOptions
-    public let timing: AnnouncementTiming
+    package let timing: AnnouncementTiming
     private let clips: [[Float]?]
     /// The clips as 16-bit integers, converted once, when the output is 16-bit PCM: rendering is
     /// then copying.
@@ -116,7 +116,7 @@ public final class PackRenderer: Sendable {
 
     /// The name `amount`'s file has in a folder, without extension: the amount (`15.40`), or the
     /// phrase and the amount when `namedByPhrase` (`refund-15.40`; `order` for a phrase that says none).
-    public func fileStem(for amount: Amount?, namedByPhrase: Bool) -> String {
+    package func fileStem(for amount: Amount?, namedByPhrase: Bool) -> String {
         let said = phrase.saysAmount ? amount?.description : nil
         guard namedByPhrase else { return said ?? phrase.id }
         return [phrase.id, said].compactMap { $0 }.joined(separator: "-")

@@ -70,7 +70,7 @@ extension PackRenderer {
     }
 
     /// Makes the output folder, but not the folders above it: a typo there is an error.
-    public static func makeOutputFolder(_ path: String) throws(SoundpackError) {
+    static func makeOutputFolder(_ path: String) throws(SoundpackError) {
         let parent = (path as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {

@@ -76,12 +76,12 @@ public enum FindingRenderer {
     /// finding (validate, payload lint, a publish refusal, verify's drift), escaped for a terminal.
     /// The location is a raw path (made visible here); the message may quote inputs it has made
     /// visible already, so it is only made terminal-safe, never escaped twice.
-    public static func line(at location: String, label: String, rule: String?, _ message: String) -> String {
+    package static func line(at location: String, label: String, rule: String?, _ message: String) -> String {
         "\(location.visible): \(label) \(rule.map { "[\($0)] " } ?? "")\(message.terminalSafe)\n"
     }
 
     /// `error:`, `warning:` or `note:`, painted when `colour`.
-    public static func label(_ severity: Severity, colour: Bool) -> String {
+    package static func label(_ severity: Severity, colour: Bool) -> String {
         switch severity {
         case .error: return paint("error:", "1;31", colour)
         case .warning: return paint("warning:", "1;33", colour)
@@ -109,7 +109,7 @@ public enum FindingRenderer {
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-    public static func paint(_ text: String, _ code: String, _ colour: Bool) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    package static func paint(_ text: String, _ code: String, _ colour: Bool) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
     // MARK: JSON
 

@@ -11,7 +11,7 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     case s3(url: String, endpoint: String?)
 
     /// `named` as a user writes it: `s3://…`, or a folder relative to `workingDirectory`.
-    public init(_ named: String, endpoint: String? = nil, workingDirectory: String) {
+    package init(_ named: String, endpoint: String? = nil, workingDirectory: String) {
         if named.hasBytePrefix("s3://") {
             self = .s3(url: named, endpoint: endpoint)
         } else {

@@ -71,9 +71,9 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
 
 public typealias CatalogError = SoundpackError
 public typealias StoreError = SoundpackError
-public typealias ArchiveError = SoundpackError
+package typealias ArchiveError = SoundpackError
 public typealias ExportError = SoundpackError
 public typealias RenderError = SoundpackError
-public typealias ReportError = SoundpackError
-public typealias CappedFileError = SoundpackError
+package typealias ReportError = SoundpackError
+package typealias CappedFileError = SoundpackError
 public typealias JSONWriteError = SoundpackError

@@ -53,7 +53,7 @@ public struct SynthRequest: Sendable {
     }
 
     /// The prefix a pack without `--phrase-text` says: 收款到账, Payment received, भुगतान प्राप्त हुआ.
-    public static func defaultPrefix(for grammar: GrammarID) -> String {
+    static func defaultPrefix(for grammar: GrammarID) -> String {
         switch grammar {
         case .zhHans: return "收款到账"
         case .zhHant: return "收款到賬"
