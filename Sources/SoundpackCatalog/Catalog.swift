@@ -76,25 +76,25 @@ extension Catalog {
 /// One clip of a recorded version: where it is, its bytes and what validation measured.
 public struct ClipRecord: Sendable, Equatable {
     /// The key in pack.json (a token, or a key the grammar does not know).
-    public var key: String
+    package var key: String
     /// The path in the pack folder, as pack.json writes it.
-    public var file: String
+    package var file: String
     /// The path in the store's version folder; set once the version is published.
     package var storeFile: String?
-    public var bytes: Int?
-    public var sha256: String?
-    public var container: Container?
-    public var codec: Codec?
+    package var bytes: Int?
+    package var sha256: String?
+    package var container: Container?
+    package var codec: Codec?
     package var bitsPerSample: Int?
-    public var sampleRate: Int?
-    public var channels: Int?
-    public var frames: Int64?
-    public var durationSeconds: Double?
+    package var sampleRate: Int?
+    package var channels: Int?
+    package var frames: Int64?
+    package var durationSeconds: Double?
     package var peakDbfs: Double?
     package var leadingSilenceMs: Double?
     package var trailingSilenceMs: Double?
-    public var truePeakDbtp: Double?
-    public var momentaryMaxLufs: Double?
+    package var truePeakDbtp: Double?
+    package var momentaryMaxLufs: Double?
     package var dcOffsetPercent: Double?
     package var clippedRuns: Int?
 
@@ -123,7 +123,7 @@ public struct ClipRecord: Sendable, Equatable {
     }
 
     /// The clip's format, when it was read.
-    public var format: ClipFormat? {
+    package var format: ClipFormat? {
         guard let sampleRate, let channels, let codec else { return nil }
         return ClipFormat(sampleRate: sampleRate, channels: channels, codec: codec)
     }
@@ -131,11 +131,11 @@ public struct ClipRecord: Sendable, Equatable {
 
 /// One finding of a validation run, as recorded.
 public struct FindingRecord: Sendable, Equatable {
-    public var rule: String
-    public var severity: String
-    public var token: String?
-    public var file: String?
-    public var message: String
+    package var rule: String
+    package var severity: String
+    package var token: String?
+    package var file: String?
+    package var message: String
 
     package init(rule: String, severity: String, token: String?, file: String?, message: String) {
         (self.rule, self.severity, self.token, self.file, self.message) = (rule, severity, token, file, message)
@@ -144,16 +144,16 @@ public struct FindingRecord: Sendable, Equatable {
 
 /// The identity of a recorded pack version: what the `packs` and `versions` rows hold.
 public struct VersionIdentity: Sendable, Equatable {
-    public var packID: String
+    package var packID: String
     package var packName: String?
-    public var version: SemanticVersion
-    public var digest: String
-    public var grammar: Grammar
-    public var maxAmount: Amount
+    package var version: SemanticVersion
+    package var digest: String
+    package var grammar: Grammar
+    package var maxAmount: Amount
     /// pack.json `source`: the engine and voice that spoke the clips (synth); nil for recorded ones.
-    public var source: VoiceSource?
+    package var source: VoiceSource?
     /// What the version says around its amounts (its phrases and texts); nil when not known.
-    public var phrases: VersionPhrases?
+    package var phrases: VersionPhrases?
 
     package init(packID: String, packName: String?, version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount,
                 source: VoiceSource? = nil, phrases: VersionPhrases? = nil) {
@@ -206,18 +206,18 @@ public struct VersionPhrases: Sendable, Codable, Equatable {
 
 /// One validation run of one pack.
 public struct ValidationRecord: Sendable {
-    public var pack: VersionIdentity
-    public var clips: [ClipRecord]
+    package var pack: VersionIdentity
+    package var clips: [ClipRecord]
     /// The pack folder as the user named it.
-    public var path: String
-    public var ranAt: Date
-    public var errors: Int
-    public var warnings: Int
-    public var passed: Bool
-    public var worstAmount: String?
-    public var worstSeconds: Double?
-    public var toolVersion: String
-    public var findings: [FindingRecord]
+    package var path: String
+    package var ranAt: Date
+    package var errors: Int
+    package var warnings: Int
+    package var passed: Bool
+    package var worstAmount: String?
+    package var worstSeconds: Double?
+    package var toolVersion: String
+    package var findings: [FindingRecord]
 
     package init(pack: VersionIdentity, clips: [ClipRecord], path: String, ranAt: Date, errors: Int, warnings: Int, passed: Bool,
                 worstAmount: String?, worstSeconds: Double?, toolVersion: String, findings: [FindingRecord]) {
@@ -237,13 +237,13 @@ public struct ValidationRecord: Sendable {
 
 /// A version being published: its identity, clips (with store paths) and the hashes of its files.
 public struct PublicationRecord: Sendable {
-    public var pack: VersionIdentity
-    public var clips: [ClipRecord]
+    package var pack: VersionIdentity
+    package var clips: [ClipRecord]
     package var manifestSha256: String
     package var tarSha256: String?
     package var zipSha256: String?
-    public var keyID: String?
-    public var publishedAt: Date
+    package var keyID: String?
+    package var publishedAt: Date
 
     package init(pack: VersionIdentity, clips: [ClipRecord], manifestSha256: String, tarSha256: String?, zipSha256: String?,
                 keyID: String?, publishedAt: Date) {
@@ -259,9 +259,9 @@ public struct PublicationRecord: Sendable {
 
 /// A recorded version with its clips: the facts the version-bump rule compares.
 public struct VersionRecord: Sendable, Equatable {
-    public var pack: VersionIdentity
-    public var published: Bool
-    public var clips: [ClipRecord]
+    package var pack: VersionIdentity
+    package var published: Bool
+    package var clips: [ClipRecord]
 
     package init(pack: VersionIdentity, published: Bool, clips: [ClipRecord]) {
         (self.pack, self.published, self.clips) = (pack, published, clips)
