@@ -30,12 +30,12 @@ package enum Folders {
 
 extension Folders {
     /// One entry found by `walk`.
-    public struct Entry: Sendable, Equatable {
-        public enum Kind: Sendable, Equatable { case file, folder, other }
+    package struct Entry: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable { case file, folder, other }
         /// Path relative to the walked folder, components joined with `/`.
-        public var path: String
+        package var path: String
         /// A regular file, a folder, or anything else (symlink, FIFO, device, socket).
-        public var kind: Kind
+        package var kind: Kind
     }
 
     /// The path with every symlink resolved (realpath(3)), for a path that may not exist yet: its

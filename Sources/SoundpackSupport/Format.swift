@@ -2,7 +2,7 @@
 
 import Foundation
 
-public enum Format {
+package enum Format {
     /// `12`, `12.5`, `-50`: at most one decimal, no trailing zero.
     package static func number(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
