@@ -6,15 +6,22 @@ import SoundpackSupport
 
 /// Everything the validator knows about one clip file.
 public struct ClipFacts: Sendable, Equatable, Codable {
+    /// The file format the bytes are (CAF, WAV, AIFF, MP3…), whatever the extension says.
     public var container: Container
+    /// How the samples are encoded inside the container.
     public var codec: Codec
     package var bitsPerSample: Int?
+    /// Frames per second.
     public var sampleRate: Int
+    /// 1 for mono, 2 for stereo.
     public var channels: Int
     /// Frames actually decoded.
     public var frames: Int64
+    /// `frames` at `sampleRate`, in seconds.
     public var durationSeconds: Double
+    /// The size of the file in bytes.
     public var bytes: Int
+    /// The SHA-256 of the file's bytes, lowercase hex.
     public var sha256: String
     /// Highest absolute sample in dBFS; nil for digital silence.
     package var peakDbfs: Double?
