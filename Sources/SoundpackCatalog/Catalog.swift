@@ -32,6 +32,8 @@ public enum LockScope: Sendable, Hashable {
     }
 }
 
+/// The record of packs, their versions, validation runs and publications, in SQLite or PostgreSQL.
+/// Publishing writes it; `list`, `show` and the store read it.
 public protocol Catalog: AnyObject {
     /// Where the catalog lives, for messages (a file path or a connection string without secrets).
     var location: String { get }
@@ -69,7 +71,9 @@ public protocol Catalog: AnyObject {
 }
 
 extension Catalog {
+    /// Every published version of every pack, with their clips, oldest first per pack.
     public func publishedVersions() throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: nil, withClips: true) }
+    /// Every published version of pack `id` (of all packs when nil), with their clips, oldest first per pack.
     public func publishedVersions(of id: String?) throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: id, withClips: true) }
 }
 
@@ -168,10 +172,14 @@ public struct VersionIdentity: Sendable, Equatable {
 /// phrase, and the `texts` written with them. Kept in the catalog (`versions.phrases`, JSON), so
 /// `show` displays it for a validated version as for a published one.
 public struct VersionPhrases: Sendable, Codable, Equatable {
+    /// Each phrase's pieces by phrase id: words, and `{amount}` where the amount is read.
     public var phrases: [String: [String]]
+    /// The id of the phrase spoken when a request names none.
     public var defaultPhrase: String
+    /// The texts of the pack's tokens, as pack.json gives them.
     public var texts: [String: String]
 
+    /// The phrases `book` declares, with the `texts` they are written with.
     public init(_ book: Phrasebook, texts: [String: String]) {
         phrases = book.written
         defaultPhrase = book.defaultPhrase.id
@@ -270,20 +278,29 @@ public struct VersionRecord: Sendable, Equatable {
 
 /// A published version as the catalog holds it.
 public struct PublishedVersion: Sendable, Equatable {
+    /// One clip of a published version.
     public struct Clip: Sendable, Equatable {
         /// Path in the store's version folder.
         package var storeFile: String
+        /// The SHA-256 of the clip's bytes, lowercase hex.
         public var sha256: String
     }
+    /// The pack's id.
     public var id: String
+    /// The published version.
     public var version: SemanticVersion
+    /// The pack's content digest when it was published.
     public var digest: String
+    /// When it was published (ISO 8601).
     public var publishedAt: String
+    /// Whether it was yanked: phones are no longer served it.
     public var yanked: Bool
+    /// The reason given when it was yanked.
     public var yankReason: String?
     package var manifestSha256: String?
     package var tarSha256: String?
     package var zipSha256: String?
+    /// The ID of the key that signed its manifest; nil when it was published unsigned.
     public var keyID: String?
     /// Clip key → its file in the store.
     public var clips: [String: Clip]
@@ -307,16 +324,22 @@ public enum YankOutcome: Sendable, Equatable {
 
 /// A pack as `list` shows it.
 public struct CatalogPack: Sendable, Encodable, Equatable {
+    /// The pack's id.
     public var id: String
+    /// The pack's display name, when pack.json gives one.
     public var name: String?
+    /// The id of the grammar its amounts are read in.
     public var grammar: String
     /// The newest published version, and whether it is yanked (then phones are not served it).
     var newestPublished: SemanticVersion?
     var newestPublishedIsYanked = false
     /// The newest version validated, for a pack never published.
     var newestValidated: SemanticVersion?
+    /// How many of its versions are published.
     public var publishedVersions: Int
+    /// When it was last validated (ISO 8601); nil when never.
     public var lastValidated: String?
+    /// The result of its last validation (`passed` or `failed`); nil when never validated.
     public var lastResult: String?
 
     /// What `list` prints in its VERSION column (and `latestVersion` in its JSON): `1.2.0`,
@@ -349,22 +372,36 @@ public struct CatalogPack: Sendable, Encodable, Equatable {
 
 /// One recorded version with its clips and validation history, as `show` prints it.
 public struct CatalogVersion: Sendable, Codable, Equatable {
+    /// One clip of the version, with what validation measured of it.
     public struct Clip: Sendable, Codable, Equatable {
+        /// The token the clip says, its file in the pack, and its size and SHA-256 when measured.
         public var token: String, file: String, bytes: Int64?, sha256: String?
+        /// Its format and length as the probe read them; nil when the clip could not be read.
         public var container: Container?, codec: Codec?, sampleRate: Int64?, channels: Int64?, frames: Int64?, durationSeconds: Double?
         package var peakDbfs: Double?, truePeakDbtp: Double?, momentaryMaxLufs: Double?
     }
+    /// One validation run of the version.
     public struct Run: Sendable, Codable, Equatable {
+        /// When it ran, on which folder and digest, its error and warning counts, and whether it passed.
         public var ranAt: String, path: String, digest: String, errors: Int64, warnings: Int64, passed: Bool
+        /// The amount whose announcement is longest, and its length in seconds; nil when none was rendered.
         public var worstAmount: String?, worstSeconds: Double?
     }
+    /// The pack's id.
     public var id: String
+    /// The pack's display name, when pack.json gives one.
     public var name: String?
+    /// The version recorded.
     public var version: SemanticVersion
+    /// The pack's content digest.
     public var digest: String
+    /// The grammar its amounts are read in.
     public var grammar: GrammarID
+    /// The largest amount the pack announces.
     public var maxAmount: Amount
+    /// When it was published (ISO 8601); nil for a version only validated.
     public var publishedAt: String?
+    /// Whether it was yanked: phones are no longer served it.
     public var yanked: Bool
     /// The engine and voice that spoke the clips, when synth did.
     public var source: VoiceSource?
@@ -372,7 +409,9 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
     public var grammarOptions: GrammarOptions?
     /// The phrases and texts; nil for a version recorded before the catalog kept them.
     public var phrases: VersionPhrases?
+    /// Its clips, in the order they were recorded.
     public var clips: [Clip]
+    /// Its validation runs, oldest first.
     public var runs: [Run]
 }
 
