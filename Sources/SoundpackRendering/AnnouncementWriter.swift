@@ -8,6 +8,7 @@ import SoundpackSupport
 
 /// Writes the announcement of amounts in one of `say`'s formats.
 public struct AnnouncementWriter: Sendable {
+    /// What a line says: the words, the token ids, the clip files, or all of them as JSON.
     public enum Format: String, Sendable, CaseIterable {
         /// 微信到账十五点四元
         case text
@@ -21,7 +22,9 @@ public struct AnnouncementWriter: Sendable {
         case json
     }
 
+    /// The grammar and phrase the amounts are read in.
     public let announcement: Announcement
+    /// The form each line is written in.
     public let format: Format
     /// `"phrase":"…",` opening each JSON line, for a pack that declares phrases; empty otherwise.
     private let phraseJSON: [UInt8]

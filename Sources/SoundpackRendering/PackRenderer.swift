@@ -9,7 +9,9 @@ import SoundpackValidation
 
 /// A file `render` could not write, and why.
 public struct RenderFailure: Error, Sendable {
+    /// The file that could not be written.
     public let path: String
+    /// Why the writer failed.
     public let error: AudioError
 }
 
@@ -19,8 +21,10 @@ public struct RenderOptions: Sendable {
     public var gapMs: Double = 0
     /// Cut each clip's leading and trailing silence (below `checks.silenceThresholdDbfs`) first.
     public var trimSilence = false
+    /// How the samples are written (16-bit PCM by default).
     public var encoding: AudioFileWriter.Encoding = .pcm16
 
+    /// Options with `gapMs` of silence between clips, trimmed clips when `trimSilence`, written as `encoding`.
     public init(gapMs: Double = 0, trimSilence: Bool = false, encoding: AudioFileWriter.Encoding = .pcm16) {
         self.gapMs = gapMs
         self.trimSilence = trimSilence
@@ -31,12 +35,16 @@ public struct RenderOptions: Sendable {
 /// A pack loaded for rendering: each clip any of its phrases may need is decoded once, then
 /// announcements of one phrase (`speaking(_:)` gives the others) are joined from memory.
 public final class PackRenderer: Sendable {
+    /// The pack's pack.json.
     public let packFile: PackFile
     /// The phrase rendered (the pack's default phrase unless `speaking(_:)` chose another).
     public let phrase: Phrase
     private let announcement: Announcement
+    /// Frames per second of the output, the clips' shared rate.
     public let sampleRate: Int
+    /// Channels of the output, the clips' shared count.
     public let channels: Int
+    /// How the clips are joined.
     public let options: RenderOptions
     package let timing: AnnouncementTiming
     private let clips: [[Float]?]
@@ -44,6 +52,8 @@ public final class PackRenderer: Sendable {
     /// then copying.
     private let clips16: [[Int16]?]
 
+    /// Loads the pack at `directory` and decodes its clips under `limits`; throws when pack.json or a
+    /// clip cannot be read, a clip is missing or not audio, or the clips do not share a format.
     public init(directory: String, options: RenderOptions = RenderOptions(), limits: AudioLimits = AudioLimits()) throws(RenderError) {
         let manifest: PackFile
         do { manifest = try PackFileLoader.load(directory: directory) } catch {

@@ -150,6 +150,7 @@ public struct ExtractionLimits: Sendable {
     package var maxEntries = 2_000
     package var maxEntryBytes: Int64 = 16 * 1024 * 1024
     package var maxTotalBytes: Int64 = 256 * 1024 * 1024
+    /// The default limits: 2,000 entries, 16 MiB an entry, 256 MiB in all.
     public init() {}
 }
 

@@ -78,7 +78,9 @@ extension StoreBackend {
 
 /// A stored file's size and SHA-256.
 public struct StoredDigest: Sendable, Equatable {
+    /// The file's size in bytes.
     public var bytes: Int64
+    /// The SHA-256 of its bytes, lowercase hex.
     public var sha256: String
 }
 
@@ -100,6 +102,7 @@ public enum StoredFile: Sendable, Equatable {
 public struct Store: Sendable {
     package let backend: any StoreBackend
 
+    /// The store whose bytes `backend` holds.
     public init(backend: any StoreBackend) { self.backend = backend }
 
     /// A store in a local folder (created on first write), named in messages as `shown` (the
@@ -108,8 +111,10 @@ public struct Store: Sendable {
         Store(backend: DirectoryStore(root: path, shown: shown))
     }
 
+    /// Where the store is, for messages (its folder as written, or its `s3://` URL).
     public var location: String { backend.location }
 
+    /// Takes the store's exclusive lock of `scope`, held until the returned lock is released.
     public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock { try backend.lock(scope) }
 
     /// The manifest of a published version, read and decoded.

@@ -4,6 +4,7 @@ import Foundation
 import SoundpackCore
 import SoundpackSupport
 
+/// Where the store is: a folder, or an S3 bucket and prefix.
 public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     /// A folder: read at `path` (absolute), shown as written.
     case directory(path: String, shown: String)
@@ -20,6 +21,7 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The location as the user wrote it: the folder, or the `s3://` URL.
     public var description: String {
         switch self {
         case .directory(_, let shown): return shown

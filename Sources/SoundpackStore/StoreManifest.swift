@@ -37,6 +37,7 @@ extension StoreManifest {
 
     /// Why a manifest is not the one publish writes for its pack.json.
     public struct Disagreement: Error, Sendable, CustomStringConvertible {
+        /// What does not match, for the message.
         public let description: String
         init(_ description: String) { self.description = description }
     }
