@@ -7,6 +7,7 @@ import SoundpackPack
 import SoundpackSupport
 import SoundpackValidation
 
+/// Renders validation runs and check reports: text, JSON, JUnit XML, GitHub annotations, Markdown and SARIF.
 public enum FindingRenderer {
     // MARK: text
 
@@ -89,6 +90,7 @@ public enum FindingRenderer {
         }
     }
 
+    /// One pack's closing line: its folder, passed or failed, its clips and longest announcement, and its counts.
     public static func summary(_ report: PackReport, strict: Bool, colour: Bool) -> String {
         let verdict = report.passed(strict: strict) ? paint("passed", "1;32", colour) : paint("failed", "1;31", colour)
         var parts: [String] = []
@@ -121,6 +123,7 @@ public enum FindingRenderer {
         var packs: [PackReport]
     }
 
+    /// The run as `validate --format json` prints it: version, strictness, verdict and every pack's report.
     public static func json(_ run: ValidationRun) throws(JSONWriteError) -> String {
         String(decoding: try StoreJSON.encode(Document(version: run.toolVersion, strict: run.strict, passed: run.passed, packs: run.reports)), as: UTF8.self)
     }
@@ -289,6 +292,7 @@ public enum FindingRenderer {
         return out
     }
 
+    /// SARIF 2.1.0 of a validation run, every reportable rule listed.
     public static func sarif(_ run: ValidationRun) throws(JSONWriteError) -> String {
         try sarif(FindingGroup.of(run), rules: RuleID.reportable, toolVersion: run.toolVersion)
     }
