@@ -8,7 +8,7 @@ import SoundpackSupport
 /// A text-to-speech command line with `{text}`, `{out}` and optionally `{voice}` in its words.
 public struct EngineCommand: Sendable, Equatable {
     /// The template's words, placeholders included, in order; the first names the program.
-    public let words: [String]
+    package let words: [String]
     /// The longest one run may take before it is stopped.
     public var timeoutSeconds: Double
 
