@@ -14,7 +14,7 @@ public struct CheckReport: Sendable {
     public var subject: String
     /// The rules the command runs: SARIF's rule list, JUnit's passing testcases.
     public var scope: RuleID.Scope
-    /// What the check found, in the order found.
+    /// Every finding of the check, whatever its severity; `passed` looks at the errors.
     public var findings: [Finding]
     /// The closing line (`dist: 42 files checked, no drift`), without a line break.
     public var summary: String
