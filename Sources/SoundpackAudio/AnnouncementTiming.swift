@@ -4,23 +4,23 @@
 import SoundpackCore
 import Synchronization
 
-public struct AnnouncementTiming: Sendable {
+package struct AnnouncementTiming: Sendable {
     /// Frames of each token's clip, by `Token.ordinal`; nil where the pack has no usable clip.
-    public var clipFrames: [Int64?]
+    package var clipFrames: [Int64?]
     /// Frames of silence between consecutive clips (none before the first or after the last).
-    public var gapFrames: Int64
+    package var gapFrames: Int64
 
-    public init(clipFrames: [Token: Int64], gapFrames: Int64 = 0) {
+    package init(clipFrames: [Token: Int64], gapFrames: Int64 = 0) {
         var frames = [Int64?](repeating: nil, count: (clipFrames.keys.map(\.ordinal).max() ?? -1) + 1)
         for (token, count) in clipFrames { frames[token.ordinal] = count }
         self.clipFrames = frames
         self.gapFrames = gapFrames
     }
 
-    public func frames(of token: Token) -> Int64? { token.ordinal < clipFrames.count ? clipFrames[token.ordinal] : nil }
+    package func frames(of token: Token) -> Int64? { token.ordinal < clipFrames.count ? clipFrames[token.ordinal] : nil }
 
     /// Total frames of the clips of `tokens` played in order with gaps between them.
-    public func frames(of tokens: [Token]) -> Int64 {
+    package func frames(of tokens: [Token]) -> Int64 {
         guard !tokens.isEmpty else { return 0 }
         var total = gapFrames * Int64(tokens.count - 1)
         for token in tokens { total += frames(of: token) ?? 0 }
@@ -29,7 +29,7 @@ public struct AnnouncementTiming: Sendable {
 
     /// The phrase and amount up to `maximum` whose announcement lasts longest (the amount nil for
     /// a phrase that says none); nil when a clip one may need is missing.
-    public func longest(_ phrasebook: Phrasebook, upTo maximum: Amount) -> (phrase: Phrase, amount: Amount?, tokens: [Token], frames: Int64)? {
+    package func longest(_ phrasebook: Phrasebook, upTo maximum: Amount) -> (phrase: Phrase, amount: Amount?, tokens: [Token], frames: Int64)? {
         for token in phrasebook.memoizedRequiredTokens(upTo: maximum) where frames(of: token) == nil { return nil }
         let best = phrasebook.costliest(upTo: maximum, cost: { self.frames(of: $0) ?? 0 }, gap: gapFrames)
         return (best.phrase, best.amount, best.tokens, best.cost)

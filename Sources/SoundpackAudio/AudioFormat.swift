@@ -5,32 +5,33 @@
 import SoundpackCore
 
 /// The encoding facts of a clip.
-public struct AudioFormat: Sendable, Equatable, Codable {
-    public var container: Container
-    public var codec: Codec
+package struct AudioFormat: Sendable, Equatable, Codable {
+    package var container: Container
+    package var codec: Codec
     /// Bits per stored sample for PCM (8, 16, 24, 32, 64 float), else nil.
-    public var bitsPerSample: Int?
-    public var sampleRate: Int
-    public var channels: Int
+    package var bitsPerSample: Int?
+    package var sampleRate: Int
+    package var channels: Int
     /// Frames the header declares (decoding counts the real number).
-    public var frames: Int64
+    package var frames: Int64
 }
 
 /// Caps checked before and while decoding, so a hostile file cannot exhaust memory or time.
 public struct AudioLimits: Sendable {
-    public var maxFileBytes = 16 * 1024 * 1024
+    package var maxFileBytes = 16 * 1024 * 1024
     /// All clip files of one pack together: beyond this, files are not read (`file.unreadable`).
-    public var maxPackBytes = 128 * 1024 * 1024
-    public var channels = 1...2
-    public var sampleRates = 8_000...48_000
+    package var maxPackBytes = 128 * 1024 * 1024
+    package var channels = 1...2
+    package var sampleRates = 8_000...48_000
     /// Clips must hold less than this much audio.
-    public var maxSeconds = 30
+    package var maxSeconds = 30
     /// Frames decoded per read.
-    public var chunkFrames = 4_096
+    var chunkFrames = 4_096
     /// Float samples beyond this magnitude (+24 dBFS) are not audio, whatever headroom a float
     /// format allows; they count with NaN and infinities as `audio.non-finite`.
-    public var maxSampleMagnitude: Float = 16
+    var maxSampleMagnitude: Float = 16
 
+    /// The default caps: 16 MiB a clip, 128 MiB a pack, mono or stereo, 8–48 kHz, under 30 seconds.
     public init() {}
 
     func maxFrames(sampleRate: Int) -> Int64 { Int64(maxSeconds) * Int64(sampleRate) }
@@ -39,6 +40,7 @@ public struct AudioLimits: Sendable {
 /// Why a clip could not be read. Each becomes a `file.unreadable` finding, but for a format the
 /// probe knows and does not decode (`format.unsupported`).
 public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, which decides the finding and the exit code.
     public enum Kind: Sendable, Equatable {
         /// Missing, empty, truncated, not audio, over a cap, or failed to decode.
         case unreadable
@@ -49,12 +51,15 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingLibrary(hint: String)
     }
 
+    /// What failed, for the finding's message (names the file and the cap or the decoder's error).
     public let message: String
+    /// Unreadable, an unsupported format, or a missing library.
     public let kind: Kind
-    public init(_ message: String, kind: Kind = .unreadable) {
+    package init(_ message: String, kind: Kind = .unreadable) {
         self.message = message
         self.kind = kind
     }
+    /// The message, as a finding shows it.
     public var description: String { message }
 }
 
@@ -68,11 +73,14 @@ protocol AudioDecoder: AnyObject {
 /// What clips must share to be joined into one sound (`format.mismatch`), and what a version may
 /// change only with a major bump: sample rate, channels and codec.
 public struct ClipFormat: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Frames per second (44100, 48000…).
     public var sampleRate: Int
+    /// 1 for mono, 2 for stereo.
     public var channels: Int
+    /// How the samples are encoded (linear PCM, IMA4, MP3, AAC…).
     public var codec: Codec
 
-    public init(sampleRate: Int, channels: Int, codec: Codec) {
+    package init(sampleRate: Int, channels: Int, codec: Codec) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.codec = codec
@@ -85,9 +93,9 @@ public struct ClipFormat: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 /// Samples that are not numbers a meter can use: NaN, ±infinity, or beyond the float headroom.
-public struct NonFiniteSamples: Sendable, Equatable, Codable {
+package struct NonFiniteSamples: Sendable, Equatable, Codable {
     /// How many samples (over all channels).
-    public var count: Int
+    package var count: Int
     /// The frame of the first one.
-    public var firstFrame: Int64
+    package var firstFrame: Int64
 }

@@ -6,70 +6,77 @@ import SoundpackSupport
 
 /// Everything the validator knows about one clip file.
 public struct ClipFacts: Sendable, Equatable, Codable {
+    /// The file format the bytes are (CAF, WAV, AIFF, MP3…), whatever the extension says.
     public var container: Container
+    /// How the samples are encoded inside the container.
     public var codec: Codec
-    public var bitsPerSample: Int?
+    package var bitsPerSample: Int?
+    /// Frames per second.
     public var sampleRate: Int
+    /// 1 for mono, 2 for stereo.
     public var channels: Int
     /// Frames actually decoded.
     public var frames: Int64
+    /// `frames` at `sampleRate`, in seconds.
     public var durationSeconds: Double
+    /// The size of the file in bytes.
     public var bytes: Int
+    /// The SHA-256 of the file's bytes, lowercase hex.
     public var sha256: String
     /// Highest absolute sample in dBFS; nil for digital silence.
-    public var peakDbfs: Double?
+    package var peakDbfs: Double?
     /// Highest inter-sample (4× oversampled) peak in dBTP; nil for digital silence.
     public var truePeakDbtp: Double?
     /// Highest momentary (400 ms) loudness in LUFS; nil when no window rises above the gate.
     public var momentaryMaxLufs: Double?
-    public var leadingSilenceMs: Double
-    public var trailingSilenceMs: Double
+    package var leadingSilenceMs: Double
+    package var trailingSilenceMs: Double
     /// The largest per-channel mean, as a percentage of full scale (signed).
-    public var dcOffsetPercent: Double
+    package var dcOffsetPercent: Double
     /// Runs of consecutive full-scale samples at least `clippingRunSamples` long.
-    public var clippedRuns: Int
+    package var clippedRuns: Int
     /// No sample rises above the silence threshold.
-    public var silent: Bool
+    package var silent: Bool
     /// Samples that are NaN, infinite or beyond the float headroom; nil when there are none.
     /// They are measured as silence, so every other figure stays a finite number.
-    public var nonFinite: NonFiniteSamples?
+    package var nonFinite: NonFiniteSamples?
 
     /// The format clips of one pack must share.
     public var format: ClipFormat { ClipFormat(sampleRate: sampleRate, channels: channels, codec: codec) }
 }
 
 /// A clip's samples in memory: interleaved floats in [-1, 1].
-public struct DecodedAudio: Sendable {
-    public var format: AudioFormat
-    public var frames: Int
-    public var samples: [Float]
+package struct DecodedAudio: Sendable {
+    package var format: AudioFormat
+    package var frames: Int
+    package var samples: [Float]
     /// Samples that were NaN, infinite or beyond the float headroom (handed on as 0); nil when none.
-    public var nonFinite: NonFiniteSamples?
+    package var nonFinite: NonFiniteSamples?
 
-    public init(format: AudioFormat, frames: Int, samples: [Float], nonFinite: NonFiniteSamples? = nil) {
+    package init(format: AudioFormat, frames: Int, samples: [Float], nonFinite: NonFiniteSamples? = nil) {
         self.format = format
         self.frames = frames
         self.samples = samples
         self.nonFinite = nonFinite
     }
 
-    public var sampleRate: Int { format.sampleRate }
-    public var channels: Int { format.channels }
+    package var sampleRate: Int { format.sampleRate }
+    package var channels: Int { format.channels }
 }
 
 /// Decodes clips safely and measures them.
-public struct AudioProbe: Sendable {
-    public var limits: AudioLimits
+package struct AudioProbe: Sendable {
+    package var limits: AudioLimits
     /// Decode AAC/ALAC in MP4 through FFmpeg (`convert`). Otherwise an MP4 clip is refused unread
     /// as a format iOS does not play (`AudioError.Kind.unsupportedFormat`): validation gives the
     /// same findings whether FFmpeg is installed or not, and never feeds it a pack's files.
-    public var decodesMP4 = false
+    package var decodesMP4 = false
     /// Samples at or below this level (dBFS) count as silence.
-    public var silenceThresholdDbfs: Double
+    package var silenceThresholdDbfs: Double
     /// This many consecutive full-scale samples make one clipped run.
-    public var clippingRunSamples: Int
+    package var clippingRunSamples: Int
 
-    public init(limits: AudioLimits = AudioLimits(), silenceThresholdDbfs: Double = -50, clippingRunSamples: Int = 3) {
+    package init(limits: AudioLimits = AudioLimits(), silenceThresholdDbfs: Double = -50, clippingRunSamples: Int = 3) {
         self.limits = limits
         self.silenceThresholdDbfs = silenceThresholdDbfs
         self.clippingRunSamples = clippingRunSamples
@@ -77,12 +84,12 @@ public struct AudioProbe: Sendable {
 
     /// Reads, hashes, decodes and measures the file at `path`. Every failure is an ``AudioError``
     /// that says why the file cannot be used; nothing here traps on hostile input.
-    public func probe(path: String) throws(AudioError) -> ClipFacts {
+    package func probe(path: String) throws(AudioError) -> ClipFacts {
         try probe(bytes: try Self.readCapped(path: path, cap: limits.maxFileBytes))
     }
 
     /// Decodes and measures a clip's bytes (the whole file, already read under the cap).
-    public func probe(bytes: [UInt8]) throws(AudioError) -> ClipFacts {
+    package func probe(bytes: [UInt8]) throws(AudioError) -> ClipFacts {
         try measure(try reader(bytes: bytes), bytes: bytes)
     }
 
@@ -91,7 +98,7 @@ public struct AudioProbe: Sendable {
     /// side by side (`KWeightedLanes`), which takes about the time of one; anything else is
     /// measured alone, and when a clip's decoding fails midway the others beside it are probed
     /// again alone.
-    public static func probe(together clips: [(probe: AudioProbe, bytes: [UInt8])]) -> [Result<ClipFacts, AudioError>] {
+    package static func probe(together clips: [(probe: AudioProbe, bytes: [UInt8])]) -> [Result<ClipFacts, AudioError>] {
         let opened = clips.map { clip in Result { () throws(AudioError) in try clip.probe.reader(bytes: clip.bytes) } }
         var results = [Result<ClipFacts, AudioError>?](repeating: nil, count: clips.count)
         // The clips that share lanes, and their readers.
@@ -150,7 +157,7 @@ public struct AudioProbe: Sendable {
     }
 
     /// Decodes the whole file at `path` into memory, under the same caps as `probe`.
-    public func decode(path: String) throws(AudioError) -> DecodedAudio {
+    package func decode(path: String) throws(AudioError) -> DecodedAudio {
         let bytes = try Self.readCapped(path: path, cap: limits.maxFileBytes)
         let reader = ChunkReader(try open(bytes: bytes), limits: limits)
         var samples: [Float] = []

@@ -3,6 +3,7 @@
 
 import SoundpackCore
 
+/// Joins clip files into one sound file, as the iOS extension does when a payment arrives.
 public enum ClipJoiner {
     /// Decodes each file (all must share a sample rate and channel count) and writes them joined.
     public static func join(_ paths: [String], to output: String, container: Container = .caf,

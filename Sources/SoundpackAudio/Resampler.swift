@@ -2,10 +2,10 @@
 
 import CSampleRate
 
-public enum Resampler {
+package enum Resampler {
     /// Converts interleaved `samples` from `source` Hz to `target` Hz with libsamplerate's
     /// best-quality sinc converter. Returns the input unchanged when the rates match.
-    public static func resample(_ samples: [Float], channels: Int, from source: Int, to target: Int) throws(AudioError) -> [Float] {
+    package static func resample(_ samples: [Float], channels: Int, from source: Int, to target: Int) throws(AudioError) -> [Float] {
         guard source != target, !samples.isEmpty else { return samples }
         let ratio = Double(target) / Double(source)
         let inputFrames = samples.count / channels

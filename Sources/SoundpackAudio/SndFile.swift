@@ -211,7 +211,7 @@ public enum AudioFileWriter {
 
     /// Removes the temporaries in `folder` that a killed `write` left (their process is gone):
     /// `render -o DIR` runs this first, so an interrupted render leaves nothing for the next one.
-    public static func removeAbandonedTemporaries(in folder: String) {
+    package static func removeAbandonedTemporaries(in folder: String) {
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         var names: [String] = []

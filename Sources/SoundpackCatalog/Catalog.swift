@@ -32,6 +32,8 @@ public enum LockScope: Sendable, Hashable {
     }
 }
 
+/// The record of packs, their versions, validation runs and publications, in SQLite or PostgreSQL.
+/// Publishing writes it; `list`, `show` and the store read it.
 public protocol Catalog: AnyObject {
     /// Where the catalog lives, for messages (a file path or a connection string without secrets).
     var location: String { get }
@@ -69,36 +71,38 @@ public protocol Catalog: AnyObject {
 }
 
 extension Catalog {
+    /// Every published version of every pack, with their clips, oldest first per pack.
     public func publishedVersions() throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: nil, withClips: true) }
+    /// Every published version of pack `id` (of all packs when nil), with their clips, oldest first per pack.
     public func publishedVersions(of id: String?) throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: id, withClips: true) }
 }
 
 /// One clip of a recorded version: where it is, its bytes and what validation measured.
 public struct ClipRecord: Sendable, Equatable {
     /// The key in pack.json (a token, or a key the grammar does not know).
-    public var key: String
+    package var key: String
     /// The path in the pack folder, as pack.json writes it.
-    public var file: String
+    package var file: String
     /// The path in the store's version folder; set once the version is published.
-    public var storeFile: String?
-    public var bytes: Int?
-    public var sha256: String?
-    public var container: Container?
-    public var codec: Codec?
-    public var bitsPerSample: Int?
-    public var sampleRate: Int?
-    public var channels: Int?
-    public var frames: Int64?
-    public var durationSeconds: Double?
-    public var peakDbfs: Double?
-    public var leadingSilenceMs: Double?
-    public var trailingSilenceMs: Double?
-    public var truePeakDbtp: Double?
-    public var momentaryMaxLufs: Double?
-    public var dcOffsetPercent: Double?
-    public var clippedRuns: Int?
+    package var storeFile: String?
+    package var bytes: Int?
+    package var sha256: String?
+    package var container: Container?
+    package var codec: Codec?
+    package var bitsPerSample: Int?
+    package var sampleRate: Int?
+    package var channels: Int?
+    package var frames: Int64?
+    package var durationSeconds: Double?
+    package var peakDbfs: Double?
+    package var leadingSilenceMs: Double?
+    package var trailingSilenceMs: Double?
+    package var truePeakDbtp: Double?
+    package var momentaryMaxLufs: Double?
+    package var dcOffsetPercent: Double?
+    package var clippedRuns: Int?
 
-    public init(key: String, file: String, storeFile: String? = nil, facts: ClipFacts?) {
+    package init(key: String, file: String, storeFile: String? = nil, facts: ClipFacts?) {
         self.key = key
         self.file = file
         self.storeFile = storeFile
@@ -123,7 +127,7 @@ public struct ClipRecord: Sendable, Equatable {
     }
 
     /// The clip's format, when it was read.
-    public var format: ClipFormat? {
+    package var format: ClipFormat? {
         guard let sampleRate, let channels, let codec else { return nil }
         return ClipFormat(sampleRate: sampleRate, channels: channels, codec: codec)
     }
@@ -131,31 +135,31 @@ public struct ClipRecord: Sendable, Equatable {
 
 /// One finding of a validation run, as recorded.
 public struct FindingRecord: Sendable, Equatable {
-    public var rule: String
-    public var severity: String
-    public var token: String?
-    public var file: String?
-    public var message: String
+    package var rule: String
+    package var severity: String
+    package var token: String?
+    package var file: String?
+    package var message: String
 
-    public init(rule: String, severity: String, token: String?, file: String?, message: String) {
+    package init(rule: String, severity: String, token: String?, file: String?, message: String) {
         (self.rule, self.severity, self.token, self.file, self.message) = (rule, severity, token, file, message)
     }
 }
 
 /// The identity of a recorded pack version: what the `packs` and `versions` rows hold.
 public struct VersionIdentity: Sendable, Equatable {
-    public var packID: String
-    public var packName: String?
-    public var version: SemanticVersion
-    public var digest: String
-    public var grammar: Grammar
-    public var maxAmount: Amount
+    package var packID: String
+    package var packName: String?
+    package var version: SemanticVersion
+    package var digest: String
+    package var grammar: Grammar
+    package var maxAmount: Amount
     /// pack.json `source`: the engine and voice that spoke the clips (synth); nil for recorded ones.
-    public var source: VoiceSource?
+    package var source: VoiceSource?
     /// What the version says around its amounts (its phrases and texts); nil when not known.
-    public var phrases: VersionPhrases?
+    package var phrases: VersionPhrases?
 
-    public init(packID: String, packName: String?, version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount,
+    package init(packID: String, packName: String?, version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount,
                 source: VoiceSource? = nil, phrases: VersionPhrases? = nil) {
         (self.packID, self.packName, self.version, self.digest, self.grammar, self.maxAmount) = (packID, packName, version, digest, grammar, maxAmount)
         self.source = source
@@ -168,10 +172,14 @@ public struct VersionIdentity: Sendable, Equatable {
 /// phrase, and the `texts` written with them. Kept in the catalog (`versions.phrases`, JSON), so
 /// `show` displays it for a validated version as for a published one.
 public struct VersionPhrases: Sendable, Codable, Equatable {
+    /// Each phrase's pieces by phrase id: words, and `{amount}` where the amount is read.
     public var phrases: [String: [String]]
+    /// The id of the phrase spoken when a request names none.
     public var defaultPhrase: String
+    /// The texts of the pack's tokens, as pack.json gives them.
     public var texts: [String: String]
 
+    /// The phrases `book` declares, with the `texts` they are written with.
     public init(_ book: Phrasebook, texts: [String: String]) {
         phrases = book.written
         defaultPhrase = book.defaultPhrase.id
@@ -206,20 +214,20 @@ public struct VersionPhrases: Sendable, Codable, Equatable {
 
 /// One validation run of one pack.
 public struct ValidationRecord: Sendable {
-    public var pack: VersionIdentity
-    public var clips: [ClipRecord]
+    package var pack: VersionIdentity
+    package var clips: [ClipRecord]
     /// The pack folder as the user named it.
-    public var path: String
-    public var ranAt: Date
-    public var errors: Int
-    public var warnings: Int
-    public var passed: Bool
-    public var worstAmount: String?
-    public var worstSeconds: Double?
-    public var toolVersion: String
-    public var findings: [FindingRecord]
+    package var path: String
+    package var ranAt: Date
+    package var errors: Int
+    package var warnings: Int
+    package var passed: Bool
+    package var worstAmount: String?
+    package var worstSeconds: Double?
+    package var toolVersion: String
+    package var findings: [FindingRecord]
 
-    public init(pack: VersionIdentity, clips: [ClipRecord], path: String, ranAt: Date, errors: Int, warnings: Int, passed: Bool,
+    package init(pack: VersionIdentity, clips: [ClipRecord], path: String, ranAt: Date, errors: Int, warnings: Int, passed: Bool,
                 worstAmount: String?, worstSeconds: Double?, toolVersion: String, findings: [FindingRecord]) {
         self.pack = pack
         self.clips = clips
@@ -237,15 +245,15 @@ public struct ValidationRecord: Sendable {
 
 /// A version being published: its identity, clips (with store paths) and the hashes of its files.
 public struct PublicationRecord: Sendable {
-    public var pack: VersionIdentity
-    public var clips: [ClipRecord]
-    public var manifestSha256: String
-    public var tarSha256: String?
-    public var zipSha256: String?
-    public var keyID: String?
-    public var publishedAt: Date
+    package var pack: VersionIdentity
+    package var clips: [ClipRecord]
+    package var manifestSha256: String
+    package var tarSha256: String?
+    package var zipSha256: String?
+    package var keyID: String?
+    package var publishedAt: Date
 
-    public init(pack: VersionIdentity, clips: [ClipRecord], manifestSha256: String, tarSha256: String?, zipSha256: String?,
+    package init(pack: VersionIdentity, clips: [ClipRecord], manifestSha256: String, tarSha256: String?, zipSha256: String?,
                 keyID: String?, publishedAt: Date) {
         self.pack = pack
         self.clips = clips
@@ -259,9 +267,9 @@ public struct PublicationRecord: Sendable {
 
 /// A recorded version with its clips: the facts the version-bump rule compares.
 public struct VersionRecord: Sendable, Equatable {
-    public var pack: VersionIdentity
-    public var published: Bool
-    public var clips: [ClipRecord]
+    package var pack: VersionIdentity
+    package var published: Bool
+    package var clips: [ClipRecord]
 
     package init(pack: VersionIdentity, published: Bool, clips: [ClipRecord]) {
         (self.pack, self.published, self.clips) = (pack, published, clips)
@@ -270,20 +278,29 @@ public struct VersionRecord: Sendable, Equatable {
 
 /// A published version as the catalog holds it.
 public struct PublishedVersion: Sendable, Equatable {
+    /// One clip of a published version.
     public struct Clip: Sendable, Equatable {
         /// Path in the store's version folder.
-        public var storeFile: String
+        package var storeFile: String
+        /// The SHA-256 of the clip's bytes, lowercase hex.
         public var sha256: String
     }
+    /// The pack's id.
     public var id: String
+    /// The published version.
     public var version: SemanticVersion
+    /// The pack's content digest when it was published.
     public var digest: String
+    /// When it was published (ISO 8601).
     public var publishedAt: String
+    /// Whether it was yanked: phones are no longer served it.
     public var yanked: Bool
+    /// The reason given when it was yanked.
     public var yankReason: String?
-    public var manifestSha256: String?
-    public var tarSha256: String?
-    public var zipSha256: String?
+    package var manifestSha256: String?
+    package var tarSha256: String?
+    package var zipSha256: String?
+    /// The ID of the key that signed its manifest; nil when it was published unsigned.
     public var keyID: String?
     /// Clip key → its file in the store.
     public var clips: [String: Clip]
@@ -307,16 +324,22 @@ public enum YankOutcome: Sendable, Equatable {
 
 /// A pack as `list` shows it.
 public struct CatalogPack: Sendable, Encodable, Equatable {
+    /// The pack's id.
     public var id: String
+    /// The pack's display name, when pack.json gives one.
     public var name: String?
+    /// The id of the grammar its amounts are read in.
     public var grammar: String
     /// The newest published version, and whether it is yanked (then phones are not served it).
-    public var newestPublished: SemanticVersion?
-    public var newestPublishedIsYanked = false
+    var newestPublished: SemanticVersion?
+    var newestPublishedIsYanked = false
     /// The newest version validated, for a pack never published.
-    public var newestValidated: SemanticVersion?
+    var newestValidated: SemanticVersion?
+    /// How many of its versions are published.
     public var publishedVersions: Int
+    /// When it was last validated (ISO 8601); nil when never.
     public var lastValidated: String?
+    /// The result of its last validation (`passed` or `failed`); nil when never validated.
     public var lastResult: String?
 
     /// What `list` prints in its VERSION column (and `latestVersion` in its JSON): `1.2.0`,
@@ -325,7 +348,7 @@ public struct CatalogPack: Sendable, Encodable, Equatable {
         newestPublished.map { newestPublishedIsYanked ? "\($0) (yanked)" : $0.description } ?? newestValidated.map { "\($0) (unpublished)" }
     }
 
-    public init(id: String, name: String?, grammar: String, newestPublished: SemanticVersion?, newestPublishedIsYanked: Bool,
+    init(id: String, name: String?, grammar: String, newestPublished: SemanticVersion?, newestPublishedIsYanked: Bool,
                 newestValidated: SemanticVersion?, publishedVersions: Int, lastValidated: String?, lastResult: String?) {
         (self.id, self.name, self.grammar) = (id, name, grammar)
         (self.newestPublished, self.newestPublishedIsYanked, self.newestValidated) = (newestPublished, newestPublishedIsYanked, newestValidated)
@@ -349,22 +372,36 @@ public struct CatalogPack: Sendable, Encodable, Equatable {
 
 /// One recorded version with its clips and validation history, as `show` prints it.
 public struct CatalogVersion: Sendable, Codable, Equatable {
+    /// One clip of the version, with what validation measured of it.
     public struct Clip: Sendable, Codable, Equatable {
+        /// The token the clip says, its file in the pack, and its size and SHA-256 when measured.
         public var token: String, file: String, bytes: Int64?, sha256: String?
+        /// Its format and length as the probe read them; nil when the clip could not be read.
         public var container: Container?, codec: Codec?, sampleRate: Int64?, channels: Int64?, frames: Int64?, durationSeconds: Double?
-        public var peakDbfs: Double?, truePeakDbtp: Double?, momentaryMaxLufs: Double?
+        package var peakDbfs: Double?, truePeakDbtp: Double?, momentaryMaxLufs: Double?
     }
+    /// One validation run of the version.
     public struct Run: Sendable, Codable, Equatable {
+        /// When it ran, on which folder and digest, its error and warning counts, and whether it passed.
         public var ranAt: String, path: String, digest: String, errors: Int64, warnings: Int64, passed: Bool
+        /// The amount whose announcement is longest, and its length in seconds; nil when none was rendered.
         public var worstAmount: String?, worstSeconds: Double?
     }
+    /// The pack's id.
     public var id: String
+    /// The pack's display name, when pack.json gives one.
     public var name: String?
+    /// The version recorded.
     public var version: SemanticVersion
+    /// The pack's content digest.
     public var digest: String
+    /// The grammar its amounts are read in.
     public var grammar: GrammarID
+    /// The largest amount the pack announces.
     public var maxAmount: Amount
+    /// When it was published (ISO 8601); nil for a version only validated.
     public var publishedAt: String?
+    /// Whether it was yanked: phones are no longer served it.
     public var yanked: Bool
     /// The engine and voice that spoke the clips, when synth did.
     public var source: VoiceSource?
@@ -372,7 +409,9 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
     public var grammarOptions: GrammarOptions?
     /// The phrases and texts; nil for a version recorded before the catalog kept them.
     public var phrases: VersionPhrases?
+    /// Its clips, in the order they were recorded.
     public var clips: [Clip]
+    /// Its validation runs, oldest first.
     public var runs: [Run]
 }
 

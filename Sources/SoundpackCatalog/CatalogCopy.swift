@@ -6,6 +6,7 @@ import Foundation
 import SoundpackCore
 import SoundpackSupport
 
+/// Copies every row of one catalog into another, empty one (`soundpack catalog migrate`).
 public enum CatalogCopy {
     /// The tables in an order that satisfies the foreign keys, each with its columns (schema 5)
     /// and how its rows are ordered: `ROWS` stands for the order rows were written in (clips and
@@ -24,13 +25,17 @@ public enum CatalogCopy {
 
     /// Rows copied per table.
     public struct Counts: Sendable, Equatable {
+        /// Table name → rows copied.
         public var rows: [String: Int] = [:]
     }
 
     /// What `migrate` copied, and where from and to (the locations as the catalogs name them).
     public struct Migration: Sendable {
+        /// The catalog copied from, as it names its location.
         public var from: String
+        /// The catalog copied into, as it names its location.
         public var to: String
+        /// How many rows each table gave.
         public var counts: Counts
     }
 

@@ -5,6 +5,7 @@
 import Foundation
 import SoundpackSupport
 
+/// Where a catalog is: a SQLite file, a PostgreSQL URL, or an empty catalog in memory.
 public enum CatalogLocation: Sendable, Equatable, CustomStringConvertible {
     case sqlite(path: String)
     case postgreSQL(url: String)

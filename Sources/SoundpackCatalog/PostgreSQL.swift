@@ -8,15 +8,15 @@ import SoundpackCore
 import SoundpackSupport
 
 /// The PostgreSQL catalog: `--catalog postgresql://user@host/db` (any libpq connection URI).
-public final class PostgreSQLCatalog: SQLCatalog {
-    public init(url: String) throws(CatalogError) {
+package final class PostgreSQLCatalog: SQLCatalog {
+    package init(url: String) throws(CatalogError) {
         try super.init(connection: PostgreSQLConnection(url: url))
     }
 
     /// Whether the database at `url` holds a soundpack catalog (its schema table, migrated at least
     /// once), asked without creating anything: a read of a database that has none is "no catalog",
     /// as for a SQLite file that does not exist.
-    public static func holdsCatalog(url: String) throws(CatalogError) -> Bool {
+    package static func holdsCatalog(url: String) throws(CatalogError) -> Bool {
         let connection = try PostgreSQLConnection(url: url)
         let tables = try connection.query("SELECT count(*) AS n FROM pg_catalog.pg_tables WHERE tablename = 'soundpack_schema' AND schemaname = current_schema()", [])
         guard (tables.first?["n"].int ?? 0) > 0 else { return false }
@@ -24,7 +24,7 @@ public final class PostgreSQLCatalog: SQLCatalog {
     }
 
     /// Whether `text` names a PostgreSQL catalog rather than a SQLite file.
-    public static func isURL(_ text: String) -> Bool {
+    static func isURL(_ text: String) -> Bool {
         text.hasBytePrefix("postgresql://") || text.hasBytePrefix("postgres://")
     }
 

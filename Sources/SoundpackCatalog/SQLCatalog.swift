@@ -7,7 +7,7 @@ import SoundpackCore
 import SoundpackSupport
 
 /// What the catalog needs of a database connection. Statements use `?` placeholders.
-public protocol SQLConnection: AnyObject {
+package protocol SQLConnection: AnyObject {
     /// Where the database is, for messages (never with a password).
     var location: String { get }
     /// The migrations that build the schema, in order; migration N brings the schema to version N.
@@ -30,9 +30,10 @@ public protocol SQLConnection: AnyObject {
 /// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
 public class SQLCatalog: Catalog {
     /// The schema this binary writes; a catalog with a higher version is refused.
-    public static let schemaVersion: Int64 = 7
+    package static let schemaVersion: Int64 = 7
     let db: any SQLConnection
 
+    /// The database's file path or its URL without secrets (`Catalog`).
     public var location: String { db.location }
 
     init(connection: any SQLConnection) throws(CatalogError) {
@@ -78,6 +79,7 @@ public class SQLCatalog: Catalog {
         CatalogError("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
     }
 
+    /// A lock of the store held through the database: PostgreSQL gives one, SQLite nil (`Catalog`).
     public func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)? { try db.storeLock(scope) }
 
     // MARK: writes
@@ -97,6 +99,7 @@ public class SQLCatalog: Catalog {
         row["source_engine"].string.map { VoiceSource(engine: $0, voice: row["source_voice"].string) }
     }
 
+    /// Records validation runs in one transaction (`Catalog`).
     public func recordValidations(_ runs: [ValidationRecord]) throws(CatalogError) {
         guard !runs.isEmpty else { return }
         try write(locking: Array(Set(runs.map(\.pack.packID)))) {
@@ -177,6 +180,7 @@ public class SQLCatalog: Catalog {
         }
     }
 
+    /// Records a version as published; false when it was published meanwhile (`Catalog`).
     public func recordPublication(_ publication: PublicationRecord) throws(CatalogError) -> Bool {
         let now = Self.timestamp(publication.publishedAt)
         let pack = publication.pack
@@ -207,6 +211,7 @@ public class SQLCatalog: Catalog {
         }
     }
 
+    /// Takes a yank back (`Catalog`).
     public func unyank(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> YankOutcome {
         try write(locking: [id]) { () throws -> YankOutcome in
             guard let row = try db.query("SELECT id, yanked FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
@@ -217,6 +222,7 @@ public class SQLCatalog: Catalog {
         }
     }
 
+    /// Marks a published version yanked, keeping the first reason when it already was (`Catalog`).
     public func yank(_ id: String, _ version: SemanticVersion, reason: String, at date: Date) throws(CatalogError) -> YankOutcome {
         try write(locking: [id]) { () throws -> YankOutcome in
             guard let row = try db.query("SELECT id, yanked, yank_reason FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
@@ -230,6 +236,7 @@ public class SQLCatalog: Catalog {
 
     // MARK: reads
 
+    /// Every pack, with its newest version and last validation result (`Catalog`).
     public func packs() throws(CatalogError) -> [CatalogPack] {
         let rows = try read("""
             SELECT p.id, p.name, p.grammar,
@@ -256,6 +263,7 @@ public class SQLCatalog: Catalog {
         return packs
     }
 
+    /// One version of a pack, the newest when `version` is nil, with its clips and runs (`Catalog`).
     public func version(of id: String, _ version: SemanticVersion?) throws(CatalogError) -> CatalogVersion? {
         let candidates = try read("""
             SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.yanked, v.source_engine,
@@ -300,6 +308,7 @@ public class SQLCatalog: Catalog {
                               grammarOptions: grammar.hasOptions ? options : nil, phrases: phrases, clips: clips, runs: runs)
     }
 
+    /// The facts of a recorded version that decide compatibility (`Catalog`).
     public func versionRecord(of id: String, _ version: SemanticVersion) throws(CatalogError) -> VersionRecord? {
         guard let row = try read("""
             SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.source_engine,
@@ -333,11 +342,13 @@ public class SQLCatalog: Catalog {
         return VersionRecord(pack: identity, published: row["published_at"] != .null, clips: clips)
     }
 
+    /// Whether `id@version` is published (`Catalog`).
     public func isPublished(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> Bool {
         try !read("SELECT 1 FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
                   [.text(id), .text(version.description)]).isEmpty
     }
 
+    /// Every published version, of one pack or of all, oldest first per pack (`Catalog`).
     public func publishedVersions(of id: String?, withClips: Bool) throws(CatalogError) -> [PublishedVersion] {
         let rows = try read("""
             SELECT v.id, v.pack_id, v.version, v.digest, v.published_at, v.yanked, v.yank_reason, v.manifest_sha256,

@@ -7,42 +7,42 @@ import CSQLite
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// An SQLite failure with the code, SQLite's message and what was being done.
-public struct SQLiteError: Error, Sendable, CustomStringConvertible {
-    public let code: Int32
-    public let message: String
-    public let context: String
+package struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    let code: Int32
+    let message: String
+    let context: String
 
-    public var description: String { "\(context): SQLite error \(code): \(message)" }
+    package var description: String { "\(context): SQLite error \(code): \(message)" }
 }
 
 /// A value bound to or read from a statement column.
-public enum SQLValue: Sendable, Equatable {
+package enum SQLValue: Sendable, Equatable {
     case null, integer(Int64), real(Double), text(String)
 }
 
 /// One result row; columns are read by name, as the query's SELECT list names them.
-public struct SQLRow: Sendable {
+package struct SQLRow: Sendable {
     let names: [String: Int]
     let values: [SQLValue]
 
     /// The value of column `name`. A name the query does not select is a programming error.
-    public subscript(_ name: String) -> SQLValue {
+    package subscript(_ name: String) -> SQLValue {
         guard let index = names[name] else { preconditionFailure("no column '\(name)' in this row (columns: \(names.keys.sorted()))") }
         return values[index]
     }
 }
 
 /// One SQLite connection. Not shared between threads.
-public final class SQLiteDatabase {
+package final class SQLiteDatabase {
     private let handle: OpaquePointer
-    public let path: String
+    package let path: String
     /// Prepared statements by SQL text, reused: a run that records hundreds of rows would
     /// otherwise parse the same few statements for each (SQLite re-prepares one by itself when
     /// the schema changes under it).
     private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (creating if needed) the database at `path`; the handle is closed even when opening fails.
-    public init(path: String, busyTimeoutMs: Int32 = 30_000) throws(SQLiteError) {
+    package init(path: String, busyTimeoutMs: Int32 = 30_000) throws(SQLiteError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &db, flags, nil)
@@ -87,13 +87,13 @@ public final class SQLiteDatabase {
     }
 
     /// Runs one or more statements without parameters.
-    public func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         try check(sqlite3_exec(handle, sql, nil, nil, nil), "while executing \(sql.prefix(80))")
     }
 
     /// Runs `sql` with `arguments`; returns every row.
     @discardableResult
-    public func query(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [SQLRow] {
+    package func query(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [SQLRow] {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -145,7 +145,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows the first error.
-    public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+    package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -159,9 +159,9 @@ public final class SQLiteDatabase {
 }
 
 extension SQLValue {
-    public var string: String? { if case .text(let v) = self { return v }; return nil }
-    public var int: Int64? { if case .integer(let v) = self { return v }; return nil }
-    public var double: Double? {
+    var string: String? { if case .text(let v) = self { return v }; return nil }
+    var int: Int64? { if case .integer(let v) = self { return v }; return nil }
+    var double: Double? {
         switch self {
         case .real(let v): return v
         case .integer(let v): return Double(v)

@@ -13,11 +13,11 @@ extension CatalogError {
 }
 
 /// The SQLite catalog.
-public final class SQLiteCatalog: SQLCatalog {
+package final class SQLiteCatalog: SQLCatalog {
     /// Opens or creates the catalog at `path`, applying migrations. Its folder is created only
     /// when `createFolder` says so (the default `.soundpack/`): a typo in a folder someone named
     /// is an error, not a new folder.
-    public init(path: String, createFolder: Bool = true) throws(CatalogError) {
+    package init(path: String, createFolder: Bool = true) throws(CatalogError) {
         // SQLite writes `PATH-journal` beside the file: a device, FIFO or folder named as the
         // catalog (`/dev/null`) would put a journal file where nobody asked.
         var info = stat()

@@ -12,26 +12,38 @@ import SoundpackValidation
 
 /// One pack to export: a published version from the store, or a validated folder.
 public struct ExportedPack: Sendable {
+    /// One clip of the pack, as the shared manifest lists it.
     public struct Clip: Sendable {
+        /// The token the clip says.
         public var token: Token
         /// Path in the store version folder (`clips/shi.caf`), for the download URL.
-        public var storePath: String
+        package var storePath: String
+        /// The clip's size in bytes.
         public var bytes: Int
+        /// The SHA-256 of its bytes, lowercase hex.
         public var sha256: String
+        /// Its length in seconds.
         public var durationSeconds: Double
     }
+    /// The pack's id.
     public var id: String
+    /// The version exported (a folder's is the one its pack.json declares).
     public var version: SemanticVersion
+    /// The grammar its amounts are read in.
     public var grammar: Grammar
+    /// The largest amount it announces.
     public var maxAmount: Amount
+    /// The texts of its tokens, as pack.json gives them.
     public var texts: [String: String]
+    /// Whether the version is yanked; it is exported all the same, marked so.
     public var yanked: Bool
+    /// Every clip, one per token.
     public var clips: [Clip]
     /// What the pack can announce.
     public var phrasebook: Phrasebook
 
     /// A pack from its published store manifest.
-    public init(manifest: StoreManifest, yanked: Bool) {
+    init(manifest: StoreManifest, yanked: Bool) {
         id = manifest.id
         version = manifest.version
         grammar = manifest.readingGrammar
@@ -46,7 +58,7 @@ public struct ExportedPack: Sendable {
     }
 
     /// A pack from a validated folder (not published: no download URLs); nil without a pack.json.
-    public init?(report: PackReport) {
+    init?(report: PackReport) {
         guard let manifest = report.packFile else { return nil }
         id = manifest.id
         version = manifest.version
@@ -63,6 +75,7 @@ public struct ExportedPack: Sendable {
     }
 }
 
+/// The manifest the app writes into the App Group's shared container, from exported packs.
 public enum SharedContainerExport {
     /// The shared manifest for `packs`: under `key` the bundled clip file names; per pack every
     /// token's file name, size, SHA-256, duration and (with `baseURL`) download URL.

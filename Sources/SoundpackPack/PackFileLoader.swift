@@ -4,9 +4,10 @@ import Foundation
 import SoundpackCore
 import SoundpackSupport
 
+/// Reads and parses a pack folder's pack.json, refusing one over `maxBytes` unread.
 public enum PackFileLoader {
     /// pack.json files above this size are refused unread; a real one is a few kilobytes.
-    public static let maxBytes = PackFile.maxBytes
+    package static let maxBytes = PackFile.maxBytes
 
     /// The parsed pack.json of the pack folder `directory`.
     public static func load(directory: String) throws(PackFileError) -> PackFile {

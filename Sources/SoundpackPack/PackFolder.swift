@@ -12,6 +12,7 @@ public struct PackFolder: Sendable, Hashable {
     /// catalog's validation history show.
     public let shown: String
 
+    /// The pack folder at `path` (absolute), shown in messages as `shown` (as the user typed it).
     public init(path: String, shown: String) {
         self.path = path
         self.shown = shown

@@ -4,28 +4,28 @@
 import Foundation
 import SoundpackSupport
 
-public enum PackPaths {
+package enum PackPaths {
     /// Extensions counted as audio files when looking for files no clip uses.
     static let audioExtensions: Set<String> = ["caf", "wav", "wave", "aif", "aiff", "aifc", "mp3", "m4a", "aac", "flac", "ogg", "opus"]
 
     /// A clip path without `.` components or repeated slashes: `./clips//5.caf` → `clips/5.caf`.
-    public static func normalized(_ path: String) -> String {
+    package static func normalized(_ path: String) -> String {
         path.slashSeparated.filter { $0 != "." }.joined(separator: "/")
     }
 
     /// Where a clip goes in a published version: its pack path under `clips/` (`shi.caf` →
     /// `clips/shi.caf`; `clips/shi.caf` stays). Two different pack paths must never land on one
     /// store path (validation refuses such a pack).
-    public static func storePath(_ packPath: String) -> String {
+    package static func storePath(_ packPath: String) -> String {
         let clean = normalized(packPath)
         return clean.hasBytePrefix("clips/") ? clean : "clips/" + clean
     }
 
     /// The longest a path component may be (bytes): what file systems and object keys allow.
-    public static let maxComponentBytes = 255
+    package static let maxComponentBytes = 255
 
     /// Why a clip path must not be opened, or nil: absolute, `..`, empty, or through a symlink.
-    public static func unsafeReason(_ path: String, root: URL) -> String? {
+    package static func unsafeReason(_ path: String, root: URL) -> String? {
         var folders = Set<String>(), size = 0
         return unsafeReason(path, root: root.path, checkedFolders: &folders, size: &size)
     }
@@ -35,7 +35,7 @@ public enum PackPaths {
     /// fill it, and a path is opened right after its check; what changes on disk in between is
     /// refused when the file is opened (it must be a regular file). `size` gets the size the
     /// file had when looked at (0 when it is missing).
-    public static func unsafeReason(_ path: String, root: String, checkedFolders: inout Set<String>, size: inout Int) -> String? {
+    package static func unsafeReason(_ path: String, root: String, checkedFolders: inout Set<String>, size: inout Int) -> String? {
         size = 0
         if path.isEmpty { return "the path is empty" }
         if path.hasBytePrefix("/") || path.hasBytePrefix("~") { return "the path is absolute; write it relative to the pack folder" }
@@ -60,7 +60,7 @@ public enum PackPaths {
 
     /// Regular audio files (by extension) under `root`, as sorted relative paths; hidden names and
     /// symlinks are skipped.
-    public static func audioFiles(under root: URL) -> [String] {
+    package static func audioFiles(under root: URL) -> [String] {
         Folders.walk(root.path, skipHidden: true).filter { entry in
             entry.kind == .file && audioExtensions.contains((entry.path as NSString).pathExtension.lowercased())
         }.map(\.path).sorted()

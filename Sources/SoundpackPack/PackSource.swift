@@ -5,6 +5,7 @@ import Foundation
 import SoundpackCore
 import SoundpackSupport
 
+/// What a command argument names: a pack folder on disk, or a published version `ID[@VERSION]`.
 public enum PackSource: Sendable, Hashable {
     case folder(PackFolder)
     /// A version of a published pack; nil: the newest that is not yanked.

@@ -5,6 +5,7 @@ import Foundation
 import SoundpackCore
 import SoundpackSupport
 
+/// The words of a new pack's announcements (`--phrase-text ID=TEXT`), checked and written into its pack.json.
 public enum PhraseTexts {
     /// Writes `given` (in order) into `pack`: `prefix`/`suffix` set the words around the amount of a
     /// pack without phrases; any other id declares a phrase, its text split at `{amount}` (the words

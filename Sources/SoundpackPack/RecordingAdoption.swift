@@ -14,6 +14,7 @@ import SoundpackSupport
 public struct RecordingAdoption: Sendable {
     /// A recording adopted as a token's clip.
     public struct Match: Sendable, Codable, Equatable {
+        /// The token whose clip the recording becomes.
         public var token: String
         /// The file's name in the recordings folder.
         public var recording: String
@@ -23,6 +24,7 @@ public struct RecordingAdoption: Sendable {
 
     /// An audio file no token claimed.
     public struct Unmatched: Sendable, Codable, Equatable {
+        /// The file's name in the recordings folder.
         public var recording: String
         /// The token whose name is nearest the file's stem, when one is near.
         public var nearest: String?
@@ -33,6 +35,7 @@ public struct RecordingAdoption: Sendable {
 
     /// A token the pack needs that no recording gives.
     public struct Missing: Sendable, Codable, Equatable {
+        /// The token's name.
         public var token: String
         /// What the clip says (十, 微信到账).
         public var text: String
@@ -44,19 +47,25 @@ public struct RecordingAdoption: Sendable {
 
     /// A folder entry that is not read.
     public struct Skipped: Sendable, Codable, Equatable {
+        /// The entry's name in the recordings folder.
         public var name: String
+        /// Why it is not read (a folder, a symbolic link, a FIFO or device, not an audio file name).
         public var reason: String
     }
 
     /// The pack.json to write: the given one with a clip for each match.
     public var pack: PackFile
+    /// The recordings adopted, one per token.
     public var matched: [Match] = []
+    /// The audio files no token claimed.
     public var unmatched: [Unmatched] = []
+    /// The tokens the pack needs that no recording gives; their clips are still to be made.
     public var missing: [Missing] = []
+    /// The folder entries that are not read.
     public var skipped: [Skipped] = []
 
     /// The most entries a recordings folder may hold; a delivery has a few dozen.
-    public static let maxEntries = 4_096
+    package static let maxEntries = 4_096
 
     /// A recording found in the folder: a regular file with an audio extension.
     struct Recording {

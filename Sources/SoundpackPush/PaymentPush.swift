@@ -16,9 +16,11 @@ public struct PaymentPushRequest: Sendable {
     public var amount: String?
     /// nil: the pack's default phrase.
     public var phrase: String?
+    /// The published pack to announce with.
     public var packID: String
     /// nil: the newest version that is not yanked.
     public var version: SemanticVersion?
+    /// The notification's title; nil: the pack's name.
     public var title: String?
     /// nil: the announcement as text (微信到账15.40元).
     public var body: String?
@@ -27,6 +29,8 @@ public struct PaymentPushRequest: Sendable {
     /// nil: a fresh UUID.
     public var paymentID: String?
 
+    /// A push for `amount` (nil: a phrase without one) announced with `packID` at `version`; the other
+    /// fields keep their defaults.
     public init(amount: String?, packID: String, version: SemanticVersion?) {
         self.amount = amount
         self.packID = packID

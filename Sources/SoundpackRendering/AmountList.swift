@@ -8,19 +8,24 @@ import SoundpackSupport
 /// the rest.
 public struct AmountList: Sendable {
     /// An amount is at most 17 characters with commas; a longer line is refused unread.
-    public static let maxLineBytes = 1_024
+    static let maxLineBytes = 1_024
 
+    /// An input that is not an amount (or that was refused), and why.
     public struct Rejection: Sendable, CustomStringConvertible {
         /// The line of the amounts file; nil for an argument.
         public var line: Int?
+        /// Why it is not rendered: why it does not parse, or what `refuse` said.
         public var reason: String
+        /// `line N: <reason>`, or the reason alone for an argument.
         public var description: String { (line.map { "line \($0): " } ?? "") + reason }
     }
 
+    /// The amounts, in the order given, each once.
     public private(set) var amounts: [Amount] = []
+    /// Every input that is not rendered, in the order given.
     public private(set) var rejections: [Rejection] = []
 
-    public init(arguments: [String], lines: LineSource?, maximum: Amount, grouping: DigitGrouping = .thousands,
+    package init(arguments: [String], lines: LineSource?, maximum: Amount, grouping: DigitGrouping = .thousands,
                 refuse: (Amount) -> String? = { _ in nil }) {
         var seen = Set<Amount>()
         func take(_ text: String, line: Int?) {

@@ -8,6 +8,7 @@ import SoundpackSupport
 
 /// Writes the announcement of amounts in one of `say`'s formats.
 public struct AnnouncementWriter: Sendable {
+    /// What a line says: the words, the token ids, the clip files, or all of them as JSON.
     public enum Format: String, Sendable, CaseIterable {
         /// 微信到账十五点四元
         case text
@@ -21,7 +22,9 @@ public struct AnnouncementWriter: Sendable {
         case json
     }
 
+    /// The grammar and phrase the amounts are read in.
     public let announcement: Announcement
+    /// The form each line is written in.
     public let format: Format
     /// `"phrase":"…",` opening each JSON line, for a pack that declares phrases; empty otherwise.
     private let phraseJSON: [UInt8]
@@ -51,7 +54,7 @@ public struct AnnouncementWriter: Sendable {
     ///   - texts: the pack's `texts` (the words of its prefix and suffix).
     ///   - files: the pack's `clips`; needed for `.files`.
     ///   - namesPhrase: whether JSON lines say the phrase (a pack that declares phrases).
-    public init(announcement: Announcement, format: Format, texts: [String: String] = [:], files: [String: String] = [:], namesPhrase: Bool = false) {
+    init(announcement: Announcement, format: Format, texts: [String: String] = [:], files: [String: String] = [:], namesPhrase: Bool = false) {
         self.announcement = announcement
         self.format = format
         self.files = files
@@ -71,7 +74,7 @@ public struct AnnouncementWriter: Sendable {
 
     /// `path` as one word of a POSIX shell: as it is when it needs no quoting, else in single quotes
     /// (a `'` inside written `'\''`).
-    public static func shellQuoted(_ path: String) -> String {
+    static func shellQuoted(_ path: String) -> String {
         let plain = !path.isEmpty && path.unicodeScalars.allSatisfy { s in
             (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || "._/-+,:@%=".unicodeScalars.contains(s) || s.value >= 0x80 && !s.properties.isWhitespace
         }

@@ -14,46 +14,66 @@ import SoundpackValidation
 /// destination when one is thrown.
 public typealias ConvertError = SoundpackError
 
+/// What `convert` makes of a pack's clips: rate, channels, encoding, container, levels and trimming.
 public struct ConvertOptions: Sendable {
     /// Target sample rate; nil keeps the most common rate of the source clips.
     public var sampleRate: Int?
+    /// How the samples are written (16-bit PCM by default).
     public var encoding: AudioFileWriter.Encoding = .pcm16
+    /// The file format of the converted clips (CAF by default).
     public var container: Container = .caf
     /// Momentary-max loudness target in LUFS; nil leaves levels alone.
     public var loudness: Double?
     /// Highest sample peak allowed after levelling, in dBFS.
-    public var peakCeilingDbfs: Double = -1
+    var peakCeilingDbfs: Double = -1
+    /// Cut each clip's leading and trailing silence, keeping a little padding.
     public var trimSilence = false
     /// Silence kept around the voice when trimming, in ms.
-    public var padMs: Double = 10
+    var padMs: Double = 10
+    /// Mix stereo clips down to one channel.
     public var mono = false
     /// Replace an existing destination.
     public var force = false
 
+    /// Options that keep rate, channels and levels, writing 16-bit PCM in CAF.
     public init() {}
 }
 
 /// What a conversion did, clip by clip.
 public struct ConvertSummary: Sendable {
+    /// One converted clip.
     public struct Clip: Sendable {
+        /// The token the clip says.
         public var token: String
+        /// Its path in the source pack.
         public var source: String
+        /// Its path in the converted pack.
         public var destination: String
+        /// The gain applied to reach the loudness target, in dB; 0 when levels were left alone.
         public var gainDb: Double
         /// The loudness target could not be reached without passing the peak ceiling.
         public var limitedByPeak: Bool
     }
+    /// Every clip converted.
     public var clips: [Clip]
+    /// The sample rate every clip now has.
     public var sampleRate: Int
+    /// The channel count every clip now has.
     public var channels: Int
+    /// The validation of the converted pack, at its destination.
     public var report: PackReport
 }
 
+/// Converts a pack's clips into a new pack folder (`soundpack convert`).
 public struct PackConverter: Sendable {
-    public var limits: AudioLimits
+    package var limits: AudioLimits
 
+    /// A converter that reads the source clips under `limits`.
     public init(limits: AudioLimits = AudioLimits()) { self.limits = limits }
 
+    /// Decodes every clip of `sourceFolder`, converts it as `options` say and writes the pack into
+    /// `destinationFolder`, assembled beside it and validated before it is moved into place.
+    /// Throws when the source is refused, the result would not validate, or the destination cannot be written.
     public func convert(source sourceFolder: PackFolder, destination destinationFolder: PackFolder, options: ConvertOptions) throws(ConvertError) -> ConvertSummary {
         let (source, destination) = (sourceFolder.shown, destinationFolder.shown)
         let sourceURL = URL(fileURLWithPath: sourceFolder.path, isDirectory: true).standardizedFileURL

@@ -9,7 +9,9 @@ import SoundpackValidation
 
 /// A file `render` could not write, and why.
 public struct RenderFailure: Error, Sendable {
+    /// The file that could not be written.
     public let path: String
+    /// Why the writer failed.
     public let error: AudioError
 }
 
@@ -19,8 +21,10 @@ public struct RenderOptions: Sendable {
     public var gapMs: Double = 0
     /// Cut each clip's leading and trailing silence (below `checks.silenceThresholdDbfs`) first.
     public var trimSilence = false
+    /// How the samples are written (16-bit PCM by default).
     public var encoding: AudioFileWriter.Encoding = .pcm16
 
+    /// Options with `gapMs` of silence between clips, trimmed clips when `trimSilence`, written as `encoding`.
     public init(gapMs: Double = 0, trimSilence: Bool = false, encoding: AudioFileWriter.Encoding = .pcm16) {
         self.gapMs = gapMs
         self.trimSilence = trimSilence
@@ -31,19 +35,25 @@ public struct RenderOptions: Sendable {
 /// A pack loaded for rendering: each clip any of its phrases may need is decoded once, then
 /// announcements of one phrase (`speaking(_:)` gives the others) are joined from memory.
 public final class PackRenderer: Sendable {
+    /// The pack's pack.json.
     public let packFile: PackFile
     /// The phrase rendered (the pack's default phrase unless `speaking(_:)` chose another).
     public let phrase: Phrase
     private let announcement: Announcement
+    /// Frames per second of the output, the clips' shared rate.
     public let sampleRate: Int
+    /// Channels of the output, the clips' shared count.
     public let channels: Int
+    /// How the clips are joined.
     public let options: RenderOptions
-    public let timing: AnnouncementTiming
+    package let timing: AnnouncementTiming
     private let clips: [[Float]?]
     /// The clips as 16-bit integers, converted once, when the output is 16-bit PCM: rendering is
     /// then copying.
     private let clips16: [[Int16]?]
 
+    /// Loads the pack at `directory` and decodes its clips under `limits`; throws when pack.json or a
+    /// clip cannot be read, a clip is missing or not audio, or the clips do not share a format.
     public init(directory: String, options: RenderOptions = RenderOptions(), limits: AudioLimits = AudioLimits()) throws(RenderError) {
         let manifest: PackFile
         do { manifest = try PackFileLoader.load(directory: directory) } catch {
@@ -116,7 +126,7 @@ public final class PackRenderer: Sendable {
 
     /// The name `amount`'s file has in a folder, without extension: the amount (`15.40`), or the
     /// phrase and the amount when `namedByPhrase` (`refund-15.40`; `order` for a phrase that says none).
-    public func fileStem(for amount: Amount?, namedByPhrase: Bool) -> String {
+    package func fileStem(for amount: Amount?, namedByPhrase: Bool) -> String {
         let said = phrase.saysAmount ? amount?.description : nil
         guard namedByPhrase else { return said ?? phrase.id }
         return [phrase.id, said].compactMap { $0 }.joined(separator: "-")

@@ -6,6 +6,7 @@ import SoundpackAudio
 import SoundpackCore
 import SoundpackSupport
 
+/// Where `render` writes: one file, a stream, or a folder of one file per amount.
 public enum RenderDestination: Sendable, Equatable {
     /// One amount into a regular file (replaced whole), its container from its extension.
     case file(String, Container)
@@ -70,7 +71,7 @@ extension PackRenderer {
     }
 
     /// Makes the output folder, but not the folders above it: a typo there is an error.
-    public static func makeOutputFolder(_ path: String) throws(SoundpackError) {
+    static func makeOutputFolder(_ path: String) throws(SoundpackError) {
         let parent = (path as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
@@ -84,9 +85,13 @@ extension PackRenderer {
 public struct RenderedAmount: Sendable {
     /// The phrase said, and the amount (nil for a phrase that says none).
     public var phrase: String
+    /// The amount said; nil for a phrase that says none.
     public var amount: Amount?
+    /// The announcement's words.
     public var text: String
+    /// Its length in frames.
     public var frames: Int64
+    /// Its length in seconds.
     public var seconds: Double
     /// The file's bytes for a stream; nil when a file was written.
     public var bytes: Data?

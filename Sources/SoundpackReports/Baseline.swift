@@ -6,13 +6,13 @@ import SoundpackCore
 import SoundpackSupport
 import SoundpackValidation
 
-public enum Baseline {
+package enum Baseline {
     /// Fingerprints (rule, token, file) of the baseline's findings, by pack id (or folder when the
     /// pack had no readable id).
     /// The most a baseline file may hold (a report of every finding of many packs is far smaller).
-    public static let maxBytes = 64 << 20
+    package static let maxBytes = 64 << 20
 
-    public static func load(_ data: Data) throws(ReportError) -> [String: Set<String>] {
+    package static func load(_ data: Data) throws(ReportError) -> [String: Set<String>] {
         guard data.count <= maxBytes else { throw ReportError(.refused, "\(data.count) bytes, above the \(maxBytes >> 20) MiB a baseline may hold") }
         struct Document: Decodable {
             struct Pack: Decodable { var id: String?; var directory: String; var findings: [Finding] }

@@ -5,6 +5,8 @@ import SoundpackCore
 import SoundpackSupport
 import SoundpackValidation
 
+/// The findings of a command that checks one subject rather than pack folders: the store (`verify`)
+/// or a push payload (`payload lint`), rendered by the same printers as validate's.
 public struct CheckReport: Sendable {
     /// The command, as the JUnit run and SARIF are named (`verify`, `payload lint`).
     public var command: String
@@ -12,11 +14,14 @@ public struct CheckReport: Sendable {
     public var subject: String
     /// The rules the command runs: SARIF's rule list, JUnit's passing testcases.
     public var scope: RuleID.Scope
+    /// Every finding of the check, whatever its severity; `passed` looks at the errors.
     public var findings: [Finding]
     /// The closing line (`dist: 42 files checked, no drift`), without a line break.
     public var summary: String
+    /// The soundpack version that ran the check, for SARIF and JUnit.
     public var toolVersion: String
 
+    /// A report of `command` on `subject`, its `findings` against the rules of `scope`.
     public init(command: String, subject: String, scope: RuleID.Scope, findings: [Finding], summary: String, toolVersion: String) {
         self.command = command
         self.subject = subject

@@ -7,6 +7,7 @@ import SoundpackPack
 import SoundpackSupport
 import SoundpackValidation
 
+/// Renders validation runs and check reports: text, JSON, JUnit XML, GitHub annotations, Markdown and SARIF.
 public enum FindingRenderer {
     // MARK: text
 
@@ -76,12 +77,12 @@ public enum FindingRenderer {
     /// finding (validate, payload lint, a publish refusal, verify's drift), escaped for a terminal.
     /// The location is a raw path (made visible here); the message may quote inputs it has made
     /// visible already, so it is only made terminal-safe, never escaped twice.
-    public static func line(at location: String, label: String, rule: String?, _ message: String) -> String {
+    package static func line(at location: String, label: String, rule: String?, _ message: String) -> String {
         "\(location.visible): \(label) \(rule.map { "[\($0)] " } ?? "")\(message.terminalSafe)\n"
     }
 
     /// `error:`, `warning:` or `note:`, painted when `colour`.
-    public static func label(_ severity: Severity, colour: Bool) -> String {
+    package static func label(_ severity: Severity, colour: Bool) -> String {
         switch severity {
         case .error: return paint("error:", "1;31", colour)
         case .warning: return paint("warning:", "1;33", colour)
@@ -89,6 +90,7 @@ public enum FindingRenderer {
         }
     }
 
+    /// One pack's closing line: its folder, passed or failed, its clips and longest announcement, and its counts.
     public static func summary(_ report: PackReport, strict: Bool, colour: Bool) -> String {
         let verdict = report.passed(strict: strict) ? paint("passed", "1;32", colour) : paint("failed", "1;31", colour)
         var parts: [String] = []
@@ -109,7 +111,7 @@ public enum FindingRenderer {
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-    public static func paint(_ text: String, _ code: String, _ colour: Bool) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    package static func paint(_ text: String, _ code: String, _ colour: Bool) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
     // MARK: JSON
 
@@ -121,6 +123,7 @@ public enum FindingRenderer {
         var packs: [PackReport]
     }
 
+    /// The run as `validate --format json` prints it: version, strictness, verdict and every pack's report.
     public static func json(_ run: ValidationRun) throws(JSONWriteError) -> String {
         String(decoding: try StoreJSON.encode(Document(version: run.toolVersion, strict: run.strict, passed: run.passed, packs: run.reports)), as: UTF8.self)
     }
@@ -289,6 +292,7 @@ public enum FindingRenderer {
         return out
     }
 
+    /// SARIF 2.1.0 of a validation run, every reportable rule listed.
     public static func sarif(_ run: ValidationRun) throws(JSONWriteError) -> String {
         try sarif(FindingGroup.of(run), rules: RuleID.reportable, toolVersion: run.toolVersion)
     }

@@ -11,10 +11,12 @@ import SoundpackRendering
 import SoundpackSupport
 import SoundpackValidation
 
+/// `soundpack report`: one self-contained HTML page of packs' clips, waveforms, loudness and findings.
 public enum HTMLReport {
     /// Amounts rendered as players, besides the worst case.
     public static let defaultAmounts: [Amount] = [Amount(minorUnits: 5), Amount(minorUnits: 1_540), Amount(minorUnits: 123_456), Amount(minorUnits: 2_000_000)]
 
+    /// The page for `reports`, with players for each clip and for `amounts` rendered as `render` would.
     public static func render(_ reports: [PackReport], amounts: [Amount] = defaultAmounts, toolVersion: String) -> String {
         var body = ""
         for report in reports { body += section(report, amounts: amounts) }

@@ -23,7 +23,7 @@ private func withUTF8Names<T>(_ body: () throws(ArchiveError) -> T) throws(Archi
     return try body()
 }
 
-public enum ArchiveKind: String, Sendable, CaseIterable {
+package enum ArchiveKind: String, Sendable, CaseIterable {
     case tarGzip = "tar.gz"
     case zip
 }
@@ -33,9 +33,9 @@ public enum ArchiveKind: String, Sendable, CaseIterable {
 /// path, one fixed mtime (tar; zip entries carry none, so their DOS date is 1980-01-01 in every
 /// time zone), uid/gid 0 without owner names, modes 0644 for files and 0755 for folders, no gzip
 /// timestamp, and no padding after the end of the gzip stream or the zip's end record.
-public enum ReproducibleArchive {
+package enum ReproducibleArchive {
     /// `deflateZip` deflates zip entries (publish stores them; tests make deflated zips to import).
-    public static func make(_ files: [(path: String, bytes: [UInt8])], under root: String, kind: ArchiveKind, mtime: Int64,
+    package static func make(_ files: [(path: String, bytes: [UInt8])], under root: String, kind: ArchiveKind, mtime: Int64,
                             deflateZip: Bool = false) throws(ArchiveError) -> [UInt8] {
         try withUTF8Names { () throws(ArchiveError) in try write(files, under: root, kind: kind, mtime: mtime, deflateZip: deflateZip) }
     }
@@ -146,19 +146,20 @@ private final class ByteSink {
 
 /// Limits that keep a hostile archive from filling the disk or exhausting memory.
 public struct ExtractionLimits: Sendable {
-    public var maxArchiveBytes = 256 * 1024 * 1024
-    public var maxEntries = 2_000
-    public var maxEntryBytes: Int64 = 16 * 1024 * 1024
-    public var maxTotalBytes: Int64 = 256 * 1024 * 1024
+    var maxArchiveBytes = 256 * 1024 * 1024
+    package var maxEntries = 2_000
+    package var maxEntryBytes: Int64 = 16 * 1024 * 1024
+    package var maxTotalBytes: Int64 = 256 * 1024 * 1024
+    /// The default limits: 2,000 entries, 16 MiB an entry, 256 MiB in all.
     public init() {}
 }
 
 /// Extracts tar, tar.gz and zip archives into an empty folder, refusing anything that could
 /// write outside it or exhaust the disk.
-public enum SafeExtractor {
+package enum SafeExtractor {
     /// Extracts `archivePath` into `folder` (which must exist and be empty). Returns the paths of
     /// the extracted files. On error, files already written stay in `folder` for the caller to remove.
-    public static func extract(_ archivePath: String, into folder: String, limits: ExtractionLimits = ExtractionLimits()) throws(ArchiveError) -> [String] {
+    package static func extract(_ archivePath: String, into folder: String, limits: ExtractionLimits = ExtractionLimits()) throws(ArchiveError) -> [String] {
         try withUTF8Names { () throws(ArchiveError) in try read(archivePath, into: folder, limits: limits) }
     }
 

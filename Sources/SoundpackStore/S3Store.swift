@@ -15,24 +15,24 @@ import SoundpackSupport
 import Synchronization
 
 /// Where an S3 store is and how to sign for it.
-public struct S3Location: Sendable, Equatable {
-    public var endpoint: String
-    public var region: String
-    public var bucket: String
+package struct S3Location: Sendable, Equatable {
+    package var endpoint: String
+    package var region: String
+    package var bucket: String
     /// Key prefix without leading or trailing slash; "" for the bucket root.
-    public var prefix: String
-    public var accessKey: String
-    public var secretKey: String
-    public var sessionToken: String?
+    package var prefix: String
+    var accessKey: String
+    package var secretKey: String
+    var sessionToken: String?
     /// Where this user's locks of S3 stores on this machine go: `TMPDIR` when it names a folder
     /// (an absolute path), else /tmp.
-    public var temporaryFolder: String
+    package var temporaryFolder: String
 
     /// Reads `s3://bucket/prefix`, the endpoint (`--s3-endpoint`, else `AWS_ENDPOINT_URL_S3`, else
     /// `AWS_ENDPOINT_URL`, else AWS's for the region), the region (`AWS_REGION`, else
     /// `AWS_DEFAULT_REGION`, else us-east-1) and the credentials (`AWS_ACCESS_KEY_ID`,
     /// `AWS_SECRET_ACCESS_KEY`, optional `AWS_SESSION_TOKEN`).
-    public init(url: String, endpoint: String?, environment: [String: String]) throws(StoreError) {
+    package init(url: String, endpoint: String?, environment: [String: String]) throws(StoreError) {
         guard url.hasBytePrefix("s3://") else { throw StoreError("'\(url.visible)' is not an s3:// URL") }
         let rest = String(url.dropFirst("s3://".count))
         let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -69,7 +69,7 @@ public struct S3Location: Sendable, Equatable {
     }
 
     /// `s3://bucket/prefix`, for messages.
-    public var shown: String { "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)") }
+    package var shown: String { "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)") }
 }
 
 /// A libcurl easy handle, used by one request at a time (the pool hands it to one thread).
@@ -85,8 +85,8 @@ struct S3Response {
 }
 
 /// An S3 store: keys under `prefix/` in `bucket`.
-public final class S3Store: StoreBackend, @unchecked Sendable {
-    public let s3: S3Location
+package final class S3Store: StoreBackend, @unchecked Sendable {
+    package let s3: S3Location
     /// Idle curl handles, each with its connection kept alive: a request takes one (or makes one)
     /// and puts it back, so requests on several threads each have their own.
     private let handles = Mutex<[CurlHandle]>([])
@@ -106,7 +106,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     static let installHint = "install Debian's libcurl4 (or your system's libcurl)"
     #endif
 
-    public init(_ location: S3Location) throws(StoreError) {
+    package init(_ location: S3Location) throws(StoreError) {
         if let error = soundpack_curl_load_error() {
             throw StoreError("cannot use the store \(location.shown): libcurl could not be loaded (\(String(cString: error))); \(Self.installHint)")
         }
@@ -129,7 +129,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
 
     private static let globalInit: Void = { soundpack_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
-    public var location: String { s3.shown }
+    package var location: String { s3.shown }
 
     /// The object key of a store key.
     func objectKey(_ key: String) -> String { s3.prefix.isEmpty ? key : "\(s3.prefix)/\(key)" }
@@ -273,7 +273,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
 
     // MARK: StoreBackend
 
-    public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+    package func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
         let response = try send("GET", key: key, cap: cap)
         if response.status == 404 { return nil }
         guard response.status == 200 else { throw failure(response, "read \(key.visible)") }
@@ -281,7 +281,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     }
 
     /// A GET whose body is hashed as it arrives and not kept (but for an error's first KiB).
-    public func digest(_ key: String) throws(StoreError) -> StoredFile? {
+    package func digest(_ key: String) throws(StoreError) -> StoredFile? {
         var hash = Digest.Stream()
         let response = try send("GET", key: key, streaming: { hash = Digest.Stream(); return hash })
         if response.status == 404 { return nil }
@@ -306,7 +306,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
         return ["Content-Type": type, "Cache-Control": cache]
     }
 
-    public func write(_ key: String, _ data: Data) throws(StoreError) {
+    package func write(_ key: String, _ data: Data) throws(StoreError) {
         let response = try send("PUT", key: key, body: data, headers: Self.headers(for: key))
         guard response.status == 200 || response.status == 201 else { throw failure(response, "write \(key.visible)") }
     }
@@ -314,7 +314,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     /// A PUT with `If-None-Match: *`: servers that know it refuse to overwrite (412), in one
     /// request. Where it is not implemented (501: Swift's s3api), a HEAD, then a plain PUT: the
     /// publish lock keeps anyone else from writing the version meanwhile.
-    public func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
+    package func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
         if conditionalPut.load(ordering: .relaxed) {
             var headers = Self.headers(for: key)
             headers["If-None-Match"] = "*"
@@ -331,7 +331,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
         return true
     }
 
-    public func list() throws(StoreError) -> [String] {
+    package func list() throws(StoreError) -> [String] {
         let base = s3.prefix.isEmpty ? "" : s3.prefix + "/"
         var listing = S3Listing(prefix: base, location: location, endpoint: s3.endpoint)
         var token: String?
@@ -352,7 +352,7 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     /// nothing in them is a time of day) finds them in place and completes the version. Other bytes
     /// under one of its keys are refused, never overwritten. The files before manifest.json go up
     /// `uploadWorkers` at a time; manifest.json only once every one of them is in place.
-    public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
+    package func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
         let first = files.filter { $0.name != StoreLayout.manifestFile }
         try WorkerPool.runBlocking(first.count, workers: uploadWorkers) { (index: Int) throws(StoreError) in
             try self.writeVersionFile(folder, first[index])
@@ -369,21 +369,21 @@ public final class S3Store: StoreBackend, @unchecked Sendable {
     }
 
     /// Nothing is staged in an object store.
-    public func leftovers() throws(StoreError) -> [String] { [] }
+    package func leftovers() throws(StoreError) -> [String] { [] }
 
-    public func removeLeftovers() {}
+    package func removeLeftovers() {}
 
     /// Without a database lock (a SQLite catalog), publishers on this machine wait on a lock file
     /// named after the bucket and prefix, in `$TMPDIR/soundpack-UID/`: a folder only this user made
     /// (a name anyone can guess in a shared /tmp is never used when someone else made it, or
     /// planted a link there). With PostgreSQL, the catalog's lock is taken instead.
-    public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
+    package func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
         let name = Digest.sha256Hex(Data("\(s3.endpoint)|\(s3.bucket)|\(s3.prefix)".utf8)).prefix(16)
         return try DirectoryStore.FileLock(under: s3.temporaryFolder, folders: ["soundpack-\(geteuid())", "s3-lock-\(name)"], scope: scope, store: location)
     }
 
     /// Creates the bucket when it does not exist (for tests and first set-up).
-    public func createBucket() throws(StoreError) {
+    package func createBucket() throws(StoreError) {
         let response = try send("PUT", key: nil)
         guard response.status == 200 || response.status == 409 else { throw failure(response, "create the bucket") }
     }

@@ -14,16 +14,16 @@ import SoundpackSupport
 /// The store paths only Kit needs (pack.json, archives, clips); SoundpackCore's `StoreLayout`
 /// spells the ones phones read too.
 extension StoreLayout {
-    public static let packJSONFile = PackFolder.packFile
+    package static let packJSONFile = PackFolder.packFile
 
     /// `wechat-1.0.0.tar.gz`: an archive's name inside the version folder.
-    public static func archiveFile(_ id: String, _ version: SemanticVersion, _ kind: ArchiveKind) -> String {
+    package static func archiveFile(_ id: String, _ version: SemanticVersion, _ kind: ArchiveKind) -> String {
         "\(id)-\(version).\(kind.rawValue)"
     }
 
     /// Where a clip goes in the version folder: its pack path, under `clips/` (`shi.caf` →
     /// `clips/shi.caf`, `clips/shi.caf` stays).
-    public static func clipFile(packPath: String) -> String { PackPaths.storePath(packPath) }
+    package static func clipFile(packPath: String) -> String { PackPaths.storePath(packPath) }
 
     /// Nothing when `key` is a key of the store: a relative path of non-empty components, none of
     /// them `.` or `..`, without a NUL. Every backend checks each key it is given, so a key built
@@ -78,7 +78,9 @@ extension StoreBackend {
 
 /// A stored file's size and SHA-256.
 public struct StoredDigest: Sendable, Equatable {
+    /// The file's size in bytes.
     public var bytes: Int64
+    /// The SHA-256 of its bytes, lowercase hex.
     public var sha256: String
 }
 
@@ -98,8 +100,9 @@ public enum StoredFile: Sendable, Equatable {
 
 /// A store: a backend and the layout, with the lookups every command shares.
 public struct Store: Sendable {
-    public let backend: any StoreBackend
+    package let backend: any StoreBackend
 
+    /// The store whose bytes `backend` holds.
     public init(backend: any StoreBackend) { self.backend = backend }
 
     /// A store in a local folder (created on first write), named in messages as `shown` (the
@@ -108,8 +111,10 @@ public struct Store: Sendable {
         Store(backend: DirectoryStore(root: path, shown: shown))
     }
 
+    /// Where the store is, for messages (its folder as written, or its `s3://` URL).
     public var location: String { backend.location }
 
+    /// Takes the store's exclusive lock of `scope`, held until the returned lock is released.
     public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock { try backend.lock(scope) }
 
     /// The manifest of a published version, read and decoded.
@@ -172,7 +177,7 @@ public struct Store: Sendable {
     /// decoding (ManifestRefresher: clip paths inside the version folder, known tokens), and it
     /// must be the manifest of the pack.json stored beside it, so a store changed behind the
     /// catalog's back is refused here, not on a million phones.
-    public func checkedManifest(_ version: PublishedVersion) throws(StoreError) -> StoreManifest {
+    func checkedManifest(_ version: PublishedVersion) throws(StoreError) -> StoreManifest {
         let key = StoreLayout.manifest(version.id, version.version)
         guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else {
             throw StoreError("\(location)/\(key) is missing (soundpack verify checks the store)")
@@ -202,7 +207,7 @@ public struct Store: Sendable {
     }
 
     /// The store's index.json, nil when there is none yet.
-    public func readIndex() throws(StoreError) -> StoreIndex? {
+    package func readIndex() throws(StoreError) -> StoreIndex? {
         guard let data = try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes) else { return nil }
         do { return try ManifestRefresher.decodeIndex(data) } catch {
             throw StoreError("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
@@ -210,7 +215,7 @@ public struct Store: Sendable {
     }
 
     /// Whether the store holds a manifest for `id@version` (a version stored whole).
-    public func hasVersion(_ id: String, _ version: SemanticVersion) throws(StoreError) -> Bool {
+    func hasVersion(_ id: String, _ version: SemanticVersion) throws(StoreError) -> Bool {
         try backend.read(StoreLayout.manifest(id, version)) != nil
     }
 
@@ -218,7 +223,7 @@ public struct Store: Sendable {
     /// The store is the source of truth: a version the index listed whose manifest is still in the
     /// store stays listed though the catalog lacks it, and a yank the index records stays, unless
     /// `unyanking` names that version (`yank --undo`).
-    public func writeIndex(from catalog: any Catalog, unyanking: (id: String, version: SemanticVersion)? = nil) throws(SoundpackError) {
+    package func writeIndex(from catalog: any Catalog, unyanking: (id: String, version: SemanticVersion)? = nil) throws(SoundpackError) {
         let versions: [PublishedVersion]
         do { versions = try catalog.publishedVersions(of: nil, withClips: false) } catch { throw .catalog(error.message) }
         var index = Self.index(of: versions)
@@ -255,22 +260,22 @@ public struct Store: Sendable {
 /// (`flock`) and the staging folder live beside the store, in `.<name>.soundpack/` next to it, so
 /// the store tree holds only `index.json` and `ID/…`, what a CDN sync ships; where the store is on
 /// a file system of its own, versions are staged in its `.staging/` (removed once empty).
-public final class DirectoryStore: StoreBackend {
-    public let root: String
+package final class DirectoryStore: StoreBackend {
+    package let root: String
     static let lockFile = ".soundpack.lock"
     /// Where versions are assembled before their rename, inside the store: older releases, and a
     /// store on its own file system.
     static let stagingFolder = ".staging"
 
     /// How messages name the store: the path as the user wrote it.
-    public let shown: String
+    package let shown: String
 
-    public init(root: String, shown: String? = nil) {
+    package init(root: String, shown: String? = nil) {
         self.root = root
         self.shown = shown ?? root
     }
 
-    public var location: String { shown }
+    package var location: String { shown }
 
     private func path(_ key: String) -> String { root + "/" + key }
 
@@ -358,7 +363,7 @@ public final class DirectoryStore: StoreBackend {
                    hint: "remove the link; soundpack verify checks the store")
     }
 
-    public func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+    package func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
         try StoreLayout.checkKey(key, in: location)
         if let kind = linkKind(key) { throw Self.notAFile(path(key), kind) }
         switch FileKind.of(path(key)) {
@@ -371,7 +376,7 @@ public final class DirectoryStore: StoreBackend {
         }
     }
 
-    public func digest(_ key: String) throws(StoreError) -> StoredFile? {
+    package func digest(_ key: String) throws(StoreError) -> StoredFile? {
         try StoreLayout.checkKey(key, in: location)
         // Looked at before it is opened: a link, a FIFO or a device planted in the store is never opened.
         if let kind = linkKind(key) { return .notAFile(kind) }
@@ -403,7 +408,7 @@ public final class DirectoryStore: StoreBackend {
         .environment("\(path) is \(kind), not a file", hint: "a store holds only the files soundpack wrote; soundpack verify checks the store")
     }
 
-    public func write(_ key: String, _ data: Data) throws(StoreError) {
+    package func write(_ key: String, _ data: Data) throws(StoreError) {
         try StoreLayout.checkKey(key, in: location)
         let target = path(key)
         if let link = link(in: key) { throw throughLink(key, link) }
@@ -415,7 +420,7 @@ public final class DirectoryStore: StoreBackend {
         }
     }
 
-    public func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
+    package func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
         try StoreLayout.checkKey(key, in: location)
         if let link = link(in: key) { throw throughLink(key, link) }
         guard FileKind.at(path(key)) == nil else { return false }
@@ -423,13 +428,13 @@ public final class DirectoryStore: StoreBackend {
         return true
     }
 
-    public func list() throws(StoreError) -> [String] {
+    package func list() throws(StoreError) -> [String] {
         Folders.walk(root).filter { entry in
             entry.kind != .folder && entry.path != Self.lockFile && !entry.path.hasBytePrefix(Self.stagingFolder + "/") && !Self.isTemporary(entry.path)
         }.map(\.path).sorted()
     }
 
-    public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
+    package func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.localizedDescription)") }
         let (parent, name) = realPlace
         return try FileLock(under: parent.isEmpty ? "/" : parent, folders: [".\(name).soundpack"], scope: scope, store: location)
@@ -441,7 +446,7 @@ public final class DirectoryStore: StoreBackend {
         return name.hasPrefix(".") && name.hasSuffix(".tmp")
     }
 
-    public func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
+    package func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
         try StoreLayout.checkKey(folder, in: location)
         for file in files { try StoreLayout.checkKey(folder + "/" + file.name, in: location) }
         do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.message)") }
@@ -500,7 +505,7 @@ public final class DirectoryStore: StoreBackend {
     /// Staging folders and temporary files interrupted writers left: only in the staging areas
     /// that are real folders this user made (a link in place of one is never looked into, and the
     /// store listing reports it), and temporary files at the store root.
-    public func leftovers() throws(StoreError) -> [String] {
+    package func leftovers() throws(StoreError) -> [String] {
         var found: [String] = []
         for area in [stagingAreas.sidecar, stagingAreas.inStore] {
             guard let fd = try? area.open(create: false) else { continue }
@@ -521,7 +526,7 @@ public final class DirectoryStore: StoreBackend {
     /// writer of a store is on this machine: its lock is a `flock`). It looks only where they can
     /// be, in real folders this user made, and removes without following a link (`Folders.remove`):
     /// nothing outside the store and its sidecar is ever removed.
-    public func removeLeftovers() {
+    package func removeLeftovers() {
         for area in [stagingAreas.sidecar, stagingAreas.inStore] {
             guard let fd = try? area.open(create: false) else { continue }
             for name in Folders.names(in: fd) where Self.writerIsGone(name) { Folders.remove(name, in: fd) }

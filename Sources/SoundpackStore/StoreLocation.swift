@@ -4,6 +4,7 @@ import Foundation
 import SoundpackCore
 import SoundpackSupport
 
+/// Where the store is: a folder, or an S3 bucket and prefix.
 public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     /// A folder: read at `path` (absolute), shown as written.
     case directory(path: String, shown: String)
@@ -11,7 +12,7 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     case s3(url: String, endpoint: String?)
 
     /// `named` as a user writes it: `s3://…`, or a folder relative to `workingDirectory`.
-    public init(_ named: String, endpoint: String? = nil, workingDirectory: String) {
+    package init(_ named: String, endpoint: String? = nil, workingDirectory: String) {
         if named.hasBytePrefix("s3://") {
             self = .s3(url: named, endpoint: endpoint)
         } else {
@@ -20,6 +21,7 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The location as the user wrote it: the folder, or the `s3://` URL.
     public var description: String {
         switch self {
         case .directory(_, let shown): return shown

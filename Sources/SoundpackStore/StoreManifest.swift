@@ -8,7 +8,7 @@ import SoundpackPack
 import SoundpackSupport
 
 extension StoreManifest {
-    public func encoded() throws(JSONWriteError) -> Data { try StoreJSON.encode(self) }
+    package func encoded() throws(JSONWriteError) -> Data { try StoreJSON.encode(self) }
 
     /// The manifest publish writes for `pack`: what pack.json says (id, version, name, grammar and
     /// reading options, maxAmount, profile, texts, phrases, source) around the version's files.
@@ -28,7 +28,7 @@ extension StoreManifest {
     /// PackDigest makes from pack.json and the clips' SHA-256 (each clip's bytes are checked against
     /// its entry by the caller). A manifest edited behind publish's back (a reading option changed,
     /// a clip path out of the version folder), its hashes updated to match, is caught here.
-    public func disagreement(withPackJSON data: [UInt8]) -> String? {
+    package func disagreement(withPackJSON data: [UInt8]) -> String? {
         do {
             _ = try pack(describedBy: data)
             return nil
@@ -37,6 +37,7 @@ extension StoreManifest {
 
     /// Why a manifest is not the one publish writes for its pack.json.
     public struct Disagreement: Error, Sendable, CustomStringConvertible {
+        /// What does not match, for the message.
         public let description: String
         init(_ description: String) { self.description = description }
     }
@@ -79,5 +80,5 @@ extension StoreManifest {
 }
 
 extension StoreIndex {
-    public func encoded() throws(JSONWriteError) -> Data { try StoreJSON.encode(self) }
+    package func encoded() throws(JSONWriteError) -> Data { try StoreJSON.encode(self) }
 }

@@ -5,12 +5,12 @@ import CSyscalls
 #endif
 import Foundation
 
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to a temporary name in the same folder, fsyncs it, renames it over `path`,
     /// then fsyncs the folder. The file has `mode` from its creation, before its first byte (a
     /// secret key is never readable by others, not even for a moment); with `replacing` false an
     /// existing `path` is an error (EEXIST), even one that appears while writing.
-    public static func write(_ data: Data, to path: String, mode: mode_t = 0o644, replacing: Bool = true) throws {
+    package static func write(_ data: Data, to path: String, mode: mode_t = 0o644, replacing: Bool = true) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = "\(folder)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -42,27 +42,27 @@ public enum AtomicFile {
 }
 
 /// A failed system call, with errno's text.
-public struct POSIXFailure: Error, LocalizedError, CustomStringConvertible {
-    public let message: String
+package struct POSIXFailure: Error, LocalizedError, CustomStringConvertible {
+    package let message: String
     /// errno when the failure happened.
-    public let code: Int32
-    public init(_ what: String) {
+    package let code: Int32
+    init(_ what: String) {
         code = errno
         message = "\(what): \(String(cString: strerror(code)))"
     }
     /// A failure described in full by `message`, with the errno it stands for.
-    public init(_ message: String, code: Int32) {
+    init(_ message: String, code: Int32) {
         self.message = message
         self.code = code
     }
-    public var description: String { message }
-    public var errorDescription: String? { message }
+    package var description: String { message }
+    package var errorDescription: String? { message }
 }
 
 /// Plain writes for files assembled in a private folder (a staging folder), made durable in a batch.
-public enum FileBytes {
+package enum FileBytes {
     /// Creates `path` (which must not exist) with `data`; no sync.
-    public static func write(_ data: Data, to path: String) throws(POSIXFailure) {
+    package static func write(_ data: Data, to path: String) throws(POSIXFailure) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw POSIXFailure("cannot create \(path)") }
         defer { close(fd) }
@@ -71,7 +71,7 @@ public enum FileBytes {
 
     /// Writes every byte of `data` to the open descriptor `fd` (retrying short writes and EINTR);
     /// `path` names the file in the error.
-    public static func writeAll(_ data: Data, to fd: Int32, path: String) throws(POSIXFailure) {
+    static func writeAll(_ data: Data, to fd: Int32, path: String) throws(POSIXFailure) {
         let failure: POSIXFailure? = data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -90,7 +90,7 @@ public enum FileBytes {
     /// file (it also writes out other processes' dirty pages on that file system; measured with
     /// scripts/bench.sh it still costs less than the per-file fsyncs). Elsewhere: an fsync of each
     /// file, then of each folder.
-    public static func syncAll(_ files: [String], folders: Set<String>) throws(POSIXFailure) {
+    package static func syncAll(_ files: [String], folders: Set<String>) throws(POSIXFailure) {
         #if os(Linux)
         if let first = files.first ?? folders.first {
             let fd = open(first, O_RDONLY | O_CLOEXEC)
@@ -115,7 +115,7 @@ public enum FileBytes {
 
     /// fsync of a folder, so renames and new names in it are on disk; best effort (some file
     /// systems cannot sync a folder).
-    public static func syncFolder(_ path: String) {
+    package static func syncFolder(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)

@@ -3,11 +3,11 @@
 
 import Foundation
 
-public enum CappedFile {
+package enum CappedFile {
     /// The whole file at `path`, refused when it is not a regular file or holds more than `cap`
     /// bytes (`what` names it in that message: "a clip", "pack.json"). Without `followingLinks`, a
     /// symbolic link at `path` is refused, even one swapped in after a look (O_NOFOLLOW).
-    public static func read(_ path: String, cap: Int, what: String, followingLinks: Bool = true) throws(CappedFileError) -> [UInt8] {
+    package static func read(_ path: String, cap: Int, what: String, followingLinks: Bool = true) throws(CappedFileError) -> [UInt8] {
         // Looked at first: a FIFO or a device is refused without being opened.
         if case .other(let kind)? = followingLinks ? FileKind.of(path) : FileKind.at(path) { throw CappedFileError("not a regular file: \(kind)") }
         // O_NONBLOCK: one swapped in meanwhile must not make the open wait for a writer either.

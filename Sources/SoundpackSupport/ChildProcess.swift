@@ -7,9 +7,9 @@ import Foundation
 import Synchronization
 
 /// A program run to its end, its group killed at the timeout and after it ends.
-public enum ChildProcess {
+package enum ChildProcess {
     /// How a run ended.
-    public enum Ending: Sendable, Equatable {
+    package enum Ending: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
         /// Stopped after the timeout.
@@ -19,13 +19,13 @@ public enum ChildProcess {
         case interrupted(Int32)
     }
 
-    public struct Outcome: Sendable {
-        public var ending: Ending
+    package struct Outcome: Sendable {
+        package var ending: Ending
         /// The end of what the program wrote on stderr, at most `tailBytes`.
-        public var stderrTail: [UInt8]
+        var stderrTail: [UInt8]
 
         /// The last line it wrote on stderr (where programs put their reason), at most 300 characters; empty for none.
-        public var lastLine: String {
+        package var lastLine: String {
             let text = String(decoding: stderrTail, as: UTF8.self)
             let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             return lines.last(where: { !$0.isEmpty }).map { String($0.prefix(300)) } ?? ""
@@ -33,9 +33,9 @@ public enum ChildProcess {
     }
 
     /// How much of a program's stderr is kept: its end, where the reason is; 400 MB of noise costs no more.
-    public static let tailBytes = 4096
+    static let tailBytes = 4096
     /// How long a program may take to end after soundpack forwarded it SIGINT/SIGTERM/SIGHUP.
-    public static let graceSeconds = 5.0
+    package static let graceSeconds = 5.0
 
     /// Runs `arguments` (the program first: a path, or a name looked up on PATH) with standard input
     /// from /dev/null and standard output discarded, until it ends, `timeoutSeconds` pass, or an
@@ -43,7 +43,7 @@ public enum ChildProcess {
     /// process group is killed, so nothing it started outlives it. It gets this process's environment
     /// with `environment`'s variables set and those in `unsetting` removed. Throws only when it cannot
     /// be started.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], unsetting: Set<String> = [],
+    package static func run(_ arguments: [String], environment: [String: String] = [:], unsetting: Set<String> = [],
                            timeoutSeconds: Double) throws(POSIXFailure) -> Outcome {
         guard let program = arguments.first else { throw POSIXFailure("no program to run", code: EINVAL) }
         guard arguments.allSatisfy({ !$0.utf8.contains(0) }) else { throw POSIXFailure("an argument holds a NUL byte", code: EINVAL) }
@@ -201,7 +201,7 @@ public enum ChildProcess {
     }
 
     /// A signal's name for a message: SIGSEGV, SIGABRT…; else its number.
-    public static func name(ofSignal signal: Int32) -> String {
+    package static func name(ofSignal signal: Int32) -> String {
         let names: [Int32: String] = [SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
                                       SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
                                       SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ"]
@@ -211,7 +211,7 @@ public enum ChildProcess {
     /// The program this process runs, for starting it again as a worker: /proc/self/exe on Linux
     /// (the running file even if it was replaced since), the executable's path on macOS; nil when
     /// it cannot be known.
-    public static var runningProgram: String? {
+    package static var runningProgram: String? {
         #if os(Linux)
         return access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : nil
         #elseif canImport(Darwin)
@@ -263,12 +263,12 @@ struct ByteTail {
 /// SIGINT, SIGTERM and SIGHUP while a job that runs programs is under way: caught instead of ending
 /// soundpack at once, so the running program's group gets the signal (ChildProcess forwards it),
 /// the job stops and cleans up, and the process then ends with the signal (the caller re-raises it).
-public enum Interruption {
+package enum Interruption {
     private static let received = Atomic<Int32>(0)
-    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// The signal caught while `catching` ran; nil when none was.
-    public static var caught: Int32? {
+    package static var caught: Int32? {
         let signal = received.load(ordering: .acquiring)
         return signal == 0 ? nil : signal
     }
@@ -277,7 +277,7 @@ public enum Interruption {
     /// when soundpack started (a background job of a shell without job control ignores SIGINT) stays
     /// ignored. Only a program that owns its process should call this (the soundpack binary), and
     /// not from two threads at once.
-    public static func catching<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    package static func catching<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         received.store(0, ordering: .releasing)  // also initialises it before a handler can touch it
         let previous = signals.map { signal(Int32($0), record) }
         for (number, handler) in zip(signals, previous) where unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
@@ -288,7 +288,7 @@ public enum Interruption {
     }
 
     /// The error a job ends with when interrupted.
-    public static func error(_ signal: Int32) -> SoundpackError {
+    package static func error(_ signal: Int32) -> SoundpackError {
         .environment("interrupted by \(ChildProcess.name(ofSignal: signal))", "the running engine was stopped and the working files removed")
     }
 

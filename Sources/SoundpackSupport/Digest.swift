@@ -5,9 +5,9 @@ import Foundation
 
 /// Cryptographic digests used for clip hashes and pack digests: SHA-256 through OpenSSL's EVP,
 /// which uses the CPU's SHA extensions where there are any (several times libsodium's speed here).
-public enum Digest {
+package enum Digest {
     /// Lowercase hex SHA-256 of `bytes`.
-    public static func sha256Hex<Bytes: ContiguousBytes>(_ bytes: Bytes) -> String {
+    package static func sha256Hex<Bytes: ContiguousBytes>(_ bytes: Bytes) -> String {
         var out = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { raw in
@@ -18,11 +18,11 @@ public enum Digest {
     }
 
     /// SHA-256 fed in pieces: a file of any size is hashed in a bounded buffer.
-    public final class Stream {
+    package final class Stream {
         private let context: OpaquePointer
-        public private(set) var count: Int64 = 0
+        package private(set) var count: Int64 = 0
 
-        public init() {
+        package init() {
             guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
                 preconditionFailure("OpenSSL cannot start a SHA-256")
             }
@@ -31,14 +31,14 @@ public enum Digest {
 
         deinit { EVP_MD_CTX_free(context) }
 
-        public func update(_ bytes: UnsafeRawBufferPointer) {
+        package func update(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
             precondition(EVP_DigestUpdate(context, base, bytes.count) == 1, "OpenSSL's SHA-256 failed")
             count += Int64(bytes.count)
         }
 
         /// The lowercase hex digest of everything fed; the stream cannot be fed after.
-        public func finish() -> String {
+        package func finish() -> String {
             var out = [UInt8](repeating: 0, count: 32)
             var length: UInt32 = 0
             precondition(EVP_DigestFinal_ex(context, &out, &length) == 1 && length == 32, "OpenSSL's SHA-256 failed")

@@ -4,13 +4,13 @@
 
 import Foundation
 
-public enum FileKind: Sendable, Equatable {
+package enum FileKind: Sendable, Equatable {
     case regular
     /// Anything but a regular file, named for messages: "a folder", "a FIFO", "a socket"…
     case other(String)
 
     /// The kind of file a `stat` mode describes.
-    public init(mode: mode_t) {
+    package init(mode: mode_t) {
         switch mode & S_IFMT {
         case S_IFREG: self = .regular
         case S_IFDIR: self = .other("a folder")
@@ -24,7 +24,7 @@ public enum FileKind: Sendable, Equatable {
     }
 
     /// "a regular file", or what `other` names.
-    public var name: String {
+    package var name: String {
         switch self {
         case .regular: return "a regular file"
         case .other(let name): return name
@@ -33,7 +33,7 @@ public enum FileKind: Sendable, Equatable {
 
     /// What `path` names, symbolic links followed as `open` follows them; nil when `stat` fails
     /// (`errno` says why: ENOENT or ENOTDIR when there is nothing).
-    public static func of(_ path: String) -> FileKind? {
+    package static func of(_ path: String) -> FileKind? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FileKind(mode: info.st_mode)
@@ -41,7 +41,7 @@ public enum FileKind: Sendable, Equatable {
 
     /// What stands at `path` itself: a symbolic link is reported, never followed (lstat); nil
     /// when there is nothing (`errno` says why).
-    public static func at(_ path: String) -> FileKind? {
+    package static func at(_ path: String) -> FileKind? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         return FileKind(mode: info.st_mode)

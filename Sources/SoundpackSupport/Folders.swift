@@ -5,12 +5,12 @@
 import Foundation
 import SoundpackCore
 
-public enum Folders {
+package enum Folders {
     /// The longest path the system takes; longer arguments are refused before any work.
-    public static let maxPathBytes = Int(PATH_MAX)
+    package static let maxPathBytes = Int(PATH_MAX)
 
     /// Creates `path` and any missing parents (like `mkdir -p`), with mode 0755.
-    public static func create(_ path: String) throws(POSIXFailure) {
+    package static func create(_ path: String) throws(POSIXFailure) {
         guard path.utf8.count < maxPathBytes else {
             throw POSIXFailure("cannot create \(path.quoted(limit: 80)): the path is \(path.utf8.count) bytes, above the system's \(maxPathBytes)", code: ENAMETOOLONG)
         }
@@ -30,18 +30,18 @@ public enum Folders {
 
 extension Folders {
     /// One entry found by `walk`.
-    public struct Entry: Sendable, Equatable {
-        public enum Kind: Sendable, Equatable { case file, folder, other }
+    package struct Entry: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable { case file, folder, other }
         /// Path relative to the walked folder, components joined with `/`.
-        public var path: String
+        package var path: String
         /// A regular file, a folder, or anything else (symlink, FIFO, device, socket).
-        public var kind: Kind
+        package var kind: Kind
     }
 
     /// The path with every symlink resolved (realpath(3)), for a path that may not exist yet: its
     /// deepest existing ancestor resolved, the missing rest appended. Two paths name the same file
     /// only when these agree; comparing the paths as written misses a link.
-    public static func realPath(_ path: String) -> String {
+    package static func realPath(_ path: String) -> String {
         let parts = URL(fileURLWithPath: path).standardizedFileURL.path.utf8
             .split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         // realpath(3) takes at most PATH_MAX bytes, so the search starts at the longest prefix that
@@ -69,7 +69,7 @@ extension Folders {
     /// Paths are joined component by component, never cut by character counts: a name that starts
     /// with a combining mark stays a name of its own. `skipHidden` leaves out names starting with
     /// `.` and everything under them.
-    public static func walk(_ root: String, skipHidden: Bool = false) -> [Entry] {
+    package static func walk(_ root: String, skipHidden: Bool = false) -> [Entry] {
         var entries: [Entry] = []
         var pending: [String] = [""]
         while let relative = pending.popLast() {

@@ -2,18 +2,18 @@
 
 import Foundation
 
-public enum Format {
+package enum Format {
     /// `12`, `12.5`, `-50`: at most one decimal, no trailing zero.
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
     }
 
     /// `2.350 s`.
-    public static func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }
+    package static func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }
 
     /// `1,612,800 bytes (1.54 MiB)`, `432,000 bytes (422 KiB)`: exact, and readable at a glance.
-    public static func bytes(_ count: Int64) -> String {
+    package static func bytes(_ count: Int64) -> String {
         var grouped = "", digits = Array(String(count))
         while digits.count > 3 {
             grouped = "," + String(digits.suffix(3)) + grouped

@@ -4,10 +4,10 @@
 import Foundation
 
 /// The git work tree holding a path, and whether git ignores a file in it.
-public enum GitWorkTree {
+package enum GitWorkTree {
     /// The nearest folder, from `folder` upward, that holds `.git` (a folder, or the file of a
     /// linked work tree or submodule); nil when the path is in no work tree.
-    public static func root(containing folder: String) -> String? {
+    package static func root(containing folder: String) -> String? {
         var current = URL(fileURLWithPath: folder).standardizedFileURL.path
         while true {
             if FileManager.default.fileExists(atPath: (current == "/" ? "" : current) + "/.git") { return current }
@@ -17,7 +17,7 @@ public enum GitWorkTree {
     }
 
     /// What git says of a path in a work tree.
-    public enum Ignored: Sendable, Equatable {
+    package enum Ignored: Sendable, Equatable {
         case ignored
         case notIgnored
         /// git could not answer (not on PATH, a broken repository): the reason.
@@ -28,7 +28,7 @@ public enum GitWorkTree {
     /// `.git/info/exclude`, the user's `core.excludesFile`) cover `path`, which need not exist.
     /// Asked of git itself (`git check-ignore`, started directly, no shell), so every rule git
     /// follows is followed.
-    public static func ignores(_ path: String, inWorkTree root: String) -> Ignored {
+    package static func ignores(_ path: String, inWorkTree root: String) -> Ignored {
         // git finds the repository from `root`, not from variables a caller's shell may have set.
         let outcome: ChildProcess.Outcome
         do {

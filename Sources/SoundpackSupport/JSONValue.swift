@@ -3,7 +3,7 @@
 /// Any JSON value, for documents whose shape is written out by hand rather than declared as a
 /// type. Encoded by `StoreJSON` like every other document, so it gets the same key order,
 /// indentation and refusal of non-finite numbers.
-public indirect enum JSONValue: Encodable, Sendable, Equatable {
+package indirect enum JSONValue: Encodable, Sendable, Equatable {
     case string(String)
     case integer(Int)
     case number(Double)
@@ -12,7 +12,7 @@ public indirect enum JSONValue: Encodable, Sendable, Equatable {
     case object([String: JSONValue])
     case null
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)
@@ -28,11 +28,11 @@ public indirect enum JSONValue: Encodable, Sendable, Equatable {
 
 extension JSONValue: ExpressibleByStringInterpolation, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .integer(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .integer(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

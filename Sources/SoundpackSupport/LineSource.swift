@@ -10,20 +10,20 @@ public final class LineSource: @unchecked Sendable {
     private var position = 0
     private var finished = false
 
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         fd = fileDescriptor
         pending = []
     }
 
     /// A source over fixed text, for tests.
-    public init(text: String) {
+    package init(text: String) {
         fd = nil
         pending = Array(text.utf8)
         finished = true
     }
 
     /// One line of input, or what is left of one that was too long to hold.
-    public enum Line: Equatable {
+    package enum Line: Equatable {
         case text(String)
         /// A line of `bytes` bytes, above the limit; only its start is kept, for the message.
         case tooLong(start: String, bytes: Int)
@@ -32,7 +32,7 @@ public final class LineSource: @unchecked Sendable {
     /// The next line without its terminator, or nil at the end. A line longer than `maxBytes` is
     /// read through without being kept (memory stays bounded whatever the input) and returned as
     /// `.tooLong`.
-    public func nextLine(maxBytes: Int = Int.max) -> Line? {
+    package func nextLine(maxBytes: Int = Int.max) -> Line? {
         switch nextLineBytes(maxBytes: maxBytes) {
         case .bytes(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
         case .tooLong(let start, let bytes): return .tooLong(start: start, bytes: bytes)
@@ -41,13 +41,13 @@ public final class LineSource: @unchecked Sendable {
     }
 
     /// A line's bytes (valid until the next call), or what is left of one too long to hold.
-    public enum LineBytes {
+    package enum LineBytes {
         case bytes(ArraySlice<UInt8>)
         case tooLong(start: String, bytes: Int)
     }
 
     /// `nextLine` without making a String: for readers of many short lines.
-    public func nextLineBytes(maxBytes: Int = Int.max) -> LineBytes? {
+    package func nextLineBytes(maxBytes: Int = Int.max) -> LineBytes? {
         var skipped = 0, start = ""
         while true {
             if let newline = pending[position...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -87,7 +87,7 @@ public final class LineSource: @unchecked Sendable {
     }
 
     /// Everything left, or nil when it is more than `maxBytes` (reading stops there).
-    public func readAll(maxBytes: Int) -> [UInt8]? {
+    package func readAll(maxBytes: Int) -> [UInt8]? {
         while !finished {
             guard pending.count - position <= maxBytes else { return nil }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -4,11 +4,11 @@
 
 import Foundation
 
-public enum OutputFile {
+package enum OutputFile {
     /// Writes `data` to `path`: into an existing FIFO, character device or socket as it is; over a
     /// regular file (or a new name) through `AtomicFile`. A folder or a block device is refused.
     /// The parent folder must exist: a typo in it is an error, not a new folder.
-    public static func write(_ data: Data, to path: String) throws(POSIXFailure) {
+    package static func write(_ data: Data, to path: String) throws(POSIXFailure) {
         var info = stat()
         if stat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {
@@ -34,7 +34,7 @@ public enum OutputFile {
 
     /// Appends `data` to `path` (`GITHUB_STEP_SUMMARY`): a regular file is appended to, a FIFO or
     /// device written into as `write` does; a missing file is an error (the runner creates it).
-    public static func append(_ data: Data, to path: String) throws(POSIXFailure) {
+    package static func append(_ data: Data, to path: String) throws(POSIXFailure) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw POSIXFailure("cannot append to \(path)") }
         switch info.st_mode & S_IFMT {
@@ -50,7 +50,7 @@ public enum OutputFile {
 
     /// How long a FIFO may go without a reader, or with a reader that takes nothing, before the
     /// write gives up: a FIFO nobody reads must not hold a CI job forever.
-    public static let fifoPatience: Duration = .seconds(10)
+    static let fifoPatience: Duration = .seconds(10)
 
     private static func writeInto(_ data: Data, _ path: String, isFIFO: Bool) throws(POSIXFailure) {
         guard isFIFO else {

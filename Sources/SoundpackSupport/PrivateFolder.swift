@@ -5,17 +5,17 @@
 import Foundation
 import SoundpackCore
 
-public enum PrivateFolder {
+package enum PrivateFolder {
     /// Opens the folder `path` (created with mode 0700 when missing and `create` is true): it must
     /// be a folder, not a symbolic link, and owned by this user. The folders above it are the
     /// caller's (a path the user named, resolved). The descriptor is the caller's to close.
-    public static func open(_ path: String, create: Bool = true) throws(POSIXFailure) -> Int32 {
+    package static func open(_ path: String, create: Bool = true) throws(POSIXFailure) -> Int32 {
         try open(path, in: AT_FDCWD, shown: path, create: create)
     }
 
     /// The same for `name`, one component, inside the open folder `parent`; `shown` names it in
     /// messages.
-    public static func open(_ name: String, in parent: Int32, shown: String, create: Bool = true) throws(POSIXFailure) -> Int32 {
+    package static func open(_ name: String, in parent: Int32, shown: String, create: Bool = true) throws(POSIXFailure) -> Int32 {
         if create, mkdirat(parent, name, 0o700) != 0, errno != EEXIST {
             throw POSIXFailure("cannot create \(shown.quoted(limit: 120))")
         }
@@ -45,7 +45,7 @@ public enum PrivateFolder {
 
     /// Opens `names`, one folder inside the other, under the folder `base` (the caller's: a path the
     /// user named, followed as given), each a private folder as `open(_:in:shown:create:)` wants it.
-    public static func open(_ names: [String], under base: String, create: Bool = true) throws(POSIXFailure) -> Int32 {
+    package static func open(_ names: [String], under base: String, create: Bool = true) throws(POSIXFailure) -> Int32 {
         var fd = SystemCall.open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw POSIXFailure("cannot open \(base.quoted(limit: 120))") }
         var shown = base
@@ -61,7 +61,7 @@ public enum PrivateFolder {
     /// Opens the file `name` in the private folder `folder` for a lock (read and write, created
     /// 0600 when missing), never through a symbolic link: a link or anything but a regular file in
     /// its place is refused.
-    public static func openLockFile(_ name: String, in folder: Int32, shown: String) throws(POSIXFailure) -> Int32 {
+    package static func openLockFile(_ name: String, in folder: Int32, shown: String) throws(POSIXFailure) -> Int32 {
         var info = stat()
         if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFREG {
             let kind = FileKind(mode: info.st_mode).name
@@ -80,7 +80,7 @@ public enum PrivateFolder {
 extension Folders {
     /// The names in the open folder `fd` (`.` and `..` left out), read through a duplicate of the
     /// descriptor, which stays open.
-    public static func names(in fd: Int32) -> [String] {
+    package static func names(in fd: Int32) -> [String] {
         let copy = dup(fd)
         guard copy >= 0 else { return [] }
         guard let directory = fdopendir(copy) else {
@@ -105,7 +105,7 @@ extension Folders {
     /// every folder is opened relative to the one above it (O_NOFOLLOW), so a link swapped in for a
     /// folder meanwhile is not entered either. True when nothing is left.
     @discardableResult
-    public static func remove(_ name: String, in parent: Int32) -> Bool {
+    package static func remove(_ name: String, in parent: Int32) -> Bool {
         remove(name, in: parent, depth: 0)
     }
 

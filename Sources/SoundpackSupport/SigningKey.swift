@@ -5,6 +5,7 @@ import Foundation
 
 /// An Ed25519 key pair for signing store manifests.
 public struct SigningKey: Sendable {
+    /// The 32-byte Ed25519 public key; manifests are verified against it.
     public let publicKey: [UInt8]
     let secretKey: [UInt8]
 
@@ -33,11 +34,13 @@ public struct SigningKey: Sendable {
         self.secretKey = secretKey
     }
 
+    /// The 64-byte secret key (seed and public key, as libsodium stores it), for writing the key to a file.
     public var secretKeyBytes: [UInt8] { secretKey }
 
     /// The first 16 hex digits of the SHA-256 of the public key; manifests name their key by it.
     public var keyID: String { Self.keyID(publicKey: publicKey) }
 
+    /// The key ID of `publicKey`: the first 16 hex digits of its SHA-256.
     public static func keyID(publicKey: [UInt8]) -> String { String(Digest.sha256Hex(publicKey).prefix(16)) }
 
     /// A detached Ed25519 signature of `message`.

@@ -6,6 +6,7 @@
 /// errors whose code a caller branches on (SQLite's result codes, audio decoding, POSIX errno)
 /// keep their own types and are wrapped into this one where they leave their module.
 public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Which kind of failure this is; it picks the exit code.
     public enum Kind: Sendable, Equatable {
         /// The input or the request is at fault, or a check refused it (exit 1).
         case refused
@@ -15,11 +16,16 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
         case environment
     }
 
+    /// Whose fault the failure is, and so which exit code it ends with.
     public var kind: Kind
+    /// What failed, as the message begins (`cannot read pack.json`).
     public var what: String
+    /// Why it failed, printed after the dash; nil when `what` says it all.
     public var why: String?
+    /// What to do about it, printed in parentheses; nil when there is nothing to suggest.
     public var hint: String?
 
+    /// An error of `kind`: `what` failed, `why`, and the `hint` of what to do.
     public init(_ kind: Kind, _ what: String, why: String? = nil, hint: String? = nil) {
         self.kind = kind
         self.what = what
@@ -32,14 +38,17 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
         self.init(.environment, message)
     }
 
+    /// The input or the request is at fault, or a check refused it (exit 1).
     public static func refused(_ what: String, _ why: String? = nil, hint: String? = nil) -> SoundpackError {
         SoundpackError(.refused, what, why: why, hint: hint)
     }
 
+    /// The command line is malformed (exit 2); `hint` names the right usage.
     public static func usage(_ what: String, hint: String? = nil) -> SoundpackError {
         SoundpackError(.usage, what, hint: hint)
     }
 
+    /// The environment failed: the catalog, the store, the disk, the network (exit 3).
     public static func environment(_ what: String, _ why: String? = nil, hint: String? = nil) -> SoundpackError {
         SoundpackError(.environment, what, why: why, hint: hint)
     }
@@ -59,8 +68,10 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
         SoundpackError(kind, what, why: why, hint: hint)
     }
 
+    /// The whole message, `<what> — <why> (<hint>)`, as `description` gives it.
     public var message: String { description }
 
+    /// `<what> — <why> (<hint>)`, each part only when present.
     public var description: String {
         var text = what
         if let why { text += " — \(why)" }
@@ -69,11 +80,16 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 }
 
+/// What the catalog throws (SQLite or PostgreSQL failed, a row is missing or malformed).
 public typealias CatalogError = SoundpackError
+/// What the store throws (a manifest or clip is missing, unreadable or does not match its digest).
 public typealias StoreError = SoundpackError
-public typealias ArchiveError = SoundpackError
+package typealias ArchiveError = SoundpackError
+/// What exporting packs for the iOS shared container throws.
 public typealias ExportError = SoundpackError
+/// What rendering an amount to audio throws.
 public typealias RenderError = SoundpackError
-public typealias ReportError = SoundpackError
-public typealias CappedFileError = SoundpackError
+package typealias ReportError = SoundpackError
+package typealias CappedFileError = SoundpackError
+/// What encoding JSON throws (a value JSON cannot hold, such as NaN).
 public typealias JSONWriteError = SoundpackError

@@ -4,18 +4,18 @@
 
 import Foundation
 
-public enum StagingFolder {
+package enum StagingFolder {
     /// `.NAME.PURPOSE-`: every staging folder for `destinationName` starts so. Hidden, so `publish`
     /// never takes one for a pack.
-    public static func prefix(_ destinationName: String, _ purpose: String) -> String { ".\(destinationName).\(purpose)-" }
+    package static func prefix(_ destinationName: String, _ purpose: String) -> String { ".\(destinationName).\(purpose)-" }
 
     /// A new staging name for this process.
-    public static func name(_ destinationName: String, _ purpose: String) -> String {
+    package static func name(_ destinationName: String, _ purpose: String) -> String {
         "\(prefix(destinationName, purpose))\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
     /// Removes staging folders for `destinationName` in `parent` whose owning process is gone.
-    public static func removeAbandoned(in parent: URL, for destinationName: String, _ purpose: String) {
+    package static func removeAbandoned(in parent: URL, for destinationName: String, _ purpose: String) {
         let prefix = prefix(destinationName, purpose)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] where name.hasPrefix(prefix) {
             let owner = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { Int32($0) }

@@ -5,8 +5,8 @@ import Foundation
 /// The one JSON form of every store file and report: sorted keys, indented, a final newline, so
 /// the same content always gives the same bytes. A value that is not JSON (a NaN or infinite
 /// figure) is an error, never an empty or partial document.
-public enum StoreJSON {
-    public static func encode<T: Encodable>(_ value: T) throws(JSONWriteError) -> Data {
+package enum StoreJSON {
+    package static func encode<T: Encodable>(_ value: T) throws(JSONWriteError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do { return try encoder.encode(value) + Data("\n".utf8) } catch {

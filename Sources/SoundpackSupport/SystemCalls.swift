@@ -7,8 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-public enum SystemCall {
-    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+package enum SystemCall {
+    package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.read(fd, buffer, count)
         #else
@@ -16,7 +16,7 @@ public enum SystemCall {
         #endif
     }
 
-    public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    package static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.write(fd, buffer, count)
         #else
@@ -24,7 +24,7 @@ public enum SystemCall {
         #endif
     }
 
-    public static func open(_ path: String, _ flags: Int32) -> Int32 {
+    package static func open(_ path: String, _ flags: Int32) -> Int32 {
         #if canImport(Glibc)
         Glibc.open(path, flags)
         #else

@@ -4,11 +4,11 @@ import Dispatch
 import Foundation
 import Synchronization
 
-public enum WorkerPool {
+package enum WorkerPool {
     /// Calls `job` for every index in `0..<count`, on up to one worker per core; each worker takes
     /// the next index when it is free, so slow and fast jobs balance. After a job throws, no new
     /// job starts; the first error is rethrown once all workers stopped.
-    public static func run<Failure: Error>(_ count: Int, job: @Sendable (Int) throws(Failure) -> Void) throws(Failure) {
+    package static func run<Failure: Error>(_ count: Int, job: @Sendable (Int) throws(Failure) -> Void) throws(Failure) {
         guard count > 0 else { return }
         let firstFailure = Mutex<Failure?>(nil)
         let workers = max(1, min(ProcessInfo.activeCores, count))
@@ -27,7 +27,7 @@ public enum WorkerPool {
 
     /// Like `run`, for jobs that mostly wait (network requests): `workers` threads of their own,
     /// however many cores there are.
-    public static func runBlocking<Failure: Error>(_ count: Int, workers: Int, job: @escaping @Sendable (Int) throws(Failure) -> Void) throws(Failure) {
+    package static func runBlocking<Failure: Error>(_ count: Int, workers: Int, job: @escaping @Sendable (Int) throws(Failure) -> Void) throws(Failure) {
         guard count > 0 else { return }
         let firstFailure = Mutex<Failure?>(nil)
         let next = Atomic<Int>(0)
@@ -51,7 +51,7 @@ public enum WorkerPool {
     }
 
     /// `(0..<count).map(transform)`, computed on every core; results in index order.
-    public static func map<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
+    package static func map<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
         let results = Mutex<[T?]>(Array(repeating: nil, count: count))
         run(count) { (index: Int) throws(Never) in
             let value = transform(index)

@@ -7,13 +7,14 @@ import SoundpackSupport
 
 /// A text-to-speech command line with `{text}`, `{out}` and optionally `{voice}` in its words.
 public struct EngineCommand: Sendable, Equatable {
-    public let words: [String]
+    /// The template's words, placeholders included, in order; the first names the program.
+    package let words: [String]
     /// The longest one run may take before it is stopped.
     public var timeoutSeconds: Double
 
-    public static let textPlaceholder = "{text}"
-    public static let outPlaceholder = "{out}"
-    public static let voicePlaceholder = "{voice}"
+    static let textPlaceholder = "{text}"
+    static let outPlaceholder = "{out}"
+    static let voicePlaceholder = "{voice}"
 
     /// Splits `template` into words: whitespace separates them; '…' and "…" group (no escapes
     /// inside '…'; \" and \\ inside "…"). Needs `{text}` and `{out}`.
@@ -59,7 +60,7 @@ public struct EngineCommand: Sendable, Equatable {
     }
 
     /// The program's name, as pack.json `source.engine` records it.
-    public var programName: String { (words[0] as NSString).lastPathComponent }
+    var programName: String { (words[0] as NSString).lastPathComponent }
 
     /// The words with the placeholders filled: each placeholder of the word as written is replaced
     /// once, in one pass, so a text that holds `{out}` or `{voice}` is spoken as written.

@@ -8,18 +8,18 @@ import SoundpackSupport
 import Synchronization
 
 /// libespeak-ng's voices, spoken into 16-bit mono samples.
-public enum Espeak {
+enum Espeak {
     /// What a speech request gives: samples at the engine's rate.
-    public struct Speech: Sendable {
-        public var samples: [Int16]
-        public var sampleRate: Int
+    struct Speech: Sendable {
+        var samples: [Int16]
+        var sampleRate: Int
     }
 
     /// The engine's rate once initialised; nil before.
     private static let engine = Mutex<Int?>(nil)
 
     /// The voice soundpack speaks `grammar`'s language with: cmn (Mandarin), en-us, hi.
-    public static func defaultVoice(for grammar: GrammarID) -> String {
+    static func defaultVoice(for grammar: GrammarID) -> String {
         switch grammar {
         case .zhHans, .zhHant: return "cmn"
         case .enUS, .enIN: return "en-us"
@@ -28,13 +28,13 @@ public enum Espeak {
     }
 
     /// libespeak-ng's version, or nil when it cannot be loaded.
-    public static var version: String? {
+    static var version: String? {
         guard soundpack_espeak_load_error() == nil, let info = soundpack_espeak_Info() else { return nil }
         return String(cString: info)
     }
 
     /// Speaks `text` with `voice`, at `wordsPerMinute` and `pitch` (0-100); at most `maxSeconds` of it.
-    public static func speak(_ text: String, voice: String, wordsPerMinute: Int = 185, pitch: Int = 45,
+    static func speak(_ text: String, voice: String, wordsPerMinute: Int = 185, pitch: Int = 45,
                              maxSeconds: Int = 30) throws(SoundpackError) -> Speech {
         try engine.withLock { (rate: inout Int?) throws(SoundpackError) -> Speech in
             let sampleRate = try initialised(&rate)

@@ -20,14 +20,14 @@ public enum EspeakHost: Sendable, Equatable {
     case inProcess
 }
 
-public enum EspeakWorker {
+package enum EspeakWorker {
     /// The hidden subcommand of the soundpack binary that speaks one text: `SUBCOMMAND VOICE OUT TEXT`.
-    public static let subcommand = "__espeak-worker"
+    package static let subcommand = "__espeak-worker"
     /// The longest one clip may take in a worker.
-    public static let timeoutSeconds = 60.0
+    package static let timeoutSeconds = 60.0
 
     /// Speaks `text` with `voice` into a 16-bit mono WAV at `path`, where `host` says.
-    public static func speak(_ text: String, voice: String, to path: String, host: EspeakHost) throws(SoundpackError) {
+    package static func speak(_ text: String, voice: String, to path: String, host: EspeakHost) throws(SoundpackError) {
         switch host {
         case .inProcess:
             try write(text, voice: voice, to: path)
@@ -37,7 +37,7 @@ public enum EspeakWorker {
     }
 
     /// The worker's side: speaks `TEXT` with `VOICE` into `OUT`, as `speak(… host: .inProcess)` does.
-    public static func serve(_ arguments: [String]) throws(SoundpackError) {
+    package static func serve(_ arguments: [String]) throws(SoundpackError) {
         guard arguments.count == 3 else { throw .usage("\(subcommand) needs VOICE OUT TEXT", hint: "it is started by soundpack synth, not by hand") }
         try write(arguments[2], voice: arguments[0], to: arguments[1])
     }

@@ -22,9 +22,13 @@ public enum SpeechEngine: Sendable, Equatable {
 
 /// What to synthesise.
 public struct SynthRequest: Sendable {
+    /// The new pack's id.
     public var id: String
+    /// The grammar its amounts are read in.
     public var grammar: Grammar
+    /// The largest amount it announces; the tokens spoken are those up to it.
     public var maxAmount: Amount
+    /// Who speaks the clips: libespeak-ng, or a team's own program.
     public var engine: SpeechEngine = .espeak
     /// The engine's voice; nil: espeak-ng's voice for the grammar's language (cmn, en-us, hi).
     public var voice: String?
@@ -40,6 +44,8 @@ public struct SynthRequest: Sendable {
     /// The folder the raw pack is spoken into (in a new folder of its own, removed afterwards): TMPDIR.
     public var temporaryFolder: String = NSTemporaryDirectory()
 
+    /// A request for pack `id` in `grammar` up to `maxAmount`, spoken by espeak-ng and converted to
+    /// 22.05 kHz mono, trimmed and levelled to -19 LUFS.
     public init(id: String, grammar: Grammar, maxAmount: Amount) {
         self.id = id
         self.grammar = grammar
@@ -53,7 +59,7 @@ public struct SynthRequest: Sendable {
     }
 
     /// The prefix a pack without `--phrase-text` says: 收款到账, Payment received, भुगतान प्राप्त हुआ.
-    public static func defaultPrefix(for grammar: GrammarID) -> String {
+    static func defaultPrefix(for grammar: GrammarID) -> String {
         switch grammar {
         case .zhHans: return "收款到账"
         case .zhHant: return "收款到賬"
@@ -65,12 +71,17 @@ public struct SynthRequest: Sendable {
 
 /// What a synthesis made.
 public struct SynthSummary: Sendable {
+    /// The pack.json written, with its clips and their source.
     public var pack: PackFile
+    /// The engine and voice that spoke the clips, as pack.json records them.
     public var source: VoiceSource
+    /// What converting the spoken clips did: each clip's length, the rate, the channels and the validation report.
     public var converted: ConvertSummary
 }
 
+/// Speaks every clip a new pack needs and writes the pack (`soundpack synth`).
 public struct PackSynthesizer: Sendable {
+    /// A synthesizer; each `synthesize` call is independent.
     public init() {}
 
     /// A synthesis decided and checked whole before the engine speaks.
@@ -81,6 +92,8 @@ public struct PackSynthesizer: Sendable {
         var clips: [(key: String, text: String, file: String)]
     }
 
+    /// Speaks the clips `request` needs into a temporary raw pack, converts them into `destination` with
+    /// its pack.json; throws when the engine fails, is interrupted, or the pack cannot be written.
     public func synthesize(_ request: SynthRequest, into destination: PackFolder) throws(SoundpackError) -> SynthSummary {
         let plan = try Self.plan(request, into: destination)
         var pack = plan.pack

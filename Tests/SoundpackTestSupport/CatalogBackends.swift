@@ -69,7 +69,7 @@ public enum S3TestServer {
         return url
     }
 
-    public static func store(_ url: String) throws -> S3Store {
+    package static func store(_ url: String) throws -> S3Store {
         try S3Store(S3Location(url: url, endpoint: endpoint, environment: ProcessInfo.processInfo.environment))
     }
 }
