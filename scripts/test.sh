@@ -23,6 +23,7 @@ export SOUNDPACK_REQUIRE_SERVERS=1
 scripts/check/run-script.sh
 scripts/check/core-graph.sh
 python3 scripts/check/function-length.py --max 60 --top 3  # no function in Sources longer than 60 lines
+python3 scripts/check/public-surface.py        # every public declaration of the engine's layers has a doc comment
 python3 scripts/check/linux-imports.py
 python3 scripts/check/ios-availability.py
 python3 scripts/check/ios-availability-selftest.py

@@ -6,8 +6,8 @@ this package's targets only), and how many `public` ones have no `///` doc comme
 
     scripts/check/public-surface.py [TARGET...]
 
-A declaration is a line matching `^\\s*(@\\w+\\s+)*public\\s` (or `package`) that is not an import.
-Exits 1 when one of the TARGETs (default: the layers below whose public surface is documented)
+A declaration is a line matching `^\\s*(@\\w+(\\(…\\))?\\s+)*public\\s` (or `package`) that is not an import.
+Exits 1 when one of the TARGETs (default: every layer)
 has an undocumented `public` declaration, listing them.
 """
 import os, re, sys
@@ -17,10 +17,9 @@ root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LAYERS = ["SoundpackSupport", "SoundpackAudio", "SoundpackPack", "SoundpackCatalog", "SoundpackValidation",
           "SoundpackStore", "SoundpackRendering", "SoundpackSynthesis", "SoundpackReports", "SoundpackPublish",
           "SoundpackExport", "SoundpackPush", "SoundpackKit"]
-DOCUMENTED = ["SoundpackSupport", "SoundpackAudio", "SoundpackPack", "SoundpackCatalog", "SoundpackStore",
-              "SoundpackRendering", "SoundpackSynthesis", "SoundpackReports", "SoundpackExport", "SoundpackPush"]
-PUBLIC = re.compile(r"^\s*(@\w+\s+)*public\s")
-PACKAGE = re.compile(r"^\s*(@\w+\s+)*package\s")
+DOCUMENTED = LAYERS
+PUBLIC = re.compile(r"^\s*(@\w+(\([^)]*\))?\s+)*public\s")
+PACKAGE = re.compile(r"^\s*(@\w+(\([^)]*\))?\s+)*package\s")
 IMPORT = re.compile(r"^\s*(@\w+\s+)*(public|package)\s+import\s")
 ATTRIBUTE = re.compile(r"^\s*@[\w.]+(\(.*\))?\s*$")
 
