@@ -40,41 +40,41 @@ public protocol Catalog: AnyObject {
 
     /// Records validation runs, creating or updating the pack and its unpublished version (a
     /// published version's rows are never touched), all in one transaction.
-    func recordValidations(_ runs: [ValidationRecord]) throws(CatalogError)
+    func recordValidations(_ runs: [ValidationRecord]) throws(SoundpackError)
 
     /// Every pack, with its newest version and last validation result.
-    func packs() throws(CatalogError) -> [CatalogPack]
+    func packs() throws(SoundpackError) -> [CatalogPack]
 
     /// One version of a pack (the newest when `version` is nil) with its clips and runs.
-    func version(of id: String, _ version: SemanticVersion?) throws(CatalogError) -> CatalogVersion?
+    func version(of id: String, _ version: SemanticVersion?) throws(SoundpackError) -> CatalogVersion?
 
     /// The facts of a recorded version (published or validated) that decide compatibility.
-    func versionRecord(of id: String, _ version: SemanticVersion) throws(CatalogError) -> VersionRecord?
+    func versionRecord(of id: String, _ version: SemanticVersion) throws(SoundpackError) -> VersionRecord?
 
     /// Every published version, of one pack or of all, oldest first per pack.
-    func publishedVersions(of id: String?, withClips: Bool) throws(CatalogError) -> [PublishedVersion]
+    func publishedVersions(of id: String?, withClips: Bool) throws(SoundpackError) -> [PublishedVersion]
 
     /// Whether `id@version` is published (one row looked up, however many versions the pack has).
-    func isPublished(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> Bool
+    func isPublished(_ id: String, _ version: SemanticVersion) throws(SoundpackError) -> Bool
 
     /// Records a version as published. False (and nothing changed) when it was published meanwhile.
-    func recordPublication(_ publication: PublicationRecord) throws(CatalogError) -> Bool
+    func recordPublication(_ publication: PublicationRecord) throws(SoundpackError) -> Bool
 
     /// Marks a published version yanked.
-    func yank(_ id: String, _ version: SemanticVersion, reason: String, at date: Date) throws(CatalogError) -> YankOutcome
+    func yank(_ id: String, _ version: SemanticVersion, reason: String, at date: Date) throws(SoundpackError) -> YankOutcome
 
     /// Takes a yank back: the version is listed as available again.
-    func unyank(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> YankOutcome
+    func unyank(_ id: String, _ version: SemanticVersion) throws(SoundpackError) -> YankOutcome
     /// A lock of `scope` of the store held through the database, for stores shared between
     /// machines; nil when the catalog cannot give one (SQLite: the store's own lock serves).
-    func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)?
+    func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)?
 }
 
 extension Catalog {
     /// Every published version of every pack, with their clips, oldest first per pack.
-    public func publishedVersions() throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: nil, withClips: true) }
+    public func publishedVersions() throws(SoundpackError) -> [PublishedVersion] { try publishedVersions(of: nil, withClips: true) }
     /// Every published version of pack `id` (of all packs when nil), with their clips, oldest first per pack.
-    public func publishedVersions(of id: String?) throws(CatalogError) -> [PublishedVersion] { try publishedVersions(of: id, withClips: true) }
+    public func publishedVersions(of id: String?) throws(SoundpackError) -> [PublishedVersion] { try publishedVersions(of: id, withClips: true) }
 }
 
 /// One clip of a recorded version: where it is, its bytes and what validation measured.

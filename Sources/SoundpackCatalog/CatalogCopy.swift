@@ -43,8 +43,8 @@ public enum CatalogCopy {
     /// created), brings both to the current schema and copies; all or nothing.
     public static func migrate(from: CatalogLocation, to: CatalogLocation) throws(SoundpackError) -> Migration {
         func open(_ location: CatalogLocation, mustExist: Bool) throws(SoundpackError) -> SQLCatalog {
-            do throws(CatalogError) {
-                guard !mustExist || location.exists else { throw CatalogError("there is no catalog at \(location.description.visible)") }
+            do throws(SoundpackError) {
+                guard !mustExist || location.exists else { throw SoundpackError("there is no catalog at \(location.description.visible)") }
                 return try location.open()
             } catch {
                 throw error.context("cannot use the catalog")
@@ -57,9 +57,9 @@ public enum CatalogCopy {
     }
 
     /// Copies `source` into `target`, which must hold no packs; all or nothing.
-    public static func copy(from source: SQLCatalog, to target: SQLCatalog) throws(CatalogError) -> Counts {
+    public static func copy(from source: SQLCatalog, to target: SQLCatalog) throws(SoundpackError) -> Counts {
         guard try target.db.query("SELECT COUNT(*) AS n FROM packs", []).first?["n"].int == 0 else {
-            throw CatalogError("the catalog at \(target.location) already holds packs; migrate copies into an empty catalog only")
+            throw SoundpackError("the catalog at \(target.location) already holds packs; migrate copies into an empty catalog only")
         }
         var counts = Counts()
         do {
@@ -72,10 +72,10 @@ public enum CatalogCopy {
                 }
                 try target.db.afterExplicitIDs(tables: ["versions", "validation_runs"])
             }
-        } catch let error as CatalogError {
+        } catch let error as SoundpackError {
             throw error
         } catch {
-            throw CatalogError("\(error)")
+            throw SoundpackError("\(error)")
         }
         return counts
     }
@@ -90,7 +90,7 @@ extension SQLConnection {
 
     /// After rows were inserted with their ids: PostgreSQL's identity sequences move past them
     /// (SQLite's rowids need nothing).
-    func afterExplicitIDs(tables: [String]) throws(CatalogError) {
+    func afterExplicitIDs(tables: [String]) throws(SoundpackError) {
         guard insertionOrder != "rowid" else { return }
         for table in tables {
             try query("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), GREATEST((SELECT MAX(id) FROM \(table)), 1))", [])

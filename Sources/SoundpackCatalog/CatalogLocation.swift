@@ -43,7 +43,7 @@ public enum CatalogLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// Opens the catalog, applying migrations. A SQLite file's folder is created only when
     /// `createFolder` says so (the default `.soundpack/`).
-    public func open(createFolder: Bool = false) throws(CatalogError) -> SQLCatalog {
+    public func open(createFolder: Bool = false) throws(SoundpackError) -> SQLCatalog {
         switch self {
         case .sqlite(let path): return try SQLiteCatalog(path: path, createFolder: createFolder)
         case .postgreSQL(let url): return try PostgreSQLCatalog(url: url)

@@ -9,14 +9,14 @@ import SoundpackSupport
 
 /// The PostgreSQL catalog: `--catalog postgresql://user@host/db` (any libpq connection URI).
 package final class PostgreSQLCatalog: SQLCatalog {
-    package init(url: String) throws(CatalogError) {
+    package init(url: String) throws(SoundpackError) {
         try super.init(connection: PostgreSQLConnection(url: url))
     }
 
     /// Whether the database at `url` holds a soundpack catalog (its schema table, migrated at least
     /// once), asked without creating anything: a read of a database that has none is "no catalog",
     /// as for a SQLite file that does not exist.
-    package static func holdsCatalog(url: String) throws(CatalogError) -> Bool {
+    package static func holdsCatalog(url: String) throws(SoundpackError) -> Bool {
         let connection = try PostgreSQLConnection(url: url)
         let tables = try connection.query("SELECT count(*) AS n FROM pg_catalog.pg_tables WHERE tablename = 'soundpack_schema' AND schemaname = current_schema()", [])
         guard (tables.first?["n"].int ?? 0) > 0 else { return false }
@@ -43,27 +43,27 @@ final class PostgreSQLConnection: SQLConnection {
     static let installHint = "install Debian's libpq5 (or your system's PostgreSQL client library)"
     #endif
 
-    init(url: String) throws(CatalogError) {
+    init(url: String) throws(SoundpackError) {
         location = Self.redacted(url)
         if let error = soundpack_pq_load_error() {
-            throw CatalogError("cannot use the catalog at \(location): libpq could not be loaded (\(String(cString: error))); \(Self.installHint)")
+            throw SoundpackError("cannot use the catalog at \(location): libpq could not be loaded (\(String(cString: error))); \(Self.installHint)")
         }
         // A server that is restarting or failing over refuses connections for a few seconds: wait
         // for it (up to about 10 s) rather than fail a CI job; any other refusal is final.
         var attempt = 0
         var opened: OpaquePointer?
         while true {
-            guard let connection = soundpack_PQconnectdb(url) else { throw CatalogError("cannot connect to \(location): out of memory") }
+            guard let connection = soundpack_PQconnectdb(url) else { throw SoundpackError("cannot connect to \(location): out of memory") }
             if soundpack_PQstatus(connection) == CONNECTION_OK { opened = connection; break }
             let message = Self.message(soundpack_PQerrorMessage(connection))
             soundpack_PQfinish(connection)
             attempt += 1
             guard attempt < 6, Self.isTransient(message) else {
-                throw CatalogError(.environment, "cannot connect to the catalog at \(location): \(message)", hint: "check the server is running and the URL, user and database")
+                throw SoundpackError(.environment, "cannot connect to the catalog at \(location): \(message)", hint: "check the server is running and the URL, user and database")
             }
             Thread.sleep(forTimeInterval: 0.5 * Double(attempt))
         }
-        guard let connection = opened else { throw CatalogError("cannot connect to \(location)") }
+        guard let connection = opened else { throw SoundpackError("cannot connect to \(location)") }
         self.connection = connection
         // Notices (such as "relation already exists, skipping") are not for our users' terminals.
         soundpack_PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -95,10 +95,10 @@ final class PostgreSQLConnection: SQLConnection {
             ?? "no message"
     }
 
-    private func failure(_ result: OpaquePointer?, _ sql: String) -> CatalogError {
+    private func failure(_ result: OpaquePointer?, _ sql: String) -> SoundpackError {
         let message = result.map { Self.message(soundpack_PQresultErrorMessage($0)) } ?? Self.message(soundpack_PQerrorMessage(connection))
         let lost = soundpack_PQstatus(connection) != CONNECTION_OK ? " (the connection to the server was lost; nothing of this command was committed)" : ""
-        return CatalogError("\(location): PostgreSQL error while running \(String(sql.prefix(60)).visible)…: \(message)\(lost)")
+        return SoundpackError("\(location): PostgreSQL error while running \(String(sql.prefix(60)).visible)…: \(message)\(lost)")
     }
 
     /// `?` placeholders become `$1`, `$2`… (outside quoted literals).
@@ -116,7 +116,7 @@ final class PostgreSQLConnection: SQLConnection {
         return out
     }
 
-    func query(_ sql: String, _ arguments: [SQLValue]) throws(CatalogError) -> [SQLRow] {
+    func query(_ sql: String, _ arguments: [SQLValue]) throws(SoundpackError) -> [SQLRow] {
         // Every parameter goes as text with its type named, so the server never has to guess one.
         var types: [Oid] = [], texts: [String?] = []
         for argument in arguments {
@@ -129,7 +129,7 @@ final class PostgreSQLConnection: SQLConnection {
             case .text(let v):
                 // PostgreSQL's text cannot hold NUL, and a C string would end at it: refused, never cut.
                 guard !v.utf8.contains(0) else {
-                    throw CatalogError("a text holds a NUL character, which PostgreSQL cannot store; \(location) was not changed by it")
+                    throw SoundpackError("a text holds a NUL character, which PostgreSQL cannot store; \(location) was not changed by it")
                 }
                 types.append(25); texts.append(v)
             }
@@ -158,7 +158,7 @@ final class PostgreSQLConnection: SQLConnection {
         }
     }
 
-    func execute(_ script: String) throws(CatalogError) {
+    func execute(_ script: String) throws(SoundpackError) {
         let result = soundpack_PQexec(connection, script)
         defer { soundpack_PQclear(result) }
         let status = soundpack_PQresultStatus(result)
@@ -184,14 +184,14 @@ final class PostgreSQLConnection: SQLConnection {
         }
     }
 
-    func schemaVersion() throws(CatalogError) -> Int64 {
+    func schemaVersion() throws(SoundpackError) -> Int64 {
         // First writers of a new database meet here: the advisory lock lets one create the table.
         _ = try query("SELECT pg_advisory_xact_lock(hashtextextended('soundpack.schema', 0))", [])
         try execute("CREATE TABLE IF NOT EXISTS soundpack_schema (version BIGINT NOT NULL)")
         return try query("SELECT version FROM soundpack_schema", []).first?["version"].int ?? 0
     }
 
-    func setSchemaVersion(_ version: Int64) throws(CatalogError) {
+    func setSchemaVersion(_ version: Int64) throws(SoundpackError) {
         try execute("DELETE FROM soundpack_schema")
         _ = try query("INSERT INTO soundpack_schema (version) VALUES (?)", [.integer(version)])
     }
@@ -200,7 +200,7 @@ final class PostgreSQLConnection: SQLConnection {
     /// machine, held across transactions until released, and freed by the server when the
     /// connection ends (a killed publisher never leaves it held). The index's key is the one the
     /// whole store was locked by before pack locks existed.
-    func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)? {
+    func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)? {
         _ = try query("SELECT pg_advisory_lock(hashtextextended(?, 0))", [.text(scope.name)])
         return AdvisoryLock(connection: self, key: scope.name)
     }

@@ -14,17 +14,17 @@ package protocol SQLConnection: AnyObject {
     var migrations: [String] { get }
     /// How clips are listed in the order they were recorded (`rowid`, or a sequence column).
     var insertionOrder: String { get }
-    @discardableResult func query(_ sql: String, _ arguments: [SQLValue]) throws(CatalogError) -> [SQLRow]
+    @discardableResult func query(_ sql: String, _ arguments: [SQLValue]) throws(SoundpackError) -> [SQLRow]
     /// Runs a script of statements without parameters.
-    func execute(_ script: String) throws(CatalogError)
+    func execute(_ script: String) throws(SoundpackError)
     /// Runs `body` in one transaction that holds, until it ends, the write lock of each of `packs`
     /// (another writer of the same pack waits); commits, or rolls back and rethrows.
     func writeTransaction<T>(locking packs: [String], _ body: () throws -> T) throws -> T
     /// The schema version recorded in the database (0 when new); call inside a write transaction.
-    func schemaVersion() throws(CatalogError) -> Int64
-    func setSchemaVersion(_ version: Int64) throws(CatalogError)
+    func schemaVersion() throws(SoundpackError) -> Int64
+    func setSchemaVersion(_ version: Int64) throws(SoundpackError)
     /// A lock of the store that writers on every machine honour, or nil.
-    func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)?
+    func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)?
 }
 
 /// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
@@ -36,20 +36,20 @@ public class SQLCatalog: Catalog {
     /// The database's file path or its URL without secrets (`Catalog`).
     public var location: String { db.location }
 
-    init(connection: any SQLConnection) throws(CatalogError) {
+    init(connection: any SQLConnection) throws(SoundpackError) {
         db = connection
         try migrate()
     }
 
-    private func migrate() throws(CatalogError) {
+    private func migrate() throws(SoundpackError) {
         try write(locking: []) {
             let current = try db.schemaVersion()
             // user_version is whatever a file says: a negative one would index the migrations below zero.
             if current < 0 {
-                throw CatalogError("the catalog at \(db.location) has schema version \(current), which no soundpack writes; the file is damaged or not a soundpack catalog (soundpack catalog rebuild --from-store recovers one)")
+                throw SoundpackError("the catalog at \(db.location) has schema version \(current), which no soundpack writes; the file is damaged or not a soundpack catalog (soundpack catalog rebuild --from-store recovers one)")
             }
             if current > Self.schemaVersion {
-                throw CatalogError("the catalog at \(db.location) has schema version \(current), newer than this soundpack understands (\(Self.schemaVersion)); upgrade soundpack")
+                throw SoundpackError("the catalog at \(db.location) has schema version \(current), newer than this soundpack understands (\(Self.schemaVersion)); upgrade soundpack")
             }
             for version in current..<Self.schemaVersion {
                 try db.execute(db.migrations[Int(version)])
@@ -59,15 +59,15 @@ public class SQLCatalog: Catalog {
     }
 
     /// Runs `body` in one write transaction holding the locks of `packs`; rolls back on any error.
-    private func write<T>(locking packs: [String], _ body: () throws -> T) throws(CatalogError) -> T {
-        do { return try db.writeTransaction(locking: packs, body) } catch let error as CatalogError {
+    private func write<T>(locking packs: [String], _ body: () throws -> T) throws(SoundpackError) -> T {
+        do { return try db.writeTransaction(locking: packs, body) } catch let error as SoundpackError {
             throw error
         } catch {
-            throw CatalogError("\(error)")
+            throw SoundpackError("\(error)")
         }
     }
 
-    private func read(_ sql: String, _ arguments: [SQLValue] = []) throws(CatalogError) -> [SQLRow] {
+    private func read(_ sql: String, _ arguments: [SQLValue] = []) throws(SoundpackError) -> [SQLRow] {
         try db.query(sql, arguments)
     }
 
@@ -75,12 +75,12 @@ public class SQLCatalog: Catalog {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    private func corrupt(_ what: String) -> CatalogError {
-        CatalogError("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
+    private func corrupt(_ what: String) -> SoundpackError {
+        SoundpackError("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
     }
 
     /// A lock of the store held through the database: PostgreSQL gives one, SQLite nil (`Catalog`).
-    public func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)? { try db.storeLock(scope) }
+    public func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)? { try db.storeLock(scope) }
 
     // MARK: writes
 
@@ -100,7 +100,7 @@ public class SQLCatalog: Catalog {
     }
 
     /// Records validation runs in one transaction (`Catalog`).
-    public func recordValidations(_ runs: [ValidationRecord]) throws(CatalogError) {
+    public func recordValidations(_ runs: [ValidationRecord]) throws(SoundpackError) {
         guard !runs.isEmpty else { return }
         try write(locking: Array(Set(runs.map(\.pack.packID)))) {
             for run in runs { try record(run) }
@@ -181,7 +181,7 @@ public class SQLCatalog: Catalog {
     }
 
     /// Records a version as published; false when it was published meanwhile (`Catalog`).
-    public func recordPublication(_ publication: PublicationRecord) throws(CatalogError) -> Bool {
+    public func recordPublication(_ publication: PublicationRecord) throws(SoundpackError) -> Bool {
         let now = Self.timestamp(publication.publishedAt)
         let pack = publication.pack
         return try write(locking: [pack.packID]) { () throws -> Bool in
@@ -212,7 +212,7 @@ public class SQLCatalog: Catalog {
     }
 
     /// Takes a yank back (`Catalog`).
-    public func unyank(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> YankOutcome {
+    public func unyank(_ id: String, _ version: SemanticVersion) throws(SoundpackError) -> YankOutcome {
         try write(locking: [id]) { () throws -> YankOutcome in
             guard let row = try db.query("SELECT id, yanked FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
                                          [.text(id), .text(version.description)]).first else { return .notPublished }
@@ -223,7 +223,7 @@ public class SQLCatalog: Catalog {
     }
 
     /// Marks a published version yanked, keeping the first reason when it already was (`Catalog`).
-    public func yank(_ id: String, _ version: SemanticVersion, reason: String, at date: Date) throws(CatalogError) -> YankOutcome {
+    public func yank(_ id: String, _ version: SemanticVersion, reason: String, at date: Date) throws(SoundpackError) -> YankOutcome {
         try write(locking: [id]) { () throws -> YankOutcome in
             guard let row = try db.query("SELECT id, yanked, yank_reason FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
                                          [.text(id), .text(version.description)]).first else { return .notPublished }
@@ -237,7 +237,7 @@ public class SQLCatalog: Catalog {
     // MARK: reads
 
     /// Every pack, with its newest version and last validation result (`Catalog`).
-    public func packs() throws(CatalogError) -> [CatalogPack] {
+    public func packs() throws(SoundpackError) -> [CatalogPack] {
         let rows = try read("""
             SELECT p.id, p.name, p.grammar,
                    (SELECT COUNT(*) FROM versions v WHERE v.pack_id = p.id AND v.published_at IS NOT NULL) AS published_count,
@@ -264,7 +264,7 @@ public class SQLCatalog: Catalog {
     }
 
     /// One version of a pack, the newest when `version` is nil, with its clips and runs (`Catalog`).
-    public func version(of id: String, _ version: SemanticVersion?) throws(CatalogError) -> CatalogVersion? {
+    public func version(of id: String, _ version: SemanticVersion?) throws(SoundpackError) -> CatalogVersion? {
         let candidates = try read("""
             SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.yanked, v.source_engine,
                    v.source_voice, v.phrases, p.name
@@ -309,7 +309,7 @@ public class SQLCatalog: Catalog {
     }
 
     /// The facts of a recorded version that decide compatibility (`Catalog`).
-    public func versionRecord(of id: String, _ version: SemanticVersion) throws(CatalogError) -> VersionRecord? {
+    public func versionRecord(of id: String, _ version: SemanticVersion) throws(SoundpackError) -> VersionRecord? {
         guard let row = try read("""
             SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.source_engine,
                    v.source_voice, v.phrases, p.name
@@ -343,13 +343,13 @@ public class SQLCatalog: Catalog {
     }
 
     /// Whether `id@version` is published (`Catalog`).
-    public func isPublished(_ id: String, _ version: SemanticVersion) throws(CatalogError) -> Bool {
+    public func isPublished(_ id: String, _ version: SemanticVersion) throws(SoundpackError) -> Bool {
         try !read("SELECT 1 FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
                   [.text(id), .text(version.description)]).isEmpty
     }
 
     /// Every published version, of one pack or of all, oldest first per pack (`Catalog`).
-    public func publishedVersions(of id: String?, withClips: Bool) throws(CatalogError) -> [PublishedVersion] {
+    public func publishedVersions(of id: String?, withClips: Bool) throws(SoundpackError) -> [PublishedVersion] {
         let rows = try read("""
             SELECT v.id, v.pack_id, v.version, v.digest, v.published_at, v.yanked, v.yank_reason, v.manifest_sha256,
                    v.tar_sha256, v.zip_sha256, v.key_id

@@ -6,7 +6,7 @@ import Foundation
 import SoundpackCore
 import SoundpackSupport
 
-extension CatalogError {
+extension SoundpackError {
     init(_ error: SQLiteError, hint: String = "check the path and permissions") {
         self.init(.environment, error.description, hint: hint)
     }
@@ -17,24 +17,24 @@ package final class SQLiteCatalog: SQLCatalog {
     /// Opens or creates the catalog at `path`, applying migrations. Its folder is created only
     /// when `createFolder` says so (the default `.soundpack/`): a typo in a folder someone named
     /// is an error, not a new folder.
-    package init(path: String, createFolder: Bool = true) throws(CatalogError) {
+    package init(path: String, createFolder: Bool = true) throws(SoundpackError) {
         // SQLite writes `PATH-journal` beside the file: a device, FIFO or folder named as the
         // catalog (`/dev/null`) would put a journal file where nobody asked.
         var info = stat()
         if path != ":memory:", stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            throw CatalogError("\(path.visible) is not a regular file (a device, FIFO or folder); a catalog is a SQLite file")
+            throw SoundpackError("\(path.visible) is not a regular file (a device, FIFO or folder); a catalog is a SQLite file")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if createFolder {
             do {
                 try Folders.create(folder)
             } catch {
-                throw CatalogError("cannot create the catalog folder \(folder): \(error.localizedDescription)")
+                throw SoundpackError("cannot create the catalog folder \(folder): \(error.localizedDescription)")
             }
         } else {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw CatalogError(.environment, "the folder \(folder) of the catalog does not exist", hint: "create it, or check the path")
+                throw SoundpackError(.environment, "the folder \(folder) of the catalog does not exist", hint: "create it, or check the path")
             }
         }
         let database: SQLiteDatabase
@@ -44,8 +44,8 @@ package final class SQLiteCatalog: SQLCatalog {
             try database.query("PRAGMA journal_mode = DELETE")
             try database.execute("PRAGMA synchronous = FULL")
         } catch where error.code & 0xFF == 26 /* SQLITE_NOTADB */ {
-            throw CatalogError(.environment, "\(path) is not a soundpack catalog: SQLite says \(error.message)", hint: "name the catalog's file, or move this file away")
-        } catch { throw CatalogError(error) }
+            throw SoundpackError(.environment, "\(path) is not a soundpack catalog: SQLite says \(error.message)", hint: "name the catalog's file, or move this file away")
+        } catch { throw SoundpackError(error) }
         try super.init(connection: SQLiteConnection(database))
     }
 
@@ -61,27 +61,27 @@ final class SQLiteConnection: SQLConnection {
     var location: String { database.path }
     let insertionOrder = "rowid"
 
-    func query(_ sql: String, _ arguments: [SQLValue]) throws(CatalogError) -> [SQLRow] {
-        do { return try database.query(sql, arguments) } catch { throw CatalogError(error) }
+    func query(_ sql: String, _ arguments: [SQLValue]) throws(SoundpackError) -> [SQLRow] {
+        do { return try database.query(sql, arguments) } catch { throw SoundpackError(error) }
     }
 
-    func execute(_ script: String) throws(CatalogError) {
-        do { try database.execute(script) } catch { throw CatalogError(error) }
+    func execute(_ script: String) throws(SoundpackError) {
+        do { try database.execute(script) } catch { throw SoundpackError(error) }
     }
 
     /// BEGIN IMMEDIATE takes SQLite's one write lock: every writer waits, so writers of one pack do.
     func writeTransaction<T>(locking packs: [String], _ body: () throws -> T) throws -> T {
-        do { return try database.writeTransaction(body) } catch let error as SQLiteError { throw CatalogError(error) }
+        do { return try database.writeTransaction(body) } catch let error as SQLiteError { throw SoundpackError(error) }
     }
 
-    func schemaVersion() throws(CatalogError) -> Int64 {
+    func schemaVersion() throws(SoundpackError) -> Int64 {
         try query("SELECT user_version AS version FROM pragma_user_version", []).first?["version"].int ?? 0
     }
 
-    func setSchemaVersion(_ version: Int64) throws(CatalogError) { try execute("PRAGMA user_version = \(version)") }
+    func setSchemaVersion(_ version: Int64) throws(SoundpackError) { try execute("PRAGMA user_version = \(version)") }
 
     /// One machine: the store's own lock serves.
-    func storeLock(_ scope: LockScope) throws(CatalogError) -> (any StoreLock)? { nil }
+    func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)? { nil }
 
     var migrations: [String] { Self.migrations }
 

@@ -79,25 +79,25 @@ public struct ExportedPack: Sendable {
 public enum SharedContainerExport {
     /// The shared manifest for `packs`: under `key` the bundled clip file names; per pack every
     /// token's file name, size, SHA-256, duration and (with `baseURL`) download URL.
-    public static func manifest(_ packs: [ExportedPack], key: String, baseURL: String?, namespace: Bool) throws(ExportError) -> SharedManifest {
+    public static func manifest(_ packs: [ExportedPack], key: String, baseURL: String?, namespace: Bool) throws(SoundpackError) -> SharedManifest {
         var names: [String] = []
         var seen: [String: String] = [:]
         var shared: [String: SharedPack] = [:]
         if let baseURL { try checkBaseURL(baseURL) }
-        if let problem = SharedManifest.keyProblem(key) { throw ExportError(.refused, "the UserDefaults key: \(problem)") }
+        if let problem = SharedManifest.keyProblem(key) { throw SoundpackError(.refused, "the UserDefaults key: \(problem)") }
         for pack in packs {
             // The app reads this file as a property list: XML cannot hold control characters, and
             // a manifest published before they were refused at validation could still carry some.
             for text in [pack.id] + pack.texts.keys + pack.texts.values + pack.clips.map(\.storePath)
             where text.containsControlCharacter() || text.xmlForbiddenScalar != nil {
-                throw ExportError(.refused, "\(pack.id.visible)@\(pack.version) holds a control character in '\(text.quoted())'; publish a fixed version and export that")
+                throw SoundpackError(.refused, "\(pack.id.visible)@\(pack.version) holds a control character in '\(text.quoted())'; publish a fixed version and export that")
             }
             var clips: [Token: SharedPack.Clip] = [:]
             for clip in pack.clips.sorted(by: { $0.token < $1.token }) {
                 let fileName = (clip.storePath as NSString).lastPathComponent
                 let name = namespace ? "\(pack.id)-\(fileName)" : fileName
                 if let other = seen[name], other != "\(pack.id):\(clip.storePath)" {
-                    throw ExportError(.refused, "file name '\(name)' is used by two clips (\(other) and \(pack.id):\(clip.storePath))", hint: "namespace the file names with the pack id")
+                    throw SoundpackError(.refused, "file name '\(name)' is used by two clips (\(other) and \(pack.id):\(clip.storePath))", hint: "namespace the file names with the pack id")
                 }
                 if seen[name] == nil { names.append(name) }
                 seen[name] = "\(pack.id):\(clip.storePath)"
@@ -105,7 +105,7 @@ public enum SharedContainerExport {
                 if let base = baseURL {
                     let path = StoreLayout.versionFile(pack.id, pack.version, clip.storePath)
                     guard let made = StoreLayout.url(of: path, under: base) else {
-                        throw ExportError(.refused, "'\(base)/\(path)' is not a URL; check the base URL")
+                        throw SoundpackError(.refused, "'\(base)/\(path)' is not a URL; check the base URL")
                     }
                     url = made
                 }
@@ -121,7 +121,7 @@ public enum SharedContainerExport {
     /// http(s) URL with a host will do (`cdn.example.com` alone would make every URL unusable).
     /// A user name or password would be copied into every clip URL on every phone, and a backslash
     /// or a port out of range makes a URL that browsers and URLSession read differently.
-    public static func checkBaseURL(_ baseURL: String) throws(ExportError) {
+    public static func checkBaseURL(_ baseURL: String) throws(SoundpackError) {
         let example = "use an absolute http(s) URL such as https://cdn.example.com/packs"
         // The authority (`user:pass@host:port`), as written: between `://` and the path.
         let afterScheme = baseURL.range(of: "://")?.upperBound ?? baseURL.startIndex
@@ -132,29 +132,29 @@ public enum SharedContainerExport {
         if let at = authority.lastIndex(of: "@") { shown.replaceSubrange(afterScheme...at, with: "…@") }
         let quotedURL = shown.quoted(limit: 80)
         guard !baseURL.unicodeScalars.contains(where: { $0 == "\\" || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw ExportError(.usage, "the base URL '\(quotedURL)' holds a backslash, a space or a control character; \(example)")
+            throw SoundpackError(.usage, "the base URL '\(quotedURL)' holds a backslash, a space or a control character; \(example)")
         }
         let parsed = URLComponents(string: baseURL)
         guard let parsed, let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
-            throw ExportError(.usage, "the base URL '\(quotedURL)' is not an absolute http(s) URL; \(example)")
+            throw SoundpackError(.usage, "the base URL '\(quotedURL)' is not an absolute http(s) URL; \(example)")
         }
         guard !authority.contains("@") else {
-            throw ExportError(.usage, "the base URL '\(quotedURL)' holds a user name or password, which every phone would receive; serve the store without credentials")
+            throw SoundpackError(.usage, "the base URL '\(quotedURL)' holds a user name or password, which every phone would receive; serve the store without credentials")
         }
         if let port = parsed.port, !(1...65_535).contains(port) {
-            throw ExportError(.usage, "the base URL '\(quotedURL)' has port \(port), outside 1–65535")
+            throw SoundpackError(.usage, "the base URL '\(quotedURL)' has port \(port), outside 1–65535")
         }
         // A colon after the host (not inside an IPv6 `[…]`) must be followed by the port.
         if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"), parsed.port == nil || authority[authority.index(after: colon)...].isEmpty {
-            throw ExportError(.usage, "the base URL '\(quotedURL)' has an empty or unreadable port; \(example)")
+            throw SoundpackError(.usage, "the base URL '\(quotedURL)' has an empty or unreadable port; \(example)")
         }
     }
 
     /// The bytes of the export: an XML property list or JSON.
-    public static func encode(_ manifest: SharedManifest, as encoding: SharedManifest.Encoding) throws(ExportError) -> Data {
+    public static func encode(_ manifest: SharedManifest, as encoding: SharedManifest.Encoding) throws(SoundpackError) -> Data {
         do { return try manifest.encoded(as: encoding) } catch {
-            throw ExportError(.refused, "cannot write the \(encoding.rawValue): \((error as? SharedManifest.EncodingError)?.description ?? error.localizedDescription)")
+            throw SoundpackError(.refused, "cannot write the \(encoding.rawValue): \((error as? SharedManifest.EncodingError)?.description ?? error.localizedDescription)")
         }
     }
 }

@@ -34,7 +34,7 @@ extension VersionIdentity {
 
 extension Catalog {
     /// Records the runs of every report that has a pack.json, in one transaction.
-    public func recordValidations(_ reports: [PackReport], strict: Bool, toolVersion: String, at date: Date) throws(CatalogError) {
+    public func recordValidations(_ reports: [PackReport], strict: Bool, toolVersion: String, at date: Date) throws(SoundpackError) {
         try recordValidations(reports.compactMap { ValidationRecord($0, strict: strict, toolVersion: toolVersion, at: date) })
     }
 }

@@ -21,7 +21,7 @@ public struct PublishSigning: Sendable, Equatable {
     }
 
     /// What the run signed, from its outcomes and the manifests of the versions it left unchanged.
-    public static func of(_ outcomes: [PublishOutcome], keyID: String, store: Store) throws(StoreError) -> PublishSigning {
+    public static func of(_ outcomes: [PublishOutcome], keyID: String, store: Store) throws(SoundpackError) -> PublishSigning {
         var result = PublishSigning(keyID: keyID, signed: [], alreadyPublished: [])
         for outcome in outcomes {
             guard let id = outcome.id, let version = outcome.version else { continue }

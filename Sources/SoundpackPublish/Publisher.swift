@@ -83,7 +83,7 @@ public final class Publisher {
     }
 
     /// Publishes each pack; refusals are outcomes, environment failures throw.
-    public func publish(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(PublishError) -> [PublishOutcome] {
+    public func publish(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(SoundpackError) -> [PublishOutcome] {
         let reports = Validator().validate(folders: folders, progress: progress)
         if dryRun {
             let index = try readIndex()
@@ -112,7 +112,7 @@ public final class Publisher {
         }
         // index.json from the catalog, under the index lock only: it lists every recorded version,
         // this run's and those other runners recorded meanwhile (each complete in the store).
-        do throws(PublishError) {
+        do throws(SoundpackError) {
             let indexLock = try storeLock(.index)
             defer { indexLock.release() }
             try store.writeIndex(from: catalog)
@@ -129,14 +129,14 @@ public final class Publisher {
     /// Versions a dry run would publish, by pack id: later folders of the same run see them.
     private var planned: [String: [PublishedVersion]] = [:]
 
-    private func readIndex() throws(PublishError) -> StoreIndex? {
+    private func readIndex() throws(SoundpackError) -> StoreIndex? {
         return try store.readIndex()
     }
 
     /// The contents of each report's version, built in parallel for the reports that look
     /// publishable (valid, and that version not in the catalog yet); nil for the others. A guess
     /// only saves time: `publish(_:contents:)` still decides, and builds what is missing itself.
-    private func buildCandidates(_ reports: [PackReport]) throws(PublishError) -> [Result<VersionContents, PublishError>?] {
+    private func buildCandidates(_ reports: [PackReport]) throws(SoundpackError) -> [Result<VersionContents, SoundpackError>?] {
         var candidates: [Int] = []
         for (index, report) in reports.enumerated() {
             guard report.errors == 0, let manifest = report.packFile else { continue }
@@ -146,16 +146,16 @@ public final class Publisher {
         }
         let (epoch, chosen) = (sourceDateEpoch, candidates)
         let built = WorkerPool.map(chosen.count) { i in
-            Result { () throws(PublishError) in try VersionContents(reports[chosen[i]], mtime: epoch) }
+            Result { () throws(SoundpackError) in try VersionContents(reports[chosen[i]], mtime: epoch) }
         }
-        var contents: [Result<VersionContents, PublishError>?] = Array(repeating: nil, count: reports.count)
+        var contents: [Result<VersionContents, SoundpackError>?] = Array(repeating: nil, count: reports.count)
         for (i, index) in chosen.enumerated() { contents[index] = built[i] }
         return contents
     }
 
     /// A lock of the store, as publish, yank and rebuild take them: the catalog's (PostgreSQL) or
     /// the store's own.
-    private func storeLock(_ scope: LockScope) throws(PublishError) -> any StoreLock {
+    private func storeLock(_ scope: LockScope) throws(SoundpackError) -> any StoreLock {
         let held: (any StoreLock)?
         do { held = try catalog.storeLock(scope) } catch { throw .catalog(error.message) }
         if let held { return held }
@@ -164,7 +164,7 @@ public final class Publisher {
 
     /// Records in the catalog every version the store holds and the catalog lacks, with the yanks
     /// index.json lists (`catalog rebuild --from-store`), under the lock publish takes.
-    public func rebuildCatalog() throws(PublishError) -> StoreRecovery.Report {
+    public func rebuildCatalog() throws(SoundpackError) -> StoreRecovery.Report {
         let lock: any StoreLock
         do { lock = try storeLock(.index) } catch { throw .environment("cannot lock the store", "\(error)") }
         defer { lock.release() }
@@ -179,7 +179,7 @@ public final class Publisher {
     /// takes it: the versions of the pack the store holds and the catalog lacks are recorded first
     /// (the store is the truth), and index.json is rewritten (under the index lock) whatever the
     /// outcome, so a yank whose index write failed is completed by running it again.
-    public func yank(_ id: String, _ version: SemanticVersion, reason: String, undo: Bool = false) throws(PublishError) -> YankOutcome {
+    public func yank(_ id: String, _ version: SemanticVersion, reason: String, undo: Bool = false) throws(SoundpackError) -> YankOutcome {
         let lock = try storeLock(.pack(id))
         defer { lock.release() }
         _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: id, index: try readIndex(), listing: false)
@@ -195,7 +195,7 @@ public final class Publisher {
         return outcome
     }
 
-    private func publish(_ report: PackReport, index: StoreIndex?, contents: Result<VersionContents, PublishError>? = nil) throws(PublishError) -> PublishOutcome {
+    private func publish(_ report: PackReport, index: StoreIndex?, contents: Result<VersionContents, SoundpackError>? = nil) throws(SoundpackError) -> PublishOutcome {
         var outcome = PublishOutcome(folder: report.folder, id: report.id, version: report.version, status: .refused,
                                      message: "", rule: nil, report: report)
         guard report.errors == 0, let manifest = report.packFile, let facts = VersionFacts(report) else {
@@ -247,7 +247,7 @@ public final class Publisher {
 
     /// The published versions of `id` as the catalog holds them; in a dry run also what a real run
     /// would have recorded by now: the store's versions and this run's earlier folders.
-    private func publishedVersions(of id: String, index: StoreIndex?) throws(PublishError) -> [PublishedVersion] {
+    private func publishedVersions(of id: String, index: StoreIndex?) throws(SoundpackError) -> [PublishedVersion] {
         var published: [PublishedVersion]
         do { published = try catalog.publishedVersions(of: id, withClips: false) } catch { throw .catalog(error.message) }
         guard dryRun else { return published }
@@ -270,7 +270,7 @@ public final class Publisher {
     /// A version the store holds with this content and the catalog lacks: recorded in the catalog
     /// (a dry run says it would be).
     private func recordStored(id: String, version: SemanticVersion, index: StoreIndex?, recovery: StoreRecovery,
-                              _ outcome: PublishOutcome) throws(PublishError) -> PublishOutcome {
+                              _ outcome: PublishOutcome) throws(SoundpackError) -> PublishOutcome {
         var outcome = outcome
         outcome.status = .unchanged
         if dryRun {
@@ -290,7 +290,7 @@ public final class Publisher {
     /// change anything the candidate had, and a version the catalog has no record of has nothing to
     /// compare with.
     private func change(of id: String, to facts: VersionFacts, from newest: SemanticVersion, index: StoreIndex?,
-                        recovery: StoreRecovery) throws(PublishError) -> VersionChange? {
+                        recovery: StoreRecovery) throws(SoundpackError) -> VersionChange? {
         let version = facts.version
         guard let old = try previousRecord(id, newest, checking: version, index: index, recovery: recovery),
               !newest.isPrerelease(ofSameCoreAs: version) else { return nil }
@@ -309,7 +309,7 @@ public final class Publisher {
     /// records nothing, so a version only the store holds (a fresh runner's first step) is read
     /// from the store as a real run would have recorded it: the same check.
     private func previousRecord(_ id: String, _ newest: SemanticVersion, checking version: SemanticVersion, index: StoreIndex?,
-                                recovery: StoreRecovery) throws(PublishError) -> VersionRecord? {
+                                recovery: StoreRecovery) throws(SoundpackError) -> VersionRecord? {
         let old: VersionRecord?
         do { old = try catalog.versionRecord(of: id, newest) } catch { throw .catalog(error.message) }
         guard old == nil, dryRun, let listed = index?.packs[id]?.versions[newest.description] else { return old }
@@ -321,7 +321,7 @@ public final class Publisher {
     }
 
     /// The pack's files as they go into archives: pack.json and each clip at its pack path.
-    static func packFiles(_ report: PackReport) throws(PublishError) -> [(path: String, bytes: [UInt8])] {
+    static func packFiles(_ report: PackReport) throws(SoundpackError) -> [(path: String, bytes: [UInt8])] {
         var files: [(String, [UInt8])] = []
         var seen = Set<[UInt8]>()  // by bytes: NFC and NFD names are two files
         let root = URL(fileURLWithPath: report.folder.path, isDirectory: true)
@@ -342,7 +342,7 @@ public final class Publisher {
     /// Writes clips, archives and manifest.json (and its signature) of one version; returns what
     /// the catalog records of it.
     private func writeVersion(_ report: PackReport, manifest pack: PackFile, digest: String,
-                              contents: VersionContents) throws(PublishError) -> PublicationRecord {
+                              contents: VersionContents) throws(SoundpackError) -> PublicationRecord {
         let (id, version) = (pack.id, pack.version)
         var clips: [String: StoreManifest.Clip] = [:]
         var records: [ClipRecord] = []
@@ -400,7 +400,7 @@ struct VersionContents: Sendable {
     var bytesByPath: [[UInt8]: [UInt8]]
     var archives: [(kind: ArchiveKind, bytes: [UInt8], sha256: String)]
 
-    init(_ report: PackReport, mtime: Int64) throws(PublishError) {
+    init(_ report: PackReport, mtime: Int64) throws(SoundpackError) {
         let files = try Publisher.packFiles(report)
         bytesByPath = Dictionary(files.map { ($0.path.pathKey, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         for clip in report.clips {
@@ -423,4 +423,3 @@ struct VersionContents: Sendable {
 }
 
 /// Why publishing could not go on: the catalog or the store failed (exit 3).
-public typealias PublishError = SoundpackError

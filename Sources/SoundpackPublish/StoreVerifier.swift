@@ -42,7 +42,7 @@ public struct StoreVerifier {
 
     /// Every drift and notice found, and how many files were checked. A file that cannot be read
     /// ends the run with an error (exit 3), but only after everything else was checked.
-    public func verify() throws(PublishError) -> Result {
+    public func verify() throws(SoundpackError) -> Result {
         let versions: [PublishedVersion]
         do { versions = try catalog.publishedVersions() } catch { throw .catalog(error.message) }
         var survey = Survey(store: store)
@@ -142,7 +142,7 @@ public struct StoreVerifier {
 
     /// Every key of the store no manifest accounts for, with the version folder it is in (the rules
     /// tell what an interrupted publish left from drift), and the leftovers of interrupted writes.
-    private func observeListing(against versions: [PublishedVersion], in survey: inout Survey) throws(PublishError) {
+    private func observeListing(against versions: [PublishedVersion], in survey: inout Survey) throws(SoundpackError) {
         let keys: [String]
         do {
             keys = try store.backend.list()
@@ -170,7 +170,7 @@ private struct Survey {
     var expected: Set<[UInt8]> = [StoreLayout.index.pathKey]  // by bytes: NFC and NFD keys are two files
     var checked = 0
     /// The first read that failed: the run goes on, and ends with it (exit 3).
-    var readError: StoreError?
+    var readError: SoundpackError?
 
     init(store: Store) { self.store = store }
 

@@ -12,7 +12,6 @@ import SoundpackValidation
 /// Why a conversion stopped: refused when the source pack or the request is at fault, an
 /// environment failure when the destination cannot be written. Nothing is left at the
 /// destination when one is thrown.
-public typealias ConvertError = SoundpackError
 
 /// What `convert` makes of a pack's clips: rate, channels, encoding, container, levels and trimming.
 public struct ConvertOptions: Sendable {
@@ -74,7 +73,7 @@ public struct PackConverter: Sendable {
     /// Decodes every clip of `sourceFolder`, converts it as `options` say and writes the pack into
     /// `destinationFolder`, assembled beside it and validated before it is moved into place.
     /// Throws when the source is refused, the result would not validate, or the destination cannot be written.
-    public func convert(source sourceFolder: PackFolder, destination destinationFolder: PackFolder, options: ConvertOptions) throws(ConvertError) -> ConvertSummary {
+    public func convert(source sourceFolder: PackFolder, destination destinationFolder: PackFolder, options: ConvertOptions) throws(SoundpackError) -> ConvertSummary {
         let (source, destination) = (sourceFolder.shown, destinationFolder.shown)
         let sourceURL = URL(fileURLWithPath: sourceFolder.path, isDirectory: true).standardizedFileURL
         let destinationURL = URL(fileURLWithPath: destinationFolder.path, isDirectory: true).standardizedFileURL
@@ -128,7 +127,7 @@ public struct PackConverter: Sendable {
     /// Decodes every clip first, and checks that every token is there: what is wrong with the
     /// source is reported all at once, before anything is written, so one run names it all.
     /// (A missing decoder library is the machine's problem, not the pack's: exit 3 at once.)
-    private func decodeClips(of manifest: PackFile, in sourceURL: URL, shown source: String) throws(ConvertError) -> [DecodedClip] {
+    private func decodeClips(of manifest: PackFile, in sourceURL: URL, shown source: String) throws(SoundpackError) -> [DecodedClip] {
         var probe = AudioProbe(limits: limits)
         probe.decodesMP4 = true
         var decoded: [DecodedClip] = []
@@ -159,7 +158,7 @@ public struct PackConverter: Sendable {
 
     /// A fresh staging folder with its `clips` folder, next to the destination, so the final
     /// rename stays on one file system.
-    private static func makeStaging(for destinationURL: URL) throws(ConvertError) -> URL {
+    private static func makeStaging(for destinationURL: URL) throws(SoundpackError) -> URL {
         let parent = destinationURL.deletingLastPathComponent()
         do { try Folders.create(parent.path) } catch {
             throw .environment("cannot create \(parent.path): \(error.localizedDescription)")
@@ -176,7 +175,7 @@ public struct PackConverter: Sendable {
     /// summary of each and the new clip paths.
     private static func writeClips(
         _ decoded: [DecodedClip], of manifest: PackFile, rate: Int, channels: Int, options: ConvertOptions, into staging: URL
-    ) throws(ConvertError) -> (clips: [ConvertSummary.Clip], paths: [String: String]) {
+    ) throws(SoundpackError) -> (clips: [ConvertSummary.Clip], paths: [String: String]) {
         let threshold = Float(pow(10, manifest.checks.silenceThresholdDbfs / 20))
         var clips: [ConvertSummary.Clip] = []
         var newPaths: [String: String] = [:]
@@ -214,7 +213,7 @@ public struct PackConverter: Sendable {
     /// replaced, even one that appeared while this conversion ran: claim the name with mkdir
     /// (atomic, fails if anything is there), then rename the copy over that empty folder. A folder
     /// someone filled meanwhile makes the rename fail (ENOTEMPTY) and stays as it is.
-    private static func moveIntoPlace(_ staging: URL, at destinationURL: URL, shown destination: String, force: Bool) throws(ConvertError) {
+    private static func moveIntoPlace(_ staging: URL, at destinationURL: URL, shown destination: String, force: Bool) throws(SoundpackError) {
         let parent = destinationURL.deletingLastPathComponent()
         let retired = parent.appendingPathComponent(".\(destinationURL.lastPathComponent).replaced-\(getpid())")
         var replacing = false
@@ -242,7 +241,7 @@ public struct PackConverter: Sendable {
 
     /// The gain (dB) that brings the clip's momentary max to `target`, lowered if the sample peak
     /// would pass `ceilingDbfs`; and whether it was lowered.
-    static func levelling(_ samples: [Float], channels: Int, rate: Int, target: Double, ceilingDbfs: Double) throws(ConvertError) -> (Double, Bool) {
+    static func levelling(_ samples: [Float], channels: Int, rate: Int, target: Double, ceilingDbfs: Double) throws(SoundpackError) -> (Double, Bool) {
         let meter: LoudnessMeter
         do { meter = try LoudnessMeter(channels: channels, sampleRate: rate) } catch {
             throw .refused(error.message)

@@ -54,10 +54,10 @@ public final class PackRenderer: Sendable {
 
     /// Loads the pack at `directory` and decodes its clips under `limits`; throws when pack.json or a
     /// clip cannot be read, a clip is missing or not audio, or the clips do not share a format.
-    public init(directory: String, options: RenderOptions = RenderOptions(), limits: AudioLimits = AudioLimits()) throws(RenderError) {
+    public init(directory: String, options: RenderOptions = RenderOptions(), limits: AudioLimits = AudioLimits()) throws(SoundpackError) {
         let manifest: PackFile
         do { manifest = try PackFileLoader.load(directory: directory) } catch {
-            throw RenderError(.refused, "\(directory)/pack.json: \(error.description)")
+            throw SoundpackError(.refused, "\(directory)/pack.json: \(error.description)")
         }
         let book = manifest.phrasebook
         let needed = book.requiredTokens(upTo: manifest.maxAmount)
@@ -70,21 +70,21 @@ public final class PackRenderer: Sendable {
         var frames: [Token: Int64] = [:]
         for token in needed.sorted() {
             guard let path = manifest.clips[token.rawValue] else {
-                throw RenderError(.refused, "the pack has no clip for token '\(token.rawValue)' (run soundpack validate \(directory))")
+                throw SoundpackError(.refused, "the pack has no clip for token '\(token.rawValue)' (run soundpack validate \(directory))")
             }
             if let reason = PackPaths.unsafeReason(path, root: root) {
-                throw RenderError(.refused, "clip '\(path)' refused: \(reason)")
+                throw SoundpackError(.refused, "clip '\(path)' refused: \(reason)")
             }
             let audio: DecodedAudio
             do { audio = try probe.decode(path: root.appendingPathComponent(path).path) } catch {
-                throw RenderError(.refused, "cannot read clip '\(path)' for '\(token.rawValue)': \(error.message)")
+                throw SoundpackError(.refused, "cannot read clip '\(path)' for '\(token.rawValue)': \(error.message)")
             }
             // What validate calls an error is not joined: such a clip is not audio to trust.
             if audio.nonFinite != nil {
-                throw RenderError(.refused, "clip '\(path)' for '\(token.rawValue)' holds NaN, infinite or absurd samples [audio.non-finite]; fix the clip (soundpack validate \(directory) shows where)")
+                throw SoundpackError(.refused, "clip '\(path)' for '\(token.rawValue)' holds NaN, infinite or absurd samples [audio.non-finite]; fix the clip (soundpack validate \(directory) shows where)")
             }
             if let format, format.rate != audio.sampleRate || format.channels != audio.channels {
-                throw RenderError(.refused, "clip '\(path)' is \(audio.sampleRate) Hz with \(audio.channels) channel(s) but '\(manifest.clips[format.token.rawValue] ?? "")' is \(format.rate) Hz with \(format.channels); clips must share one format to be joined (soundpack convert)")
+                throw SoundpackError(.refused, "clip '\(path)' is \(audio.sampleRate) Hz with \(audio.channels) channel(s) but '\(manifest.clips[format.token.rawValue] ?? "")' is \(format.rate) Hz with \(format.channels); clips must share one format to be joined (soundpack convert)")
             }
             format = format ?? (audio.sampleRate, audio.channels, token)
             var samples = audio.samples
@@ -92,7 +92,7 @@ public final class PackRenderer: Sendable {
             frames[token] = Int64(samples.count / audio.channels)
             clips[token.ordinal] = samples
         }
-        guard let format else { throw RenderError(.refused, "the pack has no clips") }
+        guard let format else { throw SoundpackError(.refused, "the pack has no clips") }
         self.packFile = manifest
         self.phrase = book.defaultPhrase
         self.announcement = book.announcement(book.defaultPhrase)

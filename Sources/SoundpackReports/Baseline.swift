@@ -12,18 +12,18 @@ package enum Baseline {
     /// The most a baseline file may hold (a report of every finding of many packs is far smaller).
     package static let maxBytes = 64 << 20
 
-    package static func load(_ data: Data) throws(ReportError) -> [String: Set<String>] {
-        guard data.count <= maxBytes else { throw ReportError(.refused, "\(data.count) bytes, above the \(maxBytes >> 20) MiB a baseline may hold") }
+    package static func load(_ data: Data) throws(SoundpackError) -> [String: Set<String>] {
+        guard data.count <= maxBytes else { throw SoundpackError(.refused, "\(data.count) bytes, above the \(maxBytes >> 20) MiB a baseline may hold") }
         struct Document: Decodable {
             struct Pack: Decodable { var id: String?; var directory: String; var findings: [Finding] }
             var packs: [Pack]
         }
         if let duplicate = JSONDuplicateKeys.first(in: data) {
-            throw ReportError(.refused, "not a usable baseline: \(duplicate.description)")
+            throw SoundpackError(.refused, "not a usable baseline: \(duplicate.description)")
         }
         let document: Document
         do { document = try JSONDecoder().decode(Document.self, from: data) } catch {
-            throw ReportError(.refused, "not a soundpack validate --format json report: \(Self.describe(error))")
+            throw SoundpackError(.refused, "not a soundpack validate --format json report: \(Self.describe(error))")
         }
         var result: [String: Set<String>] = [:]
         for pack in document.packs { result[pack.id ?? pack.directory, default: []].formUnion(pack.findings.map(\.fingerprint)) }

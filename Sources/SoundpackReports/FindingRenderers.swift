@@ -124,7 +124,7 @@ public enum FindingRenderer {
     }
 
     /// The run as `validate --format json` prints it: version, strictness, verdict and every pack's report.
-    public static func json(_ run: ValidationRun) throws(JSONWriteError) -> String {
+    public static func json(_ run: ValidationRun) throws(SoundpackError) -> String {
         String(decoding: try StoreJSON.encode(Document(version: run.toolVersion, strict: run.strict, passed: run.passed, packs: run.reports)), as: UTF8.self)
     }
 
@@ -293,16 +293,16 @@ public enum FindingRenderer {
     }
 
     /// SARIF 2.1.0 of a validation run, every reportable rule listed.
-    public static func sarif(_ run: ValidationRun) throws(JSONWriteError) -> String {
+    public static func sarif(_ run: ValidationRun) throws(SoundpackError) -> String {
         try sarif(FindingGroup.of(run), rules: RuleID.reportable, toolVersion: run.toolVersion)
     }
 
     /// A check's findings (`verify`, `payload lint`) with the rules of its scope.
-    public static func sarif(_ check: CheckReport) throws(JSONWriteError) -> String {
+    public static func sarif(_ check: CheckReport) throws(SoundpackError) -> String {
         try sarif([FindingGroup(check)], rules: RuleID.rules(of: check.scope), toolVersion: check.toolVersion)
     }
 
-    static func sarif(_ groups: [FindingGroup], rules: [RuleID], toolVersion: String) throws(JSONWriteError) -> String {
+    static func sarif(_ groups: [FindingGroup], rules: [RuleID], toolVersion: String) throws(SoundpackError) -> String {
         let ruleObjects: [JSONValue] = rules.map { rule in
             var help: JSONValue = ["text": .string(rule.summary)]
             if rule.scope == .pack || rule.scope == .publication {

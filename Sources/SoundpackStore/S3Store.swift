@@ -32,17 +32,17 @@ package struct S3Location: Sendable, Equatable {
     /// `AWS_ENDPOINT_URL`, else AWS's for the region), the region (`AWS_REGION`, else
     /// `AWS_DEFAULT_REGION`, else us-east-1) and the credentials (`AWS_ACCESS_KEY_ID`,
     /// `AWS_SECRET_ACCESS_KEY`, optional `AWS_SESSION_TOKEN`).
-    package init(url: String, endpoint: String?, environment: [String: String]) throws(StoreError) {
-        guard url.hasBytePrefix("s3://") else { throw StoreError("'\(url.visible)' is not an s3:// URL") }
+    package init(url: String, endpoint: String?, environment: [String: String]) throws(SoundpackError) {
+        guard url.hasBytePrefix("s3://") else { throw SoundpackError("'\(url.visible)' is not an s3:// URL") }
         let rest = String(url.dropFirst("s3://".count))
         let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         bucket = parts[0]
         prefix = parts.count > 1 ? parts[1].split(separator: "/").joined(separator: "/") : ""
         guard Self.isBucketName(bucket) else {
-            throw StoreError(.environment, "'\(bucket.visible)' is not an S3 bucket name (3–63 of a-z 0-9 . -)", hint: "name the store s3://bucket/prefix")
+            throw SoundpackError(.environment, "'\(bucket.visible)' is not an S3 bucket name (3–63 of a-z 0-9 . -)", hint: "name the store s3://bucket/prefix")
         }
         guard !prefix.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }), !prefix.containsControlCharacter() else {
-            throw StoreError("the key prefix '\(prefix.visible)' has a . or .. component or a control character")
+            throw SoundpackError("the key prefix '\(prefix.visible)' has a . or .. component or a control character")
         }
         region = environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["AWS_DEFAULT_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1"
         // A variable set but empty (a CI variable the team never defined) is unset, as for the region.
@@ -50,11 +50,11 @@ package struct S3Location: Sendable, Equatable {
             ?? environment["AWS_ENDPOINT_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://s3.\(region).amazonaws.com"
         guard let parsed = URLComponents(string: named), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
-            throw StoreError("the S3 endpoint '\(named.visible)' is not an http(s) URL such as https://s3.us-east-1.amazonaws.com")
+            throw SoundpackError("the S3 endpoint '\(named.visible)' is not an http(s) URL such as https://s3.us-east-1.amazonaws.com")
         }
         self.endpoint = named.hasSuffix("/") ? String(named.dropLast()) : named
         guard let access = environment["AWS_ACCESS_KEY_ID"], !access.isEmpty, let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty else {
-            throw StoreError("an s3:// store needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+            throw SoundpackError("an s3:// store needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
         }
         accessKey = access
         secretKey = secret
@@ -106,12 +106,12 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     static let installHint = "install Debian's libcurl4 (or your system's libcurl)"
     #endif
 
-    package init(_ location: S3Location) throws(StoreError) {
+    package init(_ location: S3Location) throws(SoundpackError) {
         if let error = soundpack_curl_load_error() {
-            throw StoreError("cannot use the store \(location.shown): libcurl could not be loaded (\(String(cString: error))); \(Self.installHint)")
+            throw SoundpackError("cannot use the store \(location.shown): libcurl could not be loaded (\(String(cString: error))); \(Self.installHint)")
         }
         _ = Self.globalInit
-        guard let handle = soundpack_curl_easy_init() else { throw StoreError("cannot start libcurl") }
+        guard let handle = soundpack_curl_easy_init() else { throw SoundpackError("cannot start libcurl") }
         handles.withLock { $0.append(CurlHandle(pointer: handle)) }
         s3 = location
     }
@@ -119,9 +119,9 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     deinit { handles.withLock { for handle in $0 { soundpack_curl_easy_cleanup(handle.pointer) } } }
 
     /// An idle handle, or a new one; give it back with `release`.
-    private func acquireHandle() throws(StoreError) -> UnsafeMutableRawPointer {
+    private func acquireHandle() throws(SoundpackError) -> UnsafeMutableRawPointer {
         if let idle = handles.withLock({ $0.popLast() }) { return idle.pointer }
-        guard let handle = soundpack_curl_easy_init() else { throw StoreError("cannot start libcurl") }
+        guard let handle = soundpack_curl_easy_init() else { throw SoundpackError("cannot start libcurl") }
         return handle
     }
 
@@ -155,7 +155,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     /// (three tries in all).
     /// `streaming` makes a fresh hash for each try; the body goes into it instead of the response.
     func send(_ method: String, key: String?, query: [(String, String)] = [], body: Data? = nil,
-              headers: [String: String] = [:], streaming: (() -> Digest.Stream)? = nil, cap: Int = 1 << 30) throws(StoreError) -> S3Response {
+              headers: [String: String] = [:], streaming: (() -> Digest.Stream)? = nil, cap: Int = 1 << 30) throws(SoundpackError) -> S3Response {
         if let key { try StoreLayout.checkKey(key, in: location) }
         var attempt = 0
         while true {
@@ -172,7 +172,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     }
 
     private func perform(_ method: String, key: String?, query: [(String, String)], body: Data?,
-                         headers: [String: String], stream: Digest.Stream? = nil, cap: Int = 1 << 30) throws(StoreError) -> S3Response {
+                         headers: [String: String], stream: Digest.Stream? = nil, cap: Int = 1 << 30) throws(SoundpackError) -> S3Response {
         let handle = try acquireHandle()
         defer { release(handle) }
         soundpack_curl_easy_reset(handle)
@@ -208,9 +208,9 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
             guard ok else { return CURLE_BAD_FUNCTION_ARGUMENT }
             return soundpack_curl_easy_perform(handle)
         }
-        if sink.overCap { throw StoreError("\(location)/\(key ?? "") holds more than \(cap) bytes, more than soundpack reads from such a file") }
+        if sink.overCap { throw SoundpackError("\(location)/\(key ?? "") holds more than \(cap) bytes, more than soundpack reads from such a file") }
         guard code == CURLE_OK else {
-            throw StoreError("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: soundpack_curl_easy_strerror(code)))")
+            throw SoundpackError("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: soundpack_curl_easy_strerror(code)))")
         }
         var status = 0
         _ = soundpack_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -265,15 +265,15 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
         return ok
     }
 
-    private func failure(_ response: S3Response, _ what: String) -> StoreError {
+    private func failure(_ response: S3Response, _ what: String) -> SoundpackError {
         let code = Self.xmlValues("Code", in: response.body).first ?? "HTTP \(response.status)"
         let message = Self.xmlValues("Message", in: response.body).first.map { ": \($0)" } ?? ""
-        return StoreError("cannot \(what) in \(location): \(code.visible)\(message.visible)")
+        return SoundpackError("cannot \(what) in \(location): \(code.visible)\(message.visible)")
     }
 
     // MARK: StoreBackend
 
-    package func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+    package func read(_ key: String, atMost cap: Int) throws(SoundpackError) -> Data? {
         let response = try send("GET", key: key, cap: cap)
         if response.status == 404 { return nil }
         guard response.status == 200 else { throw failure(response, "read \(key.visible)") }
@@ -281,7 +281,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     }
 
     /// A GET whose body is hashed as it arrives and not kept (but for an error's first KiB).
-    package func digest(_ key: String) throws(StoreError) -> StoredFile? {
+    package func digest(_ key: String) throws(SoundpackError) -> StoredFile? {
         var hash = Digest.Stream()
         let response = try send("GET", key: key, streaming: { hash = Digest.Stream(); return hash })
         if response.status == 404 { return nil }
@@ -306,7 +306,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
         return ["Content-Type": type, "Cache-Control": cache]
     }
 
-    package func write(_ key: String, _ data: Data) throws(StoreError) {
+    package func write(_ key: String, _ data: Data) throws(SoundpackError) {
         let response = try send("PUT", key: key, body: data, headers: Self.headers(for: key))
         guard response.status == 200 || response.status == 201 else { throw failure(response, "write \(key.visible)") }
     }
@@ -314,7 +314,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     /// A PUT with `If-None-Match: *`: servers that know it refuse to overwrite (412), in one
     /// request. Where it is not implemented (501: Swift's s3api), a HEAD, then a plain PUT: the
     /// publish lock keeps anyone else from writing the version meanwhile.
-    package func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
+    package func writeIfAbsent(_ key: String, _ data: Data) throws(SoundpackError) -> Bool {
         if conditionalPut.load(ordering: .relaxed) {
             var headers = Self.headers(for: key)
             headers["If-None-Match"] = "*"
@@ -331,7 +331,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
         return true
     }
 
-    package func list() throws(StoreError) -> [String] {
+    package func list() throws(SoundpackError) -> [String] {
         let base = s3.prefix.isEmpty ? "" : s3.prefix + "/"
         var listing = S3Listing(prefix: base, location: location, endpoint: s3.endpoint)
         var token: String?
@@ -352,24 +352,24 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     /// nothing in them is a time of day) finds them in place and completes the version. Other bytes
     /// under one of its keys are refused, never overwritten. The files before manifest.json go up
     /// `uploadWorkers` at a time; manifest.json only once every one of them is in place.
-    package func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
+    package func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(SoundpackError) {
         let first = files.filter { $0.name != StoreLayout.manifestFile }
-        try WorkerPool.runBlocking(first.count, workers: uploadWorkers) { (index: Int) throws(StoreError) in
+        try WorkerPool.runBlocking(first.count, workers: uploadWorkers) { (index: Int) throws(SoundpackError) in
             try self.writeVersionFile(folder, first[index])
         }
         for file in files where file.name == StoreLayout.manifestFile { try writeVersionFile(folder, file) }
     }
 
-    private func writeVersionFile(_ folder: String, _ file: (name: String, data: Data)) throws(StoreError) {
+    private func writeVersionFile(_ folder: String, _ file: (name: String, data: Data)) throws(SoundpackError) {
         let key = "\(folder)/\(file.name)"
         if try writeIfAbsent(key, file.data) { return }
         guard try read(key) == file.data else {
-            throw StoreError("\(location)/\(key) already exists with other bytes, left by an earlier attempt at this version with other content; delete \(location)/\(folder)/ (no catalog lists it) or publish a new version")
+            throw SoundpackError("\(location)/\(key) already exists with other bytes, left by an earlier attempt at this version with other content; delete \(location)/\(folder)/ (no catalog lists it) or publish a new version")
         }
     }
 
     /// Nothing is staged in an object store.
-    package func leftovers() throws(StoreError) -> [String] { [] }
+    package func leftovers() throws(SoundpackError) -> [String] { [] }
 
     package func removeLeftovers() {}
 
@@ -377,13 +377,13 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     /// named after the bucket and prefix, in `$TMPDIR/soundpack-UID/`: a folder only this user made
     /// (a name anyone can guess in a shared /tmp is never used when someone else made it, or
     /// planted a link there). With PostgreSQL, the catalog's lock is taken instead.
-    package func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
+    package func lock(_ scope: LockScope) throws(SoundpackError) -> any StoreLock {
         let name = Digest.sha256Hex(Data("\(s3.endpoint)|\(s3.bucket)|\(s3.prefix)".utf8)).prefix(16)
         return try DirectoryStore.FileLock(under: s3.temporaryFolder, folders: ["soundpack-\(geteuid())", "s3-lock-\(name)"], scope: scope, store: location)
     }
 
     /// Creates the bucket when it does not exist (for tests and first set-up).
-    package func createBucket() throws(StoreError) {
+    package func createBucket() throws(SoundpackError) {
         let response = try send("PUT", key: nil)
         guard response.status == 200 || response.status == 409 else { throw failure(response, "create the bucket") }
     }
@@ -429,7 +429,7 @@ struct S3Listing {
 
     /// Takes one page (the body of a 200); returns the continuation token of the next, or nil
     /// when this page was the last.
-    mutating func add(page body: Data) throws(StoreError) -> String? {
+    mutating func add(page body: Data) throws(SoundpackError) -> String? {
         pages += 1
         let found = S3Store.xmlValues("Key", in: body).map { Array($0.utf8) }
         if let lastKey, let first = found.min(by: { $0.lexicographicallyPrecedes($1) }), !lastKey.lexicographicallyPrecedes(first) {
@@ -446,8 +446,8 @@ struct S3Listing {
         return token
     }
 
-    private func stuck(_ why: String) -> StoreError {
-        StoreError(.environment, "cannot list \(location): the server's listing does not move forward", why: why,
+    private func stuck(_ why: String) -> SoundpackError {
+        SoundpackError(.environment, "cannot list \(location): the server's listing does not move forward", why: why,
                    hint: "the server at \(endpoint.visible) does not list as S3's ListObjectsV2 does; check the endpoint")
     }
 }

@@ -29,11 +29,11 @@ extension StoreLayout {
     /// them `.` or `..`, without a NUL. Every backend checks each key it is given, so a key built
     /// from what a manifest or index.json says never names a file outside the store (on disk, or
     /// through an HTTP client that folds `..` out of a URL).
-    static func checkKey(_ key: String, in location: String) throws(StoreError) {
+    static func checkKey(_ key: String, in location: String) throws(SoundpackError) {
         let parts = key.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         guard !key.isEmpty, key.utf8.count <= Folders.maxPathBytes, !key.utf8.contains(0),
               parts.allSatisfy({ !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) }) else {
-            throw StoreError(.environment, "refusing to read or write '\(key.quoted(limit: 120))' in \(location)",
+            throw SoundpackError(.environment, "refusing to read or write '\(key.quoted(limit: 120))' in \(location)",
                              why: "it is not a path inside the store (an empty, . or .. part)",
                              hint: "a store's manifests and index.json name only files of the store; soundpack verify checks it")
         }
@@ -46,25 +46,25 @@ public protocol StoreBackend: AnyObject, Sendable {
     var location: String { get }
     /// The bytes at `key`, or nil when there is none; an error when there are more than `cap`
     /// (found before they are all read: a hostile store cannot make a reader load gigabytes).
-    func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data?
+    func read(_ key: String, atMost cap: Int) throws(SoundpackError) -> Data?
     /// The size and SHA-256 of `key`, read as a stream (a file of any size costs a bounded buffer);
     /// what stands there instead when it is no file (never opened), or nil when there is nothing.
-    func digest(_ key: String) throws(StoreError) -> StoredFile?
+    func digest(_ key: String) throws(SoundpackError) -> StoredFile?
     /// Writes `key` whole (a reader sees the old bytes or the new, never part), replacing it.
-    func write(_ key: String, _ data: Data) throws(StoreError)
+    func write(_ key: String, _ data: Data) throws(SoundpackError)
     /// Writes `key` only when it does not exist yet; false when it did.
-    func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool
+    func writeIfAbsent(_ key: String, _ data: Data) throws(SoundpackError) -> Bool
     /// Every key in the store (leftovers of interrupted writes excepted).
-    func list() throws(StoreError) -> [String]
+    func list() throws(SoundpackError) -> [String]
     /// Writes the files of a new version folder (`wechat/1.0.0`) so that readers see all of them
     /// or none: a crash leaves at most a leftover that `leftovers()` lists. A folder already there
     /// that the catalog does not know (an earlier publish stopped before its catalog commit) is
     /// replaced; call it under the lock.
-    func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError)
+    func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(SoundpackError)
     /// What interrupted writes left (staging folders, temporary files), for `verify` to report.
-    func leftovers() throws(StoreError) -> [String]
+    func leftovers() throws(SoundpackError) -> [String]
     /// Takes the store's exclusive lock of `scope`, held until the returned lock is released.
-    func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock
+    func lock(_ scope: LockScope) throws(SoundpackError) -> any StoreLock
     /// Removes what writers that are gone (killed) left; what a live writer is assembling stays.
     /// Its cost does not grow with the store.
     func removeLeftovers()
@@ -73,7 +73,7 @@ public protocol StoreBackend: AnyObject, Sendable {
 
 extension StoreBackend {
     /// The bytes at `key`, at most 1 GiB (`read(_:atMost:)`).
-    public func read(_ key: String) throws(StoreError) -> Data? { try read(key, atMost: 1 << 30) }
+    public func read(_ key: String) throws(SoundpackError) -> Data? { try read(key, atMost: 1 << 30) }
 }
 
 /// A stored file's size and SHA-256.
@@ -115,19 +115,19 @@ public struct Store: Sendable {
     public var location: String { backend.location }
 
     /// Takes the store's exclusive lock of `scope`, held until the returned lock is released.
-    public func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock { try backend.lock(scope) }
+    public func lock(_ scope: LockScope) throws(SoundpackError) -> any StoreLock { try backend.lock(scope) }
 
     /// The manifest of a published version, read and decoded.
-    public func manifest(_ id: String, _ version: SemanticVersion) throws(StoreError) -> StoreManifest {
+    public func manifest(_ id: String, _ version: SemanticVersion) throws(SoundpackError) -> StoreManifest {
         guard let manifest = try storedManifest(id, version) else {
-            throw StoreError("\(location)/\(StoreLayout.manifest(id, version)) is missing (soundpack verify checks the store)")
+            throw SoundpackError("\(location)/\(StoreLayout.manifest(id, version)) is missing (soundpack verify checks the store)")
         }
         return manifest
     }
 
     /// The manifest of `id@version` when the store holds one (one read), nil when it does not.
     /// It is decoded as a phone decodes it (`decodeManifest`), and must describe `id@version`.
-    public func storedManifest(_ id: String, _ version: SemanticVersion) throws(StoreError) -> StoreManifest? {
+    public func storedManifest(_ id: String, _ version: SemanticVersion) throws(SoundpackError) -> StoreManifest? {
         let key = StoreLayout.manifest(id, version)
         guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else { return nil }
         return try decoded(data, key: key, id: id, version: version)
@@ -135,13 +135,13 @@ public struct Store: Sendable {
 
     /// The bytes of `id@version`'s manifest.json decoded by the phone's own decoding, and checked
     /// to describe that version: what every reader of a store's manifest takes.
-    package func decoded(_ data: Data, key: String, id: String, version: SemanticVersion) throws(StoreError) -> StoreManifest {
+    package func decoded(_ data: Data, key: String, id: String, version: SemanticVersion) throws(SoundpackError) -> StoreManifest {
         let manifest: StoreManifest
         do { manifest = try ManifestRefresher.decodeManifest(data) } catch {
-            throw StoreError("\(location)/\(key) is not a soundpack manifest: \(error.description) (soundpack verify checks the store)")
+            throw SoundpackError("\(location)/\(key) is not a soundpack manifest: \(error.description) (soundpack verify checks the store)")
         }
         guard manifest.id == id, manifest.version == version else {
-            throw StoreError("\(location)/\(key) describes \(manifest.id.visible)@\(manifest.version), not \(id)@\(version)")
+            throw SoundpackError("\(location)/\(key) describes \(manifest.id.visible)@\(manifest.version), not \(id)@\(version)")
         }
         return manifest
     }
@@ -149,16 +149,16 @@ public struct Store: Sendable {
     /// Nothing when `manifest` (of `id@version`) is the one publish writes for the pack.json stored
     /// beside it (`StoreManifest.disagreement`); else the error that says how it is not. pack.json
     /// is read within its cap and checked against the manifest's entry first.
-    func checkContent(of manifest: StoreManifest, _ id: String, _ version: SemanticVersion) throws(StoreError) {
+    func checkContent(of manifest: StoreManifest, _ id: String, _ version: SemanticVersion) throws(SoundpackError) {
         let key = StoreLayout.versionFile(id, version, manifest.packJSON.file)
         guard let data = try backend.read(key, atMost: PackFile.maxBytes) else {
-            throw StoreError("\(location)/\(key) is missing (soundpack verify checks the store)")
+            throw SoundpackError("\(location)/\(key) is missing (soundpack verify checks the store)")
         }
         guard data.count == manifest.packJSON.bytes, Digest.sha256Hex(data) == manifest.packJSON.sha256 else {
-            throw StoreError("\(location)/\(key) does not match its manifest (soundpack verify checks the store)")
+            throw SoundpackError("\(location)/\(key) does not match its manifest (soundpack verify checks the store)")
         }
         if let why = manifest.disagreement(withPackJSON: Array(data)) {
-            throw StoreError("\(location)/\(StoreLayout.manifest(id, version)) is not the manifest of the version it is in: \(why) (soundpack verify checks the store)")
+            throw SoundpackError("\(location)/\(StoreLayout.manifest(id, version)) is not the manifest of the version it is in: \(why) (soundpack verify checks the store)")
         }
     }
 
@@ -177,13 +177,13 @@ public struct Store: Sendable {
     /// decoding (ManifestRefresher: clip paths inside the version folder, known tokens), and it
     /// must be the manifest of the pack.json stored beside it, so a store changed behind the
     /// catalog's back is refused here, not on a million phones.
-    func checkedManifest(_ version: PublishedVersion) throws(StoreError) -> StoreManifest {
+    func checkedManifest(_ version: PublishedVersion) throws(SoundpackError) -> StoreManifest {
         let key = StoreLayout.manifest(version.id, version.version)
         guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else {
-            throw StoreError("\(location)/\(key) is missing (soundpack verify checks the store)")
+            throw SoundpackError("\(location)/\(key) is missing (soundpack verify checks the store)")
         }
         if let recorded = version.manifestSha256, Digest.sha256Hex(data) != recorded {
-            throw StoreError("\(location)/\(key) is not the manifest that was published: its SHA-256 differs from the catalog's (soundpack verify shows what changed)")
+            throw SoundpackError("\(location)/\(key) is not the manifest that was published: its SHA-256 differs from the catalog's (soundpack verify shows what changed)")
         }
         let manifest = try decoded(data, key: key, id: version.id, version: version.version)
         try checkContent(of: manifest, version.id, version.version)
@@ -207,15 +207,15 @@ public struct Store: Sendable {
     }
 
     /// The store's index.json, nil when there is none yet.
-    package func readIndex() throws(StoreError) -> StoreIndex? {
+    package func readIndex() throws(SoundpackError) -> StoreIndex? {
         guard let data = try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes) else { return nil }
         do { return try ManifestRefresher.decodeIndex(data) } catch {
-            throw StoreError("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
+            throw SoundpackError("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
         }
     }
 
     /// Whether the store holds a manifest for `id@version` (a version stored whole).
-    func hasVersion(_ id: String, _ version: SemanticVersion) throws(StoreError) -> Bool {
+    func hasVersion(_ id: String, _ version: SemanticVersion) throws(SoundpackError) -> Bool {
         try backend.read(StoreLayout.manifest(id, version)) != nil
     }
 
@@ -357,13 +357,13 @@ package final class DirectoryStore: StoreBackend {
     }
 
     /// The error of a write that would go through a symbolic link in the store.
-    private func throughLink(_ key: String, _ link: String) -> StoreError {
-        StoreError(.environment, "cannot write \(location)/\(key.quoted(limit: 120))",
+    private func throughLink(_ key: String, _ link: String) -> SoundpackError {
+        SoundpackError(.environment, "cannot write \(location)/\(key.quoted(limit: 120))",
                    why: "\(location)/\(link.quoted(limit: 120)) is a symbolic link, and a store holds only the folders and files soundpack wrote: nothing is written through a link",
                    hint: "remove the link; soundpack verify checks the store")
     }
 
-    package func read(_ key: String, atMost cap: Int) throws(StoreError) -> Data? {
+    package func read(_ key: String, atMost cap: Int) throws(SoundpackError) -> Data? {
         try StoreLayout.checkKey(key, in: location)
         if let kind = linkKind(key) { throw Self.notAFile(path(key), kind) }
         switch FileKind.of(path(key)) {
@@ -372,11 +372,11 @@ package final class DirectoryStore: StoreBackend {
         case .regular?: break
         }
         do { return Data(try CappedFile.read(path(key), cap: cap, what: (key as NSString).lastPathComponent)) } catch {
-            throw StoreError("cannot read \(path(key)): \(error.message)")
+            throw SoundpackError("cannot read \(path(key)): \(error.message)")
         }
     }
 
-    package func digest(_ key: String) throws(StoreError) -> StoredFile? {
+    package func digest(_ key: String) throws(SoundpackError) -> StoredFile? {
         try StoreLayout.checkKey(key, in: location)
         // Looked at before it is opened: a link, a FIFO or a device planted in the store is never opened.
         if let kind = linkKind(key) { return .notAFile(kind) }
@@ -385,18 +385,18 @@ package final class DirectoryStore: StoreBackend {
         let fd = SystemCall.open(path(key), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))")
+            throw SoundpackError("cannot read \(path(key)): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &info) == 0 else { throw SoundpackError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
         if case .other(let kind) = FileKind(mode: info.st_mode) { return .notAFile(kind) }
         let hash = Digest.Stream()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = buffer.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw StoreError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
+            guard n >= 0 else { throw SoundpackError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
             if n == 0 { break }
             buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
@@ -404,11 +404,11 @@ package final class DirectoryStore: StoreBackend {
     }
 
     /// A key that is no file, where a reader needs its bytes.
-    static func notAFile(_ path: String, _ kind: String) -> StoreError {
+    static func notAFile(_ path: String, _ kind: String) -> SoundpackError {
         .environment("\(path) is \(kind), not a file", hint: "a store holds only the files soundpack wrote; soundpack verify checks the store")
     }
 
-    package func write(_ key: String, _ data: Data) throws(StoreError) {
+    package func write(_ key: String, _ data: Data) throws(SoundpackError) {
         try StoreLayout.checkKey(key, in: location)
         let target = path(key)
         if let link = link(in: key) { throw throughLink(key, link) }
@@ -416,11 +416,11 @@ package final class DirectoryStore: StoreBackend {
             try Folders.create((target as NSString).deletingLastPathComponent)
             try AtomicFile.write(data, to: target)
         } catch {
-            throw StoreError("cannot write \(target): \(error.localizedDescription)")
+            throw SoundpackError("cannot write \(target): \(error.localizedDescription)")
         }
     }
 
-    package func writeIfAbsent(_ key: String, _ data: Data) throws(StoreError) -> Bool {
+    package func writeIfAbsent(_ key: String, _ data: Data) throws(SoundpackError) -> Bool {
         try StoreLayout.checkKey(key, in: location)
         if let link = link(in: key) { throw throughLink(key, link) }
         guard FileKind.at(path(key)) == nil else { return false }
@@ -428,14 +428,14 @@ package final class DirectoryStore: StoreBackend {
         return true
     }
 
-    package func list() throws(StoreError) -> [String] {
+    package func list() throws(SoundpackError) -> [String] {
         Folders.walk(root).filter { entry in
             entry.kind != .folder && entry.path != Self.lockFile && !entry.path.hasBytePrefix(Self.stagingFolder + "/") && !Self.isTemporary(entry.path)
         }.map(\.path).sorted()
     }
 
-    package func lock(_ scope: LockScope) throws(StoreError) -> any StoreLock {
-        do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.localizedDescription)") }
+    package func lock(_ scope: LockScope) throws(SoundpackError) -> any StoreLock {
+        do { try Folders.create(root) } catch { throw SoundpackError("cannot create the store \(root): \(error.localizedDescription)") }
         let (parent, name) = realPlace
         return try FileLock(under: parent.isEmpty ? "/" : parent, folders: [".\(name).soundpack"], scope: scope, store: location)
     }
@@ -446,15 +446,15 @@ package final class DirectoryStore: StoreBackend {
         return name.hasPrefix(".") && name.hasSuffix(".tmp")
     }
 
-    package func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(StoreError) {
+    package func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(SoundpackError) {
         try StoreLayout.checkKey(folder, in: location)
         for file in files { try StoreLayout.checkKey(folder + "/" + file.name, in: location) }
-        do { try Folders.create(root) } catch { throw StoreError("cannot create the store \(root): \(error.message)") }
+        do { try Folders.create(root) } catch { throw SoundpackError("cannot create the store \(root): \(error.message)") }
         if let link = link(in: folder) { throw throughLink(folder, link) }
         let area = stagingArea()
         let areaFD: Int32
         do { areaFD = try area.open(create: true) } catch {
-            throw StoreError(.environment, "cannot stage \(folder) in \(location)", why: error.message,
+            throw SoundpackError(.environment, "cannot stage \(folder) in \(location)", why: error.message,
                              hint: "versions are staged only in a folder soundpack made; remove what stands at \(area.path)")
         }
         defer {
@@ -467,7 +467,7 @@ package final class DirectoryStore: StoreBackend {
         if label.utf8.count > 100 { label = String(decoding: label.utf8.prefix(64), as: UTF8.self) + "~" + Digest.sha256Hex(Array(folder.utf8)).prefix(16) }
         let name = "\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let staging = area.path + "/" + name
-        guard mkdirat(areaFD, name, 0o755) == 0 else { throw StoreError("cannot stage \(folder) in \(area.path): \(String(cString: strerror(errno)))") }
+        guard mkdirat(areaFD, name, 0o755) == 0 else { throw SoundpackError("cannot stage \(folder) in \(area.path): \(String(cString: strerror(errno)))") }
         var committed = false
         defer { if !committed { Folders.remove(name, in: areaFD) } }
         // Write everything first, then make it durable, then one rename: the version appears whole.
@@ -477,24 +477,24 @@ package final class DirectoryStore: StoreBackend {
             do {
                 try Folders.create((target as NSString).deletingLastPathComponent)
                 try FileBytes.write(file.data, to: target)
-            } catch { throw StoreError("cannot write \(target): \(error.message)") }
+            } catch { throw SoundpackError("cannot write \(target): \(error.message)") }
             written.append(target)
         }
         // Durable before the rename, as one batch (one syncfs on Linux), not an fsync per file.
         do { try FileBytes.syncAll(written, folders: Set(written.map { ($0 as NSString).deletingLastPathComponent })) } catch {
-            throw StoreError(error.message)
+            throw SoundpackError(error.message)
         }
         let final = path(folder)
         let parent = (final as NSString).deletingLastPathComponent
-        do { try Folders.create(parent) } catch { throw StoreError("cannot create \(parent): \(error.message)") }
+        do { try Folders.create(parent) } catch { throw SoundpackError("cannot create \(parent): \(error.message)") }
         if renameat(areaFD, name, AT_FDCWD, final) != 0 {
             guard errno == EEXIST || errno == ENOTEMPTY else {
-                throw StoreError("cannot move \(folder) into place: \(String(cString: strerror(errno)))")
+                throw SoundpackError("cannot move \(folder) into place: \(String(cString: strerror(errno)))")
             }
             // A whole folder an interrupted publish renamed but never recorded: set it aside, then retry.
             let aside = "replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             guard renameat(AT_FDCWD, final, areaFD, aside) == 0, renameat(areaFD, name, AT_FDCWD, final) == 0 else {
-                throw StoreError("cannot replace the unrecorded \(folder): \(String(cString: strerror(errno)))")
+                throw SoundpackError("cannot replace the unrecorded \(folder): \(String(cString: strerror(errno)))")
             }
             Folders.remove(aside, in: areaFD)
         }
@@ -505,7 +505,7 @@ package final class DirectoryStore: StoreBackend {
     /// Staging folders and temporary files interrupted writers left: only in the staging areas
     /// that are real folders this user made (a link in place of one is never looked into, and the
     /// store listing reports it), and temporary files at the store root.
-    package func leftovers() throws(StoreError) -> [String] {
+    package func leftovers() throws(SoundpackError) -> [String] {
         var found: [String] = []
         for area in [stagingAreas.sidecar, stagingAreas.inStore] {
             guard let fd = try? area.open(create: false) else { continue }
@@ -559,7 +559,7 @@ package final class DirectoryStore: StoreBackend {
     final class FileLock: StoreLock {
         private var fd: Int32
 
-        init(under base: String, folders: [String], scope: LockScope, store: String) throws(StoreError) {
+        init(under base: String, folders: [String], scope: LockScope, store: String) throws(SoundpackError) {
             var folders = folders
             let file: String
             switch scope {
@@ -573,12 +573,12 @@ package final class DirectoryStore: StoreBackend {
                 defer { close(folder) }
                 fd = try PrivateFolder.openLockFile(file, in: folder, shown: ([base] + folders + [file]).joined(separator: "/"))
             } catch {
-                throw StoreError(.environment, "cannot lock the store \(store)", why: error.message,
+                throw SoundpackError(.environment, "cannot lock the store \(store)", why: error.message,
                                  hint: "locks are taken only in folders this user made, never through a symbolic link; remove what stands there and soundpack makes its own")
             }
             while flock(fd, LOCK_EX) != 0 {
                 guard errno == EINTR else {
-                    let failure = StoreError("cannot lock the store \(store): \(String(cString: strerror(errno)))")
+                    let failure = SoundpackError("cannot lock the store \(store): \(String(cString: strerror(errno)))")
                     close(fd)
                     throw failure
                 }

@@ -8,7 +8,7 @@ import SoundpackPack
 import SoundpackSupport
 
 extension StoreManifest {
-    package func encoded() throws(JSONWriteError) -> Data { try StoreJSON.encode(self) }
+    package func encoded() throws(SoundpackError) -> Data { try StoreJSON.encode(self) }
 
     /// The manifest publish writes for `pack`: what pack.json says (id, version, name, grammar and
     /// reading options, maxAmount, profile, texts, phrases, source) around the version's files.
@@ -80,5 +80,5 @@ extension StoreManifest {
 }
 
 extension StoreIndex {
-    package func encoded() throws(JSONWriteError) -> Data { try StoreJSON.encode(self) }
+    package func encoded() throws(SoundpackError) -> Data { try StoreJSON.encode(self) }
 }

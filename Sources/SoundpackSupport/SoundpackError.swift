@@ -2,7 +2,7 @@
 
 /// A request that could not be carried out: its kind (which picks the exit code of DESIGN §5, in
 /// one place: the CLI's dispatch), what failed, why, and what to do. Printed as
-/// `<what> — <why> (<hint>)`. The domain names (`CatalogError`, `StoreError`, …) are this type;
+/// `<what> — <why> (<hint>)`. Every layer throws this one type, under this one name;
 /// errors whose code a caller branches on (SQLite's result codes, audio decoding, POSIX errno)
 /// keep their own types and are wrapped into this one where they leave their module.
 public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -79,17 +79,3 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
         return text
     }
 }
-
-/// What the catalog throws (SQLite or PostgreSQL failed, a row is missing or malformed).
-public typealias CatalogError = SoundpackError
-/// What the store throws (a manifest or clip is missing, unreadable or does not match its digest).
-public typealias StoreError = SoundpackError
-package typealias ArchiveError = SoundpackError
-/// What exporting packs for the iOS shared container throws.
-public typealias ExportError = SoundpackError
-/// What rendering an amount to audio throws.
-public typealias RenderError = SoundpackError
-package typealias ReportError = SoundpackError
-package typealias CappedFileError = SoundpackError
-/// What encoding JSON throws (a value JSON cannot hold, such as NaN).
-public typealias JSONWriteError = SoundpackError

@@ -6,7 +6,7 @@ import Foundation
 /// the same content always gives the same bytes. A value that is not JSON (a NaN or infinite
 /// figure) is an error, never an empty or partial document.
 package enum StoreJSON {
-    package static func encode<T: Encodable>(_ value: T) throws(JSONWriteError) -> Data {
+    package static func encode<T: Encodable>(_ value: T) throws(SoundpackError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do { return try encoder.encode(value) + Data("\n".utf8) } catch {
@@ -16,7 +16,7 @@ package enum StoreJSON {
             } else {
                 path = "\(error)"
             }
-            throw JSONWriteError("cannot write JSON: \(path), which JSON cannot hold")
+            throw SoundpackError("cannot write JSON: \(path), which JSON cannot hold")
         }
     }
 }

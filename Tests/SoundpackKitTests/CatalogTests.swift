@@ -50,14 +50,14 @@ import Testing
         #expect {
             _ = try backend.open(location)
         } throws: { error in
-            (error as? CatalogError)?.message.contains("newer than this soundpack") == true
+            (error as? SoundpackError)?.message.contains("newer than this soundpack") == true
         }
     }
 
     @Test func refusesAnUnwritableLocation() throws {
         let folder = TemporaryFolder()
         try folder.write("a file, not a folder", to: "blocker")
-        #expect(throws: CatalogError.self) { _ = try SQLiteCatalog(path: folder.file("blocker/catalog.sqlite")) }
+        #expect(throws: SoundpackError.self) { _ = try SQLiteCatalog(path: folder.file("blocker/catalog.sqlite")) }
     }
 
     @Test(arguments: CatalogBackend.available)
@@ -68,7 +68,7 @@ import Testing
         try catalog.db.execute("UPDATE versions SET published_at = '2026-01-01T00:00:00Z'")
         for statement in ["UPDATE versions SET digest = 'x'", "UPDATE versions SET manifest_sha256 = 'x'", "UPDATE clips SET sha256 = 'x'",
                           "DELETE FROM clips", "DELETE FROM versions"] {
-            #expect(throws: CatalogError.self, "\(statement)") { try catalog.db.execute(statement) }
+            #expect(throws: SoundpackError.self, "\(statement)") { try catalog.db.execute(statement) }
         }
         // Validating again records the run but leaves the published rows alone.
         try catalog.recordValidations([Self.demoReport()], strict: false, toolVersion: "test", at: Date())

@@ -53,7 +53,7 @@ struct S3StoreTests {
         try store.writeVersion("wechat/1.0.0", files: files)
         #expect(try store.list() == ["wechat/1.0.0/clips/1.caf", "wechat/1.0.0/manifest.json", "wechat/1.0.0/pack.json"])
         // Other bytes under a key of the version are refused and nothing is overwritten.
-        #expect(throws: StoreError.self) {
+        #expect(throws: SoundpackError.self) {
             try store.writeVersion("wechat/1.0.0", files: [("clips/1.caf", Data("ONE".utf8))])
         }
         #expect(try store.read("wechat/1.0.0/clips/1.caf") == Data("one".utf8))
@@ -61,10 +61,10 @@ struct S3StoreTests {
 
     @Test func badLocationsAreRefusedBeforeAnyRequest() throws {
         let env = ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"]
-        #expect(throws: StoreError.self) { try S3Location(url: "s3://UPPER/x", endpoint: nil, environment: env) }
-        #expect(throws: StoreError.self) { try S3Location(url: "s3://bucket/../x", endpoint: nil, environment: env) }
-        #expect(throws: StoreError.self) { try S3Location(url: "s3://bucket/x", endpoint: "file:///etc", environment: env) }
-        #expect(throws: StoreError.self) { try S3Location(url: "s3://bucket/x", endpoint: nil, environment: [:]) }
+        #expect(throws: SoundpackError.self) { try S3Location(url: "s3://UPPER/x", endpoint: nil, environment: env) }
+        #expect(throws: SoundpackError.self) { try S3Location(url: "s3://bucket/../x", endpoint: nil, environment: env) }
+        #expect(throws: SoundpackError.self) { try S3Location(url: "s3://bucket/x", endpoint: "file:///etc", environment: env) }
+        #expect(throws: SoundpackError.self) { try S3Location(url: "s3://bucket/x", endpoint: nil, environment: [:]) }
         let parsed = try S3Location(url: "s3://bucket/a//b/", endpoint: nil, environment: env.merging(["AWS_REGION": "eu-west-1"]) { $1 })
         #expect(parsed.prefix == "a/b" && parsed.endpoint == "https://s3.eu-west-1.amazonaws.com" && parsed.shown == "s3://bucket/a/b")
     }
@@ -118,7 +118,7 @@ struct S3StoreTests {
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
         Thread {
-            do throws(StoreError) { outcome.set(.success(try store.list())) } catch { outcome.set(.failure(error)) }
+            do throws(SoundpackError) { outcome.set(.success(try store.list())) } catch { outcome.set(.failure(error)) }
             done.signal()
         }.start()
         guard done.wait(timeout: .now() + 20) == .success else {
@@ -156,7 +156,7 @@ private final class Counter: @unchecked Sendable {
 /// What a thread came to.
 private final class Outcome: @unchecked Sendable {
     private let lock = NSLock()
-    private var result: Result<[String], StoreError>?
-    func set(_ value: Result<[String], StoreError>) { lock.withLock { result = value } }
-    func get() -> Result<[String], StoreError>? { lock.withLock { result } }
+    private var result: Result<[String], SoundpackError>?
+    func set(_ value: Result<[String], SoundpackError>) { lock.withLock { result = value } }
+    func get() -> Result<[String], SoundpackError>? { lock.withLock { result } }
 }

@@ -96,7 +96,7 @@ import Testing
     /// refused, and nothing is created through the link.
     @Test func anS3StoresLockIsInAFolderOnlyThisUserMade() throws {
         let folder = TemporaryFolder()
-        func store() throws(StoreError) -> S3Store {
+        func store() throws(SoundpackError) -> S3Store {
             try S3Store(S3Location(url: "s3://bucket/voice", endpoint: "http://127.0.0.1:9",
                                    environment: ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b", "TMPDIR": folder.path]))
         }
@@ -113,13 +113,13 @@ import Testing
         try FileManager.default.removeItem(atPath: mine)
         try FileManager.default.createDirectory(atPath: folder.file("theirs"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: mine, withDestinationPath: folder.file("theirs"))
-        #expect(throws: StoreError.self) { try store().lock(.index) }
+        #expect(throws: SoundpackError.self) { try store().lock(.index) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("theirs")).isEmpty)
         if geteuid() == 0 {
             try FileManager.default.removeItem(atPath: mine)
             try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
             #expect(chown(mine, 65_534, 65_534) == 0)
-            do throws(StoreError) {
+            do throws(SoundpackError) {
                 _ = try store().lock(.index)
                 Issue.record("a lock was taken in a folder another user made")
             } catch {
@@ -141,7 +141,7 @@ import Testing
             if target == "victim-file" { try folder.write("someone else's", to: target) }
             try? FileManager.default.removeItem(atPath: lockFile)
             try FileManager.default.createSymbolicLink(atPath: lockFile, withDestinationPath: folder.file(target))
-            do throws(StoreError) {
+            do throws(SoundpackError) {
                 let lock = try backend.lock(scope)
                 lock.release()
                 Issue.record("\(target): a lock was taken through a link")
@@ -195,11 +195,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.file("elsewhere"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder.file("dist/wechat"), withDestinationPath: folder.file("elsewhere"))
         try FileManager.default.createSymbolicLink(atPath: folder.file("dist/index.json"), withDestinationPath: folder.file("elsewhere/index.json"))
-        #expect(throws: StoreError.self) { try backend.writeVersion("wechat/1.0.0", files: [("manifest.json", Data("{}".utf8))]) }
-        #expect(throws: StoreError.self) { try backend.write("wechat/1.0.0/manifest.json", Data("{}".utf8)) }
-        #expect(throws: StoreError.self) { try backend.writeIfAbsent("wechat/1.0.0/manifest.json", Data("{}".utf8)) }
-        #expect(throws: StoreError.self) { try backend.write("index.json", Data("{}".utf8)) }
-        #expect(throws: StoreError.self) { try backend.read("index.json") }
+        #expect(throws: SoundpackError.self) { try backend.writeVersion("wechat/1.0.0", files: [("manifest.json", Data("{}".utf8))]) }
+        #expect(throws: SoundpackError.self) { try backend.write("wechat/1.0.0/manifest.json", Data("{}".utf8)) }
+        #expect(throws: SoundpackError.self) { try backend.writeIfAbsent("wechat/1.0.0/manifest.json", Data("{}".utf8)) }
+        #expect(throws: SoundpackError.self) { try backend.write("index.json", Data("{}".utf8)) }
+        #expect(throws: SoundpackError.self) { try backend.read("index.json") }
         #expect(try backend.digest("wechat/1.0.0/manifest.json") == .notAFile("reached through the symbolic link wechat"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("elsewhere")).isEmpty)
     }
@@ -239,7 +239,7 @@ import Testing
         let folder = TemporaryFolder()
         let backend = DirectoryStore(root: folder.file("dist"))
         // The second file cannot be created under the first (a file is not a folder).
-        #expect(throws: StoreError.self) {
+        #expect(throws: SoundpackError.self) {
             try backend.writeVersion("p/1.0.0", files: [("clips", Data("x".utf8)), ("clips/a.caf", Data("y".utf8))])
         }
         #expect(!FileManager.default.fileExists(atPath: folder.file("dist/p/1.0.0")))

@@ -17,7 +17,7 @@ public func fuzzPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var listing = S3Listing(prefix: "voice/", location: "s3://bucket/voice", endpoint: "http://127.0.0.1")
     var asked = 0
     listing: while true {
-        do throws(StoreError) {
+        do throws(SoundpackError) {
             guard try listing.add(page: pages[asked % pages.count]) != nil else { break listing }
         } catch { break listing }
         asked += 1

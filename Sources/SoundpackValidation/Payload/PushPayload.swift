@@ -15,7 +15,7 @@ public enum PushPayload {
     /// phone announces each payment once (an APNs retry or a duplicated push stays silent).
     /// `phrase` is written when given (packs that declare phrases); `amount` when the phrase says one.
     public static func make(amount: Amount?, phrase: String? = nil, packID: String, version: String, title: String?, body: String,
-                            manifestURL: String, paymentID: String) throws(JSONWriteError) -> Data {
+                            manifestURL: String, paymentID: String) throws(SoundpackError) -> Data {
         var alert: [String: JSONValue] = ["body": .string(body)]
         if let title { alert["title"] = .string(title) }
         var payload: [String: JSONValue] = [
