@@ -280,10 +280,10 @@ public struct VersionRecord: Sendable, Equatable {
 public struct PublishedVersion: Sendable, Equatable {
     /// One clip of a published version.
     public struct Clip: Sendable, Equatable {
-        /// Path in the store's version folder.
-        package var storeFile: String
-        /// The SHA-256 of the clip's bytes, lowercase hex.
-        public var sha256: String
+        /// Path in the store's version folder; nil in a catalog older than the column.
+        package var storeFile: String?
+        /// The SHA-256 of the clip's bytes, lowercase hex; nil when it was never measured.
+        public var sha256: String?
     }
     /// The pack's id.
     public var id: String

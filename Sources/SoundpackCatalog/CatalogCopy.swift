@@ -111,7 +111,7 @@ extension GrammarOptions {
     init?(two: String?, catalogText: String?) {
         self.init()
         if let two, !set("two", two) { return nil }
-        for pair in (catalogText ?? "").split(separator: " ") {
+        for pair in catalogText?.split(separator: " ") ?? [] {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, parts[0] != "two", set(parts[0], parts[1]) else { return nil }
         }

@@ -79,6 +79,16 @@ public class SQLCatalog: Catalog {
         SoundpackError("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
     }
 
+    /// `rows` read as `T` (`SQLRow.decode`); a row that is not one is a damaged catalog, named as `what`.
+    private func decoded<T: Decodable>(_ rows: [SQLRow], as type: T.Type, _ what: String) throws(SoundpackError) -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(rows.count)
+        for row in rows {
+            do { result.append(try row.decode(T.self)) } catch { throw corrupt("\(what) it cannot read (\(error))") }
+        }
+        return result
+    }
+
     /// A lock of the store held through the database: PostgreSQL gives one, SQLite nil (`Catalog`).
     public func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)? { try db.storeLock(scope) }
 
@@ -92,11 +102,6 @@ public class SQLCatalog: Catalog {
     /// `phrases` of a version row: the JSON of its phrases and texts, NULL when not known.
     static func phrasesValue(_ phrases: VersionPhrases?) -> SQLValue {
         phrases?.catalogText.map(SQLValue.text) ?? .null
-    }
-
-    /// A version row's source; nil when it has no engine.
-    static func source(_ row: SQLRow) -> VoiceSource? {
-        row["source_engine"].string.map { VoiceSource(engine: $0, voice: row["source_voice"].string) }
     }
 
     /// Records validation runs in one transaction (`Catalog`).
@@ -246,100 +251,69 @@ public class SQLCatalog: Catalog {
             FROM packs p ORDER BY p.id
             """)
         var packs: [CatalogPack] = []
-        for row in rows {
-            guard let id = row["id"].string else { throw corrupt("a pack without an id") }
+        for pack in try decoded(rows, as: PackRow.self, "a pack row") {
             // The newest published version; a pack only validated so far shows its newest validated one.
-            let versions = try read("SELECT version, CASE WHEN published_at IS NOT NULL THEN 1 ELSE 0 END AS published, yanked FROM versions WHERE pack_id = ?", [.text(id)])
-            let publishedRows = versions.filter { $0["published"].int == 1 }
-            let published = publishedRows.compactMap { $0["version"].string.flatMap(SemanticVersion.init) }.max()
-            let validated = versions.compactMap { $0["version"].string.flatMap(SemanticVersion.init) }.max()
+            let versions = try decoded(read("SELECT version, CASE WHEN published_at IS NOT NULL THEN 1 ELSE 0 END AS published, yanked FROM versions WHERE pack_id = ?",
+                                            [.text(pack.id)]), as: PackVersionRow.self, "a version row of \(pack.id)")
+            let publishedRows = versions.filter(\.published)
+            let published = publishedRows.compactMap { SemanticVersion($0.version) }.max()
+            let validated = versions.compactMap { SemanticVersion($0.version) }.max()
             // A yanked newest version says so: it is not what phones are served.
-            let newestYanked = published.map { newest in publishedRows.contains { $0["version"].string == newest.description && $0["yanked"].int == 1 } } ?? false
-            packs.append(CatalogPack(id: id, name: row["name"].string, grammar: row["grammar"].string ?? "", newestPublished: published,
+            let newestYanked = published.map { newest in publishedRows.contains { $0.version == newest.description && $0.yanked } } ?? false
+            packs.append(CatalogPack(id: pack.id, name: pack.name, grammar: pack.grammar, newestPublished: published,
                                      newestPublishedIsYanked: newestYanked, newestValidated: published == nil ? validated : nil,
-                                     publishedVersions: Int(row["published_count"].int ?? 0), lastValidated: row["last_validated"].string,
-                                     lastResult: row["last_result"].string))
+                                     publishedVersions: pack.publishedCount, lastValidated: pack.lastValidated, lastResult: pack.lastResult))
         }
         return packs
     }
 
     /// One version of a pack, the newest when `version` is nil, with its clips and runs (`Catalog`).
     public func version(of id: String, _ version: SemanticVersion?) throws(SoundpackError) -> CatalogVersion? {
-        let candidates = try read("""
-            SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.yanked, v.source_engine,
-                   v.source_voice, v.phrases, p.name
-            FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ?
-            """, [.text(id)])
-        let chosen: SQLRow?
+        let candidates = try decoded(read("SELECT \(VersionRow.columns) FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ?",
+                                          [.text(id)]), as: VersionRow.self, "a version row of \(id)")
+        let chosen: VersionRow?
         if let version {
-            chosen = candidates.first { $0["version"].string == version.description }
+            chosen = candidates.first { $0.version == version.description }
         } else {
-            chosen = candidates.max { SemanticVersion.isOlder($0["version"].string ?? "", than: $1["version"].string ?? "") }
+            chosen = candidates.max { SemanticVersion.isOlder($0.version, than: $1.version) }
         }
-        guard let row = chosen, let rowID = row["id"].int, let versionText = row["version"].string else { return nil }
-        guard let number = SemanticVersion(versionText), let grammar = row["grammar"].string.flatMap(GrammarID.init(rawValue:)),
-              let maxAmount = row["max_amount"].string.flatMap({ try? Amount(parsing: $0) }),
-              let options = GrammarOptions(two: row["two"].string, catalogText: row["reading_options"].string) else {
-            throw corrupt("an unreadable version row for \(id)@\(versionText.visible)")
+        guard let row = chosen else { return nil }
+        let versionText = row.version
+        guard let (number, grammar, options, maxAmount) = row.reading else {
+            throw corrupt("an unreadable version row for \(PackRef.name(id, versionText: versionText.visible))")
         }
-        let phrases = VersionPhrases(catalogText: row["phrases"].string)
-        if row["phrases"].string != nil && phrases == nil { throw corrupt("unreadable phrases in the version row for \(id)@\(versionText.visible)") }
-        let clips = try read("""
+        let phrases = VersionPhrases(catalogText: row.phrases)
+        if row.phrases != nil && phrases == nil { throw corrupt("unreadable phrases in the version row for \(PackRef.name(id, versionText: versionText.visible))") }
+        let clips = try decoded(read("""
             SELECT token, file, bytes, sha256, container, codec, sample_rate, channels, frames, duration, peak_dbfs, true_peak_dbtp, momentary_max_lufs
             FROM clips WHERE version_id = ? ORDER BY \(db.insertionOrder)
-            """, [.integer(rowID)]).map { c in
-            CatalogVersion.Clip(token: c["token"].string ?? "", file: c["file"].string ?? "", bytes: c["bytes"].int, sha256: c["sha256"].string,
-                                container: c["container"].string.flatMap(Container.init(rawValue:)), codec: c["codec"].string.flatMap(Codec.init(rawValue:)), sampleRate: c["sample_rate"].int,
-                                channels: c["channels"].int, frames: c["frames"].int, durationSeconds: c["duration"].double,
-                                peakDbfs: c["peak_dbfs"].double, truePeakDbtp: c["true_peak_dbtp"].double,
-                                momentaryMaxLufs: c["momentary_max_lufs"].double)
-        }
-        let runs = try read("""
+            """, [.integer(row.id)]), as: ShownClipRow.self, "a clip row of \(PackRef.name(id, number))").map(\.clip)
+        let runs = try decoded(read("""
             SELECT ran_at, path, digest, errors, warnings, passed, worst_amount, worst_seconds
             FROM validation_runs WHERE pack_id = ? AND version = ? ORDER BY id
-            """, [.text(id), .text(versionText)]).map { r in
-            CatalogVersion.Run(ranAt: r["ran_at"].string ?? "", path: r["path"].string ?? "", digest: r["digest"].string ?? "",
-                               errors: r["errors"].int ?? 0, warnings: r["warnings"].int ?? 0, passed: r["passed"].int == 1,
-                               worstAmount: r["worst_amount"].string, worstSeconds: r["worst_seconds"].double)
-        }
-        return CatalogVersion(id: id, name: row["name"].string, version: number, digest: row["digest"].string ?? "",
+            """, [.text(id), .text(versionText)]), as: RunRow.self, "a validation run of \(PackRef.name(id, number))").map(\.run)
+        return CatalogVersion(id: id, name: row.name, version: number, digest: row.digest,
                               grammar: grammar, maxAmount: maxAmount,
-                              publishedAt: row["published_at"].string, yanked: row["yanked"].int == 1, source: Self.source(row),
+                              publishedAt: row.publishedAt, yanked: row.yanked, source: row.source,
                               grammarOptions: grammar.hasOptions ? options : nil, phrases: phrases, clips: clips, runs: runs)
     }
 
     /// The facts of a recorded version that decide compatibility (`Catalog`).
     public func versionRecord(of id: String, _ version: SemanticVersion) throws(SoundpackError) -> VersionRecord? {
-        guard let row = try read("""
-            SELECT v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.source_engine,
-                   v.source_voice, v.phrases, p.name
-            FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ? AND v.version = ?
-            """, [.text(id), .text(version.description)]).first else { return nil }
-        guard let grammarID = row["grammar"].string.flatMap(GrammarID.init(rawValue:)),
-              let options = GrammarOptions(two: row["two"].string, catalogText: row["reading_options"].string),
-              let maxAmount = row["max_amount"].string.flatMap({ try? Amount(parsing: $0) }),
-              let digest = row["digest"].string else {
-            throw corrupt("an unreadable version row for \(id)@\(version)")
+        guard let row = try decoded(read("SELECT \(VersionRow.columns) FROM versions v JOIN packs p ON p.id = v.pack_id WHERE v.pack_id = ? AND v.version = ?",
+                                         [.text(id), .text(version.description)]), as: VersionRow.self, "a version row of \(PackRef.name(id, version))").first
+        else { return nil }
+        guard let (_, grammarID, options, maxAmount) = row.reading else {
+            throw corrupt("an unreadable version row for \(PackRef.name(id, version))")
         }
-        let clips = try read("""
+        let clips = try decoded(read("""
             SELECT token, file, store_file, sha256, bytes, container, codec, sample_rate, channels, frames, duration
             FROM clips WHERE version_id = ? ORDER BY \(db.insertionOrder)
-            """, [row["id"]]).map { c in
-            var clip = ClipRecord(key: c["token"].string ?? "", file: c["file"].string ?? "", storeFile: c["store_file"].string, facts: nil)
-            clip.sha256 = c["sha256"].string
-            clip.bytes = c["bytes"].int.map(Int.init)
-            clip.container = c["container"].string.flatMap(Container.init(rawValue:))
-            clip.codec = c["codec"].string.flatMap(Codec.init(rawValue:))
-            clip.sampleRate = c["sample_rate"].int.map(Int.init)
-            clip.channels = c["channels"].int.map(Int.init)
-            clip.frames = c["frames"].int
-            clip.durationSeconds = c["duration"].double
-            return clip
-        }
-        let identity = VersionIdentity(packID: id, packName: row["name"].string, version: version, digest: digest,
-                                       grammar: Grammar(grammarID, options: options), maxAmount: maxAmount, source: Self.source(row),
-                                       phrases: VersionPhrases(catalogText: row["phrases"].string))
-        return VersionRecord(pack: identity, published: row["published_at"] != .null, clips: clips)
+            """, [.integer(row.id)]), as: RecordClipRow.self, "a clip row of \(PackRef.name(id, version))").map(\.record)
+        let identity = VersionIdentity(packID: id, packName: row.name, version: version, digest: row.digest,
+                                       grammar: Grammar(grammarID, options: options), maxAmount: maxAmount, source: row.source,
+                                       phrases: VersionPhrases(catalogText: row.phrases))
+        return VersionRecord(pack: identity, published: row.publishedAt != nil, clips: clips)
     }
 
     /// Whether `id@version` is published (`Catalog`).
@@ -354,30 +328,19 @@ public class SQLCatalog: Catalog {
             SELECT v.id, v.pack_id, v.version, v.digest, v.published_at, v.yanked, v.yank_reason, v.manifest_sha256,
                    v.tar_sha256, v.zip_sha256, v.key_id
             FROM versions v WHERE v.published_at IS NOT NULL AND (? = 1 OR v.pack_id = ?) ORDER BY v.pack_id, v.id
-            """, [.integer(id == nil ? 1 : 0), .text(id ?? "")])
+            """, [.integer(id == nil ? 1 : 0), id.map(SQLValue.text) ?? .null])
         // Every clip of those versions in one query, not one query per version.
         var clipsByVersion: [Int64: [String: PublishedVersion.Clip]] = [:]
         if withClips {
-            for clip in try read("""
+            let clips = try decoded(read("""
                 SELECT c.version_id, c.token, c.store_file, c.sha256 FROM clips c JOIN versions v ON v.id = c.version_id
                 WHERE v.published_at IS NOT NULL AND (? = 1 OR v.pack_id = ?)
-                """, [.integer(id == nil ? 1 : 0), .text(id ?? "")]) {
-                guard let versionID = clip["version_id"].int else { continue }
-                clipsByVersion[versionID, default: [:]][clip["token"].string ?? ""] =
-                    PublishedVersion.Clip(storeFile: clip["store_file"].string ?? "", sha256: clip["sha256"].string ?? "")
+                """, [.integer(id == nil ? 1 : 0), id.map(SQLValue.text) ?? .null]), as: PublishedClipRow.self, "a clip row of a published version")
+            for clip in clips {
+                clipsByVersion[clip.versionID, default: [:]][clip.token] = PublishedVersion.Clip(storeFile: clip.storeFile, sha256: clip.sha256)
             }
         }
-        var result: [PublishedVersion] = []
-        for row in rows {
-            guard let packID = row["pack_id"].string, let version = row["version"].string.flatMap(SemanticVersion.init) else {
-                throw corrupt("a published version without a pack id or semantic version")
-            }
-            result.append(PublishedVersion(
-                id: packID, version: version, digest: row["digest"].string ?? "", publishedAt: row["published_at"].string ?? "",
-                yanked: row["yanked"].int == 1, yankReason: row["yank_reason"].string, manifestSha256: row["manifest_sha256"].string,
-                tarSha256: row["tar_sha256"].string, zipSha256: row["zip_sha256"].string, keyID: row["key_id"].string,
-                clips: row["id"].int.flatMap { clipsByVersion[$0] } ?? [:]))
-        }
+        let result = try decoded(rows, as: PublishedRow.self, "a published version row").map { $0.version(clips: clipsByVersion[$0.id] ?? [:]) }
         return result
     }
 }

@@ -90,7 +90,7 @@ public enum SharedContainerExport {
             // a manifest published before they were refused at validation could still carry some.
             for text in [pack.id] + pack.texts.keys + pack.texts.values + pack.clips.map(\.storePath)
             where text.containsControlCharacter() || text.xmlForbiddenScalar != nil {
-                throw SoundpackError(.refused, "\(pack.id.visible)@\(pack.version) holds a control character in '\(text.quoted())'; publish a fixed version and export that")
+                throw SoundpackError(.refused, "\(PackRef.name(pack.id, pack.version).visible) holds a control character in '\(text.quoted())'; publish a fixed version and export that")
             }
             var clips: [Token: SharedPack.Clip] = [:]
             for clip in pack.clips.sorted(by: { $0.token < $1.token }) {

@@ -42,7 +42,7 @@ extension PushPayload {
     /// The payload for `request`, for the published version the catalog names and the store holds.
     /// Never one the lint would reject: the same checks run with this version's facts first.
     public static func build(_ request: PaymentPushRequest, store: Store, catalog: any Catalog) throws(SoundpackError) -> Data {
-        let name = request.version.map { "\(request.packID)@\($0)" } ?? request.packID
+        let name = PackRef(id: request.packID, version: request.version).description
         let found: (version: PublishedVersion, manifest: StoreManifest)?
         do { found = try store.published(request.packID, request.version, in: catalog) } catch {
             throw error.context("cannot read \(name) from the store")
@@ -51,7 +51,7 @@ extension PushPayload {
             throw .refused("\(name.visible) is not a published pack in the catalog", hint: "soundpack publish, then soundpack list")
         }
         let facts = PackFacts(manifest, yanked: version.yanked)
-        let phrase = try request.phrase.map { id throws(SoundpackError) in try facts.phrasebook.phrase(named: id, of: "\(version.id)@\(version.version)") }
+        let phrase = try request.phrase.map { id throws(SoundpackError) in try facts.phrasebook.phrase(named: id, of: PackRef.name(version.id, version.version)) }
             ?? facts.phrasebook.defaultPhrase
         var amount: Amount?
         switch (phrase.saysAmount, request.amount) {
@@ -75,7 +75,7 @@ extension PushPayload {
                            body: request.body ?? facts.phrasebook.announcement(phrase).alertText(for: amount, texts: manifest.texts),
                            manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath,
                            paymentID: request.paymentID ?? UUID().uuidString.lowercased())
-        let errors = lint(payload, packs: ["\(version.id)@\(version.version)": facts]).filter { $0.severity == .error }
+        let errors = lint(payload, packs: [PackRef.name(version.id, version.version): facts]).filter { $0.severity == .error }
         guard errors.isEmpty else {
             throw .refused("no payload written", errors.map { "[\($0.rule.rawValue)] \($0.message)" }.joined(separator: "; "),
                            hint: "change the title or body, or name a version that is not yanked")
@@ -111,7 +111,7 @@ extension PushPayload {
             for (id, pack) in index.packs {
                 // A listed name that is no semantic version is no version a payload can name.
                 for (text, listed) in pack.versions {
-                    guard let version = SemanticVersion(text), "\(id)@\(version)" == named else { continue }
+                    guard let version = SemanticVersion(text), PackRef.name(id, version) == named else { continue }
                     do { packs[named] = PackFacts(try store.manifest(id, version), yanked: listed.yanked) } catch {
                         throw error.context("cannot check the payload against \(named), which the store's index.json lists")
                     }

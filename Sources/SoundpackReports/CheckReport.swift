@@ -88,7 +88,7 @@ package struct FindingGroup {
             return FindingGroup(
                 name: report.folder.shown, className: report.id ?? "pack", id: report.id ?? report.folder.shown, findings: report.findings, rules: RuleID.rules(of: .pack),
                 verdict: run.verdict, passed: run.verdict.passes(report.findings), summary: FindingRenderer.summary(report, strict: run.strict, colour: false),
-                time: report.seconds, properties: report.packFile.map { [("pack", "\($0.id)@\($0.version)")] } ?? [],
+                time: report.seconds, properties: report.packFile.map { [("pack", PackRef.name($0.id, $0.version))] } ?? [],
                 location: { ValidationRun.location(report, $0) }, placed: { ValidationRun.placedLocation(report, $0) },
                 seconds: { clipSeconds[$0] ?? 0 })
         }

@@ -238,7 +238,7 @@ public enum FindingRenderer {
         func cell(_ text: String) -> String { text.visible.replacingOccurrences(of: "|", with: "\\|") }
         var out = "### soundpack validate: \(run.passed ? "passed" : "failed")\n\n| pack | version | verdict | errors | warnings | suppressed |\n|---|---|---|---:|---:|---:|\n"
         for report in run.reports {
-            out += "| \(cell(report.folder.shown)) | \(cell(report.packFile.map { "\($0.id)@\($0.version)" } ?? "—")) | \(run.verdict.passes(report.findings) ? "passed" : "**failed**") | \(report.errors) | \(report.warnings) | \(report.suppressed) |\n"
+            out += "| \(cell(report.folder.shown)) | \(cell(report.packFile.map { PackRef.name($0.id, $0.version) } ?? "—")) | \(run.verdict.passes(report.findings) ? "passed" : "**failed**") | \(report.errors) | \(report.warnings) | \(report.suppressed) |\n"
         }
         return out + "\n"
     }

@@ -141,7 +141,7 @@ public struct Store: Sendable {
             throw SoundpackError("\(location)/\(key) is not a soundpack manifest: \(error.description) (soundpack verify checks the store)")
         }
         guard manifest.id == id, manifest.version == version else {
-            throw SoundpackError("\(location)/\(key) describes \(manifest.id.visible)@\(manifest.version), not \(id)@\(version)")
+            throw SoundpackError("\(location)/\(key) describes \(PackRef.name(manifest.id, manifest.version).visible), not \(PackRef.name(id, version))")
         }
         return manifest
     }

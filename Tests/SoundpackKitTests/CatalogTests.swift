@@ -88,6 +88,18 @@ import Testing
         #expect(try catalog.sqlite.query("PRAGMA user_version").first?.values.first?.int == SQLiteCatalog.schemaVersion)
     }
 
+    /// A row holding what soundpack never writes is a damaged catalog, named with its column: it is
+    /// never read as a default (a clip's size as none, a published clip's file as "").
+    @Test func aDamagedRowIsAnErrorNamingItsColumnNotADefault() throws {
+        let folder = TemporaryFolder()
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        try catalog.recordValidations([Self.demoReport()], strict: false, toolVersion: "t", at: Date())
+        #expect(try catalog.version(of: "wechat", nil)?.clips.first?.bytes != nil)
+        _ = try catalog.sqlite.query("UPDATE clips SET bytes = 'many' WHERE token = '5'")
+        let error = try #require(throws: SoundpackError.self) { _ = try catalog.version(of: "wechat", nil) }
+        #expect(error.description.contains("holds a clip row of wechat@1.0.0 it cannot read (column bytes: an integer that fits Int64 expected, found the text 'many')"), "\(error)")
+    }
+
     /// Eight connections creating and writing one new catalog at once: every write lands.
     @Test(arguments: CatalogBackend.available)
     func concurrentWritersAllSucceed(_ backend: CatalogBackend) throws {

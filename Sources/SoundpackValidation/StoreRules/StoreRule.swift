@@ -36,12 +36,12 @@ package struct StoreObservations: Sendable {
     /// What the catalog records of a published version.
     package struct Recorded: Sendable {
         package var digest: String
-        /// Token → its file in the version folder and SHA-256.
-        package var clips: [String: (file: String, sha256: String)]
+        /// Token → its file in the version folder and SHA-256 (nil where the catalog has none).
+        package var clips: [String: (file: String?, sha256: String?)]
         /// Archive kind (`tar.gz`, `zip`) → SHA-256, when recorded.
         package var archives: [String: String]
 
-        package init(digest: String, clips: [String: (file: String, sha256: String)], archives: [String: String]) {
+        package init(digest: String, clips: [String: (file: String?, sha256: String?)], archives: [String: String]) {
             (self.digest, self.clips, self.archives) = (digest, clips, archives)
         }
     }

@@ -1,0 +1,174 @@
+// The rows SQLCatalog reads, each named once by its columns (`CodingKeys`) and decoded by
+// `SQLRow.decode`, on SQLite and PostgreSQL alike: no column read by hand, no NULL defaulted.
+
+import SoundpackAudio
+import SoundpackCore
+
+/// `packs()`: a pack with its counts and last validation.
+struct PackRow: Decodable {
+    var id: String
+    var name: String?
+    var grammar: String
+    var publishedCount: Int
+    var lastValidated: String?
+    var lastResult: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, grammar, publishedCount = "published_count", lastValidated = "last_validated", lastResult = "last_result"
+    }
+}
+
+/// `packs()`: one version of a pack, whether published and yanked.
+struct PackVersionRow: Decodable {
+    var version: String
+    var published: Bool
+    var yanked: Bool
+}
+
+/// A version's clip as `version(of:)` shows it.
+struct ShownClipRow: Decodable {
+    var token: String
+    var file: String
+    var bytes: Int64?
+    var sha256: String?
+    var container: Container?
+    var codec: Codec?
+    var sampleRate: Int64?
+    var channels: Int64?
+    var frames: Int64?
+    var duration: Double?
+    var peakDbfs: Double?
+    var truePeakDbtp: Double?
+    var momentaryMaxLufs: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case token, file, bytes, sha256, container, codec, sampleRate = "sample_rate", channels, frames, duration
+        case peakDbfs = "peak_dbfs", truePeakDbtp = "true_peak_dbtp", momentaryMaxLufs = "momentary_max_lufs"
+    }
+
+    var clip: CatalogVersion.Clip {
+        CatalogVersion.Clip(token: token, file: file, bytes: bytes, sha256: sha256, container: container, codec: codec, sampleRate: sampleRate,
+                            channels: channels, frames: frames, durationSeconds: duration, peakDbfs: peakDbfs, truePeakDbtp: truePeakDbtp,
+                            momentaryMaxLufs: momentaryMaxLufs)
+    }
+}
+
+/// A validation run of a version, as `version(of:)` shows it.
+struct RunRow: Decodable {
+    var ranAt: String
+    var path: String
+    var digest: String
+    var errors: Int64
+    var warnings: Int64
+    var passed: Bool
+    var worstAmount: String?
+    var worstSeconds: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case ranAt = "ran_at", path, digest, errors, warnings, passed, worstAmount = "worst_amount", worstSeconds = "worst_seconds"
+    }
+
+    var run: CatalogVersion.Run {
+        CatalogVersion.Run(ranAt: ranAt, path: path, digest: digest, errors: errors, warnings: warnings, passed: passed,
+                           worstAmount: worstAmount, worstSeconds: worstSeconds)
+    }
+}
+
+/// A version's clip as `versionRecord(of:)` compares it.
+struct RecordClipRow: Decodable {
+    var token: String
+    var file: String
+    var storeFile: String?
+    var sha256: String?
+    var bytes: Int?
+    var container: Container?
+    var codec: Codec?
+    var sampleRate: Int?
+    var channels: Int?
+    var frames: Int64?
+    var duration: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case token, file, storeFile = "store_file", sha256, bytes, container, codec, sampleRate = "sample_rate", channels, frames, duration
+    }
+
+    var record: ClipRecord {
+        var clip = ClipRecord(key: token, file: file, storeFile: storeFile, facts: nil)
+        (clip.sha256, clip.bytes, clip.container, clip.codec) = (sha256, bytes, container, codec)
+        (clip.sampleRate, clip.channels, clip.frames, clip.durationSeconds) = (sampleRate, channels, frames, duration)
+        return clip
+    }
+}
+
+/// A published version, as `publishedVersions(of:withClips:)` lists it (its clips apart).
+struct PublishedRow: Decodable {
+    var id: Int64
+    var packID: String
+    var version: SemanticVersion
+    var digest: String
+    var publishedAt: String
+    var yanked: Bool
+    var yankReason: String?
+    var manifestSha256: String?
+    var tarSha256: String?
+    var zipSha256: String?
+    var keyID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, packID = "pack_id", version, digest, publishedAt = "published_at", yanked, yankReason = "yank_reason"
+        case manifestSha256 = "manifest_sha256", tarSha256 = "tar_sha256", zipSha256 = "zip_sha256", keyID = "key_id"
+    }
+
+    func version(clips: [String: PublishedVersion.Clip]) -> PublishedVersion {
+        PublishedVersion(id: packID, version: version, digest: digest, publishedAt: publishedAt, yanked: yanked, yankReason: yankReason,
+                         manifestSha256: manifestSha256, tarSha256: tarSha256, zipSha256: zipSha256, keyID: keyID, clips: clips)
+    }
+}
+
+/// A clip of a published version: which version, its token, file and SHA-256.
+struct PublishedClipRow: Decodable {
+    var versionID: Int64
+    var token: String
+    var storeFile: String?
+    var sha256: String?
+
+    enum CodingKeys: String, CodingKey { case versionID = "version_id", token, storeFile = "store_file", sha256 }
+}
+
+/// A version of a pack as `version(of:)` and `versionRecord(of:)` read it, with its pack's name.
+struct VersionRow: Decodable {
+    var id: Int64
+    var version: String
+    var digest: String
+    var grammar: String
+    var two: String?
+    var readingOptions: String?
+    var maxAmount: String
+    var publishedAt: String?
+    var yanked: Bool
+    var sourceEngine: String?
+    var sourceVoice: String?
+    var phrases: String?
+    var name: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, version, digest, grammar, two, readingOptions = "reading_options", maxAmount = "max_amount", publishedAt = "published_at"
+        case yanked, sourceEngine = "source_engine", sourceVoice = "source_voice", phrases, name
+    }
+
+    /// The columns every version query selects, for `SELECT \(VersionRow.columns) FROM versions v JOIN packs p …`.
+    static let columns = """
+        v.id, v.version, v.digest, v.grammar, v.two, v.reading_options, v.max_amount, v.published_at, v.yanked, v.source_engine,
+        v.source_voice, v.phrases, p.name
+        """
+
+    /// What the row says of the reading; nil when a column holds what soundpack never writes.
+    var reading: (version: SemanticVersion, grammar: GrammarID, options: GrammarOptions, maxAmount: Amount)? {
+        guard let number = SemanticVersion(version), let grammar = GrammarID(rawValue: grammar),
+              let maxAmount = try? Amount(parsing: maxAmount), let options = GrammarOptions(two: two, catalogText: readingOptions) else { return nil }
+        return (number, grammar, options, maxAmount)
+    }
+
+    /// The voice the version was synthesized with; nil when no engine is recorded.
+    var source: VoiceSource? { sourceEngine.map { VoiceSource(engine: $0, voice: sourceVoice) } }
+}

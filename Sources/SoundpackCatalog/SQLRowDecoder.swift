@@ -1,0 +1,133 @@
+// Catalog rows read as `Decodable` values, on SQLite and PostgreSQL alike: a record names its
+// columns once (its `CodingKeys`), and a NULL or a mistyped value where it has no optional is an
+// error naming the column, never a silent default.
+
+import Foundation
+
+/// Why a row is not the record it was read as: the column, and what it held instead.
+package struct RowProblem: Error, Sendable, CustomStringConvertible {
+    package var column: String
+    package var reason: String
+    package var description: String { "column \(column): \(reason)" }
+}
+
+extension SQLRow {
+    /// The row as `T`, each property read from the column its coding key names.
+    package func decode<T: Decodable>(_ type: T.Type = T.self) throws(RowProblem) -> T {
+        do { return try T(from: RowDecoder(row: self)) } catch let error as DecodingError {
+            switch error {
+            case .valueNotFound(_, let context), .typeMismatch(_, let context), .dataCorrupted(let context), .keyNotFound(_, let context):
+                throw RowProblem(column: context.codingPath.last?.stringValue ?? "?", reason: context.debugDescription)
+            @unknown default:
+                throw RowProblem(column: "?", reason: "\(error)")
+            }
+        } catch {
+            throw RowProblem(column: "?", reason: "\(error)")
+        }
+    }
+}
+
+/// Decodes one row: a keyed container whose keys are column names.
+private struct RowDecoder: Decoder {
+    let row: SQLRow
+    var codingPath: [any CodingKey] = []
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(RowContainer<Key>(row: row))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "a row is read by column name"))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "a row is read by column name"))
+    }
+}
+
+/// A row's columns by name.
+private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let row: SQLRow
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { row.names.keys.compactMap { Key(stringValue: $0) } }
+
+    // Every key is asked of the row: a column the query does not select is a programming error
+    // (`SQLRow`'s subscript), never an absent optional.
+    func contains(_ key: Key) -> Bool { true }
+    func decodeNil(forKey key: Key) throws -> Bool { row[key.stringValue] == .null }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try T(from: ColumnDecoder(value: row[key.stringValue], codingPath: [key]))
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: [key], debugDescription: "a column holds one value"))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch([Any].self, .init(codingPath: [key], debugDescription: "a column holds one value"))
+    }
+
+    func superDecoder() throws -> any Decoder { RowDecoder(row: row) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { ColumnDecoder(value: row[key.stringValue], codingPath: [key]) }
+}
+
+/// One column's value: text, an integer, a real or NULL. Integers 0 and 1 are also booleans
+/// (SQLite has no boolean; the schema stores them so on PostgreSQL too).
+private struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
+    let value: SQLValue
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw mismatch([String: Any].self, "one value")
+    }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw mismatch([Any].self, "one value") }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { value == .null }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        switch value {
+        case .integer(0): return false
+        case .integer(1): return true
+        default: throw mismatch(type, "0 or 1")
+        }
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        guard case .text(let text) = value else { throw mismatch(type, "text") }
+        return text
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        guard let number = value.double else { throw mismatch(type, "a number") }
+        return number
+    }
+
+    func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if let integer = type as? any FixedWidthInteger.Type { return try exactly(integer) as! T }
+        return try T(from: self)
+    }
+
+    /// An integer column as `type`, when it fits.
+    private func exactly<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        guard case .integer(let integer) = value, let fitted = I(exactly: integer) else { throw mismatch(type, "an integer that fits \(type)") }
+        return fitted
+    }
+
+    private func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
+        let found: String
+        switch value {
+        case .null: found = "NULL"
+        case .integer(let v): found = "the integer \(v)"
+        case .real(let v): found = "the number \(v)"
+        case .text(let v): found = "the text '\(v.prefix(40))'"
+        }
+        if value == .null { return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "\(expected) expected, found NULL")) }
+        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "\(expected) expected, found \(found)"))
+    }
+}
