@@ -58,7 +58,7 @@ public enum CatalogCopy {
 
     /// Copies `source` into `target`, which must hold no packs; all or nothing.
     public static func copy(from source: SQLCatalog, to target: SQLCatalog) throws(SoundpackError) -> Counts {
-        guard try target.db.query("SELECT COUNT(*) AS n FROM packs", []).first?["n"].int == 0 else {
+        guard try target.db.query("SELECT COUNT(*) AS n FROM packs", []).first(as: CountRow.self, "a pack count")?.n == 0 else {
             throw SoundpackError("the catalog at \(target.location) already holds packs; migrate copies into an empty catalog only")
         }
         var counts = Counts()

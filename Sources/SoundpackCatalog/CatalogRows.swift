@@ -172,3 +172,25 @@ struct VersionRow: Decodable {
     /// The voice the version was synthesized with; nil when no engine is recorded.
     var source: VoiceSource? { sourceEngine.map { VoiceSource(engine: $0, voice: sourceVoice) } }
 }
+
+/// The id a row was given (`INSERT … RETURNING id`).
+struct RowID: Decodable {
+    var id: Int64
+}
+
+/// A version's row id and whether it is published, before a validation or a publication writes it.
+struct VersionStateRow: Decodable {
+    var id: Int64
+    var publishedAt: String?
+
+    enum CodingKeys: String, CodingKey { case id, publishedAt = "published_at" }
+}
+
+/// A published version's row id and its yank.
+struct YankRow: Decodable {
+    var id: Int64
+    var yanked: Bool
+    var yankReason: String?
+
+    enum CodingKeys: String, CodingKey { case id, yanked, yankReason = "yank_reason" }
+}

@@ -19,8 +19,9 @@ package final class PostgreSQLCatalog: SQLCatalog {
     package static func holdsCatalog(url: String) throws(SoundpackError) -> Bool {
         let connection = try PostgreSQLConnection(url: url)
         let tables = try connection.query("SELECT count(*) AS n FROM pg_catalog.pg_tables WHERE tablename = 'soundpack_schema' AND schemaname = current_schema()", [])
-        guard (tables.first?["n"].int ?? 0) > 0 else { return false }
-        return (try connection.query("SELECT max(version) AS version FROM soundpack_schema", []).first?["version"].int ?? 0) > 0
+        guard try (tables.first(as: CountRow.self, "a table count")?.n ?? 0) > 0 else { return false }
+        let schema = try connection.query("SELECT max(version) AS version FROM soundpack_schema", []).first(as: SchemaVersionRow.self, "a schema version")
+        return (schema?.version ?? 0) > 0
     }
 
     /// Whether `text` names a PostgreSQL catalog rather than a SQLite file.
@@ -188,7 +189,7 @@ final class PostgreSQLConnection: SQLConnection {
         // First writers of a new database meet here: the advisory lock lets one create the table.
         _ = try query("SELECT pg_advisory_xact_lock(hashtextextended('soundpack.schema', 0))", [])
         try execute("CREATE TABLE IF NOT EXISTS soundpack_schema (version BIGINT NOT NULL)")
-        return try query("SELECT version FROM soundpack_schema", []).first?["version"].int ?? 0
+        return try query("SELECT version FROM soundpack_schema", []).first(as: SchemaVersionRow.self, "a schema version")?.version ?? 0
     }
 
     func setSchemaVersion(_ version: Int64) throws(SoundpackError) {

@@ -79,6 +79,11 @@ public class SQLCatalog: Catalog {
         SoundpackError("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
     }
 
+    /// The first of `rows` read as `T`; nil when there is none.
+    private func first<T: Decodable>(_ rows: [SQLRow], as type: T.Type, _ what: String) throws(SoundpackError) -> T? {
+        try decoded(Array(rows.prefix(1)), as: type, what).first
+    }
+
     /// `rows` read as `T` (`SQLRow.decode`); a row that is not one is a damaged catalog, named as `what`.
     private func decoded<T: Decodable>(_ rows: [SQLRow], as type: T.Type, _ what: String) throws(SoundpackError) -> [T] {
         var result: [T] = []
@@ -125,8 +130,8 @@ public class SQLCatalog: Catalog {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """, [.text(pack.packID), .text(pack.version.description), .text(pack.digest), .text(pack.grammar.id.rawValue),
                   .text(pack.grammar.two.rawValue), pack.grammar.options.catalogText.map(SQLValue.text) ?? .null,
-                  .text(pack.maxAmount.description), .text(now)] + Self.sourceValues(pack.source) + [Self.phrasesValue(pack.phrases)]).first
-        guard let id = row?["id"].int else { throw corrupt("a version row without an id") }
+                  .text(pack.maxAmount.description), .text(now)] + Self.sourceValues(pack.source) + [Self.phrasesValue(pack.phrases)])
+        guard let id = try first(row, as: RowID.self, "a new version row")?.id else { throw corrupt("a version row without an id") }
         return id
     }
 
@@ -151,11 +156,11 @@ public class SQLCatalog: Catalog {
         let now = Self.timestamp(run.ranAt)
         let pack = run.pack
         try upsertPack(pack, at: now)
-        let existing = try db.query("SELECT id, published_at FROM versions WHERE pack_id = ? AND version = ?",
-                                    [.text(pack.packID), .text(pack.version.description)]).first
-        if existing?["published_at"] ?? .null == .null {
+        let existing = try first(db.query("SELECT id, published_at FROM versions WHERE pack_id = ? AND version = ?",
+                                          [.text(pack.packID), .text(pack.version.description)]), as: VersionStateRow.self, "a version row")
+        if existing?.publishedAt == nil {
             let versionID: Int64
-            if let rowID = existing?["id"].int {
+            if let rowID = existing?.id {
                 versionID = rowID
                 try db.query("""
                     UPDATE versions SET digest = ?, grammar = ?, two = ?, reading_options = ?, max_amount = ?, updated_at = ?,
@@ -176,8 +181,8 @@ public class SQLCatalog: Catalog {
             """,
             [.text(pack.packID), .text(pack.version.description), .text(pack.digest), .text(run.path), .text(now),
              .integer(Int64(run.errors)), .integer(Int64(run.warnings)), .integer(run.passed ? 1 : 0),
-             run.worstAmount.map(SQLValue.text) ?? .null, run.worstSeconds.map(SQLValue.real) ?? .null, .text(run.toolVersion)]).first
-        guard let runID = row?["id"].int else { throw corrupt("a validation run without an id") }
+             run.worstAmount.map(SQLValue.text) ?? .null, run.worstSeconds.map(SQLValue.real) ?? .null, .text(run.toolVersion)])
+        guard let runID = try first(row, as: RowID.self, "a new validation run")?.id else { throw corrupt("a validation run without an id") }
         for finding in run.findings {
             try db.query("INSERT INTO findings (run_id, rule, severity, token, file, message) VALUES (?, ?, ?, ?, ?, ?)",
                          [.integer(runID), .text(finding.rule), .text(finding.severity),
@@ -190,12 +195,12 @@ public class SQLCatalog: Catalog {
         let now = Self.timestamp(publication.publishedAt)
         let pack = publication.pack
         return try write(locking: [pack.packID]) { () throws -> Bool in
-            let existing = try db.query("SELECT id, published_at FROM versions WHERE pack_id = ? AND version = ?",
-                                        [.text(pack.packID), .text(pack.version.description)]).first
-            if let existing, existing["published_at"] != .null { return false }
+            let existing = try first(db.query("SELECT id, published_at FROM versions WHERE pack_id = ? AND version = ?",
+                                              [.text(pack.packID), .text(pack.version.description)]), as: VersionStateRow.self, "a version row")
+            if existing?.publishedAt != nil { return false }
             try upsertPack(pack, at: now)
             let versionID: Int64
-            if let rowID = existing?["id"].int {
+            if let rowID = existing?.id {
                 versionID = rowID
                 try db.query("DELETE FROM clips WHERE version_id = ?", [.integer(rowID)])
             } else {
@@ -219,10 +224,10 @@ public class SQLCatalog: Catalog {
     /// Takes a yank back (`Catalog`).
     public func unyank(_ id: String, _ version: SemanticVersion) throws(SoundpackError) -> YankOutcome {
         try write(locking: [id]) { () throws -> YankOutcome in
-            guard let row = try db.query("SELECT id, yanked FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
-                                         [.text(id), .text(version.description)]).first else { return .notPublished }
-            guard row["yanked"].int == 1 else { return .notYanked }
-            try db.query("UPDATE versions SET yanked = 0, yank_reason = NULL, yanked_at = NULL WHERE id = ?", [row["id"]])
+            guard let row = try first(db.query("SELECT id, yanked, yank_reason FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
+                                               [.text(id), .text(version.description)]), as: YankRow.self, "a version row") else { return .notPublished }
+            guard row.yanked else { return .notYanked }
+            try db.query("UPDATE versions SET yanked = 0, yank_reason = NULL, yanked_at = NULL WHERE id = ?", [.integer(row.id)])
             return .unyanked
         }
     }
@@ -230,11 +235,11 @@ public class SQLCatalog: Catalog {
     /// Marks a published version yanked, keeping the first reason when it already was (`Catalog`).
     public func yank(_ id: String, _ version: SemanticVersion, reason: String, at date: Date) throws(SoundpackError) -> YankOutcome {
         try write(locking: [id]) { () throws -> YankOutcome in
-            guard let row = try db.query("SELECT id, yanked, yank_reason FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
-                                         [.text(id), .text(version.description)]).first else { return .notPublished }
-            if row["yanked"].int == 1 { return .alreadyYanked(reason: row["yank_reason"].string) }
+            guard let row = try first(db.query("SELECT id, yanked, yank_reason FROM versions WHERE pack_id = ? AND version = ? AND published_at IS NOT NULL",
+                                               [.text(id), .text(version.description)]), as: YankRow.self, "a version row") else { return .notPublished }
+            if row.yanked { return .alreadyYanked(reason: row.yankReason) }
             try db.query("UPDATE versions SET yanked = 1, yank_reason = ?, yanked_at = ? WHERE id = ?",
-                         [.text(reason), .text(Self.timestamp(date)), row["id"]])
+                         [.text(reason), .text(Self.timestamp(date)), .integer(row.id)])
             return .yanked
         }
     }

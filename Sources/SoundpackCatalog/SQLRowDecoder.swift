@@ -3,6 +3,7 @@
 // error naming the column, never a silent default.
 
 import Foundation
+import SoundpackSupport
 
 /// Why a row is not the record it was read as: the column, and what it held instead.
 package struct RowProblem: Error, Sendable, CustomStringConvertible {
@@ -130,4 +131,22 @@ private struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
         if value == .null { return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "\(expected) expected, found NULL")) }
         return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "\(expected) expected, found \(found)"))
     }
+}
+
+extension Array where Element == SQLRow {
+    /// The first row as `T`; nil when there is none. One that is not a `T` is an error naming `what`.
+    package func first<T: Decodable>(as type: T.Type, _ what: String) throws(SoundpackError) -> T? {
+        guard let row = first else { return nil }
+        do { return try row.decode(T.self) } catch { throw SoundpackError("the catalog holds \(what) it cannot read (\(error))") }
+    }
+}
+
+/// `SELECT count(*) AS n`.
+struct CountRow: Decodable {
+    var n: Int64
+}
+
+/// The schema version a catalog records (`AS version`); NULL when none is.
+struct SchemaVersionRow: Decodable {
+    var version: Int64?
 }

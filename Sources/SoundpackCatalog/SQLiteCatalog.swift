@@ -75,7 +75,7 @@ final class SQLiteConnection: SQLConnection {
     }
 
     func schemaVersion() throws(SoundpackError) -> Int64 {
-        try query("SELECT user_version AS version FROM pragma_user_version", []).first?["version"].int ?? 0
+        try query("SELECT user_version AS version FROM pragma_user_version", []).first(as: SchemaVersionRow.self, "a schema version")?.version ?? 0
     }
 
     func setSchemaVersion(_ version: Int64) throws(SoundpackError) { try execute("PRAGMA user_version = \(version)") }
