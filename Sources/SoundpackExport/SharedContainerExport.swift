@@ -79,11 +79,10 @@ public struct ExportedPack: Sendable {
 public enum SharedContainerExport {
     /// The shared manifest for `packs`: under `key` the bundled clip file names; per pack every
     /// token's file name, size, SHA-256, duration and (with `baseURL`) download URL.
-    public static func manifest(_ packs: [ExportedPack], key: String, baseURL: String?, namespace: Bool) throws(SoundpackError) -> SharedManifest {
+    public static func manifest(_ packs: [ExportedPack], key: String, baseURL: BaseURL?, namespace: Bool) throws(SoundpackError) -> SharedManifest {
         var names: [String] = []
         var seen: [String: String] = [:]
         var shared: [String: SharedPack] = [:]
-        if let baseURL { try checkBaseURL(baseURL) }
         if let problem = SharedManifest.keyProblem(key) { throw SoundpackError(.refused, "the UserDefaults key: \(problem)") }
         for pack in packs {
             // The app reads this file as a property list: XML cannot hold control characters, and
@@ -102,7 +101,7 @@ public enum SharedContainerExport {
                 if seen[name] == nil { names.append(name) }
                 seen[name] = "\(pack.id):\(clip.storePath)"
                 var url: URL?
-                if let base = baseURL {
+                if let base = baseURL?.text {
                     let path = StoreLayout.versionFile(pack.id, pack.version, clip.storePath)
                     guard let made = StoreLayout.url(of: path, under: base) else {
                         throw SoundpackError(.refused, "'\(base)/\(path)' is not a URL; check the base URL")
@@ -115,40 +114,6 @@ public enum SharedContainerExport {
                                          texts: pack.texts, yanked: pack.yanked, clips: clips, phrasebook: pack.phrasebook)
         }
         return SharedManifest(key: key, bundledFiles: names.sorted(), packs: shared)
-    }
-
-    /// Where the store is served: phones download from URLs built on it, so only an absolute
-    /// http(s) URL with a host will do (`cdn.example.com` alone would make every URL unusable).
-    /// A user name or password would be copied into every clip URL on every phone, and a backslash
-    /// or a port out of range makes a URL that browsers and URLSession read differently.
-    public static func checkBaseURL(_ baseURL: String) throws(SoundpackError) {
-        let example = "use an absolute http(s) URL such as https://cdn.example.com/packs"
-        // The authority (`user:pass@host:port`), as written: between `://` and the path.
-        let afterScheme = baseURL.range(of: "://")?.upperBound ?? baseURL.startIndex
-        let authorityEnd = baseURL[afterScheme...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? baseURL.endIndex
-        let authority = baseURL[afterScheme..<authorityEnd]
-        // Messages show the URL with any user name and password cut out: they go to CI logs.
-        var shown = baseURL
-        if let at = authority.lastIndex(of: "@") { shown.replaceSubrange(afterScheme...at, with: "…@") }
-        let quotedURL = shown.quoted(limit: 80)
-        guard !baseURL.unicodeScalars.contains(where: { $0 == "\\" || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw SoundpackError(.usage, "the base URL '\(quotedURL)' holds a backslash, a space or a control character; \(example)")
-        }
-        let parsed = URLComponents(string: baseURL)
-        guard let parsed, let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
-            throw SoundpackError(.usage, "the base URL '\(quotedURL)' is not an absolute http(s) URL; \(example)")
-        }
-        guard !authority.contains("@") else {
-            throw SoundpackError(.usage, "the base URL '\(quotedURL)' holds a user name or password, which every phone would receive; serve the store without credentials")
-        }
-        if let port = parsed.port, !(1...65_535).contains(port) {
-            throw SoundpackError(.usage, "the base URL '\(quotedURL)' has port \(port), outside 1–65535")
-        }
-        // A colon after the host (not inside an IPv6 `[…]`) must be followed by the port.
-        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"), parsed.port == nil || authority[authority.index(after: colon)...].isEmpty {
-            throw SoundpackError(.usage, "the base URL '\(quotedURL)' has an empty or unreadable port; \(example)")
-        }
     }
 
     /// The bytes of the export: an XML property list or JSON.
@@ -185,6 +150,59 @@ extension SharedContainerExport {
                 throw .refused("\(argument) is neither a pack folder nor a published version", hint: "soundpack list shows published packs")
             }
             return (ExportedPack(manifest: found.manifest, yanked: found.version.yanked), found.version.yanked ? found.version : nil)
+        }
+    }
+}
+
+/// Where the store is served, checked once, where it is read: phones download from URLs built on
+/// it. The one way to have one is `init(checking:)`, so the export and the payload take it as it is.
+public struct BaseURL: Sendable, Equatable, CustomStringConvertible {
+    /// The URL as given.
+    public let text: String
+
+    /// `text` when it is a base URL phones can use; a usage error saying why when it is not.
+    public init(checking text: String) throws(SoundpackError) {
+        try Self.check(text)
+        self.text = text
+    }
+
+    /// The URL without a trailing slash, for joining a store path to it.
+    public var trimmed: String { text.hasSuffix("/") ? String(text.dropLast()) : text }
+
+    /// The URL as given.
+    public var description: String { text }
+
+    /// Where the store is served: phones download from URLs built on it, so only an absolute
+    /// http(s) URL with a host will do (`cdn.example.com` alone would make every URL unusable).
+    /// A user name or password would be copied into every clip URL on every phone, and a backslash
+    /// or a port out of range makes a URL that browsers and URLSession read differently.
+    private static func check(_ baseURL: String) throws(SoundpackError) {
+        let example = "use an absolute http(s) URL such as https://cdn.example.com/packs"
+        // The authority (`user:pass@host:port`), as written: between `://` and the path.
+        let afterScheme = baseURL.range(of: "://")?.upperBound ?? baseURL.startIndex
+        let authorityEnd = baseURL[afterScheme...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? baseURL.endIndex
+        let authority = baseURL[afterScheme..<authorityEnd]
+        // Messages show the URL with any user name and password cut out: they go to CI logs.
+        var shown = baseURL
+        if let at = authority.lastIndex(of: "@") { shown.replaceSubrange(afterScheme...at, with: "…@") }
+        let quotedURL = shown.quoted(limit: 80)
+        guard !baseURL.unicodeScalars.contains(where: { $0 == "\\" || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw SoundpackError(.usage, "the base URL '\(quotedURL)' holds a backslash, a space or a control character; \(example)")
+        }
+        let parsed = URLComponents(string: baseURL)
+        guard let parsed, let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
+            throw SoundpackError(.usage, "the base URL '\(quotedURL)' is not an absolute http(s) URL; \(example)")
+        }
+        guard !authority.contains("@") else {
+            throw SoundpackError(.usage, "the base URL '\(quotedURL)' holds a user name or password, which every phone would receive; serve the store without credentials")
+        }
+        if let port = parsed.port, !(1...65_535).contains(port) {
+            throw SoundpackError(.usage, "the base URL '\(quotedURL)' has port \(port), outside 1–65535")
+        }
+        // A colon after the host (not inside an IPv6 `[…]`) must be followed by the port.
+        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"), parsed.port == nil || authority[authority.index(after: colon)...].isEmpty {
+            throw SoundpackError(.usage, "the base URL '\(quotedURL)' has an empty or unreadable port; \(example)")
         }
     }
 }

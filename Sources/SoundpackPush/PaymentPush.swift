@@ -25,7 +25,7 @@ public struct PaymentPushRequest: Sendable {
     /// nil: the announcement as text (微信到账15.40元).
     public var body: String?
     /// Where the store is served; nil: the manifest's path relative to the store.
-    public var baseURL: String?
+    public var baseURL: BaseURL?
     /// nil: a fresh UUID.
     public var paymentID: String?
 
@@ -64,12 +64,11 @@ extension PushPayload {
         case (false, nil):
             break
         }
-        if let base = request.baseURL { try SharedContainerExport.checkBaseURL(base) }
         if let id = request.paymentID, !PaymentID.isValid(id) {
             throw .usage("'\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
         }
         let manifestPath = StoreLayout.manifest(version.id, version.version)
-        let base = request.baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let base = request.baseURL?.trimmed
         let payload = try make(amount: amount, phrase: facts.phrasebook.isDeclared ? phrase.id : nil, packID: version.id,
                            version: version.version.description, title: request.title ?? manifest.name,
                            body: request.body ?? facts.phrasebook.announcement(phrase).alertText(for: amount, texts: manifest.texts),

@@ -30,9 +30,7 @@ enum ExportCommand: Command {
         if let key = arguments.value("--key"), let problem = SharedManifest.keyProblem(key) {
             throw .usage("--key: \(problem)", hint: "the default is \(SharedManifest.defaultKey); the app must read the same key")
         }
-        if let base = arguments.value("--base-url") {
-            do { try SharedContainerExport.checkBaseURL(base) } catch { throw error.with(hint: "check --base-url") }
-        }
+        let base = try baseURL(arguments)
         let store = try context.store(arguments)
         var packs: [ExportedPack] = []
         var catalog: (any Catalog)?
@@ -51,7 +49,7 @@ enum ExportCommand: Command {
         let data: Data
         do {
             let manifest = try SharedContainerExport.manifest(packs, key: arguments.value("--key") ?? SharedManifest.defaultKey,
-                                                              baseURL: arguments.value("--base-url"), namespace: arguments.has("--namespace"))
+                                                              baseURL: base, namespace: arguments.has("--namespace"))
             data = try SharedContainerExport.encode(manifest, as: format)
         } catch { throw error.context("cannot export") }
         if let output = arguments.value("--output") {

@@ -45,10 +45,7 @@ enum PayloadCommand: Command {
         var request = PaymentPushRequest(amount: arguments.positionals.first, packID: ref.id, version: ref.version)
         request.phrase = arguments.value("--phrase")
         (request.title, request.body) = (arguments.value("--title"), arguments.value("--body"))
-        (request.baseURL, request.paymentID) = (arguments.value("--base-url"), arguments.value("--payment-id"))
-        if let base = request.baseURL {
-            do { try SharedContainerExport.checkBaseURL(base) } catch { throw error.with(hint: "check --base-url") }
-        }
+        (request.baseURL, request.paymentID) = (try baseURL(arguments), arguments.value("--payment-id"))
         if let id = request.paymentID, !PaymentID.isValid(id) {
             throw .usage("--payment-id '\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
         }

@@ -21,6 +21,12 @@ func parseReference(_ text: String, requireVersion: Bool) throws(SoundpackError)
     return ref
 }
 
+/// `--base-url`, read once as a `BaseURL`; nil when it is not given.
+func baseURL(_ arguments: ParsedArguments) throws(SoundpackError) -> BaseURL? {
+    guard let text = arguments.value("--base-url") else { return nil }
+    do { return try BaseURL(checking: text) } catch { throw error.with(hint: "check --base-url") }
+}
+
 extension CLIContext {
     /// What a pack argument names (`PackSource`): a folder with a pack.json, or ID[@VERSION].
     /// `requireVersion`: a published version must name its version.
