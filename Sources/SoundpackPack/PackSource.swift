@@ -20,14 +20,15 @@ public enum PackSource: Sendable, Hashable {
         if stat(path + "/" + PackFolder.packFile, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
             return .folder(PackFolder(path: path, shown: argument))
         }
-        let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let id = parts.first, PackFile.isValidID(id) else {
-            throw .refused("'\(argument.quoted(limit: 80))' is neither a pack folder (no pack.json there) nor ID[@VERSION]")
+        let ref: PackRef
+        do { ref = try PackRef(parsing: argument) } catch {
+            switch error {
+            case .notAnID:
+                throw .refused("'\(argument.quoted(limit: 80))' is neither a pack folder (no pack.json there) nor ID[@VERSION]")
+            case .notAVersion(let version):
+                throw .usage("'\(version.quoted(limit: 80))' in '\(argument.quoted(limit: 80))' is not a semantic version; write ID@1.2.0")
+            }
         }
-        guard parts.count > 1 else { return .published(id: id, version: nil) }
-        guard let version = SemanticVersion(parts[1]) else {
-            throw .usage("'\(parts[1].quoted(limit: 80))' in '\(argument.quoted(limit: 80))' is not a semantic version; write ID@1.2.0")
-        }
-        return .published(id: id, version: version)
+        return .published(id: ref.id, version: ref.version)
     }
 }
