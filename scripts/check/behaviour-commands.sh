@@ -158,6 +158,75 @@ done
 run "payload lint text" $SP payload lint payloads/everything-wrong.json
 run "payload lint sarif" $SP payload lint payloads/everything-wrong.json --format sarif
 
+# verify: an unsigned version among signed ones, drift where --public-key asks for signatures, a
+# note before --unsigned-before; a key that is not the signer's.
+run "publish unsigned" $SP publish packs/merchant
+run "verify unsigned" $SP verify --public-key key.pub
+run "verify unsigned before" $SP verify --public-key key.pub --unsigned-before merchant@2.0.0 --format json
+python3 -c 'import base64; print(base64.b64encode(bytes(range(1, 33))).decode())' > other.pub
+run "verify other key" $SP verify --public-key other.pub
+
+# verify over drifted copies of the store: every store rule fires, in text, JSON and SARIF.
+cp -R store drifted
+python3 - drifted <<'PY'
+import base64, glob, json, os, shutil, sys
+root = sys.argv[1]
+def path(*parts): return os.path.join(root, *parts)
+clips = sorted(glob.glob(path("wechat", "1.0.0", "clips", "*")))
+open(clips[0], "ab").write(b"tampered")                    # store.changed: bytes
+os.remove(clips[1]); os.mkdir(clips[1])                     # store.changed: a folder where a file was
+os.remove(sorted(glob.glob(path("wechat", "1.1.0", "clips", "*")))[0])  # store.missing: a clip,
+os.remove(path("wechat", "1.1.0", "wechat-1.1.0.zip"))      # an archive
+open(path("wechat", "1.0.0", "manifest.json.sig"), "w").write("A" * 5000)  # store.changed, store.missing: a signature too large
+open(path("wechat", "1.0.0", "stray.txt"), "w").write("stray")  # store.unexpected
+open(path("stray.txt"), "w").write("stray")
+index = json.load(open(path("index.json"), encoding="utf-8"))  # store.index: a version dropped
+index["packs"]["wechat"]["versions"].pop("1.1.0")
+open(path("index.json"), "w", encoding="utf-8").write(json.dumps(index, ensure_ascii=False, indent=2))
+open(path("wechat", "1.1.0", "manifest.json.sig"), "w").write(base64.b64encode(bytes(64)).decode())  # store.signature
+open(path("wechat", "1.2.0", "manifest.json.sig"), "w").write("not base64!")  # store.missing: unreadable signature
+os.makedirs(path(".staging", "wechat@9.0.0-4194305-1", "clips"))  # store.leftover: staging, a temporary file,
+open(path(".index.json.4194305.1.tmp"), "w").write("{")
+shutil.copytree(path("wechat", "1.0.0"), path("wechat", "9.0.0"))  # a whole version never recorded,
+os.makedirs(path("wechat", "9.1.0", "clips"))                # and one whose manifest never went up
+open(path("wechat", "9.1.0", "clips", "1.caf"), "w").write("x")
+PY
+for format in text json sarif; do
+  run "verify drifted $format" $SP verify --store drifted --public-key key.pub --format "$format"
+done
+
+# Manifests and index.json broken: not a manifest, another version's, edited behind publish's back;
+# pack.json a folder; index.json not an index.
+cp -R store drifted-manifests
+python3 - drifted-manifests <<'PY'
+import json, os, shutil, sys
+root = sys.argv[1]
+def path(*parts): return os.path.join(root, *parts)
+open(path("wechat", "1.0.0", "manifest.json"), "w").write('{"not": "a manifest"}')
+shutil.copyfile(path("en-us", "1.0.0", "manifest.json"), path("wechat", "1.1.0", "manifest.json"))
+manifest = json.load(open(path("wechat", "1.2.0", "manifest.json"), encoding="utf-8"))
+manifest["name"] = manifest.get("name", "") + " edited"
+manifest["digest"] = "0" * 64
+token = sorted(manifest["clips"])[0]
+manifest["clips"][token]["sha256"] = "f" * 64
+kind = sorted(manifest["archives"])[0]
+manifest["archives"][kind]["sha256"] = "e" * 64
+open(path("wechat", "1.2.0", "manifest.json"), "w", encoding="utf-8").write(json.dumps(manifest, ensure_ascii=False, indent=2))
+os.remove(path("merchant", "1.0.0", "pack.json")); os.mkdir(path("merchant", "1.0.0", "pack.json"))
+open(path("index.json"), "w").write('{"packs": ')
+PY
+for format in text json sarif; do
+  run "verify drifted manifests $format" $SP verify --store drifted-manifests --public-key key.pub --format "$format"
+done
+
+# No index.json, a manifest missing, one larger than any soundpack writes.
+cp -R store drifted-bare
+rm drifted-bare/index.json drifted-bare/merchant/1.0.0/manifest.json
+python3 -c 'import sys; open(sys.argv[1], "a").write(" " * (1 << 20))' drifted-bare/wechat/1.0.0/manifest.json
+for format in text json sarif; do
+  run "verify drifted bare $format" $SP verify --store drifted-bare --public-key key.pub --format "$format"
+done
+
 # A drifted store: every rule of verify fires, in every format, with and without keys.
 printf 'x' >> store/wechat/1.1.0/clips/5.caf                       # store.changed (hash)
 rm store/wechat/1.1.0/clips/6.caf                                   # store.missing
