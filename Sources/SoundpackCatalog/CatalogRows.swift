@@ -25,10 +25,11 @@ struct PackVersionRow: Decodable {
     var yanked: Bool
 }
 
-/// A version's clip as `version(of:)` shows it.
-struct ShownClipRow: Decodable {
+/// A version's clip, as `version(of:)` shows it and `versionRecord(of:)` compares it.
+struct ClipRow: Decodable {
     var token: String
     var file: String
+    var storeFile: String?
     var bytes: Int64?
     var sha256: String?
     var container: Container?
@@ -42,14 +43,29 @@ struct ShownClipRow: Decodable {
     var momentaryMaxLufs: Double?
 
     enum CodingKeys: String, CodingKey {
-        case token, file, bytes, sha256, container, codec, sampleRate = "sample_rate", channels, frames, duration
+        case token, file, storeFile = "store_file", bytes, sha256, container, codec, sampleRate = "sample_rate", channels, frames, duration
         case peakDbfs = "peak_dbfs", truePeakDbtp = "true_peak_dbtp", momentaryMaxLufs = "momentary_max_lufs"
     }
 
+    /// The columns the clip queries select, for `SELECT \(ClipRow.columns) FROM clips …`.
+    static let columns = """
+        token, file, store_file, bytes, sha256, container, codec, sample_rate, channels, frames, duration, peak_dbfs, true_peak_dbtp,
+        momentary_max_lufs
+        """
+
+    /// The clip as `show` lists it.
     var clip: CatalogVersion.Clip {
         CatalogVersion.Clip(token: token, file: file, bytes: bytes, sha256: sha256, container: container, codec: codec, sampleRate: sampleRate,
                             channels: channels, frames: frames, durationSeconds: duration, peakDbfs: peakDbfs, truePeakDbtp: truePeakDbtp,
                             momentaryMaxLufs: momentaryMaxLufs)
+    }
+
+    /// The clip as the version-bump rule compares it.
+    var record: ClipRecord {
+        var clip = ClipRecord(key: token, file: file, storeFile: storeFile, facts: nil)
+        (clip.sha256, clip.bytes, clip.container, clip.codec) = (sha256, bytes.map(Int.init), container, codec)
+        (clip.sampleRate, clip.channels, clip.frames, clip.durationSeconds) = (sampleRate.map(Int.init), channels.map(Int.init), frames, duration)
+        return clip
     }
 }
 
@@ -71,32 +87,6 @@ struct RunRow: Decodable {
     var run: CatalogVersion.Run {
         CatalogVersion.Run(ranAt: ranAt, path: path, digest: digest, errors: errors, warnings: warnings, passed: passed,
                            worstAmount: worstAmount, worstSeconds: worstSeconds)
-    }
-}
-
-/// A version's clip as `versionRecord(of:)` compares it.
-struct RecordClipRow: Decodable {
-    var token: String
-    var file: String
-    var storeFile: String?
-    var sha256: String?
-    var bytes: Int?
-    var container: Container?
-    var codec: Codec?
-    var sampleRate: Int?
-    var channels: Int?
-    var frames: Int64?
-    var duration: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case token, file, storeFile = "store_file", sha256, bytes, container, codec, sampleRate = "sample_rate", channels, frames, duration
-    }
-
-    var record: ClipRecord {
-        var clip = ClipRecord(key: token, file: file, storeFile: storeFile, facts: nil)
-        (clip.sha256, clip.bytes, clip.container, clip.codec) = (sha256, bytes, container, codec)
-        (clip.sampleRate, clip.channels, clip.frames, clip.durationSeconds) = (sampleRate, channels, frames, duration)
-        return clip
     }
 }
 

@@ -86,12 +86,7 @@ public class SQLCatalog: Catalog {
 
     /// `rows` read as `T` (`SQLRow.decode`); a row that is not one is a damaged catalog, named as `what`.
     private func decoded<T: Decodable>(_ rows: [SQLRow], as type: T.Type, _ what: String) throws(SoundpackError) -> [T] {
-        var result: [T] = []
-        result.reserveCapacity(rows.count)
-        for row in rows {
-            do { result.append(try row.decode(T.self)) } catch { throw corrupt("\(what) it cannot read (\(error))") }
-        }
-        return result
+        do { return try rows.decoded(as: T.self) } catch { throw corrupt("\(what) it cannot read (\(error))") }
     }
 
     /// A lock of the store held through the database: PostgreSQL gives one, SQLite nil (`Catalog`).
@@ -289,10 +284,8 @@ public class SQLCatalog: Catalog {
         }
         let phrases = VersionPhrases(catalogText: row.phrases)
         if row.phrases != nil && phrases == nil { throw corrupt("unreadable phrases in the version row for \(PackRef.name(id, versionText: versionText.visible))") }
-        let clips = try decoded(read("""
-            SELECT token, file, bytes, sha256, container, codec, sample_rate, channels, frames, duration, peak_dbfs, true_peak_dbtp, momentary_max_lufs
-            FROM clips WHERE version_id = ? ORDER BY \(db.insertionOrder)
-            """, [.integer(row.id)]), as: ShownClipRow.self, "a clip row of \(PackRef.name(id, number))").map(\.clip)
+        let clips = try decoded(read("SELECT \(ClipRow.columns) FROM clips WHERE version_id = ? ORDER BY \(db.insertionOrder)", [.integer(row.id)]),
+                                as: ClipRow.self, "a clip row of \(PackRef.name(id, number))").map(\.clip)
         let runs = try decoded(read("""
             SELECT ran_at, path, digest, errors, warnings, passed, worst_amount, worst_seconds
             FROM validation_runs WHERE pack_id = ? AND version = ? ORDER BY id
@@ -311,10 +304,8 @@ public class SQLCatalog: Catalog {
         guard let (_, grammarID, options, maxAmount) = row.reading else {
             throw corrupt("an unreadable version row for \(PackRef.name(id, version))")
         }
-        let clips = try decoded(read("""
-            SELECT token, file, store_file, sha256, bytes, container, codec, sample_rate, channels, frames, duration
-            FROM clips WHERE version_id = ? ORDER BY \(db.insertionOrder)
-            """, [.integer(row.id)]), as: RecordClipRow.self, "a clip row of \(PackRef.name(id, version))").map(\.record)
+        let clips = try decoded(read("SELECT \(ClipRow.columns) FROM clips WHERE version_id = ? ORDER BY \(db.insertionOrder)", [.integer(row.id)]),
+                                as: ClipRow.self, "a clip row of \(PackRef.name(id, version))").map(\.record)
         let identity = VersionIdentity(packID: id, packName: row.name, version: version, digest: row.digest,
                                        grammar: Grammar(grammarID, options: options), maxAmount: maxAmount, source: row.source,
                                        phrases: VersionPhrases(catalogText: row.phrases))

@@ -3,13 +3,16 @@
 // error naming the column, never a silent default.
 
 import Foundation
+import SoundpackCore
 import SoundpackSupport
 
-/// Why a row is not the record it was read as: the column, and what it held instead.
+/// Why a row is not the record it was read as: the column, and what it held instead. The reason
+/// may quote the value (a damaged catalog holds anything): it is shown with its control
+/// characters escaped, so it can never forge a line of output.
 package struct RowProblem: Error, Sendable, CustomStringConvertible {
     package var column: String
     package var reason: String
-    package var description: String { "column \(column): \(reason)" }
+    package var description: String { "column \(column.visible): \(reason.visible)" }
 }
 
 extension SQLRow {
@@ -134,10 +137,19 @@ private struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
 }
 
 extension Array where Element == SQLRow {
+    /// Every row as `T`, in order; the first that is not one ends it.
+    package func decoded<T: Decodable>(as type: T.Type) throws(RowProblem) -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(count)
+        for row in self { result.append(try row.decode(T.self)) }
+        return result
+    }
+
     /// The first row as `T`; nil when there is none. One that is not a `T` is an error naming `what`.
     package func first<T: Decodable>(as type: T.Type, _ what: String) throws(SoundpackError) -> T? {
-        guard let row = first else { return nil }
-        do { return try row.decode(T.self) } catch { throw SoundpackError("the catalog holds \(what) it cannot read (\(error))") }
+        do { return try Array(prefix(1)).decoded(as: T.self).first } catch {
+            throw SoundpackError("the catalog holds \(what) it cannot read (\(error))")
+        }
     }
 }
 

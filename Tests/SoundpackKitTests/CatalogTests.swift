@@ -98,6 +98,11 @@ import Testing
         _ = try catalog.sqlite.query("UPDATE clips SET bytes = 'many' WHERE token = '5'")
         let error = try #require(throws: SoundpackError.self) { _ = try catalog.version(of: "wechat", nil) }
         #expect(error.description.contains("holds a clip row of wechat@1.0.0 it cannot read (column bytes: an integer that fits Int64 expected, found the text 'many')"), "\(error)")
+        // The value is quoted escaped: a damaged row cannot forge a line or move the cursor.
+        _ = try catalog.sqlite.query("UPDATE clips SET bytes = 'x' || char(10) || 'error: forged' || char(27) || '[2J' WHERE token = '5'")
+        let forged = try #require(throws: SoundpackError.self) { _ = try catalog.version(of: "wechat", nil) }
+        #expect(!forged.description.contains("\n") && !forged.description.contains("\u{1B}"), "\(forged)")
+        #expect(forged.description.contains("found the text 'x\\u{A}error: forged\\u{1B}[2J'"), "\(forged)")
     }
 
     /// Eight connections creating and writing one new catalog at once: every write lands.

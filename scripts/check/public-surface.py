@@ -36,13 +36,14 @@ def documented(lines, index):
 
 
 def survey(target):
-    publics = packages = 0
+    publics = packages = files = 0
     undocumented = []
     folder = os.path.join(root, "Sources", target)
     for directory, _, names in sorted(os.walk(folder)):
         for name in sorted(names):
             if not name.endswith(".swift"):
                 continue
+            files += 1
             path = os.path.join(directory, name)
             lines = open(path, encoding="utf-8").read().split("\n")
             for index, line in enumerate(lines):
@@ -54,6 +55,9 @@ def survey(target):
                         undocumented.append(f"{os.path.relpath(path, root)}:{index + 1}: {line.strip()}")
                 elif PACKAGE.match(line):
                     packages += 1
+    if files == 0:
+        # A layer with no sources is a moved folder or a wrong root, never a documented surface.
+        sys.exit(f"public-surface: no Swift files in {os.path.relpath(folder, root)}; nothing to check")
     return publics, packages, undocumented
 
 
