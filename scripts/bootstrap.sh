@@ -20,7 +20,7 @@ fi
 
 missing=()
 for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  case "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)" in *"install ok installed"*) ;; *) missing+=("$package") ;; esac
 done
 
 if [ ${#missing[@]} -gt 0 ]; then

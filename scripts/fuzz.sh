@@ -25,7 +25,7 @@ build_library() {
   local name=$1; shift
   local stamp="$out/lib/$name.stamp" dependency
   local stale=0
-  [ -e "$stamp" ] && [ -z "$(find "Sources/$name" -name '*.swift' -newer "$stamp" | head -1)" ] || stale=1
+  [ -e "$stamp" ] && [ -z "$(find "Sources/$name" -name '*.swift' -newer "$stamp" -print -quit)" ] || stale=1
   # A library is rebuilt too when one it depends on was (each layer on those below it).
   for dependency in "${DEPENDS_ON[@]:-}"; do [ -n "$dependency" ] && [ "$out/lib/$dependency.stamp" -nt "$stamp" ] && stale=1; done
   if [ $stale -eq 1 ]; then
@@ -37,7 +37,7 @@ build_library() {
 }
 # Our own C (the AVX2 loops), under the same sanitizers; SoundpackAudio is rebuilt after it.
 kernels="$out/lib/libCSoundpackKernels.a"
-if [ ! -e "$kernels" ] || [ -n "$(find Sources/CSoundpackKernels -newer "$kernels" | head -1)" ]; then
+if [ ! -e "$kernels" ] || [ -n "$(find Sources/CSoundpackKernels -newer "$kernels" -print -quit)" ]; then
   echo "fuzz: building CSoundpackKernels with -fsanitize=fuzzer-no-link,address" >&2
   objects=()
   for source in Sources/CSoundpackKernels/*.c; do
@@ -65,7 +65,7 @@ export SWIFT_BACKTRACE=enable=no SOUNDPACK_FUZZ_TMP=${SOUNDPACK_FUZZ_TMP:-/dev/s
 status=0
 for name in "${targets[@]}"; do
   binary="$out/fuzz-$name"
-  if [ ! -e "$binary" ] || [ "fuzz/targets/$name.swift" -nt "$binary" ] || [ "$(ls -t "$out"/lib/*.stamp | head -1)" -nt "$binary" ] || [ "$out/lib/SoundpackCore.stamp" -nt "$binary" ] || [ "$kernels" -nt "$binary" ]; then
+  if [ ! -e "$binary" ] || [ "fuzz/targets/$name.swift" -nt "$binary" ] || [ "$(ls -t "$out"/lib/*.stamp | awk 'NR == 1')" -nt "$binary" ] || [ "$out/lib/SoundpackCore.stamp" -nt "$binary" ] || [ "$kernels" -nt "$binary" ]; then
     # gold warns about ASan's local helper symbols in the static libraries; harmless, so filtered.
     # The old binary goes first: a target that no longer compiles must not run as it was.
     rm -f "$binary"
@@ -116,7 +116,7 @@ PY
   coverage=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{ print $2 }' || true)
   printf 'fuzz %-9s %-5s %10s runs in %ss, %7s exec/s, coverage %s edges\n' "$name" "$result" "${runs:-?}" "$seconds" "${speed:-?}" "${coverage:-?}"
   if [ "$result" = CRASH ]; then
-    grep -E 'ERROR|Fatal|panic|precondition|SUMMARY' "$log" | head -5
+    awk '/ERROR|Fatal|panic|precondition|SUMMARY/ && ++shown <= 5' "$log"
     ls "$out/crashes/$name/"
   fi
 done

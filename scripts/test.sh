@@ -22,6 +22,7 @@ echo "servers: PostgreSQL and Swift (S3) up in $(( $(date +%s) - servers_started
 export SOUNDPACK_REQUIRE_SERVERS=1
 scripts/check/run-script.sh
 scripts/check/core-graph.sh
+python3 scripts/check/early-exit-pipes.py  # no `| head`/`grep -q` that can kill its writer with SIGPIPE under pipefail
 python3 scripts/check/function-length.py --max 60 --top 3  # no function in Sources longer than 60 lines
 python3 scripts/check/public-surface.py        # every public declaration of the engine's layers has a doc comment
 python3 scripts/check/linux-imports.py

@@ -61,7 +61,7 @@ if [ -n "$version" ]; then
   runtime=(libsqlite3-0 libsndfile1 libsodium23 libsamplerate0 libebur128-1 libarchive13 libssl3 libpq5 libcurl4)
   missing=()
   for package in "${runtime[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    case "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)" in *"install ok installed"*) ;; *) missing+=("$package") ;; esac
   done
   if [ ${#missing[@]} -gt 0 ]; then
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo

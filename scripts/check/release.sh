@@ -123,7 +123,7 @@ install_line=$(grep -m1 '^sudo apt-get install --no-install-recommends lib' READ
 read -ra listed <<< "${install_line#sudo apt-get install --no-install-recommends }"
 required=()
 for soname in $needed; do
-  path=$(ldd "$binary" | awk -v soname="$soname" '$1 == soname && $2 == "=>" { print $3; exit } $1 ~ "/" soname "$" { print $1; exit }')
+  path=$(ldd "$binary" | awk -v soname="$soname" '!found && $1 == soname && $2 == "=>" { print $3; found = 1 } !found && $1 ~ "/" soname "$" { print $1; found = 1 }')
   [ -n "$path" ] || fail "the loader finds no $soname here (scripts/bootstrap.sh installs the libraries)"
   package=$(package_of "$path") || fail "no Debian package owns $path ($soname)"
   required+=("$package")
@@ -142,7 +142,7 @@ for library in avutil avcodec avformat; do
   ffmpeg+=("lib$library.so.$major")
 done
 for soname in $(sed -n 's/.*soundpack_open_library(&handle, "\(.*\)").*/\1/p' Sources/C*/shim.h) "${ffmpeg[@]}"; do
-  path=$(ldconfig -p | awk -v soname="$soname" '$1 == soname { print $NF; exit }')
+  path=$(ldconfig -p | awk -v soname="$soname" '!found && $1 == soname { print $NF; found = 1 }')
   package=$([ -n "$path" ] && package_of "$path") || fail "no Debian package provides $soname here (scripts/bootstrap.sh --dev installs them)"
   grep -q "\`$package\`" README.md || fail "README.md does not name $package, the package of $soname (opened on first use)"
 done
