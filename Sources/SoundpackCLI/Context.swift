@@ -130,6 +130,9 @@ public struct CLIContext: Sendable {
     /// `--color`: auto unless a command line says otherwise.
     public var colour: ColourChoice = .auto
 
+    /// The options every command takes (`--catalog`, `--store`, …), as the command line gives them.
+    var global = GlobalOptions()
+
     /// Whether to colour `sink`: `--color always|never` decides; `auto` colours a terminal unless
     /// `NO_COLOR` is set to something (no-color.org: an empty value does not count) or `TERM=dumb`.
     func colours(_ sink: OutputSink) -> Bool {

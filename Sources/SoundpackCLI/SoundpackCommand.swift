@@ -4,13 +4,15 @@ import Foundation
 import SoundpackCore
 import SoundpackKit
 
-/// A subcommand: its spec (for parsing and `--help`) and its body.
+/// A subcommand: its spec (for parsing and `--help`, its options from `Options.specs`), its typed
+/// options and its body.
 protocol Command: SendableMetatype {
+    associatedtype Options: ParsableArguments
     static var spec: CommandSpec { get }
     /// Whether the command reads or writes the catalog or the store (their settings are checked
     /// before it runs).
     static var usesCatalogOrStore: Bool { get }
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode
+    static func run(_ options: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode
 }
 
 extension Command {
@@ -122,23 +124,29 @@ public enum SoundpackCommand {
         var context = context
         do {
             let parsed = try command.spec.parse(Array(arguments.dropFirst()))
-            context.colour = try parsed.choice("--color")
+            context.global = try GlobalOptions.decode(parsed, command: nil)
+            context.colour = context.global.colour
             // Settings checked before a command that uses them touches the disk: an empty
             // SOUNDPACK_STORE must not let a catalog be created first. Commands that use neither
             // (say, render, convert…) are not refused for them.
             if command.usesCatalogOrStore {
-                _ = try context.setting(parsed, "--store", "SOUNDPACK_STORE")
-                _ = try context.setting(parsed, "--catalog", "SOUNDPACK_CATALOG")
+                _ = try context.setting(\.store, "--store", "SOUNDPACK_STORE")
+                _ = try context.setting(\.catalog, "--catalog", "SOUNDPACK_CATALOG")
             }
-            if parsed.has("--help") {
+            if context.global.help {
                 context.stdout.write(command.spec.help)
                 return .success
             }
-            return try command.run(parsed, context)
+            return try decodeAndRun(command, parsed, context)
         } catch {
             report(error, context)
             return error.code
         }
+    }
+
+    /// The command's options decoded from `parsed`, and its run.
+    private static func decodeAndRun<Subcommand: Command>(_ command: Subcommand.Type, _ parsed: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        try command.run(Subcommand.Options.decode(parsed, command: command.spec.name), context)
     }
 
     static func report(_ error: SoundpackError, _ context: CLIContext) {
@@ -169,15 +177,15 @@ enum Style {
 extension CLIContext {
     /// The catalog, store and working folder of a command line: `--catalog`, else
     /// `SOUNDPACK_CATALOG`; `--store`, else `SOUNDPACK_STORE`; the defaults under the project root.
-    func workspace(_ arguments: ParsedArguments) throws(SoundpackError) -> Workspace {
-        Workspace(catalog: try setting(arguments, "--catalog", "SOUNDPACK_CATALOG"), store: try setting(arguments, "--store", "SOUNDPACK_STORE"),
-                  s3Endpoint: arguments.value("--s3-endpoint"), workingDirectory: workingDirectory, environment: environment)
+    func workspace() throws(SoundpackError) -> Workspace {
+        Workspace(catalog: try setting(\.catalog, "--catalog", "SOUNDPACK_CATALOG"), store: try setting(\.store, "--store", "SOUNDPACK_STORE"),
+                  s3Endpoint: global.s3Endpoint, workingDirectory: workingDirectory, environment: environment)
     }
 
-    /// The value of `option`, else of the environment variable `variable`. An empty one is refused:
+    /// The global option at `path` (named `option`), else the environment variable `variable`. An empty one is refused:
     /// `SOUNDPACK_STORE=` (a CI secret that is not set) would otherwise name the working folder.
-    func setting(_ arguments: ParsedArguments, _ option: String, _ variable: String) throws(SoundpackError) -> String? {
-        if let given = arguments.value(option) {
+    func setting(_ path: KeyPath<GlobalOptions, String?>, _ option: String, _ variable: String) throws(SoundpackError) -> String? {
+        if let given = global[keyPath: path] {
             guard !given.isEmpty else { throw .usage("\(option) is empty", hint: "name a \(option.dropFirst(2)), or leave the option out") }
             return given
         }
@@ -190,8 +198,8 @@ extension CLIContext {
 
     /// The store the command line names (`dist/` under the project root by default). `existing`:
     /// for a command that reads it, a store that does not exist is an error (exit 3).
-    func store(_ arguments: ParsedArguments, existing: Bool = false) throws(SoundpackError) -> Store {
-        let workspace = try workspace(arguments)
+    func store(existing: Bool = false) throws(SoundpackError) -> Store {
+        let workspace = try workspace()
         let store: Store
         do { store = try workspace.openStore() } catch { throw error.context("cannot use the store") }
         if existing { try workspace.requireStore(store) }
@@ -199,8 +207,8 @@ extension CLIContext {
     }
 
     /// The catalog the command works on (see `Workspace.openCatalog`).
-    func openCatalog(_ arguments: ParsedArguments, readOnly: Bool = false, emptyWhenMissing: Bool = false) throws(SoundpackError) -> any Catalog {
-        let workspace = try workspace(arguments)
+    func openCatalog(readOnly: Bool = false, emptyWhenMissing: Bool = false) throws(SoundpackError) -> any Catalog {
+        let workspace = try workspace()
         // A read of a catalog that does not exist says so in its own words (exit 3), unwrapped.
         if readOnly && !emptyWhenMissing { try workspace.requireCatalog() }
         do { return try workspace.openCatalog(emptyWhenMissing: emptyWhenMissing) } catch {

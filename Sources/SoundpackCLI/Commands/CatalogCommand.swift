@@ -24,29 +24,39 @@ enum CatalogCommand: Command {
             has with another digest than the store's, or any of these failing, is refused (exit 3), and nothing is
             recorded then. publish and yank do the same for the pack they touch.
             """,
-        options: [
-            .option("--from", value: "FILE|URL", help: "migrate: the catalog to copy"),
-            .option("--to", value: "FILE|URL", help: "migrate: the empty catalog to copy into (created if it is a new SQLite file)"),
-            .flag("--from-store", help: "rebuild: read the versions from the store (--store)"),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        if arguments.positionals == ["rebuild"] { return try rebuild(arguments, context) }
-        guard arguments.positionals == ["migrate"] else {
+    struct Options: ParsableArguments {
+        var subcommand: String?
+        var from: String?
+        var to: String?
+        var fromStore = false
+
+        static let declarations: [Declaration<Self>] = [
+            .argument(to: \.subcommand),
+            .option("--from", to: \.from, value: "FILE|URL", help: "migrate: the catalog to copy"),
+            .option("--to", to: \.to, value: "FILE|URL", help: "migrate: the empty catalog to copy into (created if it is a new SQLite file)"),
+            .flag("--from-store", to: \.fromStore, help: "rebuild: read the versions from the store (--store)"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        if arguments.subcommand == "rebuild" { return try rebuild(arguments, context) }
+        guard arguments.subcommand == "migrate" else {
             throw .usage("catalog takes one subcommand: migrate or rebuild", hint: "soundpack catalog migrate --from .soundpack/catalog.sqlite --to postgresql://user@host/db, or soundpack catalog rebuild --from-store")
         }
-        guard let from = arguments.value("--from"), let to = arguments.value("--to") else { throw .usage("catalog migrate needs --from and --to") }
+        guard let from = arguments.from, let to = arguments.to else { throw .usage("catalog migrate needs --from and --to") }
         let migration = try CatalogCopy.migrate(from: CatalogLocation(from, workingDirectory: context.workingDirectory),
                                                 to: CatalogLocation(to, workingDirectory: context.workingDirectory))
         try context.emit(CatalogMigration(from: migration.from, to: migration.to, rows: migration.counts.rows), .text)
         return .success
     }
 
-    static func rebuild(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard arguments.has("--from-store") else { throw .usage("catalog rebuild needs --from-store", hint: "soundpack catalog rebuild --from-store --store s3://bucket/voice") }
+    static func rebuild(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard arguments.fromStore else { throw .usage("catalog rebuild needs --from-store", hint: "soundpack catalog rebuild --from-store --store s3://bucket/voice") }
         // The store first: rebuilding from a store that does not exist creates nothing and records nothing.
-        let store = try context.store(arguments, existing: true)
-        let catalog = try context.openCatalog(arguments)
+        let store = try context.store(existing: true)
+        let catalog = try context.openCatalog()
         let report = try Publisher(catalog: catalog, store: store).rebuildCatalog()
         try context.emit(CatalogRebuild(catalog: catalog.location, store: store.location, recorded: report.recorded, yanked: report.yanked, known: report.known), .text)
         return .success

@@ -14,10 +14,16 @@ enum CompletionsCommand: Command {
             bash: source it, or save it as /etc/bash_completion.d/soundpack. zsh: save it as _soundpack in a
             folder on $fpath. fish: save it as ~/.config/fish/completions/soundpack.fish.
             """,
-        options: [])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard arguments.positionals.count == 1, let shell = arguments.positionals.first else {
+    struct Options: ParsableArguments {
+        var shell: String?
+
+        static let declarations: [Declaration<Self>] = [.argument(to: \.shell)]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard let shell = arguments.shell else {
             throw .usage("completions needs a shell: bash, zsh or fish", hint: "soundpack completions bash > /etc/bash_completion.d/soundpack")
         }
         switch shell {
@@ -36,10 +42,13 @@ enum ManCommand: Command {
         name: "man",
         synopsis: "man",
         summary: "Print the manual page (roff); read it with `soundpack man | man -l -`.",
-        options: [])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw .usage("man takes no arguments", hint: "soundpack man | man -l -") }
+    struct Options: ParsableArguments {
+        static let declarations: [Declaration<Self>] = []
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         context.stdout.write(ManPage.roff())
         return .success
     }

@@ -19,38 +19,36 @@ enum ConvertCommand: Command {
             follow. SRC is only read. DEST is assembled in a temporary folder beside it, validated, and renamed
             into place, so a failure leaves no DEST; an existing DEST is refused unless --force.
             """,
-        options: [
-            .option("--rate", value: "HZ", help: "target sample rate (8000-48000)"),
-            .choice("--codec", value: "CODEC", [AudioFileWriter.Encoding.pcm16, .ulaw, .alaw, .ima4], default: .pcm16),
-            .choice("--container", value: "C", [Container.caf, .wav, .aiff], default: .caf),
-            .option("--loudness", value: "LUFS", help: "momentary-max loudness target, e.g. -18"),
-            .flag("--trim-silence", help: "cut leading and trailing silence, keeping 10 ms"),
-            .flag("--mono", help: "mix every clip to one channel"),
-            .flag("--force", help: "replace an existing DEST"),
-            .choice("--format", value: "FORMAT", default: OutputFormat.text),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard arguments.positionals.count == 2 else {
+    struct Options: ParsableArguments {
+        var source: String?
+        var destination: String?
+        var convert = ConvertOptions()
+        var format = OutputFormat.text
+
+        static let declarations: [Declaration<Self>] = [
+            .argument(to: \.source),
+            .argument(to: \.destination),
+            .option("--rate", to: \.convert.sampleRate, value: "HZ", help: "target sample rate (8000-48000)", convert: WholeNumber.converting("--rate must be a whole number of Hz")),
+            .choice("--codec", to: \.convert.encoding, value: "CODEC", [.pcm16, .ulaw, .alaw, .ima4]),
+            .choice("--container", to: \.convert.container, value: "C", [.caf, .wav, .aiff]),
+            .option("--loudness", to: \.convert.loudness, value: "LUFS", help: "momentary-max loudness target, e.g. -18") { text throws(SoundpackError) in
+                guard let lufs = Double(text), (-70.0...0).contains(lufs) else { throw .usage("--loudness must be LUFS between -70 and 0, e.g. -18") }
+                return lufs
+            },
+            .flag("--trim-silence", to: \.convert.trimSilence, help: "cut leading and trailing silence, keeping 10 ms"),
+            .flag("--mono", to: \.convert.mono, help: "mix every clip to one channel"),
+            .flag("--force", to: \.convert.force, help: "replace an existing DEST"),
+            .choice("--format", to: \.format, value: "FORMAT"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard let source = arguments.source, let destination = arguments.destination else {
             throw .usage("convert needs SRC and DEST folders", hint: "soundpack convert raw/wechat packs/wechat --rate 22050 --loudness -18")
         }
-        let format: OutputFormat = try arguments.choice("--format")
-        var options = ConvertOptions()
-        if let rate = arguments.value("--rate") {
-            guard let hz = Int(rate) else { throw .usage("--rate must be a whole number of Hz") }
-            options.sampleRate = hz
-        }
-        options.encoding = try arguments.choice("--codec")
-        options.container = try arguments.choice("--container")
-        if let loudness = arguments.value("--loudness") {
-            guard let lufs = Double(loudness), (-70.0...0).contains(lufs) else { throw .usage("--loudness must be LUFS between -70 and 0, e.g. -18") }
-            options.loudness = lufs
-        }
-        options.trimSilence = arguments.has("--trim-silence")
-        options.mono = arguments.has("--mono")
-        options.force = arguments.has("--force")
-
-        let (source, destination) = (arguments.positionals[0], arguments.positionals[1])
+        let (format, options) = (arguments.format, arguments.convert)
         let summary: ConvertSummary
         do {
             summary = try PackConverter().convert(source: context.packFolder(source), destination: context.packFolder(destination), options: options)

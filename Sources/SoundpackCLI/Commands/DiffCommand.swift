@@ -14,25 +14,37 @@ enum DiffCommand: Command {
             Each side is a version the catalog recorded (ID@VERSION) or a pack folder, which is validated (not
             recorded) to compare a working copy with what is published: soundpack diff wechat@1.0.0 packs/wechat.
             """,
-        options: [.choice("--format", value: "FORMAT", default: OutputFormat.text)])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let format: OutputFormat = try arguments.choice("--format")
-        guard arguments.positionals.count == 2 else { throw .usage("diff needs two versions", hint: "soundpack diff wechat@1.0.0 wechat@1.1.0") }
+    struct Options: ParsableArguments {
+        var old: String?
+        var new: String?
+        var format = OutputFormat.text
+
+        static let declarations: [Declaration<Self>] = [
+            .argument(to: \.old),
+            .argument(to: \.new),
+            .choice("--format", to: \.format, value: "FORMAT"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let format = arguments.format
+        guard let old = arguments.old, let new = arguments.new else { throw .usage("diff needs two versions", hint: "soundpack diff wechat@1.0.0 wechat@1.1.0") }
         var catalog: (any Catalog)?
         var store: Store?
         func facts(_ argument: String) throws(SoundpackError) -> (name: String, facts: VersionFacts) {
             let source = try context.packSource(argument, requireVersion: true)
             func open() throws(SoundpackError) -> any Catalog {
                 if let catalog { return catalog }
-                let opened = try context.openCatalog(arguments, readOnly: true)
+                let opened = try context.openCatalog(readOnly: true)
                 catalog = opened
                 return opened
             }
             // Opened for a recorded version only: two pack folders need no store.
             func openStore() throws(SoundpackError) -> Store {
                 if let store { return store }
-                let opened = try context.store(arguments)
+                let opened = try context.store()
                 store = opened
                 return opened
             }
@@ -41,7 +53,7 @@ enum DiffCommand: Command {
                 throw error.kind == .refused ? error.with(hint: "soundpack list shows what it holds") : error
             }
         }
-        let a = try facts(arguments.positionals[0]), b = try facts(arguments.positionals[1])
+        let a = try facts(old), b = try facts(new)
         guard a.name == b.name else {
             throw .usage("diff compares two versions of one pack; \(a.name.visible) and \(b.name.visible) are different packs",
                          hint: "soundpack diff \(PackRef.name(a.name, a.facts.version).visible) packs/\(a.name.visible)")

@@ -16,28 +16,42 @@ enum ExportCommand: Command {
             (base URL + store path). ID[@VER] reads a published version from the store; DIR a pack folder.
             File names must be unique across the exported packs; --namespace prefixes them with the pack id.
             """,
-        options: [
-            .choice("--format", value: "FORMAT", default: SharedManifest.Encoding.plist, help: "the manifest's encoding (plist: an XML property list)"),
-            .option("--key", value: "NAME", help: "UserDefaults key for the bundled clip list (default kMainAppMp3FileKey)"),
-            .option("--base-url", value: "URL", help: "where the store is served, for download URLs"),
-            .flag("--namespace", help: "prefix file names with the pack id"),
-            .option("-o", "--output", value: "FILE", help: "write to FILE instead of standard output"),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let format: SharedManifest.Encoding = try arguments.choice("--format")
-        guard !arguments.positionals.isEmpty else { throw .usage("export needs ID[@VER] or a pack folder", hint: "soundpack export wechat --base-url https://cdn.example.com/packs") }
-        if let key = arguments.value("--key"), let problem = SharedManifest.keyProblem(key) {
-            throw .usage("--key: \(problem)", hint: "the default is \(SharedManifest.defaultKey); the app must read the same key")
-        }
-        let base = try baseURL(arguments)
-        let store = try context.store(arguments)
+    struct Options: ParsableArguments {
+        var packs: [String] = []
+        var format = SharedManifest.Encoding.plist
+        var key = SharedManifest.defaultKey
+        var baseURL: BaseURL?
+        var namespace = false
+        var output: String?
+
+        static let declarations: [Declaration<Self>] = [
+            .arguments(to: \.packs),
+            .choice("--format", to: \.format, value: "FORMAT", help: "the manifest's encoding (plist: an XML property list)"),
+            .option("--key", to: \.key, value: "NAME", help: "UserDefaults key for the bundled clip list (default kMainAppMp3FileKey)") { key throws(SoundpackError) in
+                if let problem = SharedManifest.keyProblem(key) {
+                    throw .usage("--key: \(problem)", hint: "the default is \(SharedManifest.defaultKey); the app must read the same key")
+                }
+                return key
+            },
+            .baseURL(to: \.baseURL, help: "where the store is served, for download URLs"),
+            .flag("--namespace", to: \.namespace, help: "prefix file names with the pack id"),
+            .option("-o", "--output", to: \.output, value: "FILE", help: "write to FILE instead of standard output"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let format = arguments.format
+        guard !arguments.packs.isEmpty else { throw .usage("export needs ID[@VER] or a pack folder", hint: "soundpack export wechat --base-url https://cdn.example.com/packs") }
+        let base = arguments.baseURL
+        let store = try context.store()
         var packs: [ExportedPack] = []
         var catalog: (any Catalog)?
-        for argument in arguments.positionals {
+        for argument in arguments.packs {
             let (pack, yanked) = try SharedContainerExport.pack(try context.packSource(argument), named: argument, store: store) { () throws(SoundpackError) in
                 if let catalog { return catalog }
-                let opened = try context.openCatalog(arguments, readOnly: true)
+                let opened = try context.openCatalog(readOnly: true)
                 catalog = opened
                 return opened
             }
@@ -48,11 +62,10 @@ enum ExportCommand: Command {
         }
         let data: Data
         do {
-            let manifest = try SharedContainerExport.manifest(packs, key: arguments.value("--key") ?? SharedManifest.defaultKey,
-                                                              baseURL: base, namespace: arguments.has("--namespace"))
+            let manifest = try SharedContainerExport.manifest(packs, key: arguments.key, baseURL: base, namespace: arguments.namespace)
             data = try SharedContainerExport.encode(manifest, as: format)
         } catch { throw error.context("cannot export") }
-        if let output = arguments.value("--output") {
+        if let output = arguments.output {
             try context.writeOutput(data, to: output)
             if output != "-" { context.stderr.write("wrote \(output.visible) (\(packs.count) pack\(packs.count == 1 ? "" : "s"), \(format))\n") }
         } else {

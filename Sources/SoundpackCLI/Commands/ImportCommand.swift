@@ -14,11 +14,19 @@ enum ImportCommand: Command {
             entries, an entry over 16 MiB or 256 MiB in all are refused. The pack is extracted into an empty
             temporary folder beside DEST, validated, and renamed to DEST only when it has no errors; DEST must not exist.
             """,
-        options: [])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard arguments.positionals.count == 2 else { throw .usage("import needs ARCHIVE and DEST", hint: "soundpack import wechat-1.0.0.tar.gz packs/wechat") }
-        let (archive, destination) = (arguments.positionals[0], arguments.positionals[1])
+    struct Options: ParsableArguments {
+        var archive: String?
+        var destination: String?
+
+        static let declarations: [Declaration<Self>] = [.argument(to: \.archive), .argument(to: \.destination)]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard let archive = arguments.archive, let destination = arguments.destination else {
+            throw .usage("import needs ARCHIVE and DEST", hint: "soundpack import wechat-1.0.0.tar.gz packs/wechat")
+        }
         guard FileManager.default.isReadableFile(atPath: context.absolute(archive)) else {
             throw .environment("cannot import \(archive.visible)", "there is no readable file there")
         }

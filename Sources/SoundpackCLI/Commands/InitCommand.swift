@@ -29,29 +29,41 @@ enum InitCommand: Command {
             DIR lies in a folder that holds schemas/pack.schema.json (this repository). DIR is assembled beside
             itself and renamed into place: a failure leaves nothing.
             """,
-        options: NewPackArguments.specs + [
-            .option("--prefix", value: "TEXT", help: "the words of the prefix clip, e.g. 微信到账"),
-            PairArguments.phraseText,
-            .option("--from", value: "RECORDINGS", help: "a folder of recordings to adopt as the clips"),
-            .option("--map", value: "TOKEN=NAME", help: "with --from: the recording for TOKEN, e.g. prefix=wechat_prefix", repeatable: true),
-            .choice("--format", value: "FORMAT", default: OutputFormat.text),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let new = try NewPackArguments(arguments, command: "init", example: "soundpack init packs/mypack --id mypack")
-        let format: OutputFormat = try arguments.choice("--format")
+    struct Options: ParsableArguments {
+        var new = NewPackOptions()
+        var prefix: String?
+        var phraseTexts: [KeyValuePair] = []
+        var recordings: String?
+        var maps: [KeyValuePair] = []
+        var format = OutputFormat.text
+
+        static let declarations: [Declaration<Self>] = .group(\.new) + [
+            .option("--prefix", to: \.prefix, value: "TEXT", help: "the words of the prefix clip, e.g. 微信到账"),
+            .phraseTexts(to: \.phraseTexts),
+            .option("--from", to: \.recordings, value: "RECORDINGS", help: "a folder of recordings to adopt as the clips"),
+            .option("--map", to: \.maps, value: "TOKEN=NAME", help: "with --from: the recording for TOKEN, e.g. prefix=wechat_prefix",
+                    convert: KeyValuePair.converting("--map", form: "TOKEN=NAME", example: "--map prefix=wechat_prefix")),
+            .choice("--format", to: \.format, value: "FORMAT"),
+        ]
+    }
+
+    static func run(_ options: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let new = try options.new.resolved(command: "init", example: "soundpack init packs/mypack --id mypack")
+        let format = options.format
         let directory = new.directory
         var file = PackFile(id: new.id, name: new.id, version: SemanticVersion("0.1.0")!, grammar: new.grammar, maxAmount: new.maximum, clips: [:])
-        let phraseTexts = try PairArguments.phraseTexts(arguments)
-        if let prefix = arguments.value("--prefix") {
+        let phraseTexts = options.phraseTexts.map { (id: $0.key, text: $0.value) }
+        if let prefix = options.prefix {
             guard phraseTexts.isEmpty else {
                 throw .usage("--prefix and --phrase-text cannot be given together", hint: "write the prefix as --phrase-text prefix=TEXT")
             }
             file.texts = ["prefix": prefix]
         }
         try PhraseTexts.apply(phraseTexts, to: &file)
-        let maps = try PairArguments.pairs(arguments, "--map", form: "TOKEN=NAME", example: "--map prefix=wechat_prefix").map { (token: $0.key, name: $0.value) }
-        if let recordings = arguments.value("--from") {
+        let maps = options.maps.map { (token: $0.key, name: $0.value) }
+        if let recordings = options.recordings {
             return try adopt(recordings, maps: maps, into: file, directory, context, format)
         }
         guard maps.isEmpty else { throw .usage("--map applies to --from only", hint: "soundpack init DIR --id ID --from RECORDINGS --map prefix=wechat_prefix") }

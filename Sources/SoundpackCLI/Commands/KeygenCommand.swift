@@ -15,17 +15,26 @@ enum KeygenCommand: Command {
             repository (and keep it in your CI's secrets), or give --force. FILE.pub is public: commit it, and paste
             its contents into the app's configuration.
             """,
-        options: [.option("-o", "--output", value: "FILE", help: "where to write the secret key"),
-                  .flag("--force", help: "write the secret key into a git work tree even where git does not ignore it")])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard let output = arguments.value("--output") else { throw .usage("keygen needs -o FILE") }
+    struct Options: ParsableArguments {
+        var output: String?
+        var force = false
+
+        static let declarations: [Declaration<Self>] = [
+            .option("-o", "--output", to: \.output, value: "FILE", help: "where to write the secret key"),
+            .flag("--force", to: \.force, help: "write the secret key into a git work tree even where git does not ignore it"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard let output = arguments.output else { throw .usage("keygen needs -o FILE") }
         guard output != "-" else { throw .usage("keygen writes a secret key and its .pub beside it, so -o needs a file name, not -") }
         let path = context.absolute(output)
         guard !FileManager.default.fileExists(atPath: path), !FileManager.default.fileExists(atPath: path + ".pub") else {
             throw .refused("\(output) or \(output).pub already exists", hint: "keygen never overwrites a key")
         }
-        if !arguments.has("--force") { try refuseUnignoredSecret(at: path, shown: output) }
+        if !arguments.force { try refuseUnignoredSecret(at: path, shown: output) }
         let key = SigningKey.generate()
         do {
             try AtomicFile.write(Data((Data(key.secretKeyBytes).base64EncodedString() + "\n").utf8), to: path, mode: 0o600, replacing: false)

@@ -9,13 +9,18 @@ enum ListCommand: Command {
         name: "list",
         synopsis: "list [--format text|json]",
         summary: "List the packs in the catalog with their newest version and last validation.",
-        options: [.choice("--format", value: "FORMAT", default: OutputFormat.text)])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let format: OutputFormat = try arguments.choice("--format")
-        guard arguments.positionals.isEmpty else { throw .usage("list takes no arguments") }
+    struct Options: ParsableArguments {
+        var format = OutputFormat.text
+
+        static let declarations: [Declaration<Self>] = [.choice("--format", to: \.format, value: "FORMAT")]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let format = arguments.format
         let packs: [CatalogPack]
-        let catalog = try context.openCatalog(arguments, readOnly: true)
+        let catalog = try context.openCatalog(readOnly: true)
         do { packs = try catalog.packs() } catch {
             throw error.context("cannot read the catalog")
         }

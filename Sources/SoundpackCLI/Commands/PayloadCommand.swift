@@ -25,41 +25,59 @@ enum PayloadCommand: Command {
             of [A-Za-z0-9._:-]) (errors); payload.no-interruption-level, payload.critical (it needs Apple's entitlement)
             and payload.no-payment-id are warnings. Exit 1 on errors.
             """,
-        options: [
-            .option("--pack", value: "ID[@VER]", help: "a published pack; the newest version when @VER is left out"),
-            .option("--phrase", value: "ID", help: "the pack's phrase to say (default: its defaultPhrase)"),
-            .option("--title", value: "TEXT", help: "alert title"),
-            .option("--body", value: "TEXT", help: "alert body"),
-            .option("--base-url", value: "URL", help: "where the store is served (default: paths relative to the store)"),
-            .option("--payment-id", value: "ID", help: "the payment's id, announced once by the phone (default: a fresh UUID)"),
-            .choice("--format", value: "FORMAT", default: ReportFormat.text, help: "lint's output"),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        if arguments.positionals.first == "lint" { return try lint(arguments, context) }
-        guard arguments.positionals.count == 1 || (arguments.positionals.isEmpty && arguments.value("--phrase") != nil) else {
+    struct Options: ParsableArguments {
+        /// The amount, or `lint` (then `file` is what to lint).
+        var amount: String?
+        var file: String?
+        var pack: String?
+        var phrase: String?
+        var title: String?
+        var body: String?
+        var baseURL: BaseURL?
+        var paymentID: String?
+        var format = ReportFormat.text
+
+        static let declarations: [Declaration<Self>] = [
+            .argument(to: \.amount),
+            .argument(to: \.file),
+            .option("--pack", to: \.pack, value: "ID[@VER]", help: "a published pack; the newest version when @VER is left out"),
+            .option("--phrase", to: \.phrase, value: "ID", help: "the pack's phrase to say (default: its defaultPhrase)"),
+            .option("--title", to: \.title, value: "TEXT", help: "alert title"),
+            .option("--body", to: \.body, value: "TEXT", help: "alert body"),
+            .baseURL(to: \.baseURL, help: "where the store is served (default: paths relative to the store)"),
+            .option("--payment-id", to: \.paymentID, value: "ID", help: "the payment's id, announced once by the phone (default: a fresh UUID)") { id throws(SoundpackError) in
+                guard PaymentID.isValid(id) else {
+                    throw .usage("--payment-id '\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
+                }
+                return id
+            },
+            .choice("--format", to: \.format, value: "FORMAT", help: "lint's output"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        if arguments.amount == "lint" { return try lint(arguments, context) }
+        guard arguments.file == nil, arguments.amount != nil || arguments.phrase != nil else {
             throw .usage("payload needs one amount", hint: "soundpack payload 15.40 --pack wechat")
         }
-        guard let packText = arguments.value("--pack") else { throw .usage("payload needs --pack ID[@VER]") }
+        guard let packText = arguments.pack else { throw .usage("payload needs --pack ID[@VER]") }
         let ref = try parseReference(packText, requireVersion: false)
-        var request = PaymentPushRequest(amount: arguments.positionals.first, packID: ref.id, version: ref.version)
-        request.phrase = arguments.value("--phrase")
-        (request.title, request.body) = (arguments.value("--title"), arguments.value("--body"))
-        (request.baseURL, request.paymentID) = (try baseURL(arguments), arguments.value("--payment-id"))
-        if let id = request.paymentID, !PaymentID.isValid(id) {
-            throw .usage("--payment-id '\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
-        }
-        let catalog = try context.openCatalog(arguments, readOnly: true)
-        context.stdout.write(String(decoding: try PushPayload.build(request, store: try context.store(arguments), catalog: catalog), as: UTF8.self))
+        var request = PaymentPushRequest(amount: arguments.amount, packID: ref.id, version: ref.version)
+        request.phrase = arguments.phrase
+        (request.title, request.body) = (arguments.title, arguments.body)
+        (request.baseURL, request.paymentID) = (arguments.baseURL, arguments.paymentID)
+        let catalog = try context.openCatalog(readOnly: true)
+        context.stdout.write(String(decoding: try PushPayload.build(request, store: try context.store(), catalog: catalog), as: UTF8.self))
         return .success
     }
 
-    static func lint(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let format: ReportFormat = try arguments.choice("--format")
-        guard arguments.positionals.count == 2 else { throw .usage("payload lint needs one FILE, or - for standard input") }
-        let source = arguments.positionals[1]
+    static func lint(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let format = arguments.format
+        guard let source = arguments.file else { throw .usage("payload lint needs one FILE, or - for standard input") }
         let data = try PushPayload.read(context.absolute(source), shown: source, standardInput: context.stdin)
-        let store = try context.store(arguments)
+        let store = try context.store()
         let (findings, packsChecked) = try PushPayload.lint(data, against: store)
         let failed = findings.contains { $0.severity == .error }
         try context.emit(PayloadLint(file: source, passed: !failed, findings: findings), format)

@@ -23,28 +23,38 @@ enum PublishCommand: Command {
             reproducible (SOURCE_DATE_EPOCH sets the tar mtime, default 0). --sign-key signs manifest.json
             with Ed25519 (manifest.json.sig; see soundpack keygen).
             """,
-        options: [
-            .option("--sign-key", value: "FILE", help: "Ed25519 secret key written by soundpack keygen"),
-            .choice("--format", value: "FORMAT", default: PublishFormat.text),
-            .flag("--dry-run", help: "check everything (validation, conflicts, the version bump) and say what would be published; write nothing"),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let format: PublishFormat = try arguments.choice("--format")
-        let workspace = try context.workspace(arguments)
-        let directories = arguments.positionals.isEmpty ? workspace.discoverPacks() : arguments.positionals
+    struct Options: ParsableArguments {
+        var packs: [String] = []
+        var signKey: String?
+        var format = PublishFormat.text
+        var dryRun = false
+
+        static let declarations: [Declaration<Self>] = [
+            .arguments(to: \.packs),
+            .option("--sign-key", to: \.signKey, value: "FILE", help: "Ed25519 secret key written by soundpack keygen"),
+            .choice("--format", to: \.format, value: "FORMAT"),
+            .flag("--dry-run", to: \.dryRun, help: "check everything (validation, conflicts, the version bump) and say what would be published; write nothing"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let format = arguments.format
+        let workspace = try context.workspace()
+        let directories = arguments.packs.isEmpty ? workspace.discoverPacks() : arguments.packs
         guard !directories.isEmpty else {
             throw .usage("no packs to publish: no folder under the project's packs/ holds a pack.json", hint: "soundpack publish DIR")
         }
-        let key = try arguments.value("--sign-key").map { (file) throws(SoundpackError) in try KeyFiles.secretKey(file, context) }
+        let key = try arguments.signKey.map { (file) throws(SoundpackError) in try KeyFiles.secretKey(file, context) }
         guard let epoch = workspace.sourceDateEpoch else {
             throw .usage("SOURCE_DATE_EPOCH must be a non-negative integer, not '\(context.environment["SOURCE_DATE_EPOCH"] ?? "")'")
         }
         // A dry run against a project with no catalog yet compares with an empty one in memory,
         // so not even the catalog file is created.
-        let dryRun = arguments.has("--dry-run")
-        let catalog = try context.openCatalog(arguments, emptyWhenMissing: dryRun)
-        let publisher = Publisher(catalog: catalog, store: try context.store(arguments),
+        let dryRun = arguments.dryRun
+        let catalog = try context.openCatalog(emptyWhenMissing: dryRun)
+        let publisher = Publisher(catalog: catalog, store: try context.store(),
                                   signingKey: key, sourceDateEpoch: epoch)
         publisher.now = context.now
         publisher.dryRun = dryRun

@@ -21,10 +21,21 @@ func parseReference(_ text: String, requireVersion: Bool) throws(SoundpackError)
     return ref
 }
 
-/// `--base-url`, read once as a `BaseURL`; nil when it is not given.
-func baseURL(_ arguments: ParsedArguments) throws(SoundpackError) -> BaseURL? {
-    guard let text = arguments.value("--base-url") else { return nil }
-    do { return try BaseURL(checking: text) } catch { throw error.with(hint: "check --base-url") }
+extension Declaration {
+    /// `--base-url URL` (export, payload), read once as a `BaseURL`.
+    static func baseURL(to path: WritableKeyPath<Options, BaseURL?> & Sendable, help: String) -> Self {
+        .option("--base-url", to: path, value: "URL", help: help) { (text: String) throws(SoundpackError) -> BaseURL in
+            do throws(SoundpackError) { return try BaseURL(checking: text) } catch { throw error.with(hint: "check --base-url") }
+        }
+    }
+}
+
+extension BaseURL: ArgumentValue {
+    init?(argument: String) { try? self.init(checking: argument) }
+}
+
+extension PackRef: ArgumentValue {
+    init?(argument: String) { try? self.init(parsing: argument) }
 }
 
 extension CLIContext {

@@ -21,28 +21,41 @@ enum RenderCommand: Command {
             others are still rendered; the exit code is then 1. An announcement at or above the pack's
             checks.composeMaxSeconds (30 s, iOS's limit) is refused as [compose.too-long] unless --allow-long.
             """,
-        options: [
-            .option("--pack", value: "DIR", help: "the pack folder"),
-            .option("--phrase", value: "ID", help: "the phrase to say (default: the pack's defaultPhrase)"),
-            .option("-o", "--output", value: "PATH", help: "output file (one amount) or folder"),
-            .option("--amounts", value: "FILE", help: "read amounts from FILE, one per line (- for stdin)"),
-            .choice("--container", value: "C", [Container.caf, .wav, .aiff], default: .caf, help: "the container of files written into a folder or to stdout"),
-            .choice("--codec", value: "CODEC", [AudioFileWriter.Encoding.pcm16, .ulaw, .alaw], default: .pcm16),
-            .option("--gap-ms", value: "MS", help: "silence between clips (default 0)"),
-            .flag("--trim-silence", help: "cut each clip's leading and trailing silence before joining"),
-            .flag("--allow-long", help: "write announcements at or above the pack's composeMaxSeconds (iOS plays the default sound instead)"),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard let packPath = arguments.value("--pack") else { throw .usage("render needs --pack DIR") }
-        guard let output = arguments.value("--output") else { throw .usage("render needs -o FILE or -o DIR") }
-        var options = RenderOptions(trimSilence: arguments.has("--trim-silence"), encoding: try arguments.choice("--codec"))
-        if let gap = arguments.value("--gap-ms") {
-            guard let ms = Double(gap), ms >= 0, ms <= 5_000 else { throw .usage("--gap-ms must be a number of milliseconds from 0 to 5000") }
-            options.gapMs = ms
-        }
-        let amountsFile = arguments.value("--amounts"), allowLong = arguments.has("--allow-long"), phraseID = arguments.value("--phrase")
-        let givesAmounts = !arguments.positionals.isEmpty || amountsFile != nil
+    struct Options: ParsableArguments {
+        var amounts: [String] = []
+        var pack: String?
+        var phrase: String?
+        var output: String?
+        var amountsFile: String?
+        var container: Container?
+        var render = RenderOptions()
+        var allowLong = false
+
+        static let declarations: [Declaration<Self>] = [
+            .arguments(to: \.amounts),
+            .option("--pack", to: \.pack, value: "DIR", help: "the pack folder"),
+            .option("--phrase", to: \.phrase, value: "ID", help: "the phrase to say (default: the pack's defaultPhrase)"),
+            .option("-o", "--output", to: \.output, value: "PATH", help: "output file (one amount) or folder"),
+            .option("--amounts", to: \.amountsFile, value: "FILE", help: "read amounts from FILE, one per line (- for stdin)"),
+            .choice("--container", to: \.container, value: "C", [.caf, .wav, .aiff], shown: .caf, help: "the container of files written into a folder or to stdout"),
+            .choice("--codec", to: \.render.encoding, value: "CODEC", [.pcm16, .ulaw, .alaw]),
+            .option("--gap-ms", to: \.render.gapMs, value: "MS", help: "silence between clips (default 0)") { text throws(SoundpackError) in
+                guard let ms = Double(text), ms >= 0, ms <= 5_000 else { throw .usage("--gap-ms must be a number of milliseconds from 0 to 5000") }
+                return ms
+            },
+            .flag("--trim-silence", to: \.render.trimSilence, help: "cut each clip's leading and trailing silence before joining"),
+            .flag("--allow-long", to: \.allowLong, help: "write announcements at or above the pack's composeMaxSeconds (iOS plays the default sound instead)"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard let packPath = arguments.pack else { throw .usage("render needs --pack DIR") }
+        guard let output = arguments.output else { throw .usage("render needs -o FILE or -o DIR") }
+        let options = arguments.render
+        let amountsFile = arguments.amountsFile, allowLong = arguments.allowLong, phraseID = arguments.phrase
+        let givesAmounts = !arguments.amounts.isEmpty || amountsFile != nil
         guard givesAmounts || phraseID != nil else {
             throw .usage("render needs amounts: AMOUNT... or --amounts FILE", hint: "soundpack render --pack packs/wechat 15.40 -o /tmp/a.caf")
         }
@@ -61,7 +74,7 @@ enum RenderCommand: Command {
         let destination: RenderDestination
         if let early { destination = early } else { destination = try Self.destination(output, arguments, context, amounts: saysAmount ? nil : 1) }
         guard case .folder(let folder, let container) = destination else {
-            let amount = saysAmount ? arguments.positionals[0] : nil
+            let amount = saysAmount ? arguments.amounts.first : nil
             try renderFile(renderer, amount, to: destination, output: output, allowLong: allowLong, phraseNamed: phraseID != nil, context)
             return .success
         }
@@ -71,7 +84,7 @@ enum RenderCommand: Command {
             return .success
         }
         // iOS plays the default sound instead of a file of 30 s or more: such a file is refused.
-        let list = try AmountList.read(arguments: arguments.positionals, file: amountsFile.map(context.absolute), shown: amountsFile ?? "",
+        let list = try AmountList.read(arguments: arguments.amounts, file: amountsFile.map(context.absolute), shown: amountsFile ?? "",
                                        standardInput: context.stdin, maximum: renderer.packFile.maxAmount, grouping: renderer.packFile.grammar.grouping) { amount in
             guard !allowLong, let finding = renderer.tooLong(amount) else { return nil }
             return "[\(finding.rule.rawValue)] \(finding.message) (shorten the clips, or pass --allow-long)"
@@ -108,10 +121,9 @@ enum RenderCommand: Command {
 
     /// Where the output goes (the problems phrased with the flags that cause them).
     /// `amounts` is how many files are asked for when the arguments do not say (a phrase without an amount: 1).
-    static func destination(_ output: String, _ arguments: ParsedArguments, _ context: CLIContext, amounts given: Int? = nil) throws(SoundpackError) -> RenderDestination {
-        let asked: Container? = arguments.value("--container") == nil ? nil : try arguments.choice("--container")
-        let amounts = given ?? (arguments.value("--amounts") == nil ? arguments.positionals.count : nil)
-        do { return try RenderDestination.resolve(path: context.absolute(output), isStandardOutput: output == "-", amounts: amounts, container: asked) } catch {
+    static func destination(_ output: String, _ arguments: Options, _ context: CLIContext, amounts given: Int? = nil) throws(SoundpackError) -> RenderDestination {
+        let amounts = given ?? (arguments.amountsFile == nil ? arguments.amounts.count : nil)
+        do { return try RenderDestination.resolve(path: context.absolute(output), isStandardOutput: output == "-", amounts: amounts, container: arguments.container) } catch {
             throw error.usage(output: output)
         }
     }

@@ -16,22 +16,30 @@ enum ReportCommand: Command {
             clip and for sample amounts rendered by the same code as `render` (--amount, repeatable; default
             0.05 15.40 1234.56 20000 and the worst case). Audio is embedded as data URIs; the file needs no network.
             """,
-        options: [
-            .option("-o", "--output", value: "FILE", help: "the HTML file to write"),
-            .option("--amount", value: "AMOUNT", help: "an amount to render as a player (repeatable)", repeatable: true),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard !arguments.positionals.isEmpty else { throw .usage("report needs at least one pack folder", hint: "soundpack report packs/wechat -o report.html") }
-        guard let output = arguments.value("--output") else { throw .usage("report needs -o FILE") }
-        let progress = Progress("measuring clips", total: nil, sink: context.stderr, environment: context.environment)
-        let reports = Validator().validate(folders: arguments.positionals.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
-        progress.finish()
-        // Amounts are checked like say's: a bad one is an error, never silently dropped.
+    struct Options: ParsableArguments {
+        var packs: [String] = []
+        var output: String?
         var amounts: [Amount] = []
-        for text in arguments.values("--amount") {
-            do { amounts.append(try Amount(parsing: text)) } catch { throw .refused("--amount: \(error.description)") }
-        }
+
+        static let declarations: [Declaration<Self>] = [
+            .arguments(to: \.packs),
+            .option("-o", "--output", to: \.output, value: "FILE", help: "the HTML file to write"),
+            // Amounts are checked like say's: a bad one is an error, never silently dropped.
+            .option("--amount", to: \.amounts, value: "AMOUNT", help: "an amount to render as a player (repeatable)") { (text: String) throws(SoundpackError) -> Amount in
+                do throws(AmountError) { return try Amount(parsing: text) } catch { throw .refused("--amount: \(error.description)") }
+            },
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard !arguments.packs.isEmpty else { throw .usage("report needs at least one pack folder", hint: "soundpack report packs/wechat -o report.html") }
+        guard let output = arguments.output else { throw .usage("report needs -o FILE") }
+        let progress = Progress("measuring clips", total: nil, sink: context.stderr, environment: context.environment)
+        let reports = Validator().validate(folders: arguments.packs.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
+        progress.finish()
+        var amounts = arguments.amounts
         if amounts.isEmpty { amounts = HTMLReport.defaultAmounts }
         let html = HTMLReport.render(reports, amounts: amounts, toolVersion: SoundpackCommand.version)
         try context.writeOutput(Data(html.utf8), to: output)

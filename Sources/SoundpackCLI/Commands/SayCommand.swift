@@ -20,37 +20,50 @@ enum SayCommand: Command {
             Formats: text (微信到账十五点四元), tokens (space-separated token ids), files (clip paths as
             written in pack.json, single-quoted for the shell when they hold spaces or quotes), json (one object per line).
             """,
-        options: [
-            .option("--pack", value: "DIR", help: "read with this pack's grammar, phrases and maxAmount"),
-            .option("--phrase", value: "ID", help: "the pack's phrase to say (default: its defaultPhrase)"),
-            .choice("--grammar", value: "G", default: nil as GrammarID?, help: "the reading, without a pack"),
-        ] + GrammarOptionFlags.specs + [
-            .choice("--format", value: "FORMAT", default: AnnouncementWriter.Format.text),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let (writer, maximum) = try makeWriter(arguments, format: try arguments.choice("--format"), context)
+    struct Options: ParsableArguments {
+        var amounts: [String] = []
+        var pack: String?
+        var phrase: String?
+        var grammar: GrammarID?
+        var reading = ReadingFlags()
+        var format = AnnouncementWriter.Format.text
+
+        static let declarations: [Declaration<Self>] = [
+            .arguments(to: \.amounts),
+            .option("--pack", to: \.pack, value: "DIR", help: "read with this pack's grammar, phrases and maxAmount"),
+            .option("--phrase", to: \.phrase, value: "ID", help: "the pack's phrase to say (default: its defaultPhrase)"),
+            .choice("--grammar", to: \.grammar, value: "G", help: "the reading, without a pack"),
+        ] + .group(\.reading) + [
+            .choice("--format", to: \.format, value: "FORMAT"),
+        ]
+    }
+
+    static func run(_ options: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let (writer, maximum) = try makeWriter(options, context)
         guard writer.announcement.saysAmount else {
             let phrase = writer.announcement.phrase.id
-            guard arguments.positionals.isEmpty else { throw .usage("phrase '\(phrase)' says no amount; leave the amounts out", hint: "soundpack say --pack DIR --phrase \(phrase)") }
+            guard options.amounts.isEmpty else { throw .usage("phrase '\(phrase)' says no amount; leave the amounts out", hint: "soundpack say --pack DIR --phrase \(phrase)") }
             var buffer: [Token] = [], line: [UInt8] = []
             writer.write(nil, tokens: &buffer, into: &line)
             context.stdout.write(bytes: line)
             return .success
         }
-        guard !arguments.positionals.isEmpty else {
+        guard !options.amounts.isEmpty else {
             throw .usage("say needs at least one amount, or - to read amounts from standard input", hint: "soundpack say 15.40 --grammar zh-Hans")
         }
         let out = context.stdout, errorLabel = Style.error(context.colours(context.stderr))
-        let passed = writer.answer(arguments.positionals, lines: context.stdin, maximum: maximum, write: { out.write(bytes: $0) },
+        let passed = writer.answer(options.amounts, lines: context.stdin, maximum: maximum, write: { out.write(bytes: $0) },
                                    stopped: { out.failure != nil }, reject: { out.flush(); context.stderr.write("\(errorLabel) \($0)\n") })
         return passed ? .success : .failure
     }
 
-    /// The writer for the pack or grammar the arguments name, and the largest amount it may read.
-    static func makeWriter(_ arguments: ParsedArguments, format: AnnouncementWriter.Format, _ context: CLIContext) throws(SoundpackError) -> (AnnouncementWriter, Amount) {
-        if let pack = arguments.value("--pack") {
-            guard arguments.value("--grammar") == nil, !GrammarOptionFlags.anyGiven(arguments) else {
+    /// The writer for the pack or grammar the options name, and the largest amount it may read.
+    static func makeWriter(_ options: Options, _ context: CLIContext) throws(SoundpackError) -> (AnnouncementWriter, Amount) {
+        let format = options.format
+        if let pack = options.pack {
+            guard options.grammar == nil, options.reading.firstGiven == nil else {
                 throw .usage("--pack and --grammar/--two/--money/--ten-start cannot be combined", hint: "the pack's pack.json declares its grammar and options")
             }
             let packFile: PackFile
@@ -60,20 +73,19 @@ enum SayCommand: Command {
                                hint: missing ? "check the folder name; soundpack init \(pack) --id ID creates a pack there" : "soundpack validate \(pack) shows what is wrong")
             }
             let book = packFile.phrasebook
-            let phrase = try arguments.value("--phrase").map { id throws(SoundpackError) in try book.phrase(named: id, of: packFile.id) } ?? book.defaultPhrase
+            let phrase = try options.phrase.map { id throws(SoundpackError) in try book.phrase(named: id, of: packFile.id) } ?? book.defaultPhrase
             return (AnnouncementWriter.forPack(packFile, phrase: phrase, format: format), packFile.maxAmount)
         }
-        guard arguments.value("--phrase") == nil else {
+        guard options.phrase == nil else {
             throw .usage("--phrase needs --pack", hint: "a grammar alone has no phrases")
         }
-        guard arguments.value("--grammar") != nil else {
+        guard let id = options.grammar else {
             throw .usage("say needs --pack DIR or --grammar G", hint: "soundpack say 15.40 --grammar zh-Hans")
         }
-        let id: GrammarID = try arguments.choice("--grammar")
-        let options = try GrammarOptionFlags.parse(arguments, for: id)
+        let reading = try options.reading.options(for: id)
         guard format != .files else {
             throw .usage("--format files needs --pack", hint: "a grammar alone has no clip files")
         }
-        return AnnouncementWriter.forGrammar(Grammar(id, options: options), format: format)
+        return AnnouncementWriter.forGrammar(Grammar(id, options: reading), format: format)
     }
 }

@@ -11,16 +11,25 @@ enum ShowCommand: Command {
         synopsis: "show ID[@VERSION] [--format text|json]",
         summary: "Show a pack version from the catalog: reading options, phrases, clips, sizes, hashes, durations, digest, validation history.",
         discussion: "Without @VERSION the newest version is shown.",
-        options: [.choice("--format", value: "FORMAT", default: OutputFormat.text)])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let format: OutputFormat = try arguments.choice("--format")
-        guard arguments.positionals.count == 1, let reference = arguments.positionals.first else {
+    struct Options: ParsableArguments {
+        var reference: PackRef?
+        var format = OutputFormat.text
+
+        static let declarations: [Declaration<Self>] = [
+            .argument(to: \.reference) { text throws(SoundpackError) in try parseReference(text, requireVersion: false) },
+            .choice("--format", to: \.format, value: "FORMAT"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let format = arguments.format
+        guard let ref = arguments.reference else {
             throw .usage("show needs one pack id, optionally with @VERSION", hint: "soundpack show wechat@1.0.0")
         }
-        let ref = try parseReference(reference, requireVersion: false)
-        let (id, version) = (ref.id, ref.version)
-        let catalog = try context.openCatalog(arguments, readOnly: true)
+        let (id, version, reference) = (ref.id, ref.version, ref.description)
+        let catalog = try context.openCatalog(readOnly: true)
         let found: CatalogVersion?
         do { found = try catalog.version(of: id, version) } catch {
             throw error.context("cannot read the catalog")
@@ -32,7 +41,7 @@ enum ShowCommand: Command {
         if found.phrases == nil, found.publishedAt != nil {
             // Recorded before the catalog kept phrases: the store's manifest of the version has them.
             // A store that cannot be read leaves them unshown, and the output says where they are.
-            if let store = try? context.store(arguments, existing: true), let manifest = try? store.storedManifest(id, found.version) {
+            if let store = try? context.store(existing: true), let manifest = try? store.storedManifest(id, found.version) {
                 found.phrases = VersionPhrases(manifest.phrasebook, texts: manifest.texts)
             }
         }

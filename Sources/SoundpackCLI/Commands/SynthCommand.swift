@@ -32,42 +32,51 @@ enum SynthCommand: Command {
             given twice, or two phrases that need the same clip, are refused. Each clip is spoken into a file
             of its own.
             """,
-        options: NewPackArguments.specs + [
-            .option("--voice", value: "V", help: "the engine's voice (espeak-ng: cmn, en-us, hi, ...)"),
-            .option("--engine-command", value: "CMD", help: "a TTS program run per clip, e.g. 'my-tts --out {out} {text}'"),
-            .option("--engine-timeout", value: "S", help: "seconds one engine command may take (default 60)"),
-            PairArguments.phraseText,
-            .option("--rate", value: "HZ", help: "sample rate of the clips (default 22050)"),
-            .choice("--codec", value: "CODEC", [AudioFileWriter.Encoding.pcm16, .ulaw, .alaw, .ima4], default: .pcm16),
-            .flag("--force", help: "replace an existing DIR"),
-            .choice("--format", value: "FORMAT", default: OutputFormat.text),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let new = try NewPackArguments(arguments, command: "synth", example: "soundpack synth drafts/demo --id demo --grammar zh-Hans")
-        let format: OutputFormat = try arguments.choice("--format")
-        let directory = new.directory
-        var request = SynthRequest(id: new.id, grammar: new.grammar, maxAmount: new.maximum)
-        request.voice = arguments.value("--voice")
-        if let template = arguments.value("--engine-command") {
-            var timeout = 60.0
-            if let text = arguments.value("--engine-timeout") {
+    struct Options: ParsableArguments {
+        var new = NewPackOptions()
+        var voice: String?
+        var engineCommand: String?
+        var engineTimeout: Double?
+        var phraseTexts: [KeyValuePair] = []
+        var rate: Int?
+        var codec = AudioFileWriter.Encoding.pcm16
+        var force = false
+        var format = OutputFormat.text
+
+        static let declarations: [Declaration<Self>] = .group(\.new) + [
+            .option("--voice", to: \.voice, value: "V", help: "the engine's voice (espeak-ng: cmn, en-us, hi, ...)"),
+            .option("--engine-command", to: \.engineCommand, value: "CMD", help: "a TTS program run per clip, e.g. 'my-tts --out {out} {text}'"),
+            .option("--engine-timeout", to: \.engineTimeout, value: "S", help: "seconds one engine command may take (default 60)") { text throws(SoundpackError) in
                 guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
                     throw .usage("--engine-timeout must be seconds between 0 and 3600, e.g. 30")
                 }
-                timeout = seconds
-            }
-            request.engine = .command(try EngineCommand(template, timeoutSeconds: timeout))
-        } else if arguments.value("--engine-timeout") != nil {
+                return seconds
+            },
+            .phraseTexts(to: \.phraseTexts),
+            .option("--rate", to: \.rate, value: "HZ", help: "sample rate of the clips (default 22050)", convert: WholeNumber.converting("--rate must be a whole number of Hz")),
+            .choice("--codec", to: \.codec, value: "CODEC", [.pcm16, .ulaw, .alaw, .ima4]),
+            .flag("--force", to: \.force, help: "replace an existing DIR"),
+            .choice("--format", to: \.format, value: "FORMAT"),
+        ]
+    }
+
+    static func run(_ options: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let new = try options.new.resolved(command: "synth", example: "soundpack synth drafts/demo --id demo --grammar zh-Hans")
+        let format = options.format
+        let directory = new.directory
+        var request = SynthRequest(id: new.id, grammar: new.grammar, maxAmount: new.maximum)
+        request.voice = options.voice
+        if let template = options.engineCommand {
+            request.engine = .command(try EngineCommand(template, timeoutSeconds: options.engineTimeout ?? 60))
+        } else if options.engineTimeout != nil {
             throw .usage("--engine-timeout applies to --engine-command only")
         }
-        request.phraseTexts = try PairArguments.phraseTexts(arguments)
-        if let rate = arguments.value("--rate") {
-            guard let hz = Int(rate) else { throw .usage("--rate must be a whole number of Hz") }
-            request.convert.sampleRate = hz
-        }
-        request.convert.encoding = try arguments.choice("--codec")
-        request.convert.force = arguments.has("--force")
+        request.phraseTexts = options.phraseTexts.map { (id: $0.key, text: $0.value) }
+        if let hz = options.rate { request.convert.sampleRate = hz }
+        request.convert.encoding = options.codec
+        request.convert.force = options.force
         request.espeakHost = context.soundpackProgram.map { .worker(program: $0) } ?? .inProcess
         request.temporaryFolder = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : context.absolute($0) } ?? "/tmp"
 

@@ -26,31 +26,44 @@ enum ValidateCommand: Command {
             (a previous --format json report: only new findings count) suppress findings; suppressed findings
             are still reported, marked as such. Exit 1 when any pack has an error (or, with --strict, a warning).
             """,
-        options: [
-            .choice("--format", value: "FORMAT", default: ReportFormat.text),
-            .option("-o", "--output", value: "FILE", help: "write the rendering to FILE; the text summary goes to the terminal"),
-            .choice("--group-by", value: "BY", default: FindingGrouping.file, help: "how the text output orders findings: in rule order, or under a heading per clip file"),
-            .flag("--strict", help: "warnings fail validation too"),
-            .choice("--ignore", value: "RULE", RuleID.reportable, default: nil as RuleID?, help: "suppress a rule by id (repeatable)", repeatable: true),
-            .option("--baseline", value: "FILE", help: "a previous --format json report; its findings do not count"),
-            .flag("--no-record", help: "do not record the run in the catalog"),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        let format: ReportFormat = try arguments.choice("--format")
-        let grouping: FindingGrouping = try arguments.choice("--group-by")
-        if grouping != .file && format != .text && arguments.value("--output") == nil {
+    struct Options: ParsableArguments {
+        var packs: [String] = []
+        var format = ReportFormat.text
+        var output: String?
+        var grouping = FindingGrouping.file
+        var strict = false
+        var ignored: [RuleID] = []
+        var baseline: String?
+        var noRecord = false
+
+        static let declarations: [Declaration<Self>] = [
+            .arguments(to: \.packs),
+            .choice("--format", to: \.format, value: "FORMAT"),
+            .option("-o", "--output", to: \.output, value: "FILE", help: "write the rendering to FILE; the text summary goes to the terminal"),
+            .choice("--group-by", to: \.grouping, value: "BY", help: "how the text output orders findings: in rule order, or under a heading per clip file"),
+            .flag("--strict", to: \.strict, help: "warnings fail validation too"),
+            .choices("--ignore", to: \.ignored, value: "RULE", RuleID.reportable, help: "suppress a rule by id (repeatable)"),
+            .option("--baseline", to: \.baseline, value: "FILE", help: "a previous --format json report; its findings do not count"),
+            .flag("--no-record", to: \.noRecord, help: "do not record the run in the catalog"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let (format, grouping) = (arguments.format, arguments.grouping)
+        if grouping != .file && format != .text && arguments.output == nil {
             throw .usage("--group-by \(grouping.rawValue) groups the text output only, and --format \(format.rawValue) prints none",
                          hint: "use --format text, or add --output FILE so the text goes to the terminal")
         }
-        let directories = arguments.positionals.isEmpty ? try context.workspace(arguments).discoverPacks() : arguments.positionals
+        let directories = arguments.packs.isEmpty ? try context.workspace().discoverPacks() : arguments.packs
         guard !directories.isEmpty else {
             throw .usage("no packs to validate: no folder under the project's packs/ holds a pack.json", hint: "soundpack validate DIR, or run it in a project that has packs/")
         }
         var session = ValidationSession(toolVersion: SoundpackCommand.version)
-        session.strict = arguments.has("--strict")
-        session.ignored = Set(arguments.choices("--ignore", as: RuleID.self))
-        if let file = arguments.value("--baseline") {
+        session.strict = arguments.strict
+        session.ignored = Set(arguments.ignored)
+        if let file = arguments.baseline {
             do { try session.useBaseline(at: context.absolute(file)) } catch {
                 let hint = error.kind == .environment ? "write one with soundpack validate DIR --format json --output \(file)" : nil
                 throw error.context(error.kind == .environment ? "cannot read the baseline \(file.visible)" : "\(file) is not a usable baseline", hint: hint)
@@ -69,7 +82,7 @@ enum ValidateCommand: Command {
                 throw .environment("cannot append to GITHUB_STEP_SUMMARY (\(summary.visible))", error.message)
             }
         }
-        if let output = arguments.value("--output") {
+        if let output = arguments.output {
             try context.writeOutput(Data(rendering.utf8), to: output)
             // The text summary goes to the terminal, unless the rendering itself went to stdout.
             let summary = FindingRenderer.text(run, colour: context.colours(context.stderr), groupedBy: grouping)
@@ -77,7 +90,7 @@ enum ValidateCommand: Command {
         } else {
             context.stdout.write(rendering)
         }
-        if !arguments.has("--no-record") { try session.record(run, in: try context.openCatalog(arguments), at: context.now()) }
+        if !arguments.noRecord { try session.record(run, in: try context.openCatalog(), at: context.now()) }
         return run.passed ? .success : .failure
     }
 }

@@ -14,25 +14,32 @@ enum YankCommand: Command {
             A second yank of the same version keeps the first reason and says so. --undo takes a yank made by
             mistake back: the version is listed as available again (its files never changed).
             """,
-        options: [
-            .option("--reason", value: "TEXT", help: "why, shown wherever the version is listed"),
-            .flag("--undo", help: "take the yank back"),
-        ])
+        options: Options.specs)
 
-    static func run(_ arguments: ParsedArguments, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
-        guard arguments.positionals.count == 1 else { throw .usage("yank needs one ID@VERSION") }
-        let ref = try parseReference(arguments.positionals[0], requireVersion: true)
-        guard let version = ref.version else { throw .usage("yank needs ID@VERSION") }
-        let undo = arguments.has("--undo")
-        let reason = arguments.value("--reason") ?? ""
+    struct Options: ParsableArguments {
+        var reference: PackRef?
+        var reason: String?
+        var undo = false
+
+        static let declarations: [Declaration<Self>] = [
+            .argument(to: \.reference) { text throws(SoundpackError) in try parseReference(text, requireVersion: true) },
+            .option("--reason", to: \.reason, value: "TEXT", help: "why, shown wherever the version is listed"),
+            .flag("--undo", to: \.undo, help: "take the yank back"),
+        ]
+    }
+
+    static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard let ref = arguments.reference, let version = ref.version else { throw .usage("yank needs one ID@VERSION") }
+        let undo = arguments.undo
+        let reason = arguments.reason ?? ""
         if undo {
-            guard arguments.value("--reason") == nil else { throw .usage("--undo takes no --reason") }
+            guard arguments.reason == nil else { throw .usage("--undo takes no --reason") }
         } else if reason.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.generalCategory == .format }) {
             throw .usage("yank needs --reason TEXT\(reason.isEmpty ? "" : " (this one is only white space)")", hint: "soundpack yank \(PackRef.name(ref.id, version)) --reason \"clip 5 is clipped\"")
         } else if reason.containsControlCharacter() || reason.utf8.count > 1_000 {
             throw .usage("the --reason is shown in every listing: one line of printable text, at most 1000 bytes")
         }
-        let publisher = Publisher(catalog: try context.openCatalog(arguments), store: try context.store(arguments))
+        let publisher = Publisher(catalog: try context.openCatalog(), store: try context.store())
         publisher.now = context.now
         let outcome: YankOutcome
         do { outcome = try publisher.yank(ref.id, version, reason: reason, undo: undo) } catch {
