@@ -443,6 +443,30 @@ extension KeyValuePair: ArgumentValue {
     }
 }
 
+extension PhraseTexts {
+    /// `--phrase-text` values (init, synth) as checked texts, their problems phrased with the flag.
+    static func reading(_ given: [KeyValuePair]) throws(SoundpackError) -> PhraseTexts {
+        do throws(PhraseTexts.Problem) { return try PhraseTexts(given.map { (id: $0.key, text: $0.value) }) } catch {
+            switch error {
+            case .givenTwice(let id):
+                throw .usage("--phrase-text \(id.quoted(limit: 40))=… is given twice", hint: "give each id once")
+            case .sharedClip(let key, let owner, let id):
+                throw .usage("--phrase-text \(owner)=… and \(id)=… both need the clip '\(key)'",
+                             hint: "the words after {amount} of phrase ID are clip ID-after; rename one of the phrases")
+            case .aroundAmountWithPhrases(let id):
+                throw .usage("--phrase-text \(id)=… cannot be given with phrases",
+                             hint: "prefix and suffix belong to a pack without phrases; write the words into each phrase, like wechat='微信到账{amount}'")
+            case .notAPhraseID(let id):
+                throw .usage("--phrase-text: '\(id.quoted(limit: 40))' is not a phrase id", hint: "use 1-32 of a-z, 0-9 and '-', starting with a letter or digit")
+            case .amountTwice(let id):
+                throw .usage("--phrase-text \(id): '{amount}' may appear once")
+            case .noWords(let id):
+                throw .usage("--phrase-text \(id) has no words", hint: "e.g. \(id)='微信到账{amount}'")
+            }
+        }
+    }
+}
+
 extension Declaration {
     /// `--phrase-text ID=TEXT` (init, synth): the words of a phrase, repeatable, in the order given.
     static func phraseTexts(to path: WritableKeyPath<Options, [KeyValuePair]> & Sendable) -> Self {

@@ -44,7 +44,7 @@ public enum CatalogCopy {
     public static func migrate(from: CatalogLocation, to: CatalogLocation) throws(SoundpackError) -> Migration {
         func open(_ location: CatalogLocation, mustExist: Bool) throws(SoundpackError) -> SQLCatalog {
             do throws(SoundpackError) {
-                guard !mustExist || location.exists else { throw SoundpackError("there is no catalog at \(location.description.visible)") }
+                guard !mustExist || location.exists else { throw SoundpackError.environment("there is no catalog at \(location.description.visible)") }
                 return try location.open()
             } catch {
                 throw error.context("cannot use the catalog")
@@ -59,7 +59,7 @@ public enum CatalogCopy {
     /// Copies `source` into `target`, which must hold no packs; all or nothing.
     public static func copy(from source: SQLCatalog, to target: SQLCatalog) throws(SoundpackError) -> Counts {
         guard try target.db.query("SELECT COUNT(*) AS n FROM packs", []).first(as: CountRow.self, "a pack count")?.n == 0 else {
-            throw SoundpackError("the catalog at \(target.location) already holds packs; migrate copies into an empty catalog only")
+            throw SoundpackError.environment("the catalog at \(target.location) already holds packs; migrate copies into an empty catalog only")
         }
         var counts = Counts()
         do {
@@ -75,7 +75,7 @@ public enum CatalogCopy {
         } catch let error as SoundpackError {
             throw error
         } catch {
-            throw SoundpackError("\(error)")
+            throw SoundpackError.environment("\(error)")
         }
         return counts
     }

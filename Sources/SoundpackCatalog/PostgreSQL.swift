@@ -47,14 +47,14 @@ final class PostgreSQLConnection: SQLConnection {
     init(url: String) throws(SoundpackError) {
         location = Self.redacted(url)
         if let error = soundpack_pq_load_error() {
-            throw SoundpackError("cannot use the catalog at \(location): libpq could not be loaded (\(String(cString: error))); \(Self.installHint)")
+            throw SoundpackError.environment("cannot use the catalog at \(location): libpq could not be loaded (\(String(cString: error))); \(Self.installHint)")
         }
         // A server that is restarting or failing over refuses connections for a few seconds: wait
         // for it (up to about 10 s) rather than fail a CI job; any other refusal is final.
         var attempt = 0
         var opened: OpaquePointer?
         while true {
-            guard let connection = soundpack_PQconnectdb(url) else { throw SoundpackError("cannot connect to \(location): out of memory") }
+            guard let connection = soundpack_PQconnectdb(url) else { throw SoundpackError.environment("cannot connect to \(location): out of memory") }
             if soundpack_PQstatus(connection) == CONNECTION_OK { opened = connection; break }
             let message = Self.message(soundpack_PQerrorMessage(connection))
             soundpack_PQfinish(connection)
@@ -64,7 +64,7 @@ final class PostgreSQLConnection: SQLConnection {
             }
             Thread.sleep(forTimeInterval: 0.5 * Double(attempt))
         }
-        guard let connection = opened else { throw SoundpackError("cannot connect to \(location)") }
+        guard let connection = opened else { throw SoundpackError.environment("cannot connect to \(location)") }
         self.connection = connection
         // Notices (such as "relation already exists, skipping") are not for our users' terminals.
         soundpack_PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -99,7 +99,7 @@ final class PostgreSQLConnection: SQLConnection {
     private func failure(_ result: OpaquePointer?, _ sql: String) -> SoundpackError {
         let message = result.map { Self.message(soundpack_PQresultErrorMessage($0)) } ?? Self.message(soundpack_PQerrorMessage(connection))
         let lost = soundpack_PQstatus(connection) != CONNECTION_OK ? " (the connection to the server was lost; nothing of this command was committed)" : ""
-        return SoundpackError("\(location): PostgreSQL error while running \(String(sql.prefix(60)).visible)…: \(message)\(lost)")
+        return SoundpackError.environment("\(location): PostgreSQL error while running \(String(sql.prefix(60)).visible)…: \(message)\(lost)")
     }
 
     /// `?` placeholders become `$1`, `$2`… (outside quoted literals).
@@ -130,7 +130,7 @@ final class PostgreSQLConnection: SQLConnection {
             case .text(let v):
                 // PostgreSQL's text cannot hold NUL, and a C string would end at it: refused, never cut.
                 guard !v.utf8.contains(0) else {
-                    throw SoundpackError("a text holds a NUL character, which PostgreSQL cannot store; \(location) was not changed by it")
+                    throw SoundpackError.environment("a text holds a NUL character, which PostgreSQL cannot store; \(location) was not changed by it")
                 }
                 types.append(25); texts.append(v)
             }

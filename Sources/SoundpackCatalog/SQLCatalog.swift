@@ -46,10 +46,10 @@ public class SQLCatalog: Catalog {
             let current = try db.schemaVersion()
             // user_version is whatever a file says: a negative one would index the migrations below zero.
             if current < 0 {
-                throw SoundpackError("the catalog at \(db.location) has schema version \(current), which no soundpack writes; the file is damaged or not a soundpack catalog (soundpack catalog rebuild --from-store recovers one)")
+                throw SoundpackError.environment("the catalog at \(db.location) has schema version \(current), which no soundpack writes; the file is damaged or not a soundpack catalog (soundpack catalog rebuild --from-store recovers one)")
             }
             if current > Self.schemaVersion {
-                throw SoundpackError("the catalog at \(db.location) has schema version \(current), newer than this soundpack understands (\(Self.schemaVersion)); upgrade soundpack")
+                throw SoundpackError.environment("the catalog at \(db.location) has schema version \(current), newer than this soundpack understands (\(Self.schemaVersion)); upgrade soundpack")
             }
             for version in current..<Self.schemaVersion {
                 try db.execute(db.migrations[Int(version)])
@@ -63,7 +63,7 @@ public class SQLCatalog: Catalog {
         do { return try db.writeTransaction(locking: packs, body) } catch let error as SoundpackError {
             throw error
         } catch {
-            throw SoundpackError("\(error)")
+            throw SoundpackError.environment("\(error)")
         }
     }
 
@@ -76,7 +76,7 @@ public class SQLCatalog: Catalog {
     }
 
     private func corrupt(_ what: String) -> SoundpackError {
-        SoundpackError("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
+        SoundpackError.environment("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
     }
 
     /// The first of `rows` read as `T`; nil when there is none.

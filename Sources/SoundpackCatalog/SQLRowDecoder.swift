@@ -148,7 +148,7 @@ extension Array where Element == SQLRow {
     /// The first row as `T`; nil when there is none. One that is not a `T` is an error naming `what`.
     package func first<T: Decodable>(as type: T.Type, _ what: String) throws(SoundpackError) -> T? {
         do { return try Array(prefix(1)).decoded(as: T.self).first } catch {
-            throw SoundpackError("the catalog holds \(what) it cannot read (\(error))")
+            throw SoundpackError.environment("the catalog holds \(what) it cannot read (\(error))")
         }
     }
 }

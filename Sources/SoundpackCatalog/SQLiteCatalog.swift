@@ -22,14 +22,14 @@ package final class SQLiteCatalog: SQLCatalog {
         // catalog (`/dev/null`) would put a journal file where nobody asked.
         var info = stat()
         if path != ":memory:", stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            throw SoundpackError("\(path.visible) is not a regular file (a device, FIFO or folder); a catalog is a SQLite file")
+            throw SoundpackError.environment("\(path.visible) is not a regular file (a device, FIFO or folder); a catalog is a SQLite file")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if createFolder {
             do {
                 try Folders.create(folder)
             } catch {
-                throw SoundpackError("cannot create the catalog folder \(folder): \(error.localizedDescription)")
+                throw SoundpackError.environment("cannot create the catalog folder \(folder): \(error.localizedDescription)")
             }
         } else {
             var isFolder: ObjCBool = false

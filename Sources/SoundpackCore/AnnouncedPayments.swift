@@ -4,8 +4,28 @@
 
 import Foundation
 
-/// A payment's identifier as a push carries it (`"paymentId"`, written by `soundpack payload`).
-public enum PaymentID {
+/// A payment's identifier as a push carries it (`"paymentId"`, written by `soundpack payload`),
+/// checked once where it is read: a value of this type is valid.
+public struct PaymentID: Sendable, Hashable, CustomStringConvertible {
+    /// The id as the push carries it.
+    public let text: String
+
+    /// `text` as a payment id; nil unless `isValid(text)`.
+    public init?(_ text: String) {
+        guard Self.isValid(text) else { return nil }
+        self.text = text
+    }
+
+    /// A fresh id: a lowercase UUID.
+    public static func random() -> PaymentID {
+        PaymentID(checked: UUID().uuidString.lowercased())
+    }
+
+    private init(checked text: String) { self.text = text }
+
+    /// The id as the push carries it.
+    public var description: String { text }
+
     /// 1–128 characters of `[A-Za-z0-9._:-]`, starting with a letter or digit: a UUID, an order
     /// number, a provider's transaction id. Anything else is refused by `payload lint` and ignored
     /// by the phone (which then falls back to the push's own identifier).

@@ -147,9 +147,4 @@ public struct Workspace: Sendable {
         guard let text = environment["SOURCE_DATE_EPOCH"] else { return 0 }
         return Int64(text).flatMap { $0 >= 0 ? $0 : nil }
     }
-
-    /// What a pack argument names: a folder with a pack.json, or ID[@VERSION].
-    public func packSource(_ argument: String) throws(SoundpackError) -> PackSource {
-        try PackSource.resolve(argument, workingDirectory: workingDirectory)
-    }
 }

@@ -11,10 +11,17 @@ public enum PackSource: Sendable, Hashable {
     /// A version of a published pack; nil: the newest that is not yanked.
     case published(id: String, version: SemanticVersion?)
 
+    /// Why an argument names no pack, as data: the command phrases it.
+    public enum Problem: Error, Sendable, Equatable {
+        /// No pack.json there, and not a pack id either.
+        case neither
+        /// A pack id, but the part after `@` is not a semantic version (it may be empty).
+        case notAVersion(String)
+    }
+
     /// `argument` is a folder when it holds a pack.json that is a regular file, else it must be
-    /// `ID[@VERSION]` with a valid pack id and semantic version. A malformed version is a usage
-    /// error; a name that is no pack, a refused request.
-    public static func resolve(_ argument: String, workingDirectory: String) throws(SoundpackError) -> PackSource {
+    /// `ID[@VERSION]` with a valid pack id and semantic version.
+    public static func resolve(_ argument: String, workingDirectory: String) throws(Problem) -> PackSource {
         let path = argument.hasPrefix("/") ? argument : URL(fileURLWithPath: workingDirectory).appendingPathComponent(argument).path
         var info = stat()
         if stat(path + "/" + PackFolder.packFile, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
@@ -23,10 +30,8 @@ public enum PackSource: Sendable, Hashable {
         let ref: PackRef
         do { ref = try PackRef(parsing: argument) } catch {
             switch error {
-            case .notAnID:
-                throw .refused("'\(argument.quoted(limit: 80))' is neither a pack folder (no pack.json there) nor ID[@VERSION]")
-            case .notAVersion(let version):
-                throw .usage("'\(version.quoted(limit: 80))' in '\(argument.quoted(limit: 80))' is not a semantic version; write ID@1.2.0")
+            case .notAnID: throw .neither
+            case .notAVersion(let version): throw .notAVersion(version)
             }
         }
         return .published(id: ref.id, version: ref.version)

@@ -5,57 +5,85 @@ import Foundation
 import SoundpackCore
 import SoundpackSupport
 
-/// The words of a new pack's announcements (`--phrase-text ID=TEXT`), checked and written into its pack.json.
-public enum PhraseTexts {
-    /// Writes `given` (in order) into `pack`: `prefix`/`suffix` set the words around the amount of a
-    /// pack without phrases; any other id declares a phrase, its text split at `{amount}` (the words
+/// The words of a new pack's announcements (`--phrase-text ID=TEXT`), checked once when they are
+/// read and then written into its pack.json.
+public struct PhraseTexts: Sendable, Equatable {
+    /// The texts each clip key gets.
+    var texts: [String: String] = [:]
+    /// The declared phrases, nil for words around the amount only (prefix, suffix).
+    var phrases: [String: [String]]?
+    /// The phrase given first, nil with no phrases.
+    var defaultPhrase: String?
+
+    /// Why the given texts make no pack, as data: the command phrases it with its flag.
+    public enum Problem: Error, Sendable, Equatable {
+        /// An id is given twice.
+        case givenTwice(id: String)
+        /// Two phrases need the same clip key (`pay`'s words after {amount} are clip `pay-after`).
+        case sharedClip(key: String, owner: String, id: String)
+        /// `prefix` or `suffix` given together with phrases.
+        case aroundAmountWithPhrases(id: String)
+        /// Not 1-32 of a-z, 0-9 and '-', starting with a letter or digit.
+        case notAPhraseID(String)
+        /// `{amount}` appears more than once in the text of `id`.
+        case amountTwice(id: String)
+        /// The text of `id` has no words besides `{amount}`.
+        case noWords(id: String)
+    }
+
+    /// No texts: the pack keeps what it has.
+    public init() {}
+
+    /// `given` (in order), checked: `prefix`/`suffix` set the words around the amount of a pack
+    /// without phrases; any other id declares a phrase, its text split at `{amount}` (the words
     /// after it are the clip ID-after; the first given is the default phrase). Each id is given once,
     /// each clip belongs to one phrase, and prefix/suffix cannot be mixed with phrases.
-    public static func apply(_ given: [(id: String, text: String)], to pack: inout PackFile) throws(SoundpackError) {
+    public init(_ given: [(id: String, text: String)]) throws(Problem) {
         let aroundAmount = Set([Token.prefix.rawValue, Token.suffix.rawValue])
         var seen = Set<String>()
-        for (id, _) in given where !seen.insert(id).inserted {
-            throw .usage("--phrase-text \(id.quoted(limit: 40))=… is given twice", hint: "give each id once")
-        }
+        for (id, _) in given where !seen.insert(id).inserted { throw .givenTwice(id: id) }
         guard !given.isEmpty else { return }
         if given.allSatisfy({ aroundAmount.contains($0.id) }) {
-            for (id, text) in given { pack.texts[id] = text }
+            for (id, text) in given { texts[id] = text }
             return
         }
         var phrases: [String: [String]] = [:]
         // Which phrase each clip key came from: `pay`'s words after {amount} are clip `pay-after`,
         // which a phrase named `pay-after` would also claim.
         var owners: [String: String] = [:]
-        func claim(_ key: String, _ text: String, for id: String) throws(SoundpackError) {
-            if let owner = owners[key] {
-                throw .usage("--phrase-text \(owner)=… and \(id)=… both need the clip '\(key)'",
-                             hint: "the words after {amount} of phrase ID are clip ID-after; rename one of the phrases")
-            }
-            owners[key] = id
-            pack.texts[key] = text
-        }
         for (id, text) in given {
-            guard !aroundAmount.contains(id) else {
-                throw .usage("--phrase-text \(id)=… cannot be given with phrases", hint: "prefix and suffix belong to a pack without phrases; write the words into each phrase, like wechat='微信到账{amount}'")
-            }
-            guard Phrasebook.isValidName(id) else {
-                throw .usage("--phrase-text: '\(id.quoted(limit: 40))' is not a phrase id", hint: "use 1-32 of a-z, 0-9 and '-', starting with a letter or digit")
-            }
+            guard !aroundAmount.contains(id) else { throw .aroundAmountWithPhrases(id: id) }
+            guard Phrasebook.isValidName(id) else { throw .notAPhraseID(id) }
             let parts = text.components(separatedBy: Phrasebook.amountPiece)
-            guard parts.count <= 2 else { throw .usage("--phrase-text \(id): '{amount}' may appear once") }
+            guard parts.count <= 2 else { throw .amountTwice(id: id) }
             var pieces: [String] = []
-            let before = parts[0].trimmingCharacters(in: .whitespaces)
-            if !before.isEmpty { try claim(id, before, for: id); pieces.append(id) }
-            if parts.count == 2 {
-                pieces.append(Phrasebook.amountPiece)
-                let after = parts[1].trimmingCharacters(in: .whitespaces)
-                if !after.isEmpty { try claim("\(id)-after", after, for: id); pieces.append("\(id)-after") }
+            let claims = [(id, parts[0])] + (parts.count == 2 ? [("\(id)-after", parts[1])] : [])
+            for (index, (key, words)) in claims.enumerated() {
+                if index == 1 { pieces.append(Phrasebook.amountPiece) }
+                let trimmed = words.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { continue }
+                if let owner = owners[key] { throw .sharedClip(key: key, owner: owner, id: id) }
+                owners[key] = id
+                texts[key] = trimmed
+                pieces.append(key)
             }
-            guard !pieces.isEmpty else { throw .usage("--phrase-text \(id) has no words", hint: "e.g. \(id)='微信到账{amount}'") }
+            guard !pieces.isEmpty else { throw .noWords(id: id) }
             phrases[id] = pieces
         }
-        pack.phrases = phrases
-        pack.defaultPhrase = given[0].id
+        self.phrases = phrases
+        defaultPhrase = given[0].id
+    }
+
+    /// Whether no text was given.
+    public var isEmpty: Bool { texts.isEmpty && phrases == nil }
+
+    /// Writes the texts (and the phrases, with the first as the default) into `pack`.
+    public func apply(to pack: inout PackFile) {
+        for (key, text) in texts { pack.texts[key] = text }
+        if let phrases {
+            pack.phrases = phrases
+            pack.defaultPhrase = defaultPhrase
+        }
     }
 
     /// The phrases of a new pack: the ones it declares, else prefix, amount and, when a text gave

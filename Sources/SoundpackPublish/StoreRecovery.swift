@@ -115,13 +115,13 @@ public struct StoreRecovery {
     func read(_ id: String, _ version: SemanticVersion, listed: StoreIndex.Version?) throws(SoundpackError) -> StoredVersion {
         let manifestKey = StoreLayout.manifest(id, version)
         guard let manifestData = try store.backend.read(manifestKey, atMost: StoreLimits.manifestBytes) else {
-            throw SoundpackError("\(store.location)/\(manifestKey) is missing, though index.json lists \(PackRef.name(id, version)) (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(store.location)/\(manifestKey) is missing, though index.json lists \(PackRef.name(id, version)) (soundpack verify checks the store)")
         }
         // Decoded as a phone decodes it: every file path stays in the version folder.
         let manifest = try store.decoded(manifestData, key: manifestKey, id: id, version: version)
         let manifestSha256 = Digest.sha256Hex(manifestData)
         if let listed, listed.manifestSha256 != manifestSha256 || listed.digest != manifest.digest {
-            throw SoundpackError("\(store.location)/\(manifestKey) is not the manifest index.json lists for \(PackRef.name(id, version)) (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(store.location)/\(manifestKey) is not the manifest index.json lists for \(PackRef.name(id, version)) (soundpack verify checks the store)")
         }
         func verified(_ file: String, bytes: Int, sha256: String) throws(SoundpackError) -> [UInt8] {
             try verifiedFile(id, version, file, bytes: bytes, sha256: sha256)
@@ -132,7 +132,7 @@ public struct StoreRecovery {
         // this pack.json, its digest recomputed from pack.json and the clips (verified below).
         let pack: PackFile
         do { pack = try manifest.pack(describedBy: packJSON) } catch {
-            throw SoundpackError("\(store.location)/\(manifestKey) is not the manifest of the version it is in: \(error.description) (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(store.location)/\(manifestKey) is not the manifest of the version it is in: \(error.description) (soundpack verify checks the store)")
         }
         var clips: [ClipRecord] = []
         let probe = AudioProbe()
@@ -140,7 +140,7 @@ public struct StoreRecovery {
             let bytes = try verified(clip.file, bytes: clip.bytes, sha256: clip.sha256)
             let facts: ClipFacts
             do { facts = try probe.probe(bytes: bytes) } catch {
-                throw SoundpackError("\(store.location)/\(StoreLayout.versionFile(id, version, clip.file)) cannot be read as audio: \(error.message)")
+                throw SoundpackError.environment("\(store.location)/\(StoreLayout.versionFile(id, version, clip.file)) cannot be read as audio: \(error.message)")
             }
             clips.append(ClipRecord(key: key, file: pack.clips[key] ?? clip.file, storeFile: clip.file, facts: facts))
         }
@@ -158,9 +158,9 @@ public struct StoreRecovery {
     /// A file of a stored version, read and checked against the size and SHA-256 its manifest gives.
     private func verifiedFile(_ id: String, _ version: SemanticVersion, _ file: String, bytes: Int, sha256: String) throws(SoundpackError) -> [UInt8] {
         let key = StoreLayout.versionFile(id, version, file)
-        guard let data = try store.backend.read(key) else { throw SoundpackError("\(store.location)/\(key) is missing (soundpack verify checks the store)") }
+        guard let data = try store.backend.read(key) else { throw SoundpackError.environment("\(store.location)/\(key) is missing (soundpack verify checks the store)") }
         guard data.count == bytes, Digest.sha256Hex(data) == sha256 else {
-            throw SoundpackError("\(store.location)/\(key) does not match its manifest (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(store.location)/\(key) does not match its manifest (soundpack verify checks the store)")
         }
         // Copied through its bytes: `Array(data)` here, in a local throwing function, was compiled
         // (Swift 6.3, -O) to free the new array before Data copied into it.

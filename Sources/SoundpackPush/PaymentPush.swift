@@ -27,7 +27,7 @@ public struct PaymentPushRequest: Sendable {
     /// Where the store is served; nil: the manifest's path relative to the store.
     public var baseURL: BaseURL?
     /// nil: a fresh UUID.
-    public var paymentID: String?
+    public var paymentID: PaymentID?
 
     /// A push for `amount` (nil: a phrase without one) announced with `packID` at `version`; the other
     /// fields keep their defaults.
@@ -64,16 +64,13 @@ extension PushPayload {
         case (false, nil):
             break
         }
-        if let id = request.paymentID, !PaymentID.isValid(id) {
-            throw .usage("'\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
-        }
         let manifestPath = StoreLayout.manifest(version.id, version.version)
         let base = request.baseURL?.trimmed
         let payload = try make(amount: amount, phrase: facts.phrasebook.isDeclared ? phrase.id : nil, packID: version.id,
                            version: version.version.description, title: request.title ?? manifest.name,
                            body: request.body ?? facts.phrasebook.announcement(phrase).alertText(for: amount, texts: manifest.texts),
                            manifestURL: base.map { "\($0)/\(manifestPath)" } ?? manifestPath,
-                           paymentID: request.paymentID ?? UUID().uuidString.lowercased())
+                           paymentID: (request.paymentID ?? .random()).text)
         let errors = lint(payload, packs: [PackRef.name(version.id, version.version): facts]).filter { $0.severity == .error }
         guard errors.isEmpty else {
             throw .refused("no payload written", errors.map { "[\($0.rule.rawValue)] \($0.message)" }.joined(separator: "; "),

@@ -15,7 +15,7 @@ private let folderType: UInt32 = 0o040000
 /// a pax `path=` entry. The process locale is left alone.
 private func withUTF8Names<T>(_ body: () throws(SoundpackError) -> T) throws(SoundpackError) -> T {
     guard let utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) else {
-        throw SoundpackError("the C.UTF-8 locale is not available, so libarchive cannot handle non-ASCII file names")
+        throw SoundpackError.environment("the C.UTF-8 locale is not available, so libarchive cannot handle non-ASCII file names")
     }
     defer { freelocale(utf8) }
     let previous = uselocale(utf8)
@@ -42,7 +42,7 @@ package enum ReproducibleArchive {
 
     private static func write(_ files: [(path: String, bytes: [UInt8])], under root: String, kind: ArchiveKind, mtime: Int64,
                               deflateZip: Bool) throws(SoundpackError) -> [UInt8] {
-        guard let archive = archive_write_new() else { throw SoundpackError("libarchive could not allocate a writer") }
+        guard let archive = archive_write_new() else { throw SoundpackError.environment("libarchive could not allocate a writer") }
         defer { archive_write_free(archive) }
         let asciiNames = files.allSatisfy { $0.path.utf8.allSatisfy { $0 < 0x80 } }
         try selectFormat(of: archive, kind: kind, asciiNames: asciiNames, deflateZip: deflateZip)
@@ -66,7 +66,7 @@ package enum ReproducibleArchive {
 
     private static func check(_ archive: OpaquePointer, _ status: Int32, _ what: String) throws(SoundpackError) {
         guard status == ARCHIVE_OK else {
-            throw SoundpackError("\(what): \(archive_error_string(archive).map { String(cString: $0) } ?? "libarchive error \(status)")")
+            throw SoundpackError.environment("\(what): \(archive_error_string(archive).map { String(cString: $0) } ?? "libarchive error \(status)")")
         }
     }
 
@@ -113,13 +113,13 @@ package enum ReproducibleArchive {
 
     /// Writes one entry's header, owned by 0:0 with a fixed mode (and mtime for tar), and its bytes.
     private static func add(_ entry: (path: String, bytes: [UInt8]?), to archive: OpaquePointer, kind: ArchiveKind, mtime: Int64) throws(SoundpackError) {
-        guard let header = archive_entry_new() else { throw SoundpackError("libarchive could not allocate an entry") }
+        guard let header = archive_entry_new() else { throw SoundpackError.environment("libarchive could not allocate an entry") }
         defer { archive_entry_free(header) }
         // The name's bytes as they are: libarchive's UTF-8 conversions normalize to NFC, which
         // would give `é` (U+00E9) and `e` + U+0301, two files, one name in the archive.
         archive_entry_copy_pathname(header, entry.path)
         // Without a multibyte form of the name the tar and zip writers dereference NULL.
-        guard archive_entry_pathname(header) != nil else { throw SoundpackError("cannot add \(entry.path.quoted(limit: 80)): its name has no form libarchive can write") }
+        guard archive_entry_pathname(header) != nil else { throw SoundpackError.environment("cannot add \(entry.path.quoted(limit: 80)): its name has no form libarchive can write") }
         archive_entry_set_uid(header, 0)
         archive_entry_set_gid(header, 0)
         if kind == .tarGzip { archive_entry_set_mtime(header, time_t(mtime), 0) }
@@ -135,7 +135,7 @@ package enum ReproducibleArchive {
         try check(archive, archive_write_header(archive, header), "cannot add \(entry.path)")
         if let bytes = entry.bytes, !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
-            guard written == bytes.count else { throw SoundpackError("cannot write \(entry.path) into the archive") }
+            guard written == bytes.count else { throw SoundpackError.environment("cannot write \(entry.path) into the archive") }
         }
     }
 }
@@ -165,9 +165,9 @@ package enum SafeExtractor {
 
     private static func read(_ archivePath: String, into folder: String, limits: ExtractionLimits) throws(SoundpackError) -> [String] {
         try checkArchiveFile(archivePath, limits: limits)
-        guard let reader = archive_read_new() else { throw SoundpackError("libarchive could not allocate a reader") }
+        guard let reader = archive_read_new() else { throw SoundpackError.environment("libarchive could not allocate a reader") }
         defer { archive_read_free(reader) }
-        guard let writer = archive_write_disk_new() else { throw SoundpackError("libarchive could not allocate a disk writer") }
+        guard let writer = archive_write_disk_new() else { throw SoundpackError.environment("libarchive could not allocate a disk writer") }
         defer { archive_write_free(writer) }
         // Only the formats a pack arrives in; no ISO, cpio, rar or 7z parsers are exposed.
         archive_read_support_format_tar(reader)
@@ -176,7 +176,7 @@ package enum SafeExtractor {
         archive_read_support_filter_none(reader)
         archive_write_disk_set_options(writer, ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_NO_OVERWRITE)
         guard archive_read_open_filename(reader, archivePath, 64 * 1024) == ARCHIVE_OK else {
-            throw SoundpackError("not a tar, tar.gz or zip archive: \(message(reader))")
+            throw SoundpackError.environment("not a tar, tar.gz or zip archive: \(message(reader))")
         }
 
         // libarchive's disk writer resolves a relative name against the process's working folder,
@@ -186,7 +186,7 @@ package enum SafeExtractor {
         // so the absolute path never leaves the folder.
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw SoundpackError("cannot extract into \(folder): not a folder")
+            throw SoundpackError.environment("cannot extract into \(folder): not a folder")
         }
         let root = Folders.realPath(folder)
 
@@ -198,10 +198,10 @@ package enum SafeExtractor {
             let status = archive_read_next_header(reader, &entry)
             if status == ARCHIVE_EOF { break }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
-                throw SoundpackError("damaged archive: \(message(reader))")
+                throw SoundpackError.environment("damaged archive: \(message(reader))")
             }
             guard seen.count < limits.maxEntries else {
-                throw SoundpackError("more than \(limits.maxEntries) entries")
+                throw SoundpackError.environment("more than \(limits.maxEntries) entries")
             }
             guard let (name, path) = try entryPath(entry) else { continue }
             let isFolder = try checkEntry(entry, name: name, path: path, seen: &seen, limits: limits)
@@ -210,13 +210,13 @@ package enum SafeExtractor {
             archive_entry_set_uid(entry, la_int64_t(getuid()))
             archive_entry_set_gid(entry, la_int64_t(getgid()))
             guard archive_write_header(writer, entry) == ARCHIVE_OK else {
-                throw SoundpackError("entry '\(name.quoted(limit: 80))' refused: \(message(writer))")
+                throw SoundpackError.environment("entry '\(name.quoted(limit: 80))' refused: \(message(writer))")
             }
             if !isFolder {
                 try copyData(of: name, from: reader, to: writer, total: &total, limits: limits)
                 extracted.append(path)
             }
-            guard archive_write_finish_entry(writer) == ARCHIVE_OK else { throw SoundpackError("cannot finish '\(name.quoted(limit: 80))': \(message(writer))") }
+            guard archive_write_finish_entry(writer) == ARCHIVE_OK else { throw SoundpackError.environment("cannot finish '\(name.quoted(limit: 80))': \(message(writer))") }
         }
         return extracted
     }
@@ -228,20 +228,20 @@ package enum SafeExtractor {
     /// The archive must be a regular file within the size cap.
     private static func checkArchiveFile(_ archivePath: String, limits: ExtractionLimits) throws(SoundpackError) {
         let attributes = try? FileManager.default.attributesOfItem(atPath: archivePath)
-        guard let size = (attributes?[.size] as? NSNumber)?.intValue else { throw SoundpackError("cannot read \(archivePath)") }
-        guard attributes?[.type] as? FileAttributeType == .typeRegular else { throw SoundpackError("\(archivePath) is not a regular file") }
+        guard let size = (attributes?[.size] as? NSNumber)?.intValue else { throw SoundpackError.environment("cannot read \(archivePath)") }
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else { throw SoundpackError.environment("\(archivePath) is not a regular file") }
         guard size <= limits.maxArchiveBytes else {
-            throw SoundpackError("the archive is \(size) bytes, above the \(limits.maxArchiveBytes / 1_048_576) MiB cap")
+            throw SoundpackError.environment("the archive is \(size) bytes, above the \(limits.maxArchiveBytes / 1_048_576) MiB cap")
         }
     }
 
     /// The entry's name as written and its path in the pack, spelled one way; nil for the
     /// archive's own top folder (`./`), which is skipped.
     private static func entryPath(_ entry: OpaquePointer) throws(SoundpackError) -> (name: String, path: String)? {
-        guard let raw = archive_entry_pathname(entry) else { throw SoundpackError("an entry has no name") }
+        guard let raw = archive_entry_pathname(entry) else { throw SoundpackError.environment("an entry has no name") }
         // A name that is not UTF-8 would be written to disk as raw bytes no pack path can name.
         guard let name = String(validatingCString: raw) else {
-            throw SoundpackError("entry '\(String(cString: raw).quoted(limit: 80))' refused: its name is not UTF-8")
+            throw SoundpackError.environment("entry '\(String(cString: raw).quoted(limit: 80))' refused: its name is not UTF-8")
         }
         // `tar -C pack -czf p.tgz .` names entries `./`, `./pack.json`: the same layout.
         var stripped = name
@@ -259,17 +259,17 @@ package enum SafeExtractor {
     private static func checkEntry(
         _ entry: OpaquePointer, name: String, path: String, seen: inout Set<[UInt8]>, limits: ExtractionLimits
     ) throws(SoundpackError) -> Bool {
-        if let reason = unsafeReason(path) { throw SoundpackError("entry '\(name.quoted(limit: 80))' refused: \(reason)") }
-        if archive_entry_hardlink(entry) != nil { throw SoundpackError("entry '\(name.quoted(limit: 80))' refused: hard links are not allowed in a pack") }
+        if let reason = unsafeReason(path) { throw SoundpackError.environment("entry '\(name.quoted(limit: 80))' refused: \(reason)") }
+        if archive_entry_hardlink(entry) != nil { throw SoundpackError.environment("entry '\(name.quoted(limit: 80))' refused: hard links are not allowed in a pack") }
         let type = archive_entry_filetype(entry)
         let isFolder = type == folderType
         guard isFolder || type == regularFileType else {
-            throw SoundpackError("entry '\(name.quoted(limit: 80))' refused: only regular files and folders are allowed (symlinks, devices and FIFOs are not)")
+            throw SoundpackError.environment("entry '\(name.quoted(limit: 80))' refused: only regular files and folders are allowed (symlinks, devices and FIFOs are not)")
         }
         let key = path.hasSuffix("/") ? String(path.dropLast()) : path
-        guard seen.insert(key.pathKey).inserted else { throw SoundpackError("entry '\(name.quoted(limit: 80))' appears twice") }
+        guard seen.insert(key.pathKey).inserted else { throw SoundpackError.environment("entry '\(name.quoted(limit: 80))' appears twice") }
         if archive_entry_size_is_set(entry) != 0, archive_entry_size(entry) > limits.maxEntryBytes {
-            throw SoundpackError("entry '\(name.quoted(limit: 80))' declares \(archive_entry_size(entry)) bytes, above the \(limits.maxEntryBytes / 1_048_576) MiB cap")
+            throw SoundpackError.environment("entry '\(name.quoted(limit: 80))' declares \(archive_entry_size(entry)) bytes, above the \(limits.maxEntryBytes / 1_048_576) MiB cap")
         }
         return isFolder
     }
@@ -286,13 +286,13 @@ package enum SafeExtractor {
         while true {
             let read = archive_read_data_block(reader, &block, &length, &offset)
             if read == ARCHIVE_EOF { break }
-            guard read == ARCHIVE_OK else { throw SoundpackError("damaged entry '\(name.quoted(limit: 80))': \(message(reader))") }
+            guard read == ARCHIVE_OK else { throw SoundpackError.environment("damaged entry '\(name.quoted(limit: 80))': \(message(reader))") }
             written += Int64(length)
             total += Int64(length)
-            guard written <= limits.maxEntryBytes else { throw SoundpackError("entry '\(name.quoted(limit: 80))' holds more than \(limits.maxEntryBytes / 1_048_576) MiB") }
-            guard total <= limits.maxTotalBytes else { throw SoundpackError("the archive holds more than \(limits.maxTotalBytes / 1_048_576) MiB") }
+            guard written <= limits.maxEntryBytes else { throw SoundpackError.environment("entry '\(name.quoted(limit: 80))' holds more than \(limits.maxEntryBytes / 1_048_576) MiB") }
+            guard total <= limits.maxTotalBytes else { throw SoundpackError.environment("the archive holds more than \(limits.maxTotalBytes / 1_048_576) MiB") }
             guard archive_write_data_block(writer, block, length, offset) == ARCHIVE_OK else {
-                throw SoundpackError("cannot write '\(name.quoted(limit: 80))': \(message(writer))")
+                throw SoundpackError.environment("cannot write '\(name.quoted(limit: 80))': \(message(writer))")
             }
         }
     }

@@ -33,7 +33,7 @@ package struct S3Location: Sendable, Equatable {
     /// `AWS_DEFAULT_REGION`, else us-east-1) and the credentials (`AWS_ACCESS_KEY_ID`,
     /// `AWS_SECRET_ACCESS_KEY`, optional `AWS_SESSION_TOKEN`).
     package init(url: String, endpoint: String?, environment: [String: String]) throws(SoundpackError) {
-        guard url.hasBytePrefix("s3://") else { throw SoundpackError("'\(url.visible)' is not an s3:// URL") }
+        guard url.hasBytePrefix("s3://") else { throw SoundpackError.environment("'\(url.visible)' is not an s3:// URL") }
         let rest = String(url.dropFirst("s3://".count))
         let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         bucket = parts[0]
@@ -42,7 +42,7 @@ package struct S3Location: Sendable, Equatable {
             throw SoundpackError(.environment, "'\(bucket.visible)' is not an S3 bucket name (3–63 of a-z 0-9 . -)", hint: "name the store s3://bucket/prefix")
         }
         guard !prefix.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }), !prefix.containsControlCharacter() else {
-            throw SoundpackError("the key prefix '\(prefix.visible)' has a . or .. component or a control character")
+            throw SoundpackError.environment("the key prefix '\(prefix.visible)' has a . or .. component or a control character")
         }
         region = environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["AWS_DEFAULT_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1"
         // A variable set but empty (a CI variable the team never defined) is unset, as for the region.
@@ -50,11 +50,11 @@ package struct S3Location: Sendable, Equatable {
             ?? environment["AWS_ENDPOINT_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://s3.\(region).amazonaws.com"
         guard let parsed = URLComponents(string: named), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
-            throw SoundpackError("the S3 endpoint '\(named.visible)' is not an http(s) URL such as https://s3.us-east-1.amazonaws.com")
+            throw SoundpackError.environment("the S3 endpoint '\(named.visible)' is not an http(s) URL such as https://s3.us-east-1.amazonaws.com")
         }
         self.endpoint = named.hasSuffix("/") ? String(named.dropLast()) : named
         guard let access = environment["AWS_ACCESS_KEY_ID"], !access.isEmpty, let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty else {
-            throw SoundpackError("an s3:// store needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+            throw SoundpackError.environment("an s3:// store needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
         }
         accessKey = access
         secretKey = secret
@@ -108,10 +108,10 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
 
     package init(_ location: S3Location) throws(SoundpackError) {
         if let error = soundpack_curl_load_error() {
-            throw SoundpackError("cannot use the store \(location.shown): libcurl could not be loaded (\(String(cString: error))); \(Self.installHint)")
+            throw SoundpackError.environment("cannot use the store \(location.shown): libcurl could not be loaded (\(String(cString: error))); \(Self.installHint)")
         }
         _ = Self.globalInit
-        guard let handle = soundpack_curl_easy_init() else { throw SoundpackError("cannot start libcurl") }
+        guard let handle = soundpack_curl_easy_init() else { throw SoundpackError.environment("cannot start libcurl") }
         handles.withLock { $0.append(CurlHandle(pointer: handle)) }
         s3 = location
     }
@@ -121,7 +121,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     /// An idle handle, or a new one; give it back with `release`.
     private func acquireHandle() throws(SoundpackError) -> UnsafeMutableRawPointer {
         if let idle = handles.withLock({ $0.popLast() }) { return idle.pointer }
-        guard let handle = soundpack_curl_easy_init() else { throw SoundpackError("cannot start libcurl") }
+        guard let handle = soundpack_curl_easy_init() else { throw SoundpackError.environment("cannot start libcurl") }
         return handle
     }
 
@@ -208,9 +208,9 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
             guard ok else { return CURLE_BAD_FUNCTION_ARGUMENT }
             return soundpack_curl_easy_perform(handle)
         }
-        if sink.overCap { throw SoundpackError("\(location)/\(key ?? "") holds more than \(cap) bytes, more than soundpack reads from such a file") }
+        if sink.overCap { throw SoundpackError.environment("\(location)/\(key ?? "") holds more than \(cap) bytes, more than soundpack reads from such a file") }
         guard code == CURLE_OK else {
-            throw SoundpackError("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: soundpack_curl_easy_strerror(code)))")
+            throw SoundpackError.environment("cannot reach \(location) at \(s3.endpoint.visible): \(String(cString: soundpack_curl_easy_strerror(code)))")
         }
         var status = 0
         _ = soundpack_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -268,7 +268,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     private func failure(_ response: S3Response, _ what: String) -> SoundpackError {
         let code = Self.xmlValues("Code", in: response.body).first ?? "HTTP \(response.status)"
         let message = Self.xmlValues("Message", in: response.body).first.map { ": \($0)" } ?? ""
-        return SoundpackError("cannot \(what) in \(location): \(code.visible)\(message.visible)")
+        return SoundpackError.environment("cannot \(what) in \(location): \(code.visible)\(message.visible)")
     }
 
     // MARK: StoreBackend
@@ -364,7 +364,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
         let key = "\(folder)/\(file.name)"
         if try writeIfAbsent(key, file.data) { return }
         guard try read(key) == file.data else {
-            throw SoundpackError("\(location)/\(key) already exists with other bytes, left by an earlier attempt at this version with other content; delete \(location)/\(folder)/ (no catalog lists it) or publish a new version")
+            throw SoundpackError.environment("\(location)/\(key) already exists with other bytes, left by an earlier attempt at this version with other content; delete \(location)/\(folder)/ (no catalog lists it) or publish a new version")
         }
     }
 

@@ -120,7 +120,7 @@ public struct Store: Sendable {
     /// The manifest of a published version, read and decoded.
     public func manifest(_ id: String, _ version: SemanticVersion) throws(SoundpackError) -> StoreManifest {
         guard let manifest = try storedManifest(id, version) else {
-            throw SoundpackError("\(location)/\(StoreLayout.manifest(id, version)) is missing (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(location)/\(StoreLayout.manifest(id, version)) is missing (soundpack verify checks the store)")
         }
         return manifest
     }
@@ -138,10 +138,10 @@ public struct Store: Sendable {
     package func decoded(_ data: Data, key: String, id: String, version: SemanticVersion) throws(SoundpackError) -> StoreManifest {
         let manifest: StoreManifest
         do { manifest = try ManifestRefresher.decodeManifest(data) } catch {
-            throw SoundpackError("\(location)/\(key) is not a soundpack manifest: \(error.description) (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(location)/\(key) is not a soundpack manifest: \(error.description) (soundpack verify checks the store)")
         }
         guard manifest.id == id, manifest.version == version else {
-            throw SoundpackError("\(location)/\(key) describes \(PackRef.name(manifest.id, manifest.version).visible), not \(PackRef.name(id, version))")
+            throw SoundpackError.environment("\(location)/\(key) describes \(PackRef.name(manifest.id, manifest.version).visible), not \(PackRef.name(id, version))")
         }
         return manifest
     }
@@ -152,13 +152,13 @@ public struct Store: Sendable {
     func checkContent(of manifest: StoreManifest, _ id: String, _ version: SemanticVersion) throws(SoundpackError) {
         let key = StoreLayout.versionFile(id, version, manifest.packJSON.file)
         guard let data = try backend.read(key, atMost: PackFile.maxBytes) else {
-            throw SoundpackError("\(location)/\(key) is missing (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(location)/\(key) is missing (soundpack verify checks the store)")
         }
         guard data.count == manifest.packJSON.bytes, Digest.sha256Hex(data) == manifest.packJSON.sha256 else {
-            throw SoundpackError("\(location)/\(key) does not match its manifest (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(location)/\(key) does not match its manifest (soundpack verify checks the store)")
         }
         if let why = manifest.disagreement(withPackJSON: Array(data)) {
-            throw SoundpackError("\(location)/\(StoreLayout.manifest(id, version)) is not the manifest of the version it is in: \(why) (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(location)/\(StoreLayout.manifest(id, version)) is not the manifest of the version it is in: \(why) (soundpack verify checks the store)")
         }
     }
 
@@ -180,10 +180,10 @@ public struct Store: Sendable {
     func checkedManifest(_ version: PublishedVersion) throws(SoundpackError) -> StoreManifest {
         let key = StoreLayout.manifest(version.id, version.version)
         guard let data = try backend.read(key, atMost: StoreLimits.manifestBytes) else {
-            throw SoundpackError("\(location)/\(key) is missing (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(location)/\(key) is missing (soundpack verify checks the store)")
         }
         if let recorded = version.manifestSha256, Digest.sha256Hex(data) != recorded {
-            throw SoundpackError("\(location)/\(key) is not the manifest that was published: its SHA-256 differs from the catalog's (soundpack verify shows what changed)")
+            throw SoundpackError.environment("\(location)/\(key) is not the manifest that was published: its SHA-256 differs from the catalog's (soundpack verify shows what changed)")
         }
         let manifest = try decoded(data, key: key, id: version.id, version: version.version)
         try checkContent(of: manifest, version.id, version.version)
@@ -210,7 +210,7 @@ public struct Store: Sendable {
     package func readIndex() throws(SoundpackError) -> StoreIndex? {
         guard let data = try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes) else { return nil }
         do { return try ManifestRefresher.decodeIndex(data) } catch {
-            throw SoundpackError("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
+            throw SoundpackError.environment("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
         }
     }
 
@@ -372,7 +372,7 @@ package final class DirectoryStore: StoreBackend {
         case .regular?: break
         }
         do { return Data(try CappedFile.read(path(key), cap: cap, what: (key as NSString).lastPathComponent)) } catch {
-            throw SoundpackError("cannot read \(path(key)): \(error.message)")
+            throw SoundpackError.environment("cannot read \(path(key)): \(error.message)")
         }
     }
 
@@ -385,18 +385,18 @@ package final class DirectoryStore: StoreBackend {
         let fd = SystemCall.open(path(key), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw SoundpackError("cannot read \(path(key)): \(String(cString: strerror(errno)))")
+            throw SoundpackError.environment("cannot read \(path(key)): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SoundpackError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &info) == 0 else { throw SoundpackError.environment("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
         if case .other(let kind) = FileKind(mode: info.st_mode) { return .notAFile(kind) }
         let hash = Digest.Stream()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = buffer.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw SoundpackError("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
+            guard n >= 0 else { throw SoundpackError.environment("cannot read \(path(key)): \(String(cString: strerror(errno)))") }
             if n == 0 { break }
             buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
@@ -416,7 +416,7 @@ package final class DirectoryStore: StoreBackend {
             try Folders.create((target as NSString).deletingLastPathComponent)
             try AtomicFile.write(data, to: target)
         } catch {
-            throw SoundpackError("cannot write \(target): \(error.localizedDescription)")
+            throw SoundpackError.environment("cannot write \(target): \(error.localizedDescription)")
         }
     }
 
@@ -435,7 +435,7 @@ package final class DirectoryStore: StoreBackend {
     }
 
     package func lock(_ scope: LockScope) throws(SoundpackError) -> any StoreLock {
-        do { try Folders.create(root) } catch { throw SoundpackError("cannot create the store \(root): \(error.localizedDescription)") }
+        do { try Folders.create(root) } catch { throw SoundpackError.environment("cannot create the store \(root): \(error.localizedDescription)") }
         let (parent, name) = realPlace
         return try FileLock(under: parent.isEmpty ? "/" : parent, folders: [".\(name).soundpack"], scope: scope, store: location)
     }
@@ -449,7 +449,7 @@ package final class DirectoryStore: StoreBackend {
     package func writeVersion(_ folder: String, files: [(name: String, data: Data)]) throws(SoundpackError) {
         try StoreLayout.checkKey(folder, in: location)
         for file in files { try StoreLayout.checkKey(folder + "/" + file.name, in: location) }
-        do { try Folders.create(root) } catch { throw SoundpackError("cannot create the store \(root): \(error.message)") }
+        do { try Folders.create(root) } catch { throw SoundpackError.environment("cannot create the store \(root): \(error.message)") }
         if let link = link(in: folder) { throw throughLink(folder, link) }
         let area = stagingArea()
         let areaFD: Int32
@@ -467,7 +467,7 @@ package final class DirectoryStore: StoreBackend {
         if label.utf8.count > 100 { label = String(decoding: label.utf8.prefix(64), as: UTF8.self) + "~" + Digest.sha256Hex(Array(folder.utf8)).prefix(16) }
         let name = "\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let staging = area.path + "/" + name
-        guard mkdirat(areaFD, name, 0o755) == 0 else { throw SoundpackError("cannot stage \(folder) in \(area.path): \(String(cString: strerror(errno)))") }
+        guard mkdirat(areaFD, name, 0o755) == 0 else { throw SoundpackError.environment("cannot stage \(folder) in \(area.path): \(String(cString: strerror(errno)))") }
         var committed = false
         defer { if !committed { Folders.remove(name, in: areaFD) } }
         // Write everything first, then make it durable, then one rename: the version appears whole.
@@ -477,24 +477,24 @@ package final class DirectoryStore: StoreBackend {
             do {
                 try Folders.create((target as NSString).deletingLastPathComponent)
                 try FileBytes.write(file.data, to: target)
-            } catch { throw SoundpackError("cannot write \(target): \(error.message)") }
+            } catch { throw SoundpackError.environment("cannot write \(target): \(error.message)") }
             written.append(target)
         }
         // Durable before the rename, as one batch (one syncfs on Linux), not an fsync per file.
         do { try FileBytes.syncAll(written, folders: Set(written.map { ($0 as NSString).deletingLastPathComponent })) } catch {
-            throw SoundpackError(error.message)
+            throw SoundpackError.environment(error.message)
         }
         let final = path(folder)
         let parent = (final as NSString).deletingLastPathComponent
-        do { try Folders.create(parent) } catch { throw SoundpackError("cannot create \(parent): \(error.message)") }
+        do { try Folders.create(parent) } catch { throw SoundpackError.environment("cannot create \(parent): \(error.message)") }
         if renameat(areaFD, name, AT_FDCWD, final) != 0 {
             guard errno == EEXIST || errno == ENOTEMPTY else {
-                throw SoundpackError("cannot move \(folder) into place: \(String(cString: strerror(errno)))")
+                throw SoundpackError.environment("cannot move \(folder) into place: \(String(cString: strerror(errno)))")
             }
             // A whole folder an interrupted publish renamed but never recorded: set it aside, then retry.
             let aside = "replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             guard renameat(AT_FDCWD, final, areaFD, aside) == 0, renameat(areaFD, name, AT_FDCWD, final) == 0 else {
-                throw SoundpackError("cannot replace the unrecorded \(folder): \(String(cString: strerror(errno)))")
+                throw SoundpackError.environment("cannot replace the unrecorded \(folder): \(String(cString: strerror(errno)))")
             }
             Folders.remove(aside, in: areaFD)
         }
@@ -578,7 +578,7 @@ package final class DirectoryStore: StoreBackend {
             }
             while flock(fd, LOCK_EX) != 0 {
                 guard errno == EINTR else {
-                    let failure = SoundpackError("cannot lock the store \(store): \(String(cString: strerror(errno)))")
+                    let failure = SoundpackError.environment("cannot lock the store \(store): \(String(cString: strerror(errno)))")
                     close(fd)
                     throw failure
                 }

@@ -9,17 +9,17 @@ package enum CappedFile {
     /// symbolic link at `path` is refused, even one swapped in after a look (O_NOFOLLOW).
     package static func read(_ path: String, cap: Int, what: String, followingLinks: Bool = true) throws(SoundpackError) -> [UInt8] {
         // Looked at first: a FIFO or a device is refused without being opened.
-        if case .other(let kind)? = followingLinks ? FileKind.of(path) : FileKind.at(path) { throw SoundpackError("not a regular file: \(kind)") }
+        if case .other(let kind)? = followingLinks ? FileKind.of(path) : FileKind.at(path) { throw SoundpackError.environment("not a regular file: \(kind)") }
         // O_NONBLOCK: one swapped in meanwhile must not make the open wait for a writer either.
         let fd = SystemCall.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
-        guard fd >= 0 else { throw SoundpackError("cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw SoundpackError.environment("cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SoundpackError("cannot stat: \(String(cString: strerror(errno)))") }
-        if case .other(let kind) = FileKind(mode: info.st_mode) { throw SoundpackError("not a regular file: \(kind)") }
+        guard fstat(fd, &info) == 0 else { throw SoundpackError.environment("cannot stat: \(String(cString: strerror(errno)))") }
+        if case .other(let kind) = FileKind(mode: info.st_mode) { throw SoundpackError.environment("not a regular file: \(kind)") }
         guard info.st_size <= cap else {
             let limit = cap >= 1_048_576 ? "\(cap / 1_048_576) MiB" : "\(cap) byte"
-            throw SoundpackError("\(info.st_size) bytes is above the \(limit) cap for \(what)")
+            throw SoundpackError.environment("\(info.st_size) bytes is above the \(limit) cap for \(what)")
         }
         // Read straight into the array's storage: only the bytes read become its elements.
         var failure: SoundpackError?
@@ -29,7 +29,7 @@ package enum CappedFile {
                 let n = SystemCall.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else {
-                    if n < 0 { failure = SoundpackError("read failed: \(String(cString: strerror(errno)))") }
+                    if n < 0 { failure = SoundpackError.environment("read failed: \(String(cString: strerror(errno)))") }
                     return
                 }
                 filled += n

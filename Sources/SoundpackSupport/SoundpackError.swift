@@ -33,11 +33,6 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
         self.hint = hint
     }
 
-    /// An environment failure: the kind most engine errors are (a catalog, a store, a file).
-    public init(_ message: String) {
-        self.init(.environment, message)
-    }
-
     /// The input or the request is at fault, or a check refused it (exit 1).
     public static func refused(_ what: String, _ why: String? = nil, hint: String? = nil) -> SoundpackError {
         SoundpackError(.refused, what, why: why, hint: hint)

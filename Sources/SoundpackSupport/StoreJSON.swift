@@ -16,7 +16,7 @@ package enum StoreJSON {
             } else {
                 path = "\(error)"
             }
-            throw SoundpackError("cannot write JSON: \(path), which JSON cannot hold")
+            throw SoundpackError.environment("cannot write JSON: \(path), which JSON cannot hold")
         }
     }
 }

@@ -16,9 +16,23 @@ public struct EngineCommand: Sendable, Equatable {
     static let outPlaceholder = "{out}"
     static let voicePlaceholder = "{voice}"
 
+    /// Why a template is not a command line, as data: the caller names the option it came from.
+    public enum Problem: Error, Sendable, Equatable {
+        /// A quote is opened and never closed.
+        case unclosedQuote
+        /// No words at all, or an empty program name.
+        case empty
+        /// The first word (the program) holds a placeholder.
+        case startsWithPlaceholder
+        /// `{text}` or `{out}` appears in no word.
+        case missingPlaceholder(String)
+        /// A word holds a NUL byte (no program can receive it).
+        case nulByte
+    }
+
     /// Splits `template` into words: whitespace separates them; '…' and "…" group (no escapes
     /// inside '…'; \" and \\ inside "…"). Needs `{text}` and `{out}`.
-    public init(_ template: String, timeoutSeconds: Double = 60) throws(SoundpackError) {
+    public init(_ template: String, timeoutSeconds: Double = 60) throws(Problem) {
         var words: [String] = []
         var current = ""
         var inWord = false
@@ -45,16 +59,14 @@ public struct EngineCommand: Sendable, Equatable {
                 inWord = true
             }
         }
-        guard quote == nil else { throw .usage("--engine-command has an unclosed quote", hint: "close it: 'my-tts --text {text} --out {out}'") }
+        guard quote == nil else { throw .unclosedQuote }
         if inWord { words.append(current) }
-        guard let program = words.first, !program.isEmpty else { throw .usage("--engine-command is empty", hint: "e.g. 'espeak-ng -v en-us -w {out} {text}'") }
-        guard !program.contains(Self.textPlaceholder), !program.contains(Self.outPlaceholder) else {
-            throw .usage("--engine-command must start with the program, not a placeholder")
-        }
+        guard let program = words.first, !program.isEmpty else { throw .empty }
+        guard !program.contains(Self.textPlaceholder), !program.contains(Self.outPlaceholder) else { throw .startsWithPlaceholder }
         for placeholder in [Self.textPlaceholder, Self.outPlaceholder] where !words.contains(where: { $0.contains(placeholder) }) {
-            throw .usage("--engine-command needs \(placeholder) in its words", hint: "the text to speak is passed as {text}, the file to write as {out}")
+            throw .missingPlaceholder(placeholder)
         }
-        guard words.allSatisfy({ !$0.contains("\0") }) else { throw .usage("--engine-command holds a NUL byte") }
+        guard words.allSatisfy({ !$0.contains("\0") }) else { throw .nulByte }
         self.words = words
         self.timeoutSeconds = timeoutSeconds
     }

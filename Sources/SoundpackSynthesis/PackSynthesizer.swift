@@ -35,7 +35,7 @@ public struct SynthRequest: Sendable {
     /// `--phrase-text ID=TEXT` in order: `prefix`/`suffix` set the words around the amount of a pack
     /// without phrases; any other id declares a phrase, its text split at `{amount}` (the first
     /// given is the default phrase). Empty: the one phrase with the language's default prefix.
-    public var phraseTexts: [(id: String, text: String)] = []
+    public var phraseTexts = PhraseTexts()
     /// Rate, codec and container of the clips; trimmed and levelled to -19 LUFS momentary max.
     public var convert: ConvertOptions
     /// Where libespeak-ng speaks: in this process unless a soundpack binary is named to run it in a
@@ -181,7 +181,7 @@ public struct PackSynthesizer: Sendable {
     static func packFile(for request: SynthRequest) throws(SoundpackError) -> PackFile {
         var pack = PackFile(id: request.id, name: request.id, version: SemanticVersion("0.1.0")!, grammar: request.grammar,
                             maxAmount: request.maxAmount, clips: [:])
-        try PhraseTexts.apply(request.phraseTexts, to: &pack)
+        request.phraseTexts.apply(to: &pack)
         if pack.phrases == nil && pack.texts[Token.prefix.rawValue] == nil {
             pack.texts[Token.prefix.rawValue] = SynthRequest.defaultPrefix(for: request.grammar.id)
         }

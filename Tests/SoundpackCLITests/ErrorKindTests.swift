@@ -12,7 +12,7 @@ import SoundpackTestSupport
         #expect(SoundpackError.refused("x").code == .failure)
         #expect(SoundpackError.usage("x").code == .usage)
         #expect(SoundpackError.environment("x").code == .environment)
-        #expect(SoundpackError("the catalog is locked").code == .environment, "an engine error with no kind named is an environment failure")
+        #expect(SoundpackError.environment("the catalog is locked").code == .environment, "an engine error with no kind named is an environment failure")
     }
 
     @Test func contextKeepsTheKindAndTheWholeReason() {

@@ -142,9 +142,12 @@ import Testing
             let stems = grammar.fileStems(for: keys)
             #expect(Set(stems.values.map { $0.lowercased() }).count == Set(keys).count, "\(path)")
             var request = SynthRequest(id: "fuzz", grammar: Grammar(.zhHans), maxAmount: Amount(minorUnits: 9_999))
-            request.phraseTexts = lines.dropFirst().map { line in
+            let given = lines.dropFirst().map { line in
                 let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+                return (id: String(parts[0]), text: parts.count > 1 ? String(parts[1]) : "")
+            }
+            if let texts = try? PhraseTexts(given) {
+                request.phraseTexts = texts
             }
             if let plan = try? PackSynthesizer.plan(request, into: PackFolder(path: "/nonexistent-fuzz-pack", shown: "pack")) {
                 #expect(Set(plan.clips.map(\.file)).count == plan.clips.count, "\(path)")

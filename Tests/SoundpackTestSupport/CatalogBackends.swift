@@ -36,7 +36,7 @@ public enum CatalogBackend: String, Sendable, CaseIterable, CustomStringConverti
     /// Creates a database with a unique name on the test server; returns its URL.
     public static func freshPostgresDatabase() throws -> String {
         guard let base = postgresURL, var components = URLComponents(string: base) else {
-            throw SoundpackError("no PostgreSQL test server: run the tests through scripts/test.sh, or eval \"$(scripts/servers/postgres.sh start)\" first")
+            throw SoundpackError.environment("no PostgreSQL test server: run the tests through scripts/test.sh, or eval \"$(scripts/servers/postgres.sh start)\" first")
         }
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         // Through psql (installed with the server), so this target needs nothing internal of
@@ -47,9 +47,9 @@ public enum CatalogBackend: String, Sendable, CaseIterable, CustomStringConverti
         psql.standardOutput = FileHandle.nullDevice
         try psql.run()
         psql.waitUntilExit()
-        guard psql.terminationStatus == 0 else { throw SoundpackError("psql could not create the test database \(name)") }
+        guard psql.terminationStatus == 0 else { throw SoundpackError.environment("psql could not create the test database \(name)") }
         components.path = "/\(name)"
-        guard let url = components.string else { throw SoundpackError("cannot build a URL for \(name)") }
+        guard let url = components.string else { throw SoundpackError.environment("cannot build a URL for \(name)") }
         return url
     }
 }
@@ -62,7 +62,7 @@ public enum S3TestServer {
 
     /// `s3://<new bucket>/<prefix>` on the test server, the bucket created.
     public static func freshStoreURL(prefix: String = "voice") throws -> String {
-        guard let endpoint else { throw SoundpackError("no S3 test server: run the tests through scripts/test.sh, or eval \"$(scripts/servers/swift.sh start)\" first") }
+        guard let endpoint else { throw SoundpackError.environment("no S3 test server: run the tests through scripts/test.sh, or eval \"$(scripts/servers/swift.sh start)\" first") }
         let bucket = "t-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
         let url = "s3://\(bucket)/\(prefix)"
         try S3Store(S3Location(url: url, endpoint: endpoint, environment: ProcessInfo.processInfo.environment)).createBucket()

@@ -25,18 +25,19 @@ public func fuzzSynth(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     // A synth plan from the lines as phrase texts.
     var request = SynthRequest(id: "fuzz", grammar: Grammar(.zhHans), maxAmount: Amount(minorUnits: 9_999))
-    request.phraseTexts = lines.dropFirst().map { line in
+    let given = lines.dropFirst().map { line in
         let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        return (id: String(parts[0]), text: parts.count > 1 ? String(parts[1]) : "")
     }
     request.temporaryFolder = "/nonexistent-fuzz-tmp"
+    if let texts = try? PhraseTexts(given) { request.phraseTexts = texts }
     if let plan = try? PackSynthesizer.plan(request, into: PackFolder(path: "/nonexistent-fuzz-pack", shown: "pack")) {
         precondition(Set(plan.clips.map(\.file)).count == plan.clips.count, "two clips, one file")
         precondition(Set(plan.clips.map(\.key)).count == plan.clips.count, "a clip is spoken once")
         for clip in plan.clips where clip.key != "prefix" {
             // A phrase clip's text is a piece of exactly one phrase text given.
             guard plan.pack.grammar.token(forKey: clip.key) == nil else { continue }
-            precondition(request.phraseTexts.contains { $0.text.contains(clip.text) }, "a phrase clip says words its phrase was given")
+            precondition(given.contains { $0.text.contains(clip.text) }, "a phrase clip says words its phrase was given")
         }
     }
 

@@ -54,14 +54,14 @@ enum InitCommand: Command {
         let format = options.format
         let directory = new.directory
         var file = PackFile(id: new.id, name: new.id, version: SemanticVersion("0.1.0")!, grammar: new.grammar, maxAmount: new.maximum, clips: [:])
-        let phraseTexts = options.phraseTexts.map { (id: $0.key, text: $0.value) }
+        let phraseTexts = try PhraseTexts.reading(options.phraseTexts)
         if let prefix = options.prefix {
             guard phraseTexts.isEmpty else {
                 throw .usage("--prefix and --phrase-text cannot be given together", hint: "write the prefix as --phrase-text prefix=TEXT")
             }
             file.texts = ["prefix": prefix]
         }
-        try PhraseTexts.apply(phraseTexts, to: &file)
+        phraseTexts.apply(to: &file)
         let maps = options.maps.map { (token: $0.key, name: $0.value) }
         if let recordings = options.recordings {
             return try adopt(recordings, maps: maps, into: file, directory, context, format)

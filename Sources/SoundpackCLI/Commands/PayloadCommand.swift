@@ -36,7 +36,7 @@ enum PayloadCommand: Command {
         var title: String?
         var body: String?
         var baseURL: BaseURL?
-        var paymentID: String?
+        var paymentID: PaymentID?
         var format = ReportFormat.text
 
         static let declarations: [Declaration<Self>] = [
@@ -47,9 +47,9 @@ enum PayloadCommand: Command {
             .option("--title", to: \.title, value: "TEXT", help: "alert title"),
             .option("--body", to: \.body, value: "TEXT", help: "alert body"),
             .baseURL(to: \.baseURL, help: "where the store is served (default: paths relative to the store)"),
-            .option("--payment-id", to: \.paymentID, value: "ID", help: "the payment's id, announced once by the phone (default: a fresh UUID)") { id throws(SoundpackError) in
-                guard PaymentID.isValid(id) else {
-                    throw .usage("--payment-id '\(id.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
+            .option("--payment-id", to: \.paymentID, value: "ID", help: "the payment's id, announced once by the phone (default: a fresh UUID)") { text throws(SoundpackError) in
+                guard let id = PaymentID(text) else {
+                    throw .usage("--payment-id '\(text.visible)' is not a payment id", hint: "1–128 characters of [A-Za-z0-9._:-], starting with a letter or digit")
                 }
                 return id
             },

@@ -34,6 +34,10 @@ extension BaseURL: ArgumentValue {
     init?(argument: String) { try? self.init(checking: argument) }
 }
 
+extension PaymentID: ArgumentValue {
+    init?(argument: String) { self.init(argument) }
+}
+
 extension PackRef: ArgumentValue {
     init?(argument: String) { try? self.init(parsing: argument) }
 }
@@ -44,7 +48,13 @@ extension CLIContext {
     func packSource(_ argument: String, requireVersion: Bool = false) throws(SoundpackError) -> PackSource {
         let source: PackSource
         do { source = try PackSource.resolve(argument, workingDirectory: workingDirectory) } catch {
-            throw error.kind == .usage ? error : SoundpackError(error.kind, error.what, hint: "soundpack list shows the published packs")
+            switch error {
+            case .neither:
+                throw .refused("'\(argument.quoted(limit: 80))' is neither a pack folder (no pack.json there) nor ID[@VERSION]",
+                               hint: "soundpack list shows the published packs")
+            case .notAVersion(let version):
+                throw .usage("'\(version.quoted(limit: 80))' in '\(argument.quoted(limit: 80))' is not a semantic version; write ID@1.2.0")
+            }
         }
         if requireVersion, case .published(let id, nil) = source {
             throw .usage("'\(id.visible)' needs a version: ID@VERSION", hint: "or name a pack folder")

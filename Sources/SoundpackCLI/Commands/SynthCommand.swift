@@ -37,7 +37,7 @@ enum SynthCommand: Command {
     struct Options: ParsableArguments {
         var new = NewPackOptions()
         var voice: String?
-        var engineCommand: String?
+        var engineCommand: EngineCommand?
         var engineTimeout: Double?
         var phraseTexts: [KeyValuePair] = []
         var rate: Int?
@@ -47,7 +47,9 @@ enum SynthCommand: Command {
 
         static let declarations: [Declaration<Self>] = .group(\.new) + [
             .option("--voice", to: \.voice, value: "V", help: "the engine's voice (espeak-ng: cmn, en-us, hi, ...)"),
-            .option("--engine-command", to: \.engineCommand, value: "CMD", help: "a TTS program run per clip, e.g. 'my-tts --out {out} {text}'"),
+            .option("--engine-command", to: \.engineCommand, value: "CMD", help: "a TTS program run per clip, e.g. 'my-tts --out {out} {text}'") {
+                template throws(SoundpackError) in try SynthCommand.engineCommand(template)
+            },
             .option("--engine-timeout", to: \.engineTimeout, value: "S", help: "seconds one engine command may take (default 60)") { text throws(SoundpackError) in
                 guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
                     throw .usage("--engine-timeout must be seconds between 0 and 3600, e.g. 30")
@@ -68,12 +70,13 @@ enum SynthCommand: Command {
         let directory = new.directory
         var request = SynthRequest(id: new.id, grammar: new.grammar, maxAmount: new.maximum)
         request.voice = options.voice
-        if let template = options.engineCommand {
-            request.engine = .command(try EngineCommand(template, timeoutSeconds: options.engineTimeout ?? 60))
+        if var command = options.engineCommand {
+            command.timeoutSeconds = options.engineTimeout ?? 60
+            request.engine = .command(command)
         } else if options.engineTimeout != nil {
             throw .usage("--engine-timeout applies to --engine-command only")
         }
-        request.phraseTexts = options.phraseTexts.map { (id: $0.key, text: $0.value) }
+        request.phraseTexts = try PhraseTexts.reading(options.phraseTexts)
         if let hz = options.rate { request.convert.sampleRate = hz }
         request.convert.encoding = options.codec
         request.convert.force = options.force
@@ -92,4 +95,22 @@ enum SynthCommand: Command {
         try context.emit(Validated(report: summary.converted.report, header: header), format)
         return .success
     }
+
+    /// `--engine-command`'s template as a command line, its problems phrased with the option.
+    static func engineCommand(_ template: String) throws(SoundpackError) -> EngineCommand {
+        do throws(EngineCommand.Problem) { return try EngineCommand(template) } catch {
+            switch error {
+            case .unclosedQuote: throw .usage("--engine-command has an unclosed quote", hint: "close it: 'my-tts --text {text} --out {out}'")
+            case .empty: throw .usage("--engine-command is empty", hint: "e.g. 'espeak-ng -v en-us -w {out} {text}'")
+            case .startsWithPlaceholder: throw .usage("--engine-command must start with the program, not a placeholder")
+            case .missingPlaceholder(let placeholder):
+                throw .usage("--engine-command needs \(placeholder) in its words", hint: "the text to speak is passed as {text}, the file to write as {out}")
+            case .nulByte: throw .usage("--engine-command holds a NUL byte")
+            }
+        }
+    }
+}
+
+extension EngineCommand: ArgumentValue {
+    init?(argument: String) { try? self.init(argument) }
 }
