@@ -204,7 +204,7 @@ package struct AudioProbe: Sendable {
 
     /// The whole file, refused before reading when it is not a regular file or exceeds `cap`.
     package static func readCapped(path: String, cap: Int) throws(AudioError) -> [UInt8] {
-        do { return try CappedFile.read(path, cap: cap, what: "a clip") } catch { throw AudioError(error.message) }
+        do { return try CappedFile.read(path, cap: cap, what: "a clip") } catch { throw AudioError(error.description) }
     }
 }
 

@@ -17,8 +17,8 @@ enum KeyFiles {
             // keygen writes the file that is not there; a file that is there but is not a key (a
             // folder, 2 MB) is not keygen's, and is refused as such.
             var info = stat()
-            guard lstat(path, &info) == 0 else { throw .environment("cannot read the \(what) \(file.visible)", error.message, hint: keygen) }
-            throw .refused("\(file.visible) is not a \(what) written by soundpack keygen", error.message)
+            guard lstat(path, &info) == 0 else { throw error.cause(of: .environment, "cannot read the \(what) \(file.visible)", hint: keygen) }
+            throw error.cause(of: .refused, "\(file.visible) is not a \(what) written by soundpack keygen")
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let bytes = Data(base64Encoded: text) else { throw .refused("\(file.visible) is not a \(what) written by soundpack keygen") }

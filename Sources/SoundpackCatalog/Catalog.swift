@@ -416,6 +416,6 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
 }
 
 extension SoundpackError {
-    /// The catalog failed under a store or publishing step.
-    package static func catalog(_ message: String) -> SoundpackError { .environment("catalog: \(message)") }
+    /// This catalog failure under a store or publishing step: `catalog: <this>`, an environment failure.
+    package func inCatalog() -> SoundpackError { cause(of: .environment, "catalog", joint: .colon) }
 }

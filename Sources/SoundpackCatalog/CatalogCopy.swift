@@ -52,7 +52,7 @@ public enum CatalogCopy {
         }
         let source = try open(from, mustExist: true), target = try open(to, mustExist: false)
         do { return Migration(from: source.location, to: target.location, counts: try copy(from: source, to: target)) } catch {
-            throw .refused(error.message, hint: "nothing was written to \(target.location.visible)")
+            throw error.of(.refused).adding(hint: "nothing was written to \(target.location.visible)")
         }
     }
 

@@ -34,7 +34,7 @@ public enum PackFileLoader {
             throw PackFileError(field: nil, message: "pack.json is \(size) bytes, above the \(maxBytes / 1024) KiB cap")
         }
         do { return Data(try CappedFile.read(path, cap: maxBytes, what: "pack.json")) } catch {
-            throw PackFileError(field: nil, message: "pack.json cannot be read: \(error.message)")
+            throw PackFileError(field: nil, message: "pack.json cannot be read: \(error.description)")
         }
     }
 }

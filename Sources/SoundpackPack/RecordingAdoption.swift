@@ -64,6 +64,27 @@ public struct RecordingAdoption: Sendable {
     /// The folder entries that are not read.
     public var skipped: [Skipped] = []
 
+    /// Why recordings cannot be adopted as asked, as data: `init --from` phrases each with its flags.
+    public enum Problem: Error, Sendable, Equatable {
+        /// A map's TOKEN is no token the pack needs: `unneeded` is the token it names that the pack
+        /// never says up to `maxAmount`; otherwise the pack has none of that name (`nearest` is the
+        /// closest name). `needed` lists the names a map can use.
+        case unknownToken(given: String, name: String, unneeded: String?, maxAmount: Amount, nearest: String?, needed: [String])
+        /// Two maps for one token.
+        case tokenMappedTwice(token: String)
+        /// One recording mapped to two tokens.
+        case recordingMappedTwice(recording: String, first: String, second: String)
+        /// A map's NAME is no recording in the folder (`skipped`: an entry of that name that is
+        /// not read, and why; `nearest`: the closest name).
+        case noSuchRecording(given: String, name: String, folder: String, skipped: Skipped?, nearest: String?)
+        /// A map's NAME is the stem of several files.
+        case ambiguousRecording(given: String, name: String, files: [String])
+        /// Several recordings for one token and no map choosing one.
+        case severalRecordings(token: String, files: [String], folder: String)
+        /// Anything else: the folder or a recording cannot be read, a recording is too large.
+        case failed(SoundpackError)
+    }
+
     /// The most entries a recordings folder may hold; a delivery has a few dozen.
     package static let maxEntries = 4_096
 
@@ -80,8 +101,9 @@ public struct RecordingAdoption: Sendable {
     /// whole name. A map naming a token the pack does not need, or a file the folder does not
     /// hold, is a usage error; two files for one token are refused.
     public static func plan(_ pack: PackFile, recordings: String, shown: String,
-                            maps: [(token: String, name: String)]) throws(SoundpackError) -> RecordingAdoption {
-        let (found, skipped) = try scan(recordings, shown: shown)
+                            maps: [(token: String, name: String)]) throws(Problem) -> RecordingAdoption {
+        let found: [Recording], skipped: [Skipped]
+        do { (found, skipped) = try scan(recordings, shown: shown) } catch { throw .failed(error) }
         var adoption = RecordingAdoption(pack: pack, skipped: skipped)
         let book = PhraseTexts.phrasebook(of: pack)
         let names = TokenNames(grammar: pack.grammar, required: book.requiredTokens(upTo: pack.maxAmount))
@@ -89,15 +111,12 @@ public struct RecordingAdoption: Sendable {
         var claimed: [Int: String] = [:]   // recording → token
         for (given, name) in maps {
             guard let token = names.tokenNamed[given.lowercased()] else {
-                let why = names.unneeded[given.lowercased()].map { "the pack never says '\($0)' up to maxAmount \(pack.maxAmount)" } ?? "the pack has no token '\(given.quoted(limit: 40))'"
-                throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)): \(why)\(Suggestions.didYouMean(given, among: names.names).visible)",
-                             hint: "TOKEN is a token's key or file stem: \(names.needed.prefix(24).joined(separator: " ").visible)")
+                throw .unknownToken(given: given, name: name, unneeded: names.unneeded[given.lowercased()], maxAmount: pack.maxAmount,
+                                    nearest: Suggestions.nearest(given, among: names.names), needed: Array(names.needed.prefix(24)))
             }
-            guard chosen[token] == nil else { throw .usage("--map: token '\(token.visible)' is mapped twice", hint: "map each token once") }
+            guard chosen[token] == nil else { throw .tokenMappedTwice(token: token) }
             let hit = try mappedRecording(given, name, found: found, skipped: skipped, shown: shown)
-            if let other = claimed[hit] {
-                throw .usage("--map: '\(found[hit].name.quoted(limit: 60))' is mapped to both '\(other.visible)' and '\(token.visible)'", hint: "a recording is one token's clip")
-            }
+            if let other = claimed[hit] { throw .recordingMappedTwice(recording: found[hit].name, first: other, second: token) }
             chosen[token] = [hit]
             claimed[hit] = token
         }
@@ -126,25 +145,21 @@ public struct RecordingAdoption: Sendable {
     /// The one recording `--map given=name` names: by its whole name, else by its stem.
     private static func mappedRecording(
         _ given: String, _ name: String, found: [Recording], skipped: [Skipped], shown: String
-    ) throws(SoundpackError) -> Int {
+    ) throws(Problem) -> Int {
         let byName = found.indices.filter { found[$0].name == name }
         let hits = byName.isEmpty ? found.indices.filter { found[$0].stem == name } : byName
         guard !hits.isEmpty else {
-            let reason = skipped.first { $0.name == name || ($0.name as NSString).deletingPathExtension == name }.map { " (\($0.name.quoted(limit: 60)): \($0.reason))" } ?? ""
+            let entry = skipped.first { $0.name == name || ($0.name as NSString).deletingPathExtension == name }
             let candidates = found.map(\.stem) + found.map(\.name)
-            throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)): \(shown.visible) has no recording '\(name.quoted(limit: 60))'\(reason)\(Suggestions.didYouMean(name, among: candidates).visible)",
-                         hint: "NAME is a file's stem or its whole name, e.g. --map prefix=wechat_prefix")
+            throw .noSuchRecording(given: given, name: name, folder: shown, skipped: entry, nearest: Suggestions.nearest(name, among: candidates))
         }
-        guard hits.count == 1 else {
-            throw .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)) names \(hits.count) files: \(hits.map { found[$0].name.quoted(limit: 60) }.joined(separator: ", "))",
-                         hint: "name one with its extension, e.g. --map \(given)=\(found[hits[0]].name)")
-        }
+        guard hits.count == 1 else { throw .ambiguousRecording(given: given, name: name, files: hits.map { found[$0].name }) }
         return hits[0]
     }
 
     /// Each needed token's recording becomes its clip (one at most, within the size cap); a token
     /// without one is listed as missing, with where it is first heard.
-    private mutating func adopt(_ chosen: [String: [Int]], of found: [Recording], names: TokenNames, book: Phrasebook, shown: String) throws(SoundpackError) {
+    private mutating func adopt(_ chosen: [String: [Int]], of found: [Recording], names: TokenNames, book: Phrasebook, shown: String) throws(Problem) {
         let grammar = pack.grammar
         let cap = AudioLimits().maxFileBytes
         for key in names.needed {
@@ -155,15 +170,11 @@ public struct RecordingAdoption: Sendable {
                 missing.append(Missing(token: key, text: grammar.text(of: token, texts: pack.texts), amount: amount, phrases: phrases))
                 continue
             }
-            guard indices.count == 1 else {
-                let files = indices.map { found[$0].name.quoted(limit: 60) }
-                throw .refused("\(shown.visible) has \(files.count) recordings for token '\(key.visible)': \(files.joined(separator: ", "))",
-                               hint: "keep one, or choose one with --map \(key)=\(found[indices[0]].name)")
-            }
+            guard indices.count == 1 else { throw .severalRecordings(token: key, files: indices.map { found[$0].name }, folder: shown) }
             let recording = found[indices[0]]
             guard recording.bytes <= cap else {
-                throw .refused("recording '\(recording.name.quoted(limit: 60))' for token '\(key.visible)' is \(recording.bytes) bytes, above the \(cap / 1_048_576) MiB cap for a clip",
-                               hint: "export a shorter or compressed take")
+                throw .failed(.refused("recording '\(recording.name.quoted(limit: 60))' for token '\(key.visible)' is \(recording.bytes) bytes, above the \(cap / 1_048_576) MiB cap for a clip",
+                               hint: "export a shorter or compressed take"))
             }
             let clip = "clips/\(names.stems[key] ?? key).\(recording.ext)"
             matched.append(Match(token: key, recording: recording.name, clip: clip))
@@ -241,7 +252,7 @@ public struct RecordingAdoption: Sendable {
         for match in matched {
             let bytes: [UInt8]
             do { bytes = try CappedFile.read(recordings + "/" + match.recording, cap: cap, what: "a clip", followingLinks: false) } catch {
-                throw .refused("cannot read recording '\(match.recording.quoted(limit: 60))'", error.message)
+                throw error.cause(of: .refused, "cannot read recording '\(match.recording.quoted(limit: 60))'")
             }
             let path = staging.appendingPathComponent(match.clip).path
             do { try FileBytes.write(Data(bytes), to: path) } catch {

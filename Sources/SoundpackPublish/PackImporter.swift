@@ -41,7 +41,7 @@ public enum PackImporter {
         var committed = false
         defer { if !committed { try? FileManager.default.removeItem(at: staging) } }
         do { _ = try SafeExtractor.extract(archive, into: staging.path, limits: limits) } catch {
-            throw .refused("\(archive) refused: \(error.message)")
+            throw error.cause(of: .refused, "\(archive) refused", joint: .colon)
         }
         // A pack archive holds pack.json at its root, or one folder that does.
         var root = staging

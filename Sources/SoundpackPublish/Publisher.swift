@@ -100,7 +100,7 @@ public final class Publisher {
         store.backend.removeLeftovers()
         let index = try readIndex()
         // The gate's runs go into the validation history like any other.
-        do { try catalog.recordValidations(reports, strict: false, toolVersion: toolVersion, at: now()) } catch { throw .catalog(error.message) }
+        do { try catalog.recordValidations(reports, strict: false, toolVersion: toolVersion, at: now()) } catch { throw error.inCatalog() }
         var outcomes: [PublishOutcome] = []
         // Archiving is most of a publish's CPU: a window of versions (a few per core, so memory
         // stays bounded) is built on every core, then written and recorded one by one, in order.
@@ -141,7 +141,7 @@ public final class Publisher {
         for (index, report) in reports.enumerated() {
             guard report.errors == 0, let manifest = report.packFile else { continue }
             let published: Bool
-            do { published = try catalog.isPublished(manifest.id, manifest.version) } catch { throw .catalog(error.message) }
+            do { published = try catalog.isPublished(manifest.id, manifest.version) } catch { throw error.inCatalog() }
             if !published { candidates.append(index) }
         }
         let (epoch, chosen) = (sourceDateEpoch, candidates)
@@ -157,7 +157,7 @@ public final class Publisher {
     /// the store's own.
     private func storeLock(_ scope: LockScope) throws(SoundpackError) -> any StoreLock {
         let held: (any StoreLock)?
-        do { held = try catalog.storeLock(scope) } catch { throw .catalog(error.message) }
+        do { held = try catalog.storeLock(scope) } catch { throw error.inCatalog() }
         if let held { return held }
         return try store.lock(scope)
     }
@@ -185,7 +185,7 @@ public final class Publisher {
         _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: id, index: try readIndex(), listing: false)
         let outcome: YankOutcome
         do { outcome = undo ? try catalog.unyank(id, version) : try catalog.yank(id, version, reason: reason, at: now()) } catch {
-            throw .catalog(error.message)
+            throw error.inCatalog()
         }
         if outcome != .notPublished {
             let indexLock = try storeLock(.index)
@@ -237,7 +237,7 @@ public final class Publisher {
         if let contents { built = try contents.get() } else { built = try VersionContents(report, mtime: sourceDateEpoch) }
         let written = try writeVersion(report, manifest: manifest, digest: digest, contents: built)
         let recorded: Bool
-        do { recorded = try catalog.recordPublication(written) } catch { throw .catalog(error.message) }
+        do { recorded = try catalog.recordPublication(written) } catch { throw error.inCatalog() }
         outcome.status = recorded ? .published : .unchanged
         outcome.message = recorded
             ? "published \(PackRef.name(id, version)) (\(written.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version))"
@@ -249,7 +249,7 @@ public final class Publisher {
     /// would have recorded by now: the store's versions and this run's earlier folders.
     private func publishedVersions(of id: String, index: StoreIndex?) throws(SoundpackError) -> [PublishedVersion] {
         var published: [PublishedVersion]
-        do { published = try catalog.publishedVersions(of: id, withClips: false) } catch { throw .catalog(error.message) }
+        do { published = try catalog.publishedVersions(of: id, withClips: false) } catch { throw error.inCatalog() }
         guard dryRun else { return published }
         for (text, listed) in index?.packs[id]?.versions ?? [:] {
             guard let stored = SemanticVersion(text), !published.contains(where: { $0.version == stored }) else { continue }
@@ -279,7 +279,7 @@ public final class Publisher {
         }
         let read: StoredVersion
         read = try recovery.read(id, version, listed: index?.packs[id]?.versions[version.description])
-        do { _ = try catalog.recordPublication(read.record) } catch { throw .catalog(error.message) }
+        do { _ = try catalog.recordPublication(read.record) } catch { throw error.inCatalog() }
         outcome.message = "\(PackRef.name(id, version)) is already in the store \(store.location) with this content; recorded it in the catalog"
         return outcome
     }
@@ -311,7 +311,7 @@ public final class Publisher {
     private func previousRecord(_ id: String, _ newest: SemanticVersion, checking version: SemanticVersion, index: StoreIndex?,
                                 recovery: StoreRecovery) throws(SoundpackError) -> VersionRecord? {
         let old: VersionRecord?
-        do { old = try catalog.versionRecord(of: id, newest) } catch { throw .catalog(error.message) }
+        do { old = try catalog.versionRecord(of: id, newest) } catch { throw error.inCatalog() }
         guard old == nil, dryRun, let listed = index?.packs[id]?.versions[newest.description] else { return old }
         let read: StoredVersion
         do { read = try recovery.read(id, newest, listed: listed) } catch {
@@ -415,7 +415,7 @@ struct VersionContents: Sendable {
         for kind in ArchiveKind.allCases {
             let bytes: [UInt8]
             do { bytes = try ReproducibleArchive.make(files, under: "\(manifest.id)-\(manifest.version)", kind: kind, mtime: mtime) } catch {
-                throw .environment(error.message)
+                throw error.of(.environment)
             }
             archives.append((kind, bytes, Digest.sha256Hex(bytes)))
         }

@@ -73,7 +73,7 @@ public struct StoreRecovery {
         let versions: [(id: String, version: SemanticVersion)]
         versions = try storedVersions(of: packID, index: index, listing: listing)
         let published: [PublishedVersion]
-        do { published = try catalog.publishedVersions(of: packID, withClips: false) } catch { throw .catalog(error.message) }
+        do { published = try catalog.publishedVersions(of: packID, withClips: false) } catch { throw error.inCatalog() }
         let known = Dictionary(published.map { (PackRef.name($0.id, $0.version), $0) }, uniquingKeysWith: { a, _ in a })
         var missing: [StoredVersion] = []
         var yanks: [(id: String, version: SemanticVersion, reason: String?)] = []
@@ -94,7 +94,7 @@ public struct StoreRecovery {
             missing.append(try read(id, version, listed: listed))
         }
         for yank in yanks {
-            do { _ = try catalog.yank(yank.id, yank.version, reason: yank.reason ?? "yanked in the store's index.json", at: now()) } catch { throw .catalog(error.message) }
+            do { _ = try catalog.yank(yank.id, yank.version, reason: yank.reason ?? "yanked in the store's index.json", at: now()) } catch { throw error.inCatalog() }
             report.yanked.append(PackRef.name(yank.id, yank.version))
         }
         for stored in missing {
@@ -105,7 +105,7 @@ public struct StoreRecovery {
                     _ = try catalog.yank(stored.record.pack.packID, stored.record.pack.version, reason: reason, at: now())
                     report.yanked.append(name)
                 }
-            } catch { throw .catalog(error.message) }
+            } catch { throw error.inCatalog() }
         }
         return report
     }

@@ -44,13 +44,13 @@ public struct StoreVerifier {
     /// ends the run with an error (exit 3), but only after everything else was checked.
     public func verify() throws(SoundpackError) -> Result {
         let versions: [PublishedVersion]
-        do { versions = try catalog.publishedVersions() } catch { throw .catalog(error.message) }
+        do { versions = try catalog.publishedVersions() } catch { throw error.inCatalog() }
         var survey = Survey(store: store)
         survey.observed.keysGiven = publicKeys.count
         for version in versions { survey.observed.versions.append(observe(version, in: &survey)) }
         observeIndex(of: versions, in: &survey)
         try observeListing(against: versions, in: &survey)
-        if let readError = survey.readError { throw .environment(readError.message) }
+        if let readError = survey.readError { throw readError.of(.environment) }
         let findings = survey.observed.findings
         return Result(drifts: findings.filter { $0.severity == .error }.sorted { ($0.file ?? "", $0.rule.rawValue) < ($1.file ?? "", $1.rule.rawValue) },
                       notices: findings.filter { $0.severity == .note }, filesChecked: survey.checked)
@@ -147,7 +147,7 @@ public struct StoreVerifier {
         do {
             keys = try store.backend.list()
             survey.observed.leftovers = try store.backend.leftovers()
-        } catch { throw .environment(error.message) }
+        } catch { throw error.of(.environment) }
         survey.observed.recordedFolders = Set(versions.map { StoreLayout.versionFolder($0.id, $0.version) })
         let storedKeys = Set(keys)
         for key in keys where !survey.expected.contains(key.pathKey) {

@@ -89,7 +89,7 @@ extension PushPayload {
             }
             return Data(bytes)
         }
-        do { return Data(try CappedFile.read(path, cap: cap, what: "a payload")) } catch { throw .refused("cannot read \(shown)", error.message) }
+        do { return Data(try CappedFile.read(path, cap: cap, what: "a payload")) } catch { throw error.cause(of: .refused, "cannot read \(shown)") }
     }
 
     /// The findings on `data` against the versions the store publishes (its index.json and the

@@ -56,7 +56,7 @@ public struct CheckReport: Sendable {
         case .junit: return FindingRenderer.junit(self)
         case .github: return FindingRenderer.github(self)
         case .sarif:
-            do { return try FindingRenderer.sarif(self) } catch { throw .environment("cannot write the SARIF report", error.message) }
+            do { return try FindingRenderer.sarif(self) } catch { throw error.cause(of: .environment, "cannot write the SARIF report") }
         }
     }
 }

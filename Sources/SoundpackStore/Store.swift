@@ -166,7 +166,7 @@ public struct Store: Sendable {
     /// the newest that is not yanked. Nil when the catalog has no such version.
     public func published(_ id: String, _ version: SemanticVersion?, in catalog: any Catalog) throws(SoundpackError) -> (version: PublishedVersion, manifest: StoreManifest)? {
         let versions: [PublishedVersion]
-        do { versions = try catalog.publishedVersions(of: id) } catch { throw .catalog(error.message) }
+        do { versions = try catalog.publishedVersions(of: id) } catch { throw error.inCatalog() }
         let chosen = if let version { versions.first { $0.version == version } } else { versions.filter { !$0.yanked }.max { $0.version < $1.version } }
         guard let chosen else { return nil }
         return (chosen, try checkedManifest(chosen))
@@ -225,7 +225,7 @@ public struct Store: Sendable {
     /// `unyanking` names that version (`yank --undo`).
     package func writeIndex(from catalog: any Catalog, unyanking: (id: String, version: SemanticVersion)? = nil) throws(SoundpackError) {
         let versions: [PublishedVersion]
-        do { versions = try catalog.publishedVersions(of: nil, withClips: false) } catch { throw .catalog(error.message) }
+        do { versions = try catalog.publishedVersions(of: nil, withClips: false) } catch { throw error.inCatalog() }
         var index = Self.index(of: versions)
         let previous: StoreIndex?
         previous = try readIndex()
@@ -372,7 +372,7 @@ package final class DirectoryStore: StoreBackend {
         case .regular?: break
         }
         do { return Data(try CappedFile.read(path(key), cap: cap, what: (key as NSString).lastPathComponent)) } catch {
-            throw SoundpackError.environment("cannot read \(path(key)): \(error.message)")
+            throw error.cause(of: .environment, "cannot read \(path(key))", joint: .colon)
         }
     }
 

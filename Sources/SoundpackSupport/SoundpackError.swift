@@ -25,12 +25,47 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What to do about it, printed in parentheses; nil when there is nothing to suggest.
     public var hint: String?
 
+    /// Which input of the request is at fault, when one is, as the engine names it (a pack.json
+    /// field such as `maxAmount` or `source.voice`): the caller that knows where the input came
+    /// from (a command-line flag) phrases the error with it.
+    public var input: String?
+
+    /// The same error, naming `input` as the one at fault.
+    public func about(input: String) -> SoundpackError {
+        var copy = self
+        copy.input = input
+        return copy
+    }
+
+    /// The error this one adds context to, kept as a value (not flattened to text), and how
+    /// the message joins it: `cannot publish — <cause>` or `catalog: <cause>`.
+    public var cause: SoundpackError? { causes.first }
+    /// How `description` joins `what` and the cause.
+    public private(set) var joint = Joint.dash
+    /// Zero or one element: the indirection a struct needs to hold a value of its own type.
+    private var causes: [SoundpackError] = []
+
+    /// How a message joins what failed and the error that caused it.
+    public enum Joint: Sendable, Equatable {
+        /// `<what> — <cause>`, as `why` is joined.
+        case dash
+        /// `<what>: <cause>`, where the cause reads as the rest of one sentence.
+        case colon
+    }
+
     /// An error of `kind`: `what` failed, `why`, and the `hint` of what to do.
     public init(_ kind: Kind, _ what: String, why: String? = nil, hint: String? = nil) {
         self.kind = kind
         self.what = what
         self.why = why
         self.hint = hint
+    }
+
+    /// An error of `kind`: `what` failed because of `cause` (kept as it is), and the `hint`.
+    public init(_ kind: Kind, _ what: String, cause: SoundpackError, joint: Joint = .dash, hint: String? = nil) {
+        self.init(kind, what, hint: hint)
+        causes = [cause]
+        self.joint = joint
     }
 
     /// The input or the request is at fault, or a check refused it (exit 1).
@@ -50,25 +85,39 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// This error as the reason `what` failed, of the same kind: `cannot publish — <this>`.
     public func context(_ what: String, hint: String? = nil) -> SoundpackError {
-        SoundpackError(kind, what, why: description, hint: hint)
+        SoundpackError(kind, what, cause: self, hint: hint)
+    }
+
+    /// This error as the cause of a failure of `kind` (the caller knows better whose fault it is):
+    /// `<what> — <this>`, or `<what>: <this>` with the `.colon` joint.
+    public func cause(of kind: Kind, _ what: String, joint: Joint = .dash, hint: String? = nil) -> SoundpackError {
+        SoundpackError(kind, what, cause: self, joint: joint, hint: hint)
     }
 
     /// The same error, of another kind (for the code that knows better what failed).
     public func of(_ kind: Kind) -> SoundpackError {
-        SoundpackError(kind, what, why: why, hint: hint)
+        var copy = self
+        copy.kind = kind
+        return copy
     }
 
     /// The same error with `hint` as what to do (where the caller knows better, e.g. the flag).
     public func with(hint: String) -> SoundpackError {
-        SoundpackError(kind, what, why: why, hint: hint)
+        var copy = self
+        copy.hint = hint
+        return copy
     }
 
-    /// The whole message, `<what> — <why> (<hint>)`, as `description` gives it.
-    public var message: String { description }
+    /// The same error with `hint` added after any it has (`<its hint>; <hint>`).
+    public func adding(hint: String) -> SoundpackError {
+        with(hint: self.hint.map { "\($0); \(hint)" } ?? hint)
+    }
 
-    /// `<what> — <why> (<hint>)`, each part only when present.
+    /// `<what> — <why> (<hint>)`, each part only when present; a cause in place of `why`, joined
+    /// as `joint` says.
     public var description: String {
         var text = what
+        if let cause { text += joint == .dash ? " — \(cause.description)" : ": \(cause.description)" }
         if let why { text += " — \(why)" }
         if let hint { text += " (\(hint))" }
         return text

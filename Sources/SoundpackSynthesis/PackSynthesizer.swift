@@ -138,7 +138,7 @@ public struct PackSynthesizer: Sendable {
 
     /// Every decision of a synthesis, and every check of its request that does not need the engine:
     /// a request the converter or pack.json's reader would refuse once everything is spoken is
-    /// refused here, before the first clip (usage errors), naming the option at fault.
+    /// refused here, before the first clip, naming the input at fault (`SoundpackError.input`).
     static func plan(_ request: SynthRequest, into destination: PackFolder) throws(SoundpackError) -> Plan {
         let source: VoiceSource
         switch request.engine {
@@ -151,7 +151,7 @@ public struct PackSynthesizer: Sendable {
 
         let limits = PackConverter().limits
         if let rate = request.convert.sampleRate, !limits.sampleRates.contains(rate) {
-            throw .usage("--rate \(rate) is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz", hint: "e.g. --rate 22050")
+            throw SoundpackError.refused("the sample rate \(rate) is outside \(limits.sampleRates.lowerBound)–\(limits.sampleRates.upperBound) Hz").about(input: "sampleRate")
         }
         if FileManager.default.fileExists(atPath: destination.path) && !request.convert.force {
             throw .refused("\(destination.shown) already exists")
@@ -189,23 +189,18 @@ public struct PackSynthesizer: Sendable {
     }
 
     /// `pack` with `keys` listed as clips, through the reader validate uses: what it would refuse once
-    /// everything is spoken is refused now, naming the option that set the field.
+    /// everything is spoken is refused now, the error naming the pack.json field at fault as its
+    /// `input` (the caller knows which of its settings set it).
     static func checkWritable(_ pack: PackFile, probe keys: [String]) throws(SoundpackError) {
         var probe = pack
         for key in keys { probe.clips[key] = "clips/x.wav" }
         do {
             _ = try PackFile(json: try StoreJSON.encode(probe))
         } catch let error as PackFileError {
-            let field = error.field ?? ""
-            let option: String? = field == "source.engine" ? "--engine-command (the program's name, which pack.json records as source.engine)"
-                : field == "source.voice" ? "--voice"
-                : field == "maxAmount" ? "--max-amount"
-                : field == "id" || field == "name" ? "--id"
-                : nil
-            guard let option else { throw .usage("these phrase texts make no valid pack.json: \(error.description)") }
-            throw .usage("\(option): \(error.message)")
+            guard let field = error.field else { throw .refused("these phrase texts make no valid pack.json: \(error.description)") }
+            throw SoundpackError.refused(error.message).about(input: field)
         } catch {
-            throw .usage("these values cannot be written as JSON: \(error)")
+            throw .refused("these values cannot be written as JSON: \(error)")
         }
     }
 }

@@ -50,7 +50,7 @@ import Testing
         #expect {
             _ = try backend.open(location)
         } throws: { error in
-            (error as? SoundpackError)?.message.contains("newer than this soundpack") == true
+            (error as? SoundpackError)?.description.contains("newer than this soundpack") == true
         }
     }
 

@@ -128,7 +128,7 @@ struct S3StoreTests {
         switch outcome.get() {
         case .success(let keys)?: Issue.record("\(server): listed \(keys) instead of refusing the listing")
         case .failure(let error)?:
-            #expect(error.message.contains("cannot list s3://bucket/voice: the server's listing does not move forward"), "\(error.message)")
+            #expect(error.description.contains("cannot list s3://bucket/voice: the server's listing does not move forward"), "\(error.description)")
             #expect(served.count <= 3, "\(server): \(served.count) pages")
         case nil: Issue.record("no outcome")
         }

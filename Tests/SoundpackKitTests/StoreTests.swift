@@ -123,7 +123,7 @@ import Testing
                 _ = try store().lock(.index)
                 Issue.record("a lock was taken in a folder another user made")
             } catch {
-                #expect(error.message.contains("belongs to user 65534, not to this user"), "\(error.message)")
+                #expect(error.description.contains("belongs to user 65534, not to this user"), "\(error.description)")
             }
         }
     }
@@ -146,7 +146,7 @@ import Testing
                 lock.release()
                 Issue.record("\(target): a lock was taken through a link")
             } catch {
-                #expect(error.message.contains("is a symbolic link, not a lock file soundpack made"), "\(error.message)")
+                #expect(error.description.contains("is a symbolic link, not a lock file soundpack made"), "\(error.description)")
             }
         }
         #expect(!FileManager.default.fileExists(atPath: folder.file("victim-dangling")))

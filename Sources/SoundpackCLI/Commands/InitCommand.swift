@@ -97,7 +97,10 @@ enum InitCommand: Command {
         if FileKind.at(destination.path) != nil {
             throw .refused("\(directory.visible) already exists", hint: "init --from writes a new folder; choose another or remove it")
         }
-        var adoption = try RecordingAdoption.plan(file, recordings: context.absolute(recordings), shown: recordings, maps: maps)
+        var adoption: RecordingAdoption
+        do { adoption = try RecordingAdoption.plan(file, recordings: context.absolute(recordings), shown: recordings, maps: maps) } catch {
+            throw phrased(error)
+        }
         adoption.pack.schema = RecordingAdoption.schemaReference(for: destination.path)
         _ = try checked(adoption.pack)
         try adoption.write(from: context.absolute(recordings), into: destination)
@@ -105,11 +108,38 @@ enum InitCommand: Command {
         return .success
     }
 
+    /// Why the recordings cannot be adopted, in the words of `--from` and `--map`.
+    static func phrased(_ problem: RecordingAdoption.Problem) -> SoundpackError {
+        func didYouMean(_ nearest: String?) -> String { (nearest.map { "; did you mean '\($0)'?" } ?? "").visible }
+        switch problem {
+        case .unknownToken(let given, let name, let unneeded, let maxAmount, let nearest, let needed):
+            let why = unneeded.map { "the pack never says '\($0)' up to maxAmount \(maxAmount)" } ?? "the pack has no token '\(given.quoted(limit: 40))'"
+            return .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)): \(why)\(didYouMean(nearest))",
+                          hint: "TOKEN is a token's key or file stem: \(needed.joined(separator: " ").visible)")
+        case .tokenMappedTwice(let token):
+            return .usage("--map: token '\(token.visible)' is mapped twice", hint: "map each token once")
+        case .recordingMappedTwice(let recording, let first, let second):
+            return .usage("--map: '\(recording.quoted(limit: 60))' is mapped to both '\(first.visible)' and '\(second.visible)'", hint: "a recording is one token's clip")
+        case .noSuchRecording(let given, let name, let folder, let skipped, let nearest):
+            let reason = skipped.map { " (\($0.name.quoted(limit: 60)): \($0.reason))" } ?? ""
+            return .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)): \(folder.visible) has no recording '\(name.quoted(limit: 60))'\(reason)\(didYouMean(nearest))",
+                          hint: "NAME is a file's stem or its whole name, e.g. --map prefix=wechat_prefix")
+        case .ambiguousRecording(let given, let name, let files):
+            return .usage("--map \(given.quoted(limit: 40))=\(name.quoted(limit: 60)) names \(files.count) files: \(files.map { $0.quoted(limit: 60) }.joined(separator: ", "))",
+                          hint: "name one with its extension, e.g. --map \(given)=\(files[0])")
+        case .severalRecordings(let token, let files, let folder):
+            return .refused("\(folder.visible) has \(files.count) recordings for token '\(token.visible)': \(files.map { $0.quoted(limit: 60) }.joined(separator: ", "))",
+                            hint: "keep one, or choose one with --map \(token)=\(files[0])")
+        case .failed(let error):
+            return error
+        }
+    }
+
     /// pack.json's bytes, through the reader validate uses: a value it would refuse (a control
     /// character in --prefix, a --max-amount beyond the grammar) is refused here, naming the option.
     static func checked(_ file: PackFile) throws(SoundpackError) -> Data {
         let data: Data
-        do { data = try StoreJSON.encode(file) } catch { throw .usage("cannot write these values as JSON: \(error.message)") }
+        do { data = try StoreJSON.encode(file) } catch { throw error.cause(of: .usage, "cannot write these values as JSON", joint: .colon) }
         do { _ = try PackFile(json: data) } catch {
             let field = error.field ?? ""
             let option = ["maxAmount": "--max-amount", "texts.prefix": "--prefix", "texts": "--prefix", "id": "--id", "name": "--id"][field]

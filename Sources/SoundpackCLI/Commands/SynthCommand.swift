@@ -57,7 +57,12 @@ enum SynthCommand: Command {
                 return seconds
             },
             .phraseTexts(to: \.phraseTexts),
-            .option("--rate", to: \.rate, value: "HZ", help: "sample rate of the clips (default 22050)", convert: WholeNumber.converting("--rate must be a whole number of Hz")),
+            .option("--rate", to: \.rate, value: "HZ", help: "sample rate of the clips (default 22050)") { text throws(SoundpackError) in
+                let rates = PackConverter().limits.sampleRates
+                guard let hz = Int(text) else { throw .usage("--rate must be a whole number of Hz") }
+                guard rates.contains(hz) else { throw .usage("--rate \(hz) is outside \(rates.lowerBound)–\(rates.upperBound) Hz", hint: "e.g. --rate 22050") }
+                return hz
+            },
             .choice("--codec", to: \.codec, value: "CODEC", [.pcm16, .ulaw, .alaw, .ima4]),
             .flag("--force", to: \.force, help: "replace an existing DIR"),
             .choice("--format", to: \.format, value: "FORMAT"),
@@ -89,11 +94,25 @@ enum SynthCommand: Command {
             summary = try context.ownsProcess ? Interruption.catching(synthesize) : synthesize()
         } catch {
             let replaceable = !request.convert.force && FileManager.default.fileExists(atPath: context.absolute(directory))
-            throw error.context("cannot synthesise \(directory)", hint: replaceable ? "pass --force to replace it" : nil)
+            throw phrased(error).context("cannot synthesise \(directory)", hint: replaceable ? "pass --force to replace it" : nil)
         }
         let header = "\(directory.visible): \(summary.converted.clips.count) clips spoken by \(summary.source.description.visible), \(summary.converted.sampleRate) Hz mono \(request.convert.encoding.rawValue) caf\n"
         try context.emit(Validated(report: summary.converted.report, header: header), format)
         return .success
+    }
+
+    /// The pack.json field an engine error names (`SoundpackError.input`), as the option that sets it.
+    static let optionSetting = [
+        "source.engine": "--engine-command (the program's name, which pack.json records as source.engine)", "source.voice": "--voice",
+        "maxAmount": "--max-amount", "id": "--id", "name": "--id",
+    ]
+
+    /// An engine error about one of the pack's fields, in the words of the option that set it: a
+    /// usage error, as the value came from the command line.
+    static func phrased(_ error: SoundpackError) -> SoundpackError {
+        guard let field = error.input else { return error }
+        guard let option = optionSetting[field] else { return .usage("these phrase texts make no valid pack.json: field '\(field.quoted(limit: 60))': \(error.what)") }
+        return .usage("\(option): \(error.what)")
     }
 
     /// `--engine-command`'s template as a command line, its problems phrased with the option.
