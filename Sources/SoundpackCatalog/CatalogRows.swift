@@ -1,6 +1,7 @@
 // The rows SQLCatalog reads, each named once by its columns (`CodingKeys`) and decoded by
 // `SQLRow.decode`, on SQLite and PostgreSQL alike: no column read by hand, no NULL defaulted.
 
+import Foundation
 import SoundpackAudio
 import SoundpackCore
 
@@ -10,7 +11,7 @@ struct PackRow: Decodable {
     var name: String?
     var grammar: String
     var publishedCount: Int
-    var lastValidated: String?
+    var lastValidated: Date?
     var lastResult: String?
 
     enum CodingKeys: String, CodingKey {
@@ -71,7 +72,7 @@ struct ClipRow: Decodable {
 
 /// A validation run of a version, as `version(of:)` shows it.
 struct RunRow: Decodable {
-    var ranAt: String
+    var ranAt: Date
     var path: String
     var digest: String
     var errors: Int64
@@ -96,7 +97,7 @@ struct PublishedRow: Decodable {
     var packID: String
     var version: SemanticVersion
     var digest: String
-    var publishedAt: String
+    var publishedAt: Date
     var yanked: Bool
     var yankReason: String?
     var manifestSha256: String?
@@ -134,7 +135,7 @@ struct VersionRow: Decodable {
     var two: String?
     var readingOptions: String?
     var maxAmount: String
-    var publishedAt: String?
+    var publishedAt: Date?
     var yanked: Bool
     var sourceEngine: String?
     var sourceVoice: String?
@@ -171,7 +172,7 @@ struct RowID: Decodable {
 /// A version's row id and whether it is published, before a validation or a publication writes it.
 struct VersionStateRow: Decodable {
     var id: Int64
-    var publishedAt: String?
+    var publishedAt: Date?
 
     enum CodingKeys: String, CodingKey { case id, publishedAt = "published_at" }
 }

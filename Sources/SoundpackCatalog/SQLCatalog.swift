@@ -71,10 +71,6 @@ public class SQLCatalog: Catalog {
         try db.query(sql, arguments)
     }
 
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
     private func corrupt(_ what: String) -> SoundpackError {
         SoundpackError("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
     }
@@ -148,7 +144,7 @@ public class SQLCatalog: Catalog {
     }
 
     private func record(_ run: ValidationRecord) throws {
-        let now = Self.timestamp(run.ranAt)
+        let now = run.ranAt.timestamp
         let pack = run.pack
         try upsertPack(pack, at: now)
         let existing = try first(db.query("SELECT id, published_at FROM versions WHERE pack_id = ? AND version = ?",
@@ -187,7 +183,7 @@ public class SQLCatalog: Catalog {
 
     /// Records a version as published; false when it was published meanwhile (`Catalog`).
     public func recordPublication(_ publication: PublicationRecord) throws(SoundpackError) -> Bool {
-        let now = Self.timestamp(publication.publishedAt)
+        let now = publication.publishedAt.timestamp
         let pack = publication.pack
         return try write(locking: [pack.packID]) { () throws -> Bool in
             let existing = try first(db.query("SELECT id, published_at FROM versions WHERE pack_id = ? AND version = ?",
@@ -234,7 +230,7 @@ public class SQLCatalog: Catalog {
                                                [.text(id), .text(version.description)]), as: YankRow.self, "a version row") else { return .notPublished }
             if row.yanked { return .alreadyYanked(reason: row.yankReason) }
             try db.query("UPDATE versions SET yanked = 1, yank_reason = ?, yanked_at = ? WHERE id = ?",
-                         [.text(reason), .text(Self.timestamp(date)), .integer(row.id)])
+                         [.text(reason), .text(date.timestamp), .integer(row.id)])
             return .yanked
         }
     }
