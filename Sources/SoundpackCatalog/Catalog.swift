@@ -85,51 +85,11 @@ public struct ClipRecord: Sendable, Equatable {
     package var file: String
     /// The path in the store's version folder; set once the version is published.
     package var storeFile: String?
-    package var bytes: Int?
-    package var sha256: String?
-    package var container: Container?
-    package var codec: Codec?
-    package var bitsPerSample: Int?
-    package var sampleRate: Int?
-    package var channels: Int?
-    package var frames: Int64?
-    package var durationSeconds: Double?
-    package var peakDbfs: Double?
-    package var leadingSilenceMs: Double?
-    package var trailingSilenceMs: Double?
-    package var truePeakDbtp: Double?
-    package var momentaryMaxLufs: Double?
-    package var dcOffsetPercent: Double?
-    package var clippedRuns: Int?
+    /// What validation measured of the clip; nil when it could not be read.
+    package var facts: ClipFacts?
 
     package init(key: String, file: String, storeFile: String? = nil, facts: ClipFacts?) {
-        self.key = key
-        self.file = file
-        self.storeFile = storeFile
-        if let facts {
-            bytes = facts.bytes
-            sha256 = facts.sha256
-            container = facts.container
-            codec = facts.codec
-            bitsPerSample = facts.bitsPerSample
-            sampleRate = facts.sampleRate
-            channels = facts.channels
-            frames = facts.frames
-            durationSeconds = facts.durationSeconds
-            peakDbfs = facts.peakDbfs
-            leadingSilenceMs = facts.leadingSilenceMs
-            trailingSilenceMs = facts.trailingSilenceMs
-            truePeakDbtp = facts.truePeakDbtp
-            momentaryMaxLufs = facts.momentaryMaxLufs
-            dcOffsetPercent = facts.dcOffsetPercent
-            clippedRuns = facts.clippedRuns
-        }
-    }
-
-    /// The clip's format, when it was read.
-    package var format: ClipFormat? {
-        guard let sampleRate, let channels, let codec else { return nil }
-        return ClipFormat(sampleRate: sampleRate, channels: channels, codec: codec)
+        (self.key, self.file, self.storeFile, self.facts) = (key, file, storeFile, facts)
     }
 }
 

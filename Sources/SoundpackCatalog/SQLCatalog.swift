@@ -130,17 +130,19 @@ public class SQLCatalog: Catalog {
         func int(_ v: Int?) -> SQLValue { v.map { .integer(Int64($0)) } ?? .null }
         func real(_ v: Double?) -> SQLValue { v.map(SQLValue.real) ?? .null }
         func text(_ v: String?) -> SQLValue { v.map(SQLValue.text) ?? .null }
+        // Every measure from one ClipFacts, or none: `ClipRow` reads them back so.
+        let facts = clip.facts
         try db.query("""
             INSERT INTO clips (version_id, token, file, store_file, bytes, sha256, container, codec, bits, sample_rate, channels,
                                frames, duration, peak_dbfs, leading_silence_ms, trailing_silence_ms,
                                true_peak_dbtp, momentary_max_lufs, dc_offset_percent, clipped_runs)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [.integer(versionID), .text(clip.key), .text(clip.file), text(clip.storeFile), int(clip.bytes), text(clip.sha256),
-             text(clip.container?.rawValue), text(clip.codec?.rawValue), int(clip.bitsPerSample), int(clip.sampleRate),
-             int(clip.channels), clip.frames.map(SQLValue.integer) ?? .null, real(clip.durationSeconds), real(clip.peakDbfs),
-             real(clip.leadingSilenceMs), real(clip.trailingSilenceMs), real(clip.truePeakDbtp), real(clip.momentaryMaxLufs),
-             real(clip.dcOffsetPercent), int(clip.clippedRuns)])
+            [.integer(versionID), .text(clip.key), .text(clip.file), text(clip.storeFile), int(facts?.bytes), text(facts?.sha256),
+             text(facts?.container.rawValue), text(facts?.codec.rawValue), int(facts?.bitsPerSample), int(facts?.sampleRate),
+             int(facts?.channels), (facts?.frames).map(SQLValue.integer) ?? .null, real(facts?.durationSeconds), real(facts?.peakDbfs),
+             real(facts?.leadingSilenceMs), real(facts?.trailingSilenceMs), real(facts?.truePeakDbtp), real(facts?.momentaryMaxLufs),
+             real(facts?.dcOffsetPercent), int(facts?.clippedRuns)])
     }
 
     private func record(_ run: ValidationRecord) throws {

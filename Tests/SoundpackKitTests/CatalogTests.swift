@@ -39,6 +39,10 @@ import Testing
         #expect(version.runs.first?.ranAt.timestamp == "1970-01-01T00:00:00.000Z")
         #expect(packs.first?.lastValidated?.timestamp == "1970-01-01T00:01:00.000Z")
         #expect(version.runs.last?.worstAmount == report.worstCase?.amount?.description)
+        // The version-bump rule reads back every clip's facts as validation measured them.
+        let record = try #require(try catalog.versionRecord(of: "wechat", version.version))
+        #expect(record.clips.map(\.key) == report.clips.map(\.key))
+        #expect(record.clips.map(\.facts) == report.clips.map(\.facts))
         #expect(try catalog.version(of: "wechat", SemanticVersion("9.9.9")) == nil)
         #expect(try catalog.version(of: "nope", nil) == nil)
     }
