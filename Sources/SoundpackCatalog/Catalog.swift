@@ -95,13 +95,14 @@ public struct ClipRecord: Sendable, Equatable {
 
 /// One finding of a validation run, as recorded.
 public struct FindingRecord: Sendable, Equatable {
-    package var rule: String
-    package var severity: String
+    /// The rule that fired; one this soundpack does not know still reads (`RuleID(recorded:)`).
+    package var rule: RuleID
+    package var severity: Severity
     package var token: String?
     package var file: String?
     package var message: String
 
-    package init(rule: String, severity: String, token: String?, file: String?, message: String) {
+    package init(rule: RuleID, severity: Severity, token: String?, file: String?, message: String) {
         (self.rule, self.severity, self.token, self.file, self.message) = (rule, severity, token, file, message)
     }
 }

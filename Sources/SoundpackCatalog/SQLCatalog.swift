@@ -178,7 +178,7 @@ public class SQLCatalog: Catalog {
         guard let runID = try first(row, as: RowID.self, "a new validation run")?.id else { throw corrupt("a validation run without an id") }
         for finding in run.findings {
             try db.query("INSERT INTO findings (run_id, rule, severity, token, file, message) VALUES (?, ?, ?, ?, ?, ?)",
-                         [.integer(runID), .text(finding.rule), .text(finding.severity),
+                         [.integer(runID), .text(finding.rule.rawValue), .text(finding.severity.rawValue),
                           finding.token.map(SQLValue.text) ?? .null, finding.file.map(SQLValue.text) ?? .null, .text(finding.message)])
         }
     }

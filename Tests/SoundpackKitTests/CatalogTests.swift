@@ -116,6 +116,20 @@ import Testing
         #expect(throws: SoundpackError.self) { _ = try catalog.packs() }
     }
 
+    /// A finding is recorded by its rule's id, typed to the row; an id this soundpack has no rule
+    /// for (a newer one ran the validation) is recorded as it is, not refused.
+    @Test func aFindingOfAnUnknownRuleIsRecordedByItsID() throws {
+        let folder = TemporaryFolder()
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        var run = try #require(ValidationRecord(Self.demoReport(), strict: false, toolVersion: "t", at: Date()))
+        #expect(RuleID(rawValue: "audio.from-the-future") == nil)
+        run.findings = [FindingRecord(rule: RuleID(recorded: "audio.from-the-future"), severity: .note, token: "5", file: nil, message: "m"),
+                        FindingRecord(rule: .composeBannerCut, severity: .warning, token: nil, file: nil, message: "m")]
+        try catalog.recordValidations([run])
+        let rows = try catalog.sqlite.query("SELECT rule, severity FROM findings ORDER BY rowid")
+        #expect(rows.map { $0.values.compactMap(\.string) } == [["audio.from-the-future", "note"], ["compose.banner-cut", "warning"]])
+    }
+
     /// Eight connections creating and writing one new catalog at once: every write lands.
     @Test(arguments: CatalogBackend.available)
     func concurrentWritersAllSucceed(_ backend: CatalogBackend) throws {
