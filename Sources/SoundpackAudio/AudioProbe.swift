@@ -43,6 +43,17 @@ public struct ClipFacts: Sendable, Equatable, Codable {
 
     /// The format clips of one pack must share.
     public var format: ClipFormat { ClipFormat(sampleRate: sampleRate, channels: channels, codec: codec) }
+
+    /// The facts of a clip, as the probe measures them or the catalog recorded them.
+    package init(container: Container, codec: Codec, bitsPerSample: Int?, sampleRate: Int, channels: Int, frames: Int64, durationSeconds: Double,
+                 bytes: Int, sha256: String, peakDbfs: Double?, truePeakDbtp: Double?, momentaryMaxLufs: Double?, leadingSilenceMs: Double,
+                 trailingSilenceMs: Double, dcOffsetPercent: Double, clippedRuns: Int, silent: Bool, nonFinite: NonFiniteSamples?) {
+        (self.container, self.codec, self.bitsPerSample, self.sampleRate, self.channels) = (container, codec, bitsPerSample, sampleRate, channels)
+        (self.frames, self.durationSeconds, self.bytes, self.sha256) = (frames, durationSeconds, bytes, sha256)
+        (self.peakDbfs, self.truePeakDbtp, self.momentaryMaxLufs) = (peakDbfs, truePeakDbtp, momentaryMaxLufs)
+        (self.leadingSilenceMs, self.trailingSilenceMs, self.dcOffsetPercent, self.clippedRuns) = (leadingSilenceMs, trailingSilenceMs, dcOffsetPercent, clippedRuns)
+        (self.silent, self.nonFinite) = (silent, nonFinite)
+    }
 }
 
 /// A clip's samples in memory: interleaved floats in [-1, 1].

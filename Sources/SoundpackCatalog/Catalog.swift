@@ -85,63 +85,24 @@ public struct ClipRecord: Sendable, Equatable {
     package var file: String
     /// The path in the store's version folder; set once the version is published.
     package var storeFile: String?
-    package var bytes: Int?
-    package var sha256: String?
-    package var container: Container?
-    package var codec: Codec?
-    package var bitsPerSample: Int?
-    package var sampleRate: Int?
-    package var channels: Int?
-    package var frames: Int64?
-    package var durationSeconds: Double?
-    package var peakDbfs: Double?
-    package var leadingSilenceMs: Double?
-    package var trailingSilenceMs: Double?
-    package var truePeakDbtp: Double?
-    package var momentaryMaxLufs: Double?
-    package var dcOffsetPercent: Double?
-    package var clippedRuns: Int?
+    /// What validation measured of the clip; nil when it could not be read.
+    package var facts: ClipFacts?
 
     package init(key: String, file: String, storeFile: String? = nil, facts: ClipFacts?) {
-        self.key = key
-        self.file = file
-        self.storeFile = storeFile
-        if let facts {
-            bytes = facts.bytes
-            sha256 = facts.sha256
-            container = facts.container
-            codec = facts.codec
-            bitsPerSample = facts.bitsPerSample
-            sampleRate = facts.sampleRate
-            channels = facts.channels
-            frames = facts.frames
-            durationSeconds = facts.durationSeconds
-            peakDbfs = facts.peakDbfs
-            leadingSilenceMs = facts.leadingSilenceMs
-            trailingSilenceMs = facts.trailingSilenceMs
-            truePeakDbtp = facts.truePeakDbtp
-            momentaryMaxLufs = facts.momentaryMaxLufs
-            dcOffsetPercent = facts.dcOffsetPercent
-            clippedRuns = facts.clippedRuns
-        }
-    }
-
-    /// The clip's format, when it was read.
-    package var format: ClipFormat? {
-        guard let sampleRate, let channels, let codec else { return nil }
-        return ClipFormat(sampleRate: sampleRate, channels: channels, codec: codec)
+        (self.key, self.file, self.storeFile, self.facts) = (key, file, storeFile, facts)
     }
 }
 
 /// One finding of a validation run, as recorded.
 public struct FindingRecord: Sendable, Equatable {
-    package var rule: String
-    package var severity: String
+    /// The rule that fired; one this soundpack does not know still reads (`RuleID(recorded:)`).
+    package var rule: RuleID
+    package var severity: Severity
     package var token: String?
     package var file: String?
     package var message: String
 
-    package init(rule: String, severity: String, token: String?, file: String?, message: String) {
+    package init(rule: RuleID, severity: Severity, token: String?, file: String?, message: String) {
         (self.rule, self.severity, self.token, self.file, self.message) = (rule, severity, token, file, message)
     }
 }
@@ -291,8 +252,8 @@ public struct PublishedVersion: Sendable, Equatable {
     public var version: SemanticVersion
     /// The pack's content digest when it was published.
     public var digest: String
-    /// When it was published (ISO 8601).
-    public var publishedAt: String
+    /// When it was published.
+    public var publishedAt: Date
     /// Whether it was yanked: phones are no longer served it.
     public var yanked: Bool
     /// The reason given when it was yanked.
@@ -305,7 +266,7 @@ public struct PublishedVersion: Sendable, Equatable {
     /// Clip key → its file in the store.
     public var clips: [String: Clip]
 
-    package init(id: String, version: SemanticVersion, digest: String, publishedAt: String, yanked: Bool, yankReason: String? = nil,
+    package init(id: String, version: SemanticVersion, digest: String, publishedAt: Date, yanked: Bool, yankReason: String? = nil,
                  manifestSha256: String? = nil, tarSha256: String? = nil, zipSha256: String? = nil, keyID: String? = nil, clips: [String: Clip]) {
         (self.id, self.version, self.digest, self.publishedAt, self.yanked, self.yankReason) = (id, version, digest, publishedAt, yanked, yankReason)
         (self.manifestSha256, self.tarSha256, self.zipSha256, self.keyID, self.clips) = (manifestSha256, tarSha256, zipSha256, keyID, clips)
@@ -337,8 +298,8 @@ public struct CatalogPack: Sendable, Encodable, Equatable {
     var newestValidated: SemanticVersion?
     /// How many of its versions are published.
     public var publishedVersions: Int
-    /// When it was last validated (ISO 8601); nil when never.
-    public var lastValidated: String?
+    /// When it was last validated; nil when never.
+    public var lastValidated: Date?
     /// The result of its last validation (`passed` or `failed`); nil when never validated.
     public var lastResult: String?
 
@@ -349,7 +310,7 @@ public struct CatalogPack: Sendable, Encodable, Equatable {
     }
 
     init(id: String, name: String?, grammar: String, newestPublished: SemanticVersion?, newestPublishedIsYanked: Bool,
-                newestValidated: SemanticVersion?, publishedVersions: Int, lastValidated: String?, lastResult: String?) {
+                newestValidated: SemanticVersion?, publishedVersions: Int, lastValidated: Date?, lastResult: String?) {
         (self.id, self.name, self.grammar) = (id, name, grammar)
         (self.newestPublished, self.newestPublishedIsYanked, self.newestValidated) = (newestPublished, newestPublishedIsYanked, newestValidated)
         (self.publishedVersions, self.lastValidated, self.lastResult) = (publishedVersions, lastValidated, lastResult)
@@ -357,7 +318,7 @@ public struct CatalogPack: Sendable, Encodable, Equatable {
 
     private enum CodingKeys: String, CodingKey { case id, name, grammar, latestVersion, publishedVersions, lastValidated, lastResult }
 
-    /// `list --format json` keeps its one `latestVersion` text.
+    /// `list --format json` keeps its one `latestVersion` text (and its date as `Date.timestamp` writes it, `StoreJSON`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -383,7 +344,7 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
     /// One validation run of the version.
     public struct Run: Sendable, Codable, Equatable {
         /// When it ran, on which folder and digest, its error and warning counts, and whether it passed.
-        public var ranAt: String, path: String, digest: String, errors: Int64, warnings: Int64, passed: Bool
+        public var ranAt: Date, path: String, digest: String, errors: Int64, warnings: Int64, passed: Bool
         /// The amount whose announcement is longest, and its length in seconds; nil when none was rendered.
         public var worstAmount: String?, worstSeconds: Double?
     }
@@ -399,8 +360,8 @@ public struct CatalogVersion: Sendable, Codable, Equatable {
     public var grammar: GrammarID
     /// The largest amount the pack announces.
     public var maxAmount: Amount
-    /// When it was published (ISO 8601); nil for a version only validated.
-    public var publishedAt: String?
+    /// When it was published; nil for a version only validated.
+    public var publishedAt: Date?
     /// Whether it was yanked: phones are no longer served it.
     public var yanked: Bool
     /// The engine and voice that spoke the clips, when synth did.

@@ -1,6 +1,7 @@
 // The rows SQLCatalog reads, each named once by its columns (`CodingKeys`) and decoded by
 // `SQLRow.decode`, on SQLite and PostgreSQL alike: no column read by hand, no NULL defaulted.
 
+import Foundation
 import SoundpackAudio
 import SoundpackCore
 
@@ -10,7 +11,7 @@ struct PackRow: Decodable {
     var name: String?
     var grammar: String
     var publishedCount: Int
-    var lastValidated: String?
+    var lastValidated: Date?
     var lastResult: String?
 
     enum CodingKeys: String, CodingKey {
@@ -30,48 +31,60 @@ struct ClipRow: Decodable {
     var token: String
     var file: String
     var storeFile: String?
-    var bytes: Int64?
-    var sha256: String?
-    var container: Container?
-    var codec: Codec?
-    var sampleRate: Int64?
-    var channels: Int64?
-    var frames: Int64?
-    var duration: Double?
-    var peakDbfs: Double?
-    var truePeakDbtp: Double?
-    var momentaryMaxLufs: Double?
+    /// What validation measured; nil for a clip it could not read.
+    var facts: ClipFacts?
 
     enum CodingKeys: String, CodingKey {
-        case token, file, storeFile = "store_file", bytes, sha256, container, codec, sampleRate = "sample_rate", channels, frames, duration
+        case token, file, storeFile = "store_file", bytes, sha256, container, codec, bits, sampleRate = "sample_rate", channels, frames, duration
         case peakDbfs = "peak_dbfs", truePeakDbtp = "true_peak_dbtp", momentaryMaxLufs = "momentary_max_lufs"
+        case leadingSilenceMs = "leading_silence_ms", trailingSilenceMs = "trailing_silence_ms", dcOffsetPercent = "dc_offset_percent"
+        case clippedRuns = "clipped_runs"
     }
 
     /// The columns the clip queries select, for `SELECT \(ClipRow.columns) FROM clips …`.
     static let columns = """
-        token, file, store_file, bytes, sha256, container, codec, sample_rate, channels, frames, duration, peak_dbfs, true_peak_dbtp,
-        momentary_max_lufs
+        token, file, store_file, bytes, sha256, container, codec, bits, sample_rate, channels, frames, duration, peak_dbfs, true_peak_dbtp,
+        momentary_max_lufs, leading_silence_ms, trailing_silence_ms, dc_offset_percent, clipped_runs
         """
+
+    /// A clip is measured whole or not at all (`SQLCatalog.insert` writes every measure from one
+    /// `ClipFacts`, or none): its hash says which, and a measured clip without one of its measures
+    /// is a damaged row. Whether it is silent and its non-finite samples are not recorded (their
+    /// findings are): a clip read back says neither.
+    init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        token = try row.decode(String.self, forKey: .token)
+        file = try row.decode(String.self, forKey: .file)
+        storeFile = try row.decodeIfPresent(String.self, forKey: .storeFile)
+        guard try !row.decodeNil(forKey: .sha256) else { return }
+        facts = ClipFacts(
+            container: try row.decode(Container.self, forKey: .container), codec: try row.decode(Codec.self, forKey: .codec),
+            bitsPerSample: try row.decodeIfPresent(Int.self, forKey: .bits), sampleRate: Int(try row.decode(Int64.self, forKey: .sampleRate)),
+            channels: Int(try row.decode(Int64.self, forKey: .channels)), frames: try row.decode(Int64.self, forKey: .frames),
+            durationSeconds: try row.decode(Double.self, forKey: .duration), bytes: Int(try row.decode(Int64.self, forKey: .bytes)),
+            sha256: try row.decode(String.self, forKey: .sha256), peakDbfs: try row.decodeIfPresent(Double.self, forKey: .peakDbfs),
+            truePeakDbtp: try row.decodeIfPresent(Double.self, forKey: .truePeakDbtp),
+            momentaryMaxLufs: try row.decodeIfPresent(Double.self, forKey: .momentaryMaxLufs),
+            leadingSilenceMs: try row.decode(Double.self, forKey: .leadingSilenceMs), trailingSilenceMs: try row.decode(Double.self, forKey: .trailingSilenceMs),
+            dcOffsetPercent: try row.decode(Double.self, forKey: .dcOffsetPercent), clippedRuns: try row.decode(Int.self, forKey: .clippedRuns),
+            silent: false, nonFinite: nil)
+    }
 
     /// The clip as `show` lists it.
     var clip: CatalogVersion.Clip {
-        CatalogVersion.Clip(token: token, file: file, bytes: bytes, sha256: sha256, container: container, codec: codec, sampleRate: sampleRate,
-                            channels: channels, frames: frames, durationSeconds: duration, peakDbfs: peakDbfs, truePeakDbtp: truePeakDbtp,
-                            momentaryMaxLufs: momentaryMaxLufs)
+        CatalogVersion.Clip(token: token, file: file, bytes: (facts?.bytes).map(Int64.init), sha256: facts?.sha256, container: facts?.container,
+                            codec: facts?.codec, sampleRate: (facts?.sampleRate).map(Int64.init), channels: (facts?.channels).map(Int64.init),
+                            frames: facts?.frames, durationSeconds: facts?.durationSeconds, peakDbfs: facts?.peakDbfs,
+                            truePeakDbtp: facts?.truePeakDbtp, momentaryMaxLufs: facts?.momentaryMaxLufs)
     }
 
     /// The clip as the version-bump rule compares it.
-    var record: ClipRecord {
-        var clip = ClipRecord(key: token, file: file, storeFile: storeFile, facts: nil)
-        (clip.sha256, clip.bytes, clip.container, clip.codec) = (sha256, bytes.map(Int.init), container, codec)
-        (clip.sampleRate, clip.channels, clip.frames, clip.durationSeconds) = (sampleRate.map(Int.init), channels.map(Int.init), frames, duration)
-        return clip
-    }
+    var record: ClipRecord { ClipRecord(key: token, file: file, storeFile: storeFile, facts: facts) }
 }
 
 /// A validation run of a version, as `version(of:)` shows it.
 struct RunRow: Decodable {
-    var ranAt: String
+    var ranAt: Date
     var path: String
     var digest: String
     var errors: Int64
@@ -96,7 +109,7 @@ struct PublishedRow: Decodable {
     var packID: String
     var version: SemanticVersion
     var digest: String
-    var publishedAt: String
+    var publishedAt: Date
     var yanked: Bool
     var yankReason: String?
     var manifestSha256: String?
@@ -134,7 +147,7 @@ struct VersionRow: Decodable {
     var two: String?
     var readingOptions: String?
     var maxAmount: String
-    var publishedAt: String?
+    var publishedAt: Date?
     var yanked: Bool
     var sourceEngine: String?
     var sourceVoice: String?
@@ -171,7 +184,7 @@ struct RowID: Decodable {
 /// A version's row id and whether it is published, before a validation or a publication writes it.
 struct VersionStateRow: Decodable {
     var id: Int64
-    var publishedAt: String?
+    var publishedAt: Date?
 
     enum CodingKeys: String, CodingKey { case id, publishedAt = "published_at" }
 }

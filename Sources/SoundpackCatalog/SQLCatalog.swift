@@ -71,10 +71,6 @@ public class SQLCatalog: Catalog {
         try db.query(sql, arguments)
     }
 
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
     private func corrupt(_ what: String) -> SoundpackError {
         SoundpackError.environment("the catalog at \(db.location) holds \(what); it was not written by soundpack (restore it from a backup)")
     }
@@ -134,21 +130,23 @@ public class SQLCatalog: Catalog {
         func int(_ v: Int?) -> SQLValue { v.map { .integer(Int64($0)) } ?? .null }
         func real(_ v: Double?) -> SQLValue { v.map(SQLValue.real) ?? .null }
         func text(_ v: String?) -> SQLValue { v.map(SQLValue.text) ?? .null }
+        // Every measure from one ClipFacts, or none: `ClipRow` reads them back so.
+        let facts = clip.facts
         try db.query("""
             INSERT INTO clips (version_id, token, file, store_file, bytes, sha256, container, codec, bits, sample_rate, channels,
                                frames, duration, peak_dbfs, leading_silence_ms, trailing_silence_ms,
                                true_peak_dbtp, momentary_max_lufs, dc_offset_percent, clipped_runs)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [.integer(versionID), .text(clip.key), .text(clip.file), text(clip.storeFile), int(clip.bytes), text(clip.sha256),
-             text(clip.container?.rawValue), text(clip.codec?.rawValue), int(clip.bitsPerSample), int(clip.sampleRate),
-             int(clip.channels), clip.frames.map(SQLValue.integer) ?? .null, real(clip.durationSeconds), real(clip.peakDbfs),
-             real(clip.leadingSilenceMs), real(clip.trailingSilenceMs), real(clip.truePeakDbtp), real(clip.momentaryMaxLufs),
-             real(clip.dcOffsetPercent), int(clip.clippedRuns)])
+            [.integer(versionID), .text(clip.key), .text(clip.file), text(clip.storeFile), int(facts?.bytes), text(facts?.sha256),
+             text(facts?.container.rawValue), text(facts?.codec.rawValue), int(facts?.bitsPerSample), int(facts?.sampleRate),
+             int(facts?.channels), (facts?.frames).map(SQLValue.integer) ?? .null, real(facts?.durationSeconds), real(facts?.peakDbfs),
+             real(facts?.leadingSilenceMs), real(facts?.trailingSilenceMs), real(facts?.truePeakDbtp), real(facts?.momentaryMaxLufs),
+             real(facts?.dcOffsetPercent), int(facts?.clippedRuns)])
     }
 
     private func record(_ run: ValidationRecord) throws {
-        let now = Self.timestamp(run.ranAt)
+        let now = run.ranAt.timestamp
         let pack = run.pack
         try upsertPack(pack, at: now)
         let existing = try first(db.query("SELECT id, published_at FROM versions WHERE pack_id = ? AND version = ?",
@@ -180,14 +178,14 @@ public class SQLCatalog: Catalog {
         guard let runID = try first(row, as: RowID.self, "a new validation run")?.id else { throw corrupt("a validation run without an id") }
         for finding in run.findings {
             try db.query("INSERT INTO findings (run_id, rule, severity, token, file, message) VALUES (?, ?, ?, ?, ?, ?)",
-                         [.integer(runID), .text(finding.rule), .text(finding.severity),
+                         [.integer(runID), .text(finding.rule.rawValue), .text(finding.severity.rawValue),
                           finding.token.map(SQLValue.text) ?? .null, finding.file.map(SQLValue.text) ?? .null, .text(finding.message)])
         }
     }
 
     /// Records a version as published; false when it was published meanwhile (`Catalog`).
     public func recordPublication(_ publication: PublicationRecord) throws(SoundpackError) -> Bool {
-        let now = Self.timestamp(publication.publishedAt)
+        let now = publication.publishedAt.timestamp
         let pack = publication.pack
         return try write(locking: [pack.packID]) { () throws -> Bool in
             let existing = try first(db.query("SELECT id, published_at FROM versions WHERE pack_id = ? AND version = ?",
@@ -234,7 +232,7 @@ public class SQLCatalog: Catalog {
                                                [.text(id), .text(version.description)]), as: YankRow.self, "a version row") else { return .notPublished }
             if row.yanked { return .alreadyYanked(reason: row.yankReason) }
             try db.query("UPDATE versions SET yanked = 1, yank_reason = ?, yanked_at = ? WHERE id = ?",
-                         [.text(reason), .text(Self.timestamp(date)), .integer(row.id)])
+                         [.text(reason), .text(date.timestamp), .integer(row.id)])
             return .yanked
         }
     }

@@ -62,7 +62,7 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool { row[key.stringValue] == .null }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try T(from: ColumnDecoder(value: row[key.stringValue], codingPath: [key]))
+        try ColumnDecoder(value: row[key.stringValue], codingPath: [key]).decode(T.self)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -78,7 +78,8 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 }
 
 /// One column's value: text, an integer, a real or NULL. Integers 0 and 1 are also booleans
-/// (SQLite has no boolean; the schema stores them so on PostgreSQL too).
+/// (SQLite has no boolean; the schema stores them so on PostgreSQL too), and a date is the text
+/// `Date.timestamp` writes (the catalog's dates are such text on both).
 private struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
     let value: SQLValue
     let codingPath: [any CodingKey]
@@ -114,7 +115,16 @@ private struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if let integer = type as? any FixedWidthInteger.Type { return try exactly(integer) as! T }
+        if type == Date.self { return try date() as! T }
         return try T(from: self)
+    }
+
+    /// A timestamp column as the instant it names.
+    private func date() throws -> Date {
+        guard case .text(let text) = value, let date = Date(timestamp: text) else {
+            throw mismatch(Date.self, "a timestamp such as 2026-11-30T15:47:58.580Z")
+        }
+        return date
     }
 
     /// An integer column as `type`, when it fits.

@@ -4,6 +4,7 @@
 import SoundpackCore
 import SoundpackPublish
 import SoundpackReports
+import SoundpackSupport
 import SoundpackValidation
 
 extension FindingRenderer {

@@ -17,7 +17,7 @@ extension ValidationRecord {
             passed: report.passed(strict: strict), worstAmount: report.worstCase?.amount?.description, worstSeconds: report.worstCase?.seconds,
             toolVersion: toolVersion,
             findings: report.findings.map {
-                FindingRecord(rule: $0.rule.rawValue, severity: $0.severity.rawValue, token: $0.token, file: $0.file, message: $0.message)
+                FindingRecord(rule: $0.rule, severity: $0.severity, token: $0.token, file: $0.file, message: $0.message)
             })
     }
 }

@@ -126,8 +126,9 @@ public final class Publisher {
         return outcomes
     }
 
-    /// Versions a dry run would publish, by pack id: later folders of the same run see them.
-    private var planned: [String: [PublishedVersion]] = [:]
+    /// Versions a dry run would publish, by pack id, with their digests: later folders of the same
+    /// run see them.
+    private var planned: [String: [SemanticVersion: String]] = [:]
 
     private func readIndex() throws(SoundpackError) -> StoreIndex? {
         return try store.readIndex()
@@ -206,9 +207,12 @@ public final class Publisher {
         let recovery = StoreRecovery(store: store, catalog: catalog)
         if !dryRun, index?.packs[id] != nil { _ = try recovery.recover(packID: id, index: index, listing: false) }
         let published = try publishedVersions(of: id, index: index)
+        let plannedHere = planned[id] ?? [:]
         var candidate = PublicationCandidate(id: id, version: version, digest: digest, store: "\(store.location)")
-        if let same = published.first(where: { $0.version == version }) {
-            candidate.existing = .init(place: same.publishedAt.isEmpty ? .thisRun : .catalog, digest: same.digest, yanked: same.yanked, yankReason: same.yankReason)
+        let same = published.first { $0.version == version }.map { PublicationCandidate.Existing(place: .catalog, digest: $0.digest, yanked: $0.yanked, yankReason: $0.yankReason) }
+            ?? plannedHere[version].map { PublicationCandidate.Existing(place: .thisRun, digest: $0) }
+        if let same {
+            candidate.existing = same
             if let refused = refused(candidate, outcome) { return refused }
             outcome.status = .unchanged
             outcome.message = "\(PackRef.name(id, version)) is already published with this content; nothing to do"
@@ -221,14 +225,13 @@ public final class Publisher {
             if let refused = refused(candidate, outcome) { return refused }
             return try recordStored(id: id, version: version, index: index, recovery: recovery, outcome)
         }
-        if let newest = published.map(\.version).max() {
+        if let newest = (published.map(\.version) + plannedHere.keys).max() {
             candidate.newest = newest
             if newest < version { candidate.change = try change(of: id, to: facts, from: newest, index: index, recovery: recovery) }
             if let refused = refused(candidate, outcome) { return refused }
         }
         if dryRun {
-            planned[id, default: []].append(PublishedVersion(id: id, version: version, digest: digest, publishedAt: "", yanked: false, yankReason: nil,
-                                                             manifestSha256: nil, clips: [:]))
+            planned[id, default: [:]][version] = digest
             outcome.status = .wouldPublish
             outcome.message = "would publish \(PackRef.name(id, version)) (\(report.clips.count) clips, digest \(digest.prefix(12))) to \(store.location)/\(StoreLayout.versionFolder(id, version)); nothing was written"
             return outcome
@@ -246,17 +249,19 @@ public final class Publisher {
     }
 
     /// The published versions of `id` as the catalog holds them; in a dry run also what a real run
-    /// would have recorded by now: the store's versions and this run's earlier folders.
+    /// would have recorded by now from the store (this run's earlier folders are in `planned`).
     private func publishedVersions(of id: String, index: StoreIndex?) throws(SoundpackError) -> [PublishedVersion] {
         var published: [PublishedVersion]
         do { published = try catalog.publishedVersions(of: id, withClips: false) } catch { throw error.inCatalog() }
         guard dryRun else { return published }
         for (text, listed) in index?.packs[id]?.versions ?? [:] {
             guard let stored = SemanticVersion(text), !published.contains(where: { $0.version == stored }) else { continue }
-            published.append(PublishedVersion(id: id, version: stored, digest: listed.digest, publishedAt: listed.publishedAt, yanked: listed.yanked,
+            // Recorded as a real run's recovery would record it (`StoreRecovery`).
+            let publishedAt = StoreRecovery.date(listed.publishedAt) ?? now()
+            published.append(PublishedVersion(id: id, version: stored, digest: listed.digest, publishedAt: publishedAt, yanked: listed.yanked,
                                               yankReason: listed.yankReason, manifestSha256: listed.manifestSha256, clips: [:]))
         }
-        return published + (planned[id] ?? []).filter { plan in !published.contains { $0.version == plan.version } }
+        return published
     }
 
     /// `outcome` refused by the first publication rule that refuses `candidate`; nil when none does.

@@ -172,6 +172,8 @@ public struct StoreRecovery {
     /// date (why is not kept: no check reads the date): the version is recorded as published now,
     /// and verify then reports index.json as not matching the catalog, so nothing is hidden.
     static func date(_ text: String) -> Date? {
+        // As soundpack writes it (`Date.timestamp`); other ISO 8601 text another tool wrote, read as before.
+        if let written = Date(timestamp: text) { return written }
         guard text.hasSuffix("Z"), let dot = text.lastIndex(of: ".") else {
             return try? Date(text, strategy: Date.ISO8601FormatStyle())
         }

@@ -22,7 +22,7 @@ extension VersionFacts {
     /// kept them (versions recorded since catalog migration 7).
     public init(_ record: VersionRecord) {
         var clips: [String: Clip] = [:]
-        for clip in record.clips { if let sha256 = clip.sha256 { clips[clip.key] = Clip(sha256: sha256, format: clip.format) } }
+        for clip in record.clips { if let facts = clip.facts { clips[clip.key] = Clip(sha256: facts.sha256, format: facts.format) } }
         let phrases = record.pack.phrases
         self.init(version: record.pack.version, digest: record.pack.digest, grammar: record.pack.grammar,
                   maxAmount: record.pack.maxAmount, clips: clips, texts: phrases?.texts,

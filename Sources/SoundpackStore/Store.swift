@@ -198,7 +198,7 @@ public struct Store: Sendable {
             // Mutated in place: copying a pack's versions out and back would make this quadratic.
             packs[version.id, default: StoreIndex.Pack(latest: nil, versions: [:])].versions[version.version.description] = StoreIndex.Version(
                 digest: version.digest, manifest: StoreLayout.manifest(version.id, version.version),
-                manifestSha256: version.manifestSha256 ?? "", publishedAt: version.publishedAt, yanked: version.yanked,
+                manifestSha256: version.manifestSha256 ?? "", publishedAt: version.publishedAt.timestamp, yanked: version.yanked,
                 yankReason: version.yankReason)
             if !version.yanked, latest[version.id].map({ $0 < version.version }) ?? true { latest[version.id] = version.version }
         }

@@ -3,12 +3,16 @@
 import Foundation
 
 /// The one JSON form of every store file and report: sorted keys, indented, a final newline, so
-/// the same content always gives the same bytes. A value that is not JSON (a NaN or infinite
-/// figure) is an error, never an empty or partial document.
+/// the same content always gives the same bytes; a date as the catalog writes it (`Date.timestamp`).
+/// A value that is not JSON (a NaN or infinite figure) is an error, never an empty or partial document.
 package enum StoreJSON {
     package static func encode<T: Encodable>(_ value: T) throws(SoundpackError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.timestamp)
+        }
         do { return try encoder.encode(value) + Data("\n".utf8) } catch {
             let path: String
             if case EncodingError.invalidValue(let bad, let context) = error {

@@ -1,29 +1,20 @@
 // One finding model for every output format: the rule, its severity, and the token and file it concerns.
 
 import SoundpackPack
+import SoundpackSupport
 
-/// How much a finding matters: errors fail validation, warnings fail it only under `--strict`,
-/// notes never fail (`verify`'s leftovers of an interrupted publish; validate writes none).
-public enum Severity: String, Sendable, Codable {
-    case error, warning, note
-}
-
-/// A rule's id: the name users suppress and tune it by (DESIGN §6, `payload lint`, `verify`), a
-/// contract. Each rule declares its id in its own file (`RuleID.audioClipping`, beside
-/// `AudioClipping`); the ids that exist, their order, scope, severity and summary all come from the
-/// one list of rules, `RuleBook.rules`.
-public struct RuleID: RawRepresentable, Hashable, Sendable, Codable, CaseIterable {
-    /// The id as users write it: `audio.clipping`.
-    public let rawValue: String
-
+/// The ids that exist are the declared rules': each rule declares its id in its own file
+/// (`RuleID.audioClipping`, beside `AudioClipping`); the ids that exist, their order, scope,
+/// severity and summary all come from the one list of rules, `RuleBook.rules`.
+extension RuleID: RawRepresentable, Codable, CaseIterable {
     /// The rule called `rawValue`; nil when no rule is called that.
     public init?(rawValue: String) {
         guard RuleBook.byID[rawValue] != nil else { return nil }
-        self.rawValue = rawValue
+        self.init(recorded: rawValue)
     }
 
     /// A rule's declaration of its id, in the rule's file.
-    init(declaring rawValue: String) { self.rawValue = rawValue }
+    init(declaring rawValue: String) { self.init(recorded: rawValue) }
 
     /// Every rule id, in `RuleBook.rules` order.
     public static var allCases: [RuleID] { RuleBook.ids }

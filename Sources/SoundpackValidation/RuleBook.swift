@@ -4,6 +4,8 @@
 // `--ignore` choices and pack.json's `checks.ignore`, SARIF's and JUnit's rule lists, the rules
 // validate and publish run, and (through tests) the README's table.
 
+import SoundpackSupport
+
 enum RuleBook {
     /// Every rule, in the order reports list them: a pack's (the order validate runs them),
     /// publish's (the order publish asks them), the payload's, and the store's (the order verify

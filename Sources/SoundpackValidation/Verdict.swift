@@ -2,6 +2,7 @@
 // catalog record and the exit code read.
 
 import SoundpackPack
+import SoundpackSupport
 
 /// Whether findings fail a run. An error fails it, a warning only under `strict`, a note never;
 /// a suppressed finding never does.

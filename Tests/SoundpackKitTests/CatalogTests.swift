@@ -36,8 +36,13 @@ import Testing
         #expect(version.clips.count == report.clips.count)
         #expect(version.clips.first?.sha256 == report.clips.first?.facts?.sha256)
         #expect(version.runs.count == 2)
-        #expect(version.runs.first?.ranAt == "1970-01-01T00:00:00.000Z")
+        #expect(version.runs.first?.ranAt.timestamp == "1970-01-01T00:00:00.000Z")
+        #expect(packs.first?.lastValidated?.timestamp == "1970-01-01T00:01:00.000Z")
         #expect(version.runs.last?.worstAmount == report.worstCase?.amount?.description)
+        // The version-bump rule reads back every clip's facts as validation measured them.
+        let record = try #require(try catalog.versionRecord(of: "wechat", version.version))
+        #expect(record.clips.map(\.key) == report.clips.map(\.key))
+        #expect(record.clips.map(\.facts) == report.clips.map(\.facts))
         #expect(try catalog.version(of: "wechat", SemanticVersion("9.9.9")) == nil)
         #expect(try catalog.version(of: "nope", nil) == nil)
     }
@@ -65,7 +70,7 @@ import Testing
         let folder = TemporaryFolder()
         let catalog = try backend.open(try backend.freshLocation(in: folder))
         try catalog.recordValidations([Self.demoReport()], strict: false, toolVersion: "test", at: Date())
-        try catalog.db.execute("UPDATE versions SET published_at = '2026-01-01T00:00:00Z'")
+        try catalog.db.execute("UPDATE versions SET published_at = '2026-01-01T00:00:00.000Z'")
         for statement in ["UPDATE versions SET digest = 'x'", "UPDATE versions SET manifest_sha256 = 'x'", "UPDATE clips SET sha256 = 'x'",
                           "DELETE FROM clips", "DELETE FROM versions"] {
             #expect(throws: SoundpackError.self, "\(statement)") { try catalog.db.execute(statement) }
@@ -103,6 +108,26 @@ import Testing
         let forged = try #require(throws: SoundpackError.self) { _ = try catalog.version(of: "wechat", nil) }
         #expect(!forged.description.contains("\n") && !forged.description.contains("\u{1B}"), "\(forged)")
         #expect(forged.description.contains("found the text 'x\\u{A}error: forged\\u{1B}[2J'"), "\(forged)")
+        // A date is the text soundpack writes, or the row is damaged: never read as another instant.
+        _ = try catalog.sqlite.query("UPDATE clips SET bytes = 1")
+        _ = try catalog.sqlite.query("UPDATE validation_runs SET ran_at = '2026-11-30 15:47'")
+        let date = try #require(throws: SoundpackError.self) { _ = try catalog.version(of: "wechat", nil) }
+        #expect(date.description.contains("(column ran_at: a timestamp such as 2026-11-30T15:47:58.580Z expected, found the text '2026-11-30 15:47')"), "\(date)")
+        #expect(throws: SoundpackError.self) { _ = try catalog.packs() }
+    }
+
+    /// A finding is recorded by its rule's id, typed to the row; an id this soundpack has no rule
+    /// for (a newer one ran the validation) is recorded as it is, not refused.
+    @Test func aFindingOfAnUnknownRuleIsRecordedByItsID() throws {
+        let folder = TemporaryFolder()
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        var run = try #require(ValidationRecord(Self.demoReport(), strict: false, toolVersion: "t", at: Date()))
+        #expect(RuleID(rawValue: "audio.from-the-future") == nil)
+        run.findings = [FindingRecord(rule: RuleID(recorded: "audio.from-the-future"), severity: .note, token: "5", file: nil, message: "m"),
+                        FindingRecord(rule: .composeBannerCut, severity: .warning, token: nil, file: nil, message: "m")]
+        try catalog.recordValidations([run])
+        let rows = try catalog.sqlite.query("SELECT rule, severity FROM findings ORDER BY rowid")
+        #expect(rows.map { $0.values.compactMap(\.string) } == [["audio.from-the-future", "note"], ["compose.banner-cut", "warning"]])
     }
 
     /// Eight connections creating and writing one new catalog at once: every write lands.

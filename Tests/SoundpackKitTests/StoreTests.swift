@@ -206,7 +206,7 @@ import Testing
 
     @Test func theIndexNamesTheNewestVersionThatIsNotYanked() {
         func version(_ text: String, yanked: Bool) -> PublishedVersion {
-            PublishedVersion(id: "p", version: SemanticVersion(text)!, digest: "d", publishedAt: "t", yanked: yanked, yankReason: nil,
+            PublishedVersion(id: "p", version: SemanticVersion(text)!, digest: "d", publishedAt: Date(timeIntervalSince1970: 0), yanked: yanked, yankReason: nil,
                              manifestSha256: "m", tarSha256: nil, zipSha256: nil, keyID: nil, clips: [:])
         }
         let index = Store.index(of: [version("1.0.0", yanked: false), version("1.10.0", yanked: false), version("2.0.0", yanked: true)])

@@ -14,7 +14,7 @@ struct PackList: CommandOutput {
     func text(colour: Bool) -> String {
         guard !packs.isEmpty else { return "no packs in the catalog at \(catalog.visible) (soundpack validate DIR records one)\n" }
         return Table.render([["ID", "VERSION", "PUBLISHED", "GRAMMAR", "LAST VALIDATED", "RESULT", "NAME"]] + packs.map {
-            [$0.id, $0.latestVersion ?? "-", String($0.publishedVersions), $0.grammar, $0.lastValidated ?? "never", $0.lastResult ?? "-", $0.name ?? ""]
+            [$0.id, $0.latestVersion ?? "-", String($0.publishedVersions), $0.grammar, $0.lastValidated?.timestamp ?? "never", $0.lastResult ?? "-", $0.name ?? ""]
         })
     }
 }
@@ -24,7 +24,7 @@ extension CatalogVersion: CommandOutput {
     func text(colour: Bool) -> String {
         var out = "\(id.visible) \(version)\(name.map { " — \($0.visible)" } ?? "")\n"
         out += "grammar     \(grammar.rawValue)\(grammarOptions.map { " (\($0.description))" } ?? "")\nmaxAmount   \(maxAmount)\ndigest      \(digest)\n"
-        out += "published   \(publishedAt ?? "no")\(yanked ? " (yanked)" : "")\n"
+        out += "published   \(publishedAt?.timestamp ?? "no")\(yanked ? " (yanked)" : "")\n"
         if let source { out += "spoken by   \(source.description.visible) (synthesised: placeholders until a voice is recorded)\n" }
         out += phrasesText
         out += "\n"
@@ -46,7 +46,7 @@ extension CatalogVersion: CommandOutput {
         out += "\nvalidation history of digest \(digest.prefix(12)) (\(same.count) run\(same.count == 1 ? "" : "s")\(other > 0 ? "; \(other) of other content under this version" : "")):\n"
         var history = [["RAN AT", "RESULT", "ERRORS", "WARNINGS", "LONGEST", "PATH"]]
         for run in same.suffix(10) {
-            history.append([run.ranAt, run.passed ? "passed" : "failed", String(run.errors), String(run.warnings),
+            history.append([run.ranAt.timestamp, run.passed ? "passed" : "failed", String(run.errors), String(run.warnings),
                             run.worstSeconds.map { String(format: "%.2f s", $0) + " (\(run.worstAmount ?? "?"))" } ?? "-", run.path])
         }
         return out + Table.render(history)

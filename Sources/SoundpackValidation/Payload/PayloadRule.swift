@@ -1,6 +1,7 @@
 // The rules of `payload lint`, each in its own file under Rules/, run in order over a payload read once.
 
 import SoundpackCore
+import SoundpackSupport
 
 /// A rule of `payload lint` (`Rule`: id, severity, summary) and its check of one read payload. `PushPayload.lint` runs them in `PushPayload.rules` order.
 protocol PayloadRule: Rule {

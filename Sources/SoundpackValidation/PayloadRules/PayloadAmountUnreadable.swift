@@ -1,3 +1,4 @@
+import SoundpackSupport
 
 /// `payload.amount-unreadable` (error): `amount` is not an exact decimal string the version can
 /// say (above its maxAmount, a JSON number), missing for a phrase that says one, or given to one

@@ -1,3 +1,4 @@
+import SoundpackSupport
 
 /// `payload.critical` (warning): `aps.interruption-level` critical plays through mute and needs
 /// Apple's Critical Alerts entitlement; a payment is usually time-sensitive.

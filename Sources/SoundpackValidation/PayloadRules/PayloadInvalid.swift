@@ -1,5 +1,6 @@
 import Foundation
 import SoundpackCore
+import SoundpackSupport
 
 /// `payload.invalid` (error): the payload is not one JSON object with unique keys; no other rule
 /// reads it then.

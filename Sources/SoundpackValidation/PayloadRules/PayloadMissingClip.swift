@@ -1,3 +1,4 @@
+import SoundpackSupport
 
 /// `payload.missing-clip` (error): the published version lacks a clip the announcement needs —
 /// of the amount with its phrase, or of a phrase that says no amount.

@@ -1,4 +1,5 @@
 import Foundation
+import SoundpackSupport
 
 /// `payload.no-body` (error): `aps.alert` has no body (or only spaces); since iOS 15 such a push is
 /// not shown, and the extension never runs.

@@ -1,3 +1,4 @@
+import SoundpackSupport
 
 /// `payload.no-interruption-level` (warning): without `aps.interruption-level`, a Focus may hold
 /// the payment back; "time-sensitive" lets it through.

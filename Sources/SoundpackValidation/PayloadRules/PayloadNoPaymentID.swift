@@ -1,3 +1,4 @@
+import SoundpackSupport
 
 /// `payload.no-payment-id` (warning): without a `paymentId`, a push APNs delivers again, or one
 /// sent twice, is announced twice.

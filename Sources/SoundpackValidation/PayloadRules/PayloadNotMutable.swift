@@ -1,3 +1,4 @@
+import SoundpackSupport
 
 /// `payload.not-mutable` (error): `aps.mutable-content` is not the number 1, so the Notification
 /// Service Extension does not run (a JSON `true` is named: APNs expects the number).

@@ -1,4 +1,5 @@
 import SoundpackCore
+import SoundpackSupport
 
 /// `payload.payment-id` (error): `paymentId` is not 1–128 characters of `[A-Za-z0-9._:-]` starting
 /// with a letter or digit; the phone ignores it, and a retry is announced again.

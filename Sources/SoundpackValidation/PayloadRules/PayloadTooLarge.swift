@@ -1,3 +1,4 @@
+import SoundpackSupport
 
 /// `payload.too-large` (error): APNs refuses a payload above 4096 bytes. Judged from the bytes,
 /// before anything is parsed; far past that size, nothing more is read.

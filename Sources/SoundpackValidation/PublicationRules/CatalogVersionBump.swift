@@ -2,6 +2,8 @@
 /// published version needs (`VersionChange`): a removed token, phrase, grammar or sample-format
 /// change needs a major bump, an added token a minor one. An app pinned to a major version must
 /// never receive a pack it cannot read.
+
+import SoundpackSupport
 struct CatalogVersionBump: PublicationRule {
     static let id = RuleID.catalogVersionBump
     static let severity = Severity.error

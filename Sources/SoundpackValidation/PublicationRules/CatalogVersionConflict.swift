@@ -1,6 +1,8 @@
 /// `catalog.version-conflict` (error): the same id@version is already published (in the catalog or
 /// only in the store) with other content, or comes twice in one run. Published versions never
 /// change: a phone that cached the old clips would play a mix.
+
+import SoundpackSupport
 struct CatalogVersionConflict: PublicationRule {
     static let id = RuleID.catalogVersionConflict
     static let severity = Severity.error

@@ -1,5 +1,7 @@
 /// `catalog.version-not-newer` (error): a new version that is not greater than every published one.
 /// Phones and `export` take the newest version; an older number would never be served.
+
+import SoundpackSupport
 struct CatalogVersionNotNewer: PublicationRule {
     static let id = RuleID.catalogVersionNotNewer
     static let severity = Severity.error

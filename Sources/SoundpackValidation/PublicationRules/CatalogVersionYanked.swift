@@ -1,5 +1,7 @@
 /// `catalog.version-yanked` (error): the same content was published under this id@version and
 /// yanked. A yank is final: publishing it again would bring back what was withdrawn.
+
+import SoundpackSupport
 struct CatalogVersionYanked: PublicationRule {
     static let id = RuleID.catalogVersionYanked
     static let severity = Severity.error

@@ -2,6 +2,7 @@
 // file here, run in order over what publish knows of the version when it asks.
 
 import SoundpackCore
+import SoundpackSupport
 
 /// A version publish is about to write, and what it has learnt of the pack's published versions
 /// by the time it asks its rules: publish asks once it knows whether the same id@version exists,

@@ -1,6 +1,8 @@
 /// `audio.clipping` (warning): runs of consecutive full-scale samples (at least
 /// `checks.clippingRunSamples`, default 3, in one channel). The waveform was cut off when it was
 /// recorded or gained; listeners hear a crackle, loudest on a phone speaker.
+
+import SoundpackSupport
 struct AudioClipping: PackRule {
     static let id = RuleID.audioClipping
     static let severity = Severity.warning

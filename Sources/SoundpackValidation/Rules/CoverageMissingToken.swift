@@ -1,5 +1,7 @@
 /// `coverage.missing-token` (error): a token the grammar says for some amount up to `maxAmount`,
 /// or a clip a phrase says, has no clip, so those announcements cannot be made.
+
+import SoundpackSupport
 struct CoverageMissingToken: PackRule {
     static let id = RuleID.coverageMissingToken
     static let severity = Severity.error

@@ -1,4 +1,5 @@
 import SoundpackPack
+import SoundpackSupport
 
 /// `coverage.orphan-file` (warning): an audio file in the pack folder that no clip entry uses; it
 /// would be shipped and downloaded for nothing, or a clip entry points at the wrong file.

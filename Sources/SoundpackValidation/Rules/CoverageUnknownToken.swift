@@ -1,4 +1,5 @@
 import SoundpackCore
+import SoundpackSupport
 
 /// `coverage.unknown-token` (warning): a clip key neither the grammar nor any phrase says (a typo
 /// such as `"11"`, a traditional character used as a key, a phrase clip no phrase lists). The clip

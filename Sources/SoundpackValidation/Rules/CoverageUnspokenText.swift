@@ -1,5 +1,6 @@
 import SoundpackCore
 import SoundpackPack
+import SoundpackSupport
 
 /// `coverage.unspoken-text` (error): pack.json writes words for the prefix, the suffix or a
 /// phrase's piece in `texts`, but the pack has no clip for them.

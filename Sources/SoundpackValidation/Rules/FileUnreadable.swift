@@ -1,4 +1,5 @@
 import SoundpackCore
+import SoundpackSupport
 
 /// `file.unreadable` (error): the clip file is missing, empty, truncated, not audio, or above the
 /// size, channel, rate or length caps. The message says which, and for a phrase's own clip which

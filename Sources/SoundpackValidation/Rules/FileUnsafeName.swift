@@ -1,4 +1,5 @@
 import SoundpackCore
+import SoundpackSupport
 
 /// `file.unsafe-name` (warning): a clip path with characters outside `[A-Za-z0-9._-]`. Such names
 /// need escaping in URLs, can differ between NFC and NFD file systems, and make poor sound names.

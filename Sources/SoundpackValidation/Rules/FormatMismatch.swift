@@ -1,4 +1,5 @@
 import SoundpackAudio
+import SoundpackSupport
 
 /// `format.mismatch` (error): clips differ in sample rate, channels or codec. The extension joins
 /// clips byte by byte into one file; mixed formats join as noise or fail. Each clip that differs

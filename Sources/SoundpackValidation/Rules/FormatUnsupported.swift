@@ -1,4 +1,5 @@
 import SoundpackCore
+import SoundpackSupport
 
 /// `format.unsupported` (error): container or codec outside the pack's profile. For
 /// `ios-notification`, iOS plays a notification sound only as aiff, wav or caf holding linear PCM,

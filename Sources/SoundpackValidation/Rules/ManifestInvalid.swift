@@ -1,5 +1,6 @@
 import SoundpackCore
 import SoundpackPack
+import SoundpackSupport
 
 /// `manifest.invalid` (error): pack.json is missing, not JSON, or breaks the schema.
 ///

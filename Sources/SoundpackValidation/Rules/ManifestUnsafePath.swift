@@ -1,5 +1,7 @@
 /// `manifest.unsafe-path` (error): a clip path that is absolute, contains `..`, or goes through a
 /// symlink. Such a path could read files outside the pack; it is never opened.
+
+import SoundpackSupport
 struct ManifestUnsafePath: PackRule {
     static let id = RuleID.manifestUnsafePath
     static let severity = Severity.error

@@ -1,5 +1,6 @@
 import Foundation
 import SoundpackCore
+import SoundpackSupport
 
 /// `store.changed` (error): a file's bytes differ from the SHA-256 its manifest or the catalog
 /// records; a manifest phones refuse, that describes another version, or that disagrees with the

@@ -1,5 +1,7 @@
 /// `store.index` (error): index.json is not one phones take, or does not list what the catalog's
 /// published versions describe. Phones find packs through it.
+
+import SoundpackSupport
 struct StoreIndexMismatch: StoreRule {
     static let id = RuleID.storeIndex
     static let severity = Severity.error

@@ -1,6 +1,8 @@
 /// `store.leftover` (note): what an interrupted publish left: temporary files of interrupted
 /// writes, a version folder no catalog recorded, or part of one whose manifest never went up. Not
 /// served (index.json does not list it); the next publish cleans or completes it.
+
+import SoundpackSupport
 struct StoreLeftover: StoreRule {
     static let id = RuleID.storeLeftover
     static let severity = Severity.note

@@ -1,6 +1,8 @@
 /// `store.missing` (error): a file the catalog or a manifest lists is not in the store, a signed
 /// manifest's signature is missing or unreadable, or the store has no index.json while the catalog
 /// has versions. Phones that follow the manifest would fail to download the file.
+
+import SoundpackSupport
 struct StoreMissing: StoreRule {
     static let id = RuleID.storeMissing
     static let severity = Severity.error

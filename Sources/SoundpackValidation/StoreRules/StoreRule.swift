@@ -3,6 +3,7 @@
 
 import Foundation
 import SoundpackCore
+import SoundpackSupport
 
 /// What `verify` observed of a store: every file it read or hashed and what stood there, each
 /// published version as the catalog records it and as its manifest describes it, index.json, and

@@ -1,4 +1,5 @@
 import SoundpackCore
+import SoundpackSupport
 
 /// `store.signature` (error): with `--public-key`, a manifest whose signature does not verify, that
 /// is signed by another key, or that is not signed (a note, not drift, for a version older than

@@ -1,5 +1,7 @@
 /// `store.unexpected` (error): a file in the store that no manifest lists, outside what an
 /// interrupted publish leaves (`store.leftover`). Nothing of soundpack's put it there.
+
+import SoundpackSupport
 struct StoreUnexpected: StoreRule {
     static let id = RuleID.storeUnexpected
     static let severity = Severity.error
