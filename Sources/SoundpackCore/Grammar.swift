@@ -159,6 +159,16 @@ public struct Grammar: Sendable, Hashable {
         }
     }
 
+    /// The reading as a table (DESIGN §3b) for this grammar and its options: what a player with no
+    /// grammar code reads amounts with.
+    public var readingTable: ReadingTable {
+        switch reading {
+        case .chinese(let g): return g.readingTable(id: id, options: chosenOptions)
+        case .english(let g): return g.readingTable(id: id, options: chosenOptions)
+        case .hindi(let g): return g.readingTable(id: id, options: chosenOptions)
+        }
+    }
+
     /// The tokens that read `amount`, without prefix or suffix: 15.40 → 十 五 点 四 元.
     public func tokens(for amount: Amount) -> [Token] {
         var tokens: [Token] = []

@@ -133,6 +133,23 @@ import Testing
         }
     }
 
+    /// As the reading target checks them: a table that passes `check()` walks every amount without
+    /// leaving itself, saying its own tokens only; one that does not pass is refused, not read.
+    @Test func readingInputs() throws {
+        let inputs = Self.inputs("reading")
+        #expect(inputs.count >= 3)
+        var checked = 0
+        for path in inputs {
+            guard let table = try? JSONDecoder().decode(ReadingTable.self, from: Data(try Self.bytes(path))), (try? table.check()) != nil else { continue }
+            checked += 1
+            for minor: Int64 in [0, 1, 1_540, 10_000_000, 99_999_999_999_999] {
+                let tokens = try #require(table.tokens(for: Amount(minorUnits: minor)), "\(path): \(minor)")
+                #expect(tokens.allSatisfy(table.tokens.contains), "\(path)")
+            }
+        }
+        #expect(checked >= 2, "the seeds include tables that pass")
+    }
+
     /// As the synth target checks them: clip files distinct, and placeholders filled in the words only.
     @Test func synthInputs() throws {
         for path in Self.inputs("synth") {

@@ -1,0 +1,218 @@
+// The portable reading (DESIGN §3b): a grammar's transducer written out as data, so a player with
+// no grammar code of its own (Android, HarmonyOS, an iOS app whose SoundpackCore predates the
+// pack's grammar) reads amounts exactly as soundpack does. Built generically from any
+// `ReadingGrammar` by the layered search the coverage analysis uses; read by `tokens(for:)`.
+
+/// A grammar's reading as a table over an amount's 14 digits.
+///
+/// States are numbered; `steps[p]["s"][d]` is what digit `d` at position `p` says in state `s` and
+/// the state it leads to. To read an amount: for each start in order, walk its 14 digits from that
+/// start; the first walk that ends in an accepting state gives the reading.
+public struct ReadingTable: Sendable, Equatable {
+    /// One table entry: the state the digit leads to and the tokens it says (indices into `tokens`).
+    public struct Step: Sendable, Equatable {
+        public var next: Int
+        public var tokens: [Int]
+
+        public init(next: Int, tokens: [Int]) {
+            self.next = next
+            self.tokens = tokens
+        }
+    }
+
+    /// The table format this type writes and reads.
+    public static let currentFormat = 1
+
+    public var format: Int
+    /// The grammar id (`zh-Hans`).
+    public var grammar: String
+    /// The reading options the table was built for, as pack.json writes them (`two`: `er`).
+    public var options: [String: String]
+    /// How many digits an amount is read as (14), and how many of them are integer places (12).
+    public var digits: Int
+    public var integerDigits: Int
+    /// The clip keys the steps say, by index.
+    public var tokens: [String]
+    /// The states a reading may start in, in the order they are tried.
+    public var starts: [Int]
+    /// The states a whole reading may end in.
+    public var accepting: [Int]
+    /// Per position, per state reachable there: the ten steps, for digits 0…9.
+    public var steps: [[Int: [Step]]]
+
+    /// A table as given (decoded, or built); `check()` says whether a player may read with it.
+    public init(format: Int = ReadingTable.currentFormat, grammar: String, options: [String: String], digits: Int = ReadingDigits.count,
+                integerDigits: Int = ReadingDigits.integerPlaces, tokens: [String], starts: [Int], accepting: [Int], steps: [[Int: [Step]]]) {
+        (self.format, self.grammar, self.options, self.digits, self.integerDigits) = (format, grammar, options, digits, integerDigits)
+        (self.tokens, self.starts, self.accepting, self.steps) = (tokens, starts, accepting, steps)
+    }
+
+    /// Why a table cannot be read with, as data.
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        /// A format this reader does not know (a newer soundpack wrote it).
+        case unknownFormat(Int)
+        /// Not 14 digits with 12 integer places, or not one step list per digit.
+        case wrongShape
+        /// The step at (position, state, digit) is missing, or names a token or a state that is not there.
+        case brokenStep(position: Int, state: Int, digit: Int)
+        /// A start state has no steps at the first position.
+        case unknownStart(Int)
+
+        public var description: String {
+            switch self {
+            case .unknownFormat(let format): return "reading table format \(format) is not one this player reads (it reads \(ReadingTable.currentFormat))"
+            case .wrongShape: return "the reading table does not read 14 digits with 12 integer places, one step list per digit"
+            case .brokenStep(let position, let state, let digit): return "the reading table's step for digit \(digit) in state \(state) at position \(position) is missing or points nowhere"
+            case .unknownStart(let state): return "the reading table starts in state \(state), which has no steps"
+            }
+        }
+    }
+
+    /// Checks everything a walk relies on: the format, the shape, and that every step of every
+    /// state reachable from the starts exists and points at a token and a state that do. A walk
+    /// through a table that passes never leaves it.
+    public func check() throws(Problem) {
+        guard format == Self.currentFormat else { throw .unknownFormat(format) }
+        guard digits == ReadingDigits.count, integerDigits == ReadingDigits.integerPlaces, steps.count == digits else { throw .wrongShape }
+        var layer = Set<Int>()
+        for start in starts {
+            guard steps[0][start] != nil else { throw .unknownStart(start) }
+            layer.insert(start)
+        }
+        for position in 0..<digits {
+            var next = Set<Int>()
+            for state in layer.sorted() {
+                guard let row = steps[position][state], row.count == 10 else { throw .brokenStep(position: position, state: state, digit: 0) }
+                for (digit, step) in row.enumerated() {
+                    let known = position + 1 == digits || steps[position + 1][step.next] != nil
+                    guard known, step.tokens.allSatisfy({ tokens.indices.contains($0) }) else {
+                        throw .brokenStep(position: position, state: state, digit: digit)
+                    }
+                    next.insert(step.next)
+                }
+            }
+            layer = next
+        }
+    }
+
+    /// The clip keys that read `amount` (no prefix or suffix), or nil when no start reads it (an
+    /// amount of more than 14 digits, or a table that does not cover it). Call on a checked table.
+    public func tokens(for amount: Amount) -> [String]? {
+        guard amount.minorUnits >= 0, amount.minorUnits < Amount.grammarLimit.minorUnits else { return nil }
+        let digitsOfAmount = ReadingDigits.of(amount)
+        var said: [Int] = []
+        for start in starts {
+            said.removeAll(keepingCapacity: true)
+            var state = start, walked = true
+            for position in 0..<digits {
+                guard let row = steps[position][state], row.indices.contains(digitsOfAmount[position]) else { walked = false; break }
+                let step = row[digitsOfAmount[position]]
+                said += step.tokens
+                state = step.next
+            }
+            if walked && accepting.contains(state) { return said.map { tokens[$0] } }
+        }
+        return nil
+    }
+}
+
+extension ReadingGrammar {
+    /// This grammar's transducer as a table: the states reachable from `starts`, layer by layer over
+    /// the 14 positions (the forward search `reachableTokens` makes, with every digit allowed), numbered
+    /// in the order they are first reached (starts first, then by position, state number and digit).
+    func readingTable(id: GrammarID, options: [(name: String, value: String)]) -> ReadingTable {
+        var numbers: [State: Int] = [:]
+        var order: [State] = []
+        func number(_ state: State) -> Int {
+            if let known = numbers[state] { return known }
+            numbers[state] = order.count
+            order.append(state)
+            return order.count - 1
+        }
+        let tokenIndex = Dictionary(uniqueKeysWithValues: tokens.enumerated().map { ($1, $0) })
+        let startNumbers = starts.map(number)
+        var layer = Array(Set(startNumbers)).sorted()
+        var steps: [[Int: [ReadingTable.Step]]] = []
+        var buffer: [Token] = []
+        for position in 0..<ReadingDigits.count {
+            var rows: [Int: [ReadingTable.Step]] = [:]
+            var next = Set<Int>()
+            for stateNumber in layer {
+                rows[stateNumber] = (0...9).map { digit in
+                    var state = order[stateNumber]
+                    buffer.removeAll(keepingCapacity: true)
+                    step(&state, digit: digit, at: position, into: &buffer)
+                    let following = number(state)
+                    next.insert(following)
+                    return ReadingTable.Step(next: following, tokens: buffer.compactMap { tokenIndex[$0] })
+                }
+            }
+            steps.append(rows)
+            layer = next.sorted()
+        }
+        let accepting = layer.filter { accepts(order[$0]) }
+        return ReadingTable(grammar: id.rawValue, options: Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0.value) }),
+                            tokens: tokens.map(\.rawValue), starts: startNumbers, accepting: accepting, steps: steps)
+    }
+}
+
+extension ReadingTable.Step: Codable {
+    /// `[next, [token, …]]`, as DESIGN §3b writes a step.
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        next = try container.decode(Int.self)
+        tokens = try container.decode([Int].self)
+        guard container.isAtEnd else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a step is [next, [tokens]]")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(next)
+        try container.encode(tokens)
+    }
+}
+
+extension ReadingTable: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case format, grammar, options, digits, integerDigits, tokens, starts, accepting, steps
+    }
+
+    /// Decodes the JSON form; `steps` keys are states written as decimal strings.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(Int.self, forKey: .format)
+        grammar = try container.decode(String.self, forKey: .grammar)
+        options = try container.decode([String: String].self, forKey: .options)
+        digits = try container.decode(Int.self, forKey: .digits)
+        integerDigits = try container.decode(Int.self, forKey: .integerDigits)
+        tokens = try container.decode([String].self, forKey: .tokens)
+        starts = try container.decode([Int].self, forKey: .starts)
+        accepting = try container.decode([Int].self, forKey: .accepting)
+        let written = try container.decode([[String: [Step]]].self, forKey: .steps)
+        steps = try written.map { row in
+            var states: [Int: [Step]] = [:]
+            for (key, value) in row {
+                guard let state = Int(key), String(state) == key else {
+                    throw DecodingError.dataCorruptedError(forKey: .steps, in: container, debugDescription: "a state is a decimal number, not '\(key)'")
+                }
+                states[state] = value
+            }
+            return states
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(grammar, forKey: .grammar)
+        try container.encode(options, forKey: .options)
+        try container.encode(digits, forKey: .digits)
+        try container.encode(integerDigits, forKey: .integerDigits)
+        try container.encode(tokens, forKey: .tokens)
+        try container.encode(starts, forKey: .starts)
+        try container.encode(accepting, forKey: .accepting)
+        try container.encode(steps.map { row in Dictionary(uniqueKeysWithValues: row.map { (String($0.key), $0.value) }) }, forKey: .steps)
+    }
+}
