@@ -74,7 +74,7 @@ let package = Package(
             name: "SoundpackPublish",
             dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio", "SoundpackPack", "SoundpackCatalog", "SoundpackValidation", "SoundpackStore"]
         ),
-        .target(name: "SoundpackExport", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackPack", "SoundpackCatalog", "SoundpackValidation", "SoundpackStore"]),
+        .target(name: "SoundpackExport", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackPack", "SoundpackCatalog", "SoundpackValidation", "SoundpackStore", "SoundpackRendering"]),
         .target(
             name: "SoundpackPush",
             dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackPack", "SoundpackCatalog", "SoundpackValidation", "SoundpackStore", "SoundpackExport"]

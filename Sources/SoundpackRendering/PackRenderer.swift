@@ -163,6 +163,16 @@ public final class PackRenderer: Sendable {
         }
     }
 
+    /// Every clip decoded, as 16-bit samples (interleaved, `channels` per frame) converted as a
+    /// 16-bit render converts them, by token in listing order: what a player joins to sound as `render`.
+    package var pcm16Clips: [(token: Token, samples: [Int16])] {
+        clips.indices.compactMap { ordinal in
+            guard let samples = clips[ordinal] else { return nil }
+            let token = packFile.phrasebook.inventory[ordinal]
+            return (token, clips16.isEmpty ? Self.pcm16(samples) : clips16[ordinal] ?? Self.pcm16(samples))
+        }
+    }
+
     private func join<Sample: Numeric>(_ tokens: [Token], _ parts: [[Sample]?]) -> [Sample] {
         var out: [Sample] = []
         out.reserveCapacity(Int(timing.frames(of: tokens)) * channels)

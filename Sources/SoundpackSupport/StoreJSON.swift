@@ -6,9 +6,11 @@ import Foundation
 /// the same content always gives the same bytes; a date as the catalog writes it (`Date.timestamp`).
 /// A value that is not JSON (a NaN or infinite figure) is an error, never an empty or partial document.
 package enum StoreJSON {
-    package static func encode<T: Encodable>(_ value: T) throws(SoundpackError) -> Data {
+    /// `value` as JSON; `compact`: on one line (a document a program reads, where indenting would
+    /// make a reading table ten times its size), still with sorted keys and a final newline.
+    package static func encode<T: Encodable>(_ value: T, compact: Bool = false) throws(SoundpackError) -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(date.timestamp)

@@ -5,6 +5,8 @@
 - pack.json files the tool refuses as manifest.invalid are refused by the schema too;
 - `soundpack validate --format json` output validates against schemas/report.schema.json, for the
   demo pack and for broken copies that exercise findings, unreadable clips and a missing manifest;
+- `export --platform android` of every demo pack and of a published version: soundpack.json against
+  schemas/android-export.schema.json, each clip's size, SHA-256 and WAV format (Python's wave module);
 - `init --format json` (with and without --from) validates against schemas/init.schema.json, and the pack.json it
   writes against schemas/pack.schema.json;
 - a published store's manifest.json and index.json, `export --format json` and `show --format json`, validate against
@@ -200,6 +202,28 @@ try:
                            ("show", json.loads(tool("show", "wechat@1.0.0", "--format", "json")))):
         validator(json.load(open(os.path.join(root, f"schemas/{name}.schema.json")))).validate(document)
         checked += 1
+    # The Android export of every demo pack (and of a published version): soundpack.json against its
+    # schema, every clip the size and SHA-256 it lists, a 16-bit PCM WAV (Python's wave module reads
+    # it) in the pack's one format with the frames it lists.
+    import hashlib, wave
+    android_v = validator(json.load(open(os.path.join(root, "schemas/android-export.schema.json"))))
+    sources = [(name, os.path.join(root, "packs", name)) for name in sorted(os.listdir(os.path.join(root, "packs")))] + [("wechat-published", "wechat@1.0.0")]
+    for name, source in sources:
+        folder = os.path.join(work, "android", name)
+        tool("export", source, "--platform", "android", "-o", folder)
+        document = json.load(open(os.path.join(folder, "soundpack.json")))
+        android_v.validate(document)
+        pcm = document["pcm"]
+        for key, clip in document["clips"].items():
+            data = open(os.path.join(folder, clip["file"]), "rb").read()
+            if len(data) != clip["bytes"] or hashlib.sha256(data).hexdigest() != clip["sha256"]:
+                sys.exit(f"android export {name}: {clip['file']} is not the size and SHA-256 soundpack.json lists")
+            with wave.open(os.path.join(folder, clip["file"])) as w:
+                if (w.getframerate(), w.getnchannels(), w.getsampwidth(), w.getnframes()) != (pcm["sampleRate"], pcm["channels"], 2, clip["frames"]):
+                    sys.exit(f"android export {name}: {clip['file']} is not {pcm} with {clip['frames']} frames")
+        if sorted(os.listdir(os.path.join(folder, "clips"))) != sorted(os.path.basename(c["file"]) for c in document["clips"].values()):
+            sys.exit(f"android export {name}: clips/ holds files soundpack.json does not list, or lacks some")
+        checked += 1
     # The default export is an XML property list; Python's plistlib must read it to the same document.
     import plistlib
     exported = plistlib.loads(tool("export", "wechat@1.0.0", "--base-url", "https://cdn.example.com").encode())
@@ -209,4 +233,4 @@ try:
 finally:
     shutil.rmtree(work)
 
-print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export,payload,show,init}}.schema.json")
+print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export,android-export,payload,show,init}}.schema.json")

@@ -7,7 +7,7 @@ import SoundpackKit
 enum SayCommand: Command {
     static let spec = CommandSpec(
         name: "say",
-        synopsis: "say AMOUNT...|- (--pack DIR [--phrase ID] | --grammar G [--two STYLE] [--money STYLE] [--ten-start STYLE]) [--format text|tokens|files|json]",
+        synopsis: "say AMOUNT...|- (--pack DIR [--phrase ID] | --grammar G [--two STYLE] [--money STYLE] [--ten-start STYLE]) [--format text|tokens|files|json|table]",
         summary: "Print how amounts are read: one line per amount.",
         discussion: """
             AMOUNT is a decimal like 15.40 or 1,234.5 (at most 2 fraction digits, below 10^12 and at
@@ -18,7 +18,8 @@ enum SayCommand: Command {
             --phrase ID says one of the pack's phrases (default: its defaultPhrase); a phrase that says no
             amount (您有一笔新订单) takes none and prints one line.
             Formats: text (微信到账十五点四元), tokens (space-separated token ids), files (clip paths as
-            written in pack.json, single-quoted for the shell when they hold spaces or quotes), json (one object per line).
+            written in pack.json, single-quoted for the shell when they hold spaces or quotes), json (one object per line),
+            table (no amounts: the reading itself as the table a player reads amounts with, DESIGN §3b, as JSON on one line).
             """,
         options: Options.specs)
 
@@ -28,7 +29,7 @@ enum SayCommand: Command {
         var phrase: String?
         var grammar: GrammarID?
         var reading = ReadingFlags()
-        var format = AnnouncementWriter.Format.text
+        var format = SayFormat.text
 
         static let declarations: [Declaration<Self>] = [
             .arguments(to: \.amounts),
@@ -40,7 +41,16 @@ enum SayCommand: Command {
         ]
     }
 
+    /// What `say` prints: one of the writer's formats, or the reading table.
+    enum SayFormat: String, ArgumentChoice {
+        case text, tokens, files, json, table
+
+        /// The writer's format; nil for the table.
+        var writer: AnnouncementWriter.Format? { AnnouncementWriter.Format(rawValue: rawValue) }
+    }
+
     static func run(_ options: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard options.format != .table else { return try table(options, context) }
         let (writer, maximum) = try makeWriter(options, context)
         guard writer.announcement.saysAmount else {
             let phrase = writer.announcement.phrase.id
@@ -61,7 +71,7 @@ enum SayCommand: Command {
 
     /// The writer for the pack or grammar the options name, and the largest amount it may read.
     static func makeWriter(_ options: Options, _ context: CLIContext) throws(SoundpackError) -> (AnnouncementWriter, Amount) {
-        let format = options.format
+        let format = options.format.writer ?? .text
         if let pack = options.pack {
             guard options.grammar == nil, options.reading.firstGiven == nil else {
                 throw .usage("--pack and --grammar/--two/--money/--ten-start cannot be combined", hint: "the pack's pack.json declares its grammar and options")
@@ -87,5 +97,28 @@ enum SayCommand: Command {
             throw .usage("--format files needs --pack", hint: "a grammar alone has no clip files")
         }
         return AnnouncementWriter.forGrammar(Grammar(id, options: reading), format: format)
+    }
+
+    /// `--format table`: the reading of the pack's grammar, or of `--grammar` with its options, as JSON.
+    static func table(_ options: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        guard options.amounts.isEmpty, options.phrase == nil else {
+            throw .usage("--format table prints the reading itself; leave the amounts and --phrase out", hint: "soundpack say --grammar zh-Hans --format table")
+        }
+        let grammar: Grammar
+        if let pack = options.pack {
+            guard options.grammar == nil, options.reading.firstGiven == nil else {
+                throw .usage("--pack and --grammar/--two/--money/--ten-start cannot be combined", hint: "the pack's pack.json declares its grammar and options")
+            }
+            do { grammar = try PackFileLoader.load(directory: context.absolute(pack)).grammar } catch {
+                throw .refused("cannot use \(pack)/pack.json", error.description, hint: "soundpack validate \(pack) shows what is wrong")
+            }
+        } else {
+            guard let id = options.grammar else { throw .usage("say needs --pack DIR or --grammar G", hint: "soundpack say --grammar zh-Hans --format table") }
+            grammar = Grammar(id, options: try options.reading.options(for: id))
+        }
+        let json: Data
+        do { json = try StoreJSON.encode(grammar.readingTable, compact: true) } catch { throw error.context("cannot write the table") }
+        context.stdout.write(bytes: Array(json))
+        return .success
     }
 }
