@@ -170,7 +170,7 @@ public enum AndroidExport {
     private static func place(_ files: [(name: String, data: Data)], json: Data, into destination: String) throws(SoundpackError) {
         let target = URL(fileURLWithPath: destination)
         if FileKind.at(target.path) != nil {
-            throw .refused("\(destination.visible) already exists", hint: "export --platform android writes a new folder; remove it or choose another")
+            throw .refused("\(destination.visible) already exists", hint: "the export is written as a new folder; remove it or choose another")
         }
         let parent = target.deletingLastPathComponent()
         StagingFolder.removeAbandoned(in: parent, for: target.lastPathComponent, "exporting")

@@ -201,7 +201,7 @@ public struct RecordingAdoption: Sendable {
             if name == "." || name == ".." || name.hasPrefix(".") { continue }
             count += 1
             guard count <= maxEntries else {
-                throw .refused("\(shown.visible) holds more than \(maxEntries) entries", hint: "point --from at the folder of one pack's recordings")
+                throw .refused("\(shown.visible) holds more than \(maxEntries) entries", hint: "choose the folder of one pack's recordings")
             }
             guard Array(name.utf8) == bytes else {
                 skipped.append(Skipped(name: name, reason: "its name is not UTF-8"))
@@ -234,7 +234,7 @@ public struct RecordingAdoption: Sendable {
         let target = URL(fileURLWithPath: destination.path)
         let parent = target.deletingLastPathComponent()
         if FileKind.at(destination.path) != nil {
-            throw .refused("\(destination.shown.visible) already exists", hint: "init --from writes a new folder; choose another or remove it")
+            throw .refused("\(destination.shown.visible) already exists", hint: "the pack is written as a new folder; choose another or remove it")
         }
         do { try Folders.create(parent.path) } catch {
             throw .environment("cannot create \(parent.path.visible)", error.localizedDescription)

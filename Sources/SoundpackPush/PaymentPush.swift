@@ -58,9 +58,9 @@ extension PushPayload {
         case (true, let text?):
             do { amount = try Amount(parsing: text, maximum: manifest.maxAmount, grouping: manifest.readingGrammar.grouping) } catch { throw .refused(error.description) }
         case (true, nil):
-            throw .usage("phrase '\(phrase.id)' says an amount, and none was given", hint: "soundpack payload 15.40 --pack \(request.packID)\(request.phrase.map { " --phrase \($0)" } ?? "")")
+            throw SoundpackError.refused("phrase '\(phrase.id)' says an amount, and none was given").about(input: "amount")
         case (false, _?):
-            throw .usage("phrase '\(phrase.id)' says no amount; leave the amount out", hint: "soundpack payload --pack \(request.packID) --phrase \(phrase.id)")
+            throw SoundpackError.refused("phrase '\(phrase.id)' says no amount; leave the amount out").about(input: "amount")
         case (false, nil):
             break
         }

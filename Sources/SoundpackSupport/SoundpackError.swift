@@ -61,11 +61,13 @@ public struct SoundpackError: Error, Sendable, Equatable, CustomStringConvertibl
         self.hint = hint
     }
 
-    /// An error of `kind`: `what` failed because of `cause` (kept as it is), and the `hint`.
+    /// An error of `kind`: `what` failed because of `cause` (kept as it is), and the `hint`. The
+    /// input at fault is the cause's.
     public init(_ kind: Kind, _ what: String, cause: SoundpackError, joint: Joint = .dash, hint: String? = nil) {
         self.init(kind, what, hint: hint)
         causes = [cause]
         self.joint = joint
+        input = cause.input
     }
 
     /// The input or the request is at fault, or a check refused it (exit 1).

@@ -59,15 +59,15 @@ enum Espeak {
 
     #if os(macOS)
     /// What to do when libespeak-ng cannot be opened (CEspeakNG/shim.h names where it is looked for).
-    private static let installHint = "install it with Homebrew (brew install espeak-ng), or pass --engine-command"
+    private static let installHint = "install it with Homebrew (brew install espeak-ng), or speak with another engine"
     #else
-    private static let installHint = "install libespeak-ng1 (scripts/bootstrap.sh), or pass --engine-command"
+    private static let installHint = "install libespeak-ng1 (scripts/bootstrap.sh), or speak with another engine"
     #endif
 
     private static func initialised(_ rate: inout Int?) throws(SoundpackError) -> Int {
         if let rate { return rate }
         if let problem = soundpack_espeak_load_error() {
-            throw .environment("cannot load libespeak-ng", String(cString: problem), hint: installHint)
+            throw SoundpackError.environment("cannot load libespeak-ng", String(cString: problem), hint: installHint).about(input: "engine")
         }
         // DONT_EXIT: a missing data folder is an error returned, not the process ended.
         let sampleRate = soundpack_espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))

@@ -76,7 +76,7 @@ package enum EspeakWorker {
         case .signalled(let signal):
             throw .refused("libespeak-ng crashed (\(ChildProcess.name(ofSignal: signal))) speaking it with voice '\(voice.quoted(limit: 60))'",
                            said.isEmpty ? nil : "it said: \(said)",
-                           hint: "a bug of espeak-ng, not of the pack: try another --voice, or other words")
+                           hint: "a bug of espeak-ng, not of the pack: try another voice, or other words")
         case .timedOut:
             throw .refused("espeak-ng took longer than \(Int(timeoutSeconds)) s and was stopped")
         case .interrupted(let signal):

@@ -69,7 +69,13 @@ enum PayloadCommand: Command {
         (request.title, request.body) = (arguments.title, arguments.body)
         (request.baseURL, request.paymentID) = (arguments.baseURL, arguments.paymentID)
         let catalog = try context.openCatalog(readOnly: true)
-        context.stdout.write(String(decoding: try PushPayload.build(request, store: try context.store(), catalog: catalog), as: UTF8.self))
+        let payload: Data
+        do { payload = try PushPayload.build(request, store: try context.store(), catalog: catalog) } catch where error.input == "amount" {
+            // The amount given (or not) does not fit the phrase: a command line to change.
+            let phrase = arguments.phrase.map { " --phrase \($0)" } ?? ""
+            throw .usage(error.what, hint: arguments.amount == nil ? "soundpack payload 15.40 --pack \(ref.id)\(phrase)" : "soundpack payload --pack \(ref.id)\(phrase)")
+        }
+        context.stdout.write(String(decoding: payload, as: UTF8.self))
         return .success
     }
 

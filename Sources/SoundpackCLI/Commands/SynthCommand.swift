@@ -101,7 +101,8 @@ enum SynthCommand: Command {
         return .success
     }
 
-    /// The pack.json field an engine error names (`SoundpackError.input`), as the option that sets it.
+    /// The pack.json field an engine error names (`SoundpackError.input`), as the option that sets it
+    /// (`engine`: the engine itself cannot be used).
     static let optionSetting = [
         "source.engine": "--engine-command (the program's name, which pack.json records as source.engine)", "source.voice": "--voice",
         "maxAmount": "--max-amount", "id": "--id", "name": "--id",
@@ -111,6 +112,8 @@ enum SynthCommand: Command {
     /// usage error, as the value came from the command line.
     static func phrased(_ error: SoundpackError) -> SoundpackError {
         guard let field = error.input else { return error }
+        // The engine cannot be used: the command line names the other one.
+        if field == "engine" { return error.adding(hint: "--engine-command runs your own") }
         guard let option = optionSetting[field] else { return .usage("these phrase texts make no valid pack.json: field '\(field.quoted(limit: 60))': \(error.what)") }
         return .usage("\(option): \(error.what)")
     }
