@@ -132,9 +132,6 @@ struct ParsedArguments: Sendable {
     var positionals: [String] = []
     var options: [String: [String]] = [:]
     var flags: Set<String> = []
-
-    /// Whether `--help` (or `-h`) was given.
-    var asksForHelp: Bool { flags.contains("--help") }
 }
 
 /// A command's options as a typed value, decoded from the command line by `decode(_:command:)`

@@ -23,35 +23,55 @@ public enum AndroidExport {
     public struct Document: Sendable, Encodable {
         /// One clip: its file under the export folder, its length in frames, and its bytes and SHA-256.
         public struct Clip: Sendable, Encodable {
+            /// The file, relative to the export folder (`clips/sp_wechat_shi.wav`).
             public var file: String
+            /// Its length in sample frames.
             public var frames: Int
+            /// The file's size.
             public var bytes: Int
+            /// The file's SHA-256, lowercase hex.
             public var sha256: String
         }
 
         /// The PCM format every clip has.
         public struct PCM: Sendable, Encodable {
+            /// Frames per second.
             public var sampleRate: Int
+            /// Channels per frame.
             public var channels: Int
+            /// Always 16: signed little-endian samples.
             public var bitsPerSample = 16
         }
 
+        /// This document's format (`AndroidExport.format`).
         public var format = AndroidExport.format
+        /// The oldest player that reads it.
         public var minPlayerVersion = AndroidExport.minPlayerVersion
+        /// The pack's id.
         public var id: String
+        /// The pack's version.
         public var version: String
+        /// The pack digest (pack.json fields and every clip's SHA-256).
         public var digest: String
+        /// The largest amount the pack announces, an exact decimal.
         public var maxAmount: String
+        /// The clips' one format.
         public var pcm: PCM
+        /// Each phrase's pieces: clip keys, and `{amount}` where the reading goes.
         public var phrases: [String: [String]]
+        /// The phrase said when a payment names none.
         public var defaultPhrase: String
+        /// The written words of the pack's clips, as pack.json gives them.
         public var texts: [String: String]
+        /// Every clip, by clip key.
         public var clips: [String: Clip]
+        /// The reading as a table (DESIGN §3b).
         public var reading: ReadingTable
     }
 
     /// What was written.
     public struct Summary: Sendable {
+        /// soundpack.json's content.
         public var document: Document
         /// The clip files, in listing order, with their sizes.
         public var files: [(name: String, bytes: Int)]
