@@ -160,7 +160,8 @@ public struct BaseURL: Sendable, Equatable, CustomStringConvertible {
     /// The URL as given.
     public let text: String
 
-    /// `text` when it is a base URL phones can use; a usage error saying why when it is not.
+    /// `text` when it is a base URL phones can use; when it is not, a refusal saying why, about the
+    /// input `baseURL` (the caller names where it came from).
     public init(checking text: String) throws(SoundpackError) {
         try Self.check(text)
         self.text = text
@@ -187,22 +188,22 @@ public struct BaseURL: Sendable, Equatable, CustomStringConvertible {
         if let at = authority.lastIndex(of: "@") { shown.replaceSubrange(afterScheme...at, with: "…@") }
         let quotedURL = shown.quoted(limit: 80)
         guard !baseURL.unicodeScalars.contains(where: { $0 == "\\" || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw SoundpackError(.usage, "the base URL '\(quotedURL)' holds a backslash, a space or a control character; \(example)")
+            throw SoundpackError.refused("the base URL '\(quotedURL)' holds a backslash, a space or a control character; \(example)").about(input: "baseURL")
         }
         let parsed = URLComponents(string: baseURL)
         guard let parsed, let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil else {
-            throw SoundpackError(.usage, "the base URL '\(quotedURL)' is not an absolute http(s) URL; \(example)")
+            throw SoundpackError.refused("the base URL '\(quotedURL)' is not an absolute http(s) URL; \(example)").about(input: "baseURL")
         }
         guard !authority.contains("@") else {
-            throw SoundpackError(.usage, "the base URL '\(quotedURL)' holds a user name or password, which every phone would receive; serve the store without credentials")
+            throw SoundpackError.refused("the base URL '\(quotedURL)' holds a user name or password, which every phone would receive; serve the store without credentials").about(input: "baseURL")
         }
         if let port = parsed.port, !(1...65_535).contains(port) {
-            throw SoundpackError(.usage, "the base URL '\(quotedURL)' has port \(port), outside 1–65535")
+            throw SoundpackError.refused("the base URL '\(quotedURL)' has port \(port), outside 1–65535").about(input: "baseURL")
         }
         // A colon after the host (not inside an IPv6 `[…]`) must be followed by the port.
         if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"), parsed.port == nil || authority[authority.index(after: colon)...].isEmpty {
-            throw SoundpackError(.usage, "the base URL '\(quotedURL)' has an empty or unreadable port; \(example)")
+            throw SoundpackError.refused("the base URL '\(quotedURL)' has an empty or unreadable port; \(example)").about(input: "baseURL")
         }
     }
 }

@@ -45,7 +45,7 @@ extension VersionFacts {
             }
             return (report.packFile?.id ?? argument, facts)
         case .published(_, nil):
-            throw .usage("'\(argument.visible)' needs a version: ID@VERSION")
+            throw .refused("'\(argument.visible)' needs a version: ID@VERSION")
         case .published(let id, let version?):
             let found: VersionRecord?
             do { found = try catalog().versionRecord(of: id, version) } catch { throw error.context("cannot read the catalog") }

@@ -160,8 +160,8 @@ public struct PackSynthesizer: Sendable {
         // that is that folder or holds it would be refused by the converter once everything is spoken.
         let (temporary, target) = (Folders.realPath(request.temporaryFolder), Folders.realPath(destination.path))
         if temporary == target || temporary.hasBytePrefix(target + "/") {
-            throw .usage("\(destination.shown) holds the temporary folder \(request.temporaryFolder), where the clips are spoken",
-                         hint: "choose another folder, or point TMPDIR elsewhere")
+            throw SoundpackError.refused("\(destination.shown) holds the temporary folder \(request.temporaryFolder), where the clips are spoken",
+                         hint: "choose another folder, or point TMPDIR elsewhere").about(input: "destination")
         }
 
         let book = Self.phrasebook(of: pack)

@@ -31,7 +31,7 @@ enum PayloadCommand: Command {
         /// The amount, or `lint` (then `file` is what to lint).
         var amount: String?
         var file: String?
-        var pack: String?
+        var pack: PackRef?
         var phrase: String?
         var title: String?
         var body: String?
@@ -42,7 +42,9 @@ enum PayloadCommand: Command {
         static let declarations: [Declaration<Self>] = [
             .argument(to: \.amount),
             .argument(to: \.file),
-            .option("--pack", to: \.pack, value: "ID[@VER]", help: "a published pack; the newest version when @VER is left out"),
+            .option("--pack", to: \.pack, value: "ID[@VER]", help: "a published pack; the newest version when @VER is left out") {
+                text throws(SoundpackError) in try parseReference(text, requireVersion: false)
+            },
             .option("--phrase", to: \.phrase, value: "ID", help: "the pack's phrase to say (default: its defaultPhrase)"),
             .option("--title", to: \.title, value: "TEXT", help: "alert title"),
             .option("--body", to: \.body, value: "TEXT", help: "alert body"),
@@ -62,8 +64,7 @@ enum PayloadCommand: Command {
         guard arguments.file == nil, arguments.amount != nil || arguments.phrase != nil else {
             throw .usage("payload needs one amount", hint: "soundpack payload 15.40 --pack wechat")
         }
-        guard let packText = arguments.pack else { throw .usage("payload needs --pack ID[@VER]") }
-        let ref = try parseReference(packText, requireVersion: false)
+        guard let ref = arguments.pack else { throw .usage("payload needs --pack ID[@VER]") }
         var request = PaymentPushRequest(amount: arguments.amount, packID: ref.id, version: ref.version)
         request.phrase = arguments.phrase
         (request.title, request.body) = (arguments.title, arguments.body)

@@ -25,7 +25,7 @@ extension Declaration {
     /// `--base-url URL` (export, payload), read once as a `BaseURL`.
     static func baseURL(to path: WritableKeyPath<Options, BaseURL?> & Sendable, help: String) -> Self {
         .option("--base-url", to: path, value: "URL", help: help) { (text: String) throws(SoundpackError) -> BaseURL in
-            do throws(SoundpackError) { return try BaseURL(checking: text) } catch { throw error.with(hint: "check --base-url") }
+            do throws(SoundpackError) { return try BaseURL(checking: text) } catch { throw error.of(.usage).with(hint: "check --base-url") }
         }
     }
 }

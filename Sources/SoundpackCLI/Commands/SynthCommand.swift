@@ -114,6 +114,8 @@ enum SynthCommand: Command {
         guard let field = error.input else { return error }
         // The engine cannot be used: the command line names the other one.
         if field == "engine" { return error.adding(hint: "--engine-command runs your own") }
+        // DIR, as given on the command line.
+        if field == "destination" { return error.of(.usage) }
         guard let option = optionSetting[field] else { return .usage("these phrase texts make no valid pack.json: field '\(field.quoted(limit: 60))': \(error.what)") }
         return .usage("\(option): \(error.what)")
     }
