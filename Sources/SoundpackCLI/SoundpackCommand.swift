@@ -202,7 +202,11 @@ extension CLIContext {
         let workspace = try workspace()
         let store: Store
         do { store = try workspace.openStore() } catch { throw error.context("cannot use the store") }
-        if existing { try workspace.requireStore(store) }
+        if existing {
+            do { try workspace.requireStore(store) } catch where error.input == "store" {
+                throw error.with(hint: "soundpack publish writes one; --store or SOUNDPACK_STORE names another")
+            }
+        }
         return store
     }
 
@@ -210,7 +214,12 @@ extension CLIContext {
     func openCatalog(readOnly: Bool = false, emptyWhenMissing: Bool = false) throws(SoundpackError) -> any Catalog {
         let workspace = try workspace()
         // A read of a catalog that does not exist says so in its own words (exit 3), unwrapped.
-        if readOnly && !emptyWhenMissing { try workspace.requireCatalog() }
+        if readOnly && !emptyWhenMissing {
+            do { try workspace.requireCatalog() } catch where error.input?.hasPrefix("catalog") == true {
+                let name = error.input == "catalog database" ? "check the database name in --catalog or SOUNDPACK_CATALOG" : "--catalog or SOUNDPACK_CATALOG names another"
+                throw error.with(hint: "soundpack validate or publish writes one, catalog rebuild --from-store makes one from a store; \(name)")
+            }
+        }
         do { return try workspace.openCatalog(emptyWhenMissing: emptyWhenMissing) } catch {
             throw error.context("cannot use the catalog", hint: "--catalog or SOUNDPACK_CATALOG names it")
         }

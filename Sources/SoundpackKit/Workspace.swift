@@ -88,18 +88,17 @@ public struct Workspace: Sendable {
         return try location.open(createFolder: !catalogNamed)
     }
 
-    /// Nothing when the catalog exists; else the error that says so, names it and what writes one.
+    /// Nothing when the catalog exists; else the error that says so and names it, about the input
+    /// `catalog` (the caller says what writes one and how to name another).
     public func requireCatalog() throws(SoundpackError) {
         if case .postgreSQL(let url) = catalog {
             let holds: Bool
             do { holds = try PostgreSQLCatalog.holdsCatalog(url: url) } catch { throw error.context("cannot use the catalog \(catalog.description.visible)") }
             guard !holds else { return }
-            throw .environment("there is no catalog in \(catalog.description.visible)", "the database holds no soundpack tables",
-                               hint: "soundpack validate or publish writes one, catalog rebuild --from-store makes one from a store; check the database name in --catalog or SOUNDPACK_CATALOG")
+            throw SoundpackError.environment("there is no catalog in \(catalog.description.visible)", "the database holds no soundpack tables").about(input: "catalog database")
         }
         guard !catalog.exists else { return }
-        throw .environment("there is no catalog at \(catalog.description.visible)", "the file does not exist",
-                           hint: "soundpack validate or publish writes one, catalog rebuild --from-store makes one from a store; --catalog or SOUNDPACK_CATALOG names another")
+        throw SoundpackError.environment("there is no catalog at \(catalog.description.visible)", "the file does not exist").about(input: "catalog")
     }
 
     /// The store, opened with the environment's credentials and endpoint; throws when it cannot be.
@@ -108,13 +107,13 @@ public struct Workspace: Sendable {
     }
 
     /// Nothing when `opened` (this workspace's store) holds a published file or a leftover of a
-    /// publish; else the error that says there is no store there (no folder, or nothing in it), so a
-    /// command that reads it never reports on a store of nothing.
+    /// publish; else the error that says there is no store there (no folder, or nothing in it), about
+    /// the input `store`, so a command that reads it never reports on a store of nothing.
     public func requireStore(_ opened: Store) throws(SoundpackError) {
         if case .directory(let path, _) = store {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-                throw .environment("there is no store at \(store.description.visible)", "the folder does not exist", hint: Self.storeHint)
+                throw SoundpackError.environment("there is no store at \(store.description.visible)", "the folder does not exist").about(input: "store")
             }
         }
         // A readable index.json is enough (one read); else any file or leftover of a publish. An
@@ -123,11 +122,9 @@ public struct Workspace: Sendable {
         if (try? opened.backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes)) != nil { return }
         let files = try opened.backend.list(), leftovers = try opened.backend.leftovers()
         guard !files.isEmpty || !leftovers.isEmpty else {
-            throw SoundpackError.environment("there is no store at \(store.description.visible)", "it holds no index.json and no published file", hint: Self.storeHint)
+            throw SoundpackError.environment("there is no store at \(store.description.visible)", "it holds no index.json and no published file").about(input: "store")
         }
     }
-
-    static let storeHint = "soundpack publish writes one; --store or SOUNDPACK_STORE names another"
 
     /// The packs of a project: each folder under the root's `packs/` that holds a pack.json, by
     /// name, as written from the working folder (`packs/NAME`, `../packs/NAME`). Hidden folders
