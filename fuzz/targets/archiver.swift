@@ -54,7 +54,7 @@ public func fuzzArchiver(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for kind in ArchiveKind.allCases {
         let archive: [UInt8]
         do { archive = try ReproducibleArchive.make(input, under: "p-1.0.0", kind: kind, mtime: 0) } catch {
-            fail("a pack's names cannot be archived (\(kind.rawValue)): \(error.message.visible)")
+            fail("a pack's names cannot be archived (\(kind.rawValue)): \(error.description.visible)")
         }
         let again = try? ReproducibleArchive.make(input, under: "p-1.0.0", kind: kind, mtime: 0)
         check(again == archive, "the archive is not reproducible")
@@ -67,8 +67,8 @@ public func fuzzArchiver(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do { extracted = try SafeExtractor.extract(file, into: folder) } catch {
             // libarchive's zip reader turns UTF-8 names into NFC (it cannot be turned off), so two
             // names that differ only in normalization meet as one: refused, never merged.
-            if kind == .zip, error.message.contains("appears twice") { continue }
-            fail("what the writer made, the extractor refuses (\(kind.rawValue)): \(error.message.visible)")
+            if kind == .zip, error.description.contains("appears twice") { continue }
+            fail("what the writer made, the extractor refuses (\(kind.rawValue)): \(error.description.visible)")
         }
         check(extracted.count == input.count, "files were lost in \(kind.rawValue)")
         if kind == .zip {
