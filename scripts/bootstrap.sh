@@ -15,7 +15,7 @@ packages=(pkg-config libsqlite3-dev libpq-dev libcurl4-openssl-dev libssl-dev li
 dev=0
 if [ "${1:-}" = "--dev" ]; then
   dev=1
-  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils libarchive-tools openssl binutils licensecheck zsh fish chromium fonts-wqy-zenhei postgresql-15 swift-proxy swift-account swift-container swift-object curl)
+  packages+=(espeak-ng sox ffmpeg hyperfine libxml2-utils libarchive-tools openssl binutils licensecheck zsh fish chromium fonts-wqy-zenhei postgresql-15 swift-proxy swift-account swift-container swift-object curl kotlin junit5)
 fi
 
 missing=()

@@ -4,7 +4,8 @@
 # the code that ships to phones and its privacy manifests, builds (the iOS example too, against the
 # stand-ins of Apple's frameworks, and once more with default isolation MainActor), cuts a
 # release with a throw-away key and checks it (scripts/check/release.sh), checks the JSON
-# schemas and CI formats against real output and their consumers, runs every command of
+# schemas and CI formats against real output and their consumers, builds and tests the Kotlin player
+# (Players/android) and checks it against soundpack on every grammar and demo pack, runs every command of
 # docs/ci.md from a team's repository, runs action.yml as GitHub's runner does, runs the publish reliability scripts (kill -9 at 24 points, 4 concurrent
 # publishers; 8 runners on PostgreSQL + S3 with a server restart, kill -9 at 20 points there), runs every fuzz target for 60 s (SOUNDPACK_FUZZ_SECONDS), then runs every test. `swift test` runs last so its closing
 # line is the last line of output.
@@ -40,6 +41,8 @@ scripts/check/docs.sh
 python3 scripts/check/action.py
 python3 scripts/check/readme.py .build/debug/soundpack
 python3 scripts/check/report-layout.py .build/debug/soundpack
+scripts/android-player.sh  # the Kotlin reference player, built with kotlinc against its Android stand-ins, its JUnit tests run
+python3 scripts/check/android-player.py .build/debug/soundpack Players/android/build/soundpack-player.jar  # it reads and joins as soundpack does
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/kill-publish.sh 24
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/concurrent-publish.sh
 SOUNDPACK_BIN=$PWD/.build/debug/soundpack scripts/check/reliability/team-publish.sh 20
