@@ -5,7 +5,7 @@ package soundpack.player.harness
 import soundpack.player.Amount
 import soundpack.player.AnnouncementPlanner
 import soundpack.player.ClipJoiner
-import soundpack.player.JsonFields
+import soundpack.player.DigitGrouping
 import soundpack.player.JsonParser
 import soundpack.player.JsonValue
 import soundpack.player.PackException
@@ -17,9 +17,11 @@ import java.io.FileOutputStream
 import java.io.IOException
 import kotlin.system.exitProcess
 
-private const val USAGE = """usage: soundpack-player say EXPORT_DIR AMOUNT [PHRASE]
-       soundpack-player render EXPORT_DIR AMOUNT OUT.wav [PHRASE]
-       soundpack-player table-say TABLE_JSON AMOUNT...   (AMOUNT '-' reads amounts from stdin, one a line)"""
+private const val USAGE = """usage: soundpack-player say EXPORT_DIR [--phrase ID] AMOUNT... [PHRASE]
+       soundpack-player render EXPORT_DIR [--phrase ID] AMOUNT OUT.wav [PHRASE]
+       soundpack-player table-say TABLE_JSON AMOUNT...
+An AMOUNT of '-' reads amounts from standard input, one a line. say and table-say print one line per
+amount: its clip keys, or "error: …" (exit 1 when any amount is refused)."""
 
 /** A usage error (exit 2). */
 private class Usage(message: String) : Exception(message)
@@ -42,45 +44,46 @@ fun main(args: Array<String>) {
 
 private fun run(args: Array<String>): Int {
     val command = args.firstOrNull() ?: throw Usage("no command")
-    return when (command) {
-        "say" -> {
-            if (args.size !in 3..4) throw Usage("say takes EXPORT_DIR AMOUNT [PHRASE]")
-            val pack = PackLoader().load(File(args[1]))
-            println(AnnouncementPlanner(pack).plan(args[2], args.getOrNull(3)).joinToString(" "))
-            0
-        }
-        "render" -> {
-            if (args.size !in 4..5) throw Usage("render takes EXPORT_DIR AMOUNT OUT.wav [PHRASE]")
-            val pack = PackLoader().load(File(args[1]))
-            val pcm = ClipJoiner(pack).join(AnnouncementPlanner(pack).plan(args[2], args.getOrNull(4)))
-            FileOutputStream(args[3]).use { Wav.write(it, pack.pcm, pcm) }
-            0
-        }
-        "table-say" -> {
-            if (args.size < 3) throw Usage("table-say takes TABLE_JSON AMOUNT...")
-            tableSay(File(args[1]), args.drop(2))
-        }
-        "-h", "--help", "help" -> { println(USAGE); 0 }
-        else -> throw Usage("unknown command '$command'")
+    if (command == "-h" || command == "--help" || command == "help") { println(USAGE); return 0 }
+    if (command !in setOf("say", "render", "table-say")) throw Usage("unknown command '$command'")
+    if (args.size < 3) throw Usage("$command needs a folder or file and an amount")
+    val source = File(args[1])
+    if (command == "table-say") return tableSay(source, args.drop(2))
+    val pack = PackLoader().load(source)
+    val (phrase, rest) = phraseAndRest(args.drop(2), pack.phrases.keys)
+    return if (command == "say") {
+        val planner = AnnouncementPlanner(pack)
+        eachAmount(rest) { planner.plan(it, phrase).joinToString(" ") }
+    } else {
+        if (rest.size != 2) throw Usage("render takes EXPORT_DIR AMOUNT OUT.wav [PHRASE]")
+        val pcm = ClipJoiner(pack).join(AnnouncementPlanner(pack).plan(rest[0], phrase))
+        FileOutputStream(rest[1]).use { Wav.write(it, pack.pcm, pcm) }
+        0
     }
 }
 
-/** One line per amount: its tokens, or `error: …`; exit 1 when any amount was refused. */
-private fun tableSay(file: File, amounts: List<String>): Int {
-    if (file.length() > PackLoader.MAX_MANIFEST_BYTES) throw IOException("$file is larger than ${PackLoader.MAX_MANIFEST_BYTES} bytes")
-    val root = JsonParser.parse(file.readText(Charsets.UTF_8))
-    // A bare table, or a whole soundpack.json holding one under "reading".
-    val tableValue = (root as? JsonValue.Obj)?.members?.get("reading") ?: root
-    val table = try { ReadingTable.parse(tableValue) } catch (e: IllegalArgumentException) {
-        throw IllegalArgumentException("$file: ${e.message}")
+/**
+ * The phrase (`--phrase ID`, or a last argument that names one of the pack's phrases and is not
+ * an amount) and the other arguments.
+ */
+private fun phraseAndRest(arguments: List<String>, phrases: Set<String>): Pair<String?, List<String>> {
+    val flag = arguments.indexOf("--phrase")
+    if (flag >= 0) {
+        val id = arguments.getOrNull(flag + 1) ?: throw Usage("--phrase needs a phrase id")
+        return Pair(id, arguments.filterIndexed { i, _ -> i != flag && i != flag + 1 })
     }
+    val last = arguments.last()
+    val isAmount = try { Amount.parse(last, DigitGrouping.INDIAN); true } catch (e: IllegalArgumentException) { false }
+    return if (arguments.size >= 2 && last in phrases && !isAmount) Pair(last, arguments.dropLast(1)) else Pair(null, arguments)
+}
+
+/** Prints `line(amount)` for each amount (`-`: standard input), or an `error:` line; exit 1 when any was refused. */
+private fun eachAmount(amounts: List<String>, line: (String) -> String): Int {
     var refused = false
     val out = StringBuilder()
     fun say(text: String) {
         try {
-            val tokens = table.read(Amount.parse(text, table.grouping))
-            if (tokens == null) { refused = true; out.append("error: the table does not read ").append(text).append('\n') }
-            else out.append(tokens.joinToString(" ")).append('\n')
+            out.append(line(text)).append('\n')
         } catch (e: IllegalArgumentException) {
             refused = true
             out.append("error: ").append(e.message).append('\n')
@@ -92,4 +95,18 @@ private fun tableSay(file: File, amounts: List<String>): Int {
     }
     print(out)
     return if (refused) 1 else 0
+}
+
+/** Reads amounts with a bare reading table (or a soundpack.json holding one under "reading"). */
+private fun tableSay(file: File, amounts: List<String>): Int {
+    if (file.length() > PackLoader.MAX_MANIFEST_BYTES) throw IOException("$file is larger than ${PackLoader.MAX_MANIFEST_BYTES} bytes")
+    val root = JsonParser.parse(file.readText(Charsets.UTF_8))
+    val tableValue = (root as? JsonValue.Obj)?.members?.get("reading") ?: root
+    val table = try { ReadingTable.parse(tableValue) } catch (e: IllegalArgumentException) {
+        throw IllegalArgumentException("$file: ${e.message}")
+    }
+    return eachAmount(amounts) { text ->
+        val tokens = table.read(Amount.parse(text, table.grouping)) ?: throw IllegalArgumentException("the table does not read $text")
+        tokens.joinToString(" ")
+    }
 }
