@@ -215,5 +215,6 @@ class JsonParser private constructor(private val text: String, private val maxDe
         return JsonValue.Num(text.substring(start, index))
     }
 
-    private fun printable(c: Char): String = if (c < ' ' || c.toInt() > 0x7e) "\\u%04x".format(c.toInt()) else c.toString()
+    // `c - '\u0000'` is the code unit in Kotlin 1.3 and today (Char.toInt() is deprecated, .code is 1.5+).
+    private fun printable(c: Char): String = if (c < ' ' || c > '~') "\\u%04x".format(c - '\u0000') else c.toString()
 }

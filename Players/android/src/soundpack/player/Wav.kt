@@ -106,7 +106,7 @@ object Wav {
         for (i in 0..3) bytes[at + i] = (value shr (8 * i)).toByte()
     }
 
-    private fun ByteArray.matches(at: Int, id: String) = (0 until 4).all { this[at + it] == id[it].toByte() }
+    private fun ByteArray.matches(at: Int, id: String) = (0 until 4).all { (this[at + it].toInt() and 0xff) == id[it] - '\u0000' }
     private fun ByteArray.id() = String(CharArray(4) { i -> val c = this[i].toInt() and 0xff; if (c in 0x20..0x7e) c.toChar() else '?' })
     private fun ByteArray.le16(at: Int) = (this[at].toInt() and 0xff) or ((this[at + 1].toInt() and 0xff) shl 8)
     private fun ByteArray.le32(at: Int): Long = (0..3).fold(0L) { acc, i -> acc or ((this[at + i].toLong() and 0xff) shl (8 * i)) }

@@ -34,7 +34,7 @@ object TestPacks {
         Wav.write(body, format, pcm)
         val plain = body.toByteArray()
         if (!extraChunk) return plain
-        val list = byteArrayOf('L'.toByte(), 'I'.toByte(), 'S'.toByte(), 'T'.toByte(), 3, 0, 0, 0, 1, 2, 3, 0)
+        val list = "LIST".toByteArray(Charsets.US_ASCII) + byteArrayOf(3, 0, 0, 0, 1, 2, 3, 0)
         val out = ByteArrayOutputStream()
         out.write(plain, 0, 36)
         out.write(list)
