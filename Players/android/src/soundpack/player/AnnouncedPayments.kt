@@ -33,6 +33,12 @@ class AnnouncedPayments(val folder: File, limit: Int = 256) {
         return true
     }
 
+    /** Removes the record of `paymentId`, so that a redelivery says it (after a failure to play it). */
+    @Synchronized
+    fun forget(paymentId: String) {
+        marker(paymentId).delete()
+    }
+
     /** Whether `paymentId` was announced. */
     fun wasAnnounced(paymentId: String) = marker(paymentId).exists()
 

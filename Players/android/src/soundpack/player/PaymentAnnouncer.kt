@@ -21,7 +21,7 @@ sealed class AnnouncementOutcome {
     data class Stale(val ageMillis: Long) : AnnouncementOutcome()
     /** The payload cannot be announced with this pack (bad JSON, bad amount, another pack). */
     data class Refused(val reason: String) : AnnouncementOutcome()
-    /** Nothing could be played: no clip to fall back on, the queue was full, or the sink failed. */
+    /** Nothing could be played: no clip to fall back on, the queue was full, or the sink failed. The id is not kept, so a redelivery tries again. */
     data class Failed(val reason: String) : AnnouncementOutcome()
 }
 
@@ -65,8 +65,13 @@ class PaymentAnnouncer(
         val paymentId = payload.paymentId ?: messageId
         if (!record.claim(paymentId)) return done(AnnouncementOutcome.Duplicate(paymentId))
         return try {
-            player.submit(Callable { play(keys) })
+            player.submit(Callable {
+                val outcome = play(keys)
+                if (outcome is AnnouncementOutcome.Failed) record.forget(paymentId)
+                outcome
+            })
         } catch (e: RejectedExecutionException) {
+            record.forget(paymentId)
             done(AnnouncementOutcome.Failed("the player queue is full or closed"))
         }
     }

@@ -1,8 +1,8 @@
 // Stand-in for android.media.AudioTrack (API 23+ Builder, MODE_STREAM, byte-array writes), for
 // compiling and testing the player on the JVM. It follows the documented contract and refuses
 // what the platform refuses; it is never kinder. Playback time is the one thing not simulated:
-// a playing track consumes what it is given at once, so the head position is the frames written
-// while playing. Test control lives in `standin.StandinAudioDevice`, never here.
+// once started, a playing track consumes what it is given at once, so the head position is the
+// frames written while playing. Test control lives in `standin.StandinAudioDevice`, never here.
 package android.media
 
 import standin.StandinAudioDevice
@@ -66,6 +66,8 @@ class AudioTrack private constructor(
     private var playState = PLAYSTATE_STOPPED
     /** Bytes written and not yet played (priming before play(), or while paused). */
     private var pending = 0
+    /** Whether the data path has filled since play(): a stream track plays nothing before. */
+    private var started = false
     private var headFrames = 0L
     private var accepted = 0L
     private var dead = false
@@ -88,17 +90,24 @@ class AudioTrack private constructor(
 
     /**
      * "Returns the playback head position expressed in frames." "For MODE_STREAM, the position is
-     * reset to zero by flush()." After release() the native track is gone: IllegalStateException
-     * ("Unable to retrieve AudioTrack pointer for getPosition()").
+     * reset to zero by flush()." A stopped track reports 0, as AOSP's AudioTrack::getPosition does
+     * for a stopped non-offloaded track ("IAudioTrack::stop() isn't synchronous; we don't know
+     * when presentation completes"), so a player cannot wait for the drain after stop(). After
+     * release() the native track is gone: IllegalStateException ("Unable to retrieve AudioTrack
+     * pointer for getPosition()").
      */
     fun getPlaybackHeadPosition(): Int = synchronized(this) {
         checkNative("getPosition()")
-        headFrames.toInt()
+        if (playState == PLAYSTATE_STOPPED) 0 else headFrames.toInt()
     }
 
     /**
      * "Starts playing an AudioTrack." "@throws IllegalStateException if the track isn't properly
-     * initialized." In MODE_STREAM, data written before play() primes the path and plays first.
+     * initialized." In MODE_STREAM "you can optionally prime the data path prior to calling
+     * play()"; "If you don't call write() first, or if you call write() but with an insufficient
+     * amount of data, then the track will be in underrun state at play(). In this case, playback
+     * will not actually start playing until the data path is filled to a device-specific minimum
+     * level." The stand-in's minimum level is the whole buffer, the strictest a device may be.
      */
     fun play() = synchronized(this) {
         if (state != STATE_INITIALIZED) throw IllegalStateException("play() called on uninitialized AudioTrack.")
@@ -119,7 +128,10 @@ class AudioTrack private constructor(
      */
     fun stop() = synchronized(this) {
         if (state != STATE_INITIALIZED) throw IllegalStateException("stop() called on uninitialized AudioTrack.")
-        if (playState == PLAYSTATE_PLAYING) consumePending()
+        // What was written still plays out (it is already in playedBytes); the position restarts.
+        pending = 0
+        headFrames = 0
+        started = false
         playState = PLAYSTATE_STOPPED
     }
 
@@ -188,11 +200,15 @@ class AudioTrack private constructor(
         playedBytes.write(audioData, offsetInBytes, count)
         accepted += count
         pending += count
-        if (playState == PLAYSTATE_PLAYING) consumePending()
+        consumePending()
         return count
     }
 
+    /** A playing track starts once the data path is full, then plays everything it is given. */
     private fun consumePending() {
+        if (playState != PLAYSTATE_PLAYING) return
+        if (!started && pending < bufferSizeInBytes) return
+        started = true
         headFrames += pending / frameSize
         pending = 0
     }

@@ -29,6 +29,18 @@ class AudioTrackSinkTest {
     }
 
     @Test
+    fun `a short announcement is padded with silence to fill the path, and played without waiting out the deadline`() {
+        var sleeps = 0
+        val short = ByteArray(200) { 1 }
+        AudioTrackSink(sleeper = { sleeps++ }).play(short, format)
+        val played = StandinAudioDevice.playedBuffers().single()
+        assertEquals(AudioTrack.getMinBufferSize(22050, AudioFormat.CHANNEL_OUT_MONO, AudioFormat.ENCODING_PCM_16BIT), played.size)
+        assertArrayEquals(short, played.copyOf(200))
+        assertTrue(played.drop(200).all { it == 0.toByte() })
+        assertEquals(0, sleeps)
+    }
+
+    @Test
     fun `a track that dies mid-announcement is reported and still released`() {
         StandinAudioDevice.deadAfterBytes = 1000
         val error = assertThrows(AudioSinkException::class.java) { AudioTrackSink(sleeper = {}).play(pcm, format) }
@@ -116,6 +128,20 @@ class AudioTrackStandinTest {
         assertThrows(IllegalStateException::class.java) { t.pause() }
         assertThrows(IllegalStateException::class.java) { t.getPlaybackHeadPosition() }
         t.release()  // a second release is harmless, as on Android
+    }
+
+    @Test
+    fun `a stream track plays nothing until its buffer has filled, and reports position 0 once stopped`() {
+        val t = track()
+        t.play()
+        assertEquals(1000, t.write(ByteArray(1000), 0, 1000))
+        assertEquals(0, t.getPlaybackHeadPosition())
+        assertEquals(3000, t.write(ByteArray(3000), 0, 3000))
+        assertEquals(2000, t.getPlaybackHeadPosition())
+        t.stop()
+        assertEquals(0, t.getPlaybackHeadPosition())
+        t.release()
+        assertEquals(4000, StandinAudioDevice.playedBuffers().single().size)
     }
 
     @Test

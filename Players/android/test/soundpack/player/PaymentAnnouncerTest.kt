@@ -126,6 +126,20 @@ class PaymentAnnouncerTest {
     }
 
     @Test
+    fun `a payment the sink failed to play is not kept, so a redelivery says it`() {
+        var failures = 1
+        val sink = object : AudioSink {
+            override fun play(pcm: ByteArray, format: PcmFormat) {
+                if (failures-- > 0) throw AudioSinkException("device busy")
+            }
+        }
+        PaymentAnnouncer(TestPacks.load(), sink, AnnouncedPayments(TestPacks.tempDir())).use { announcer ->
+            assertEquals(AnnouncementOutcome.Failed("device busy"), result(announcer.submit(payload("4", "pay-4"), "m", now, now)))
+            assertTrue(result(announcer.submit(payload("4", "pay-4"), "m", now, now)) is AnnouncementOutcome.Played)
+        }
+    }
+
+    @Test
     fun `the record keeps at most its limit of ids, dropping the oldest`() {
         val folder = TestPacks.tempDir()
         val record = AnnouncedPayments(folder, limit = 3)

@@ -12,7 +12,10 @@ import soundpack.player.PcmFormat
 /**
  * An [AudioSink] over a fresh streaming AudioTrack per announcement: built with the pack's format,
  * started, fed the whole buffer (short writes continued, error codes turned into
- * [AudioSinkException]), stopped so the tail drains, waited for, and released whatever happens.
+ * [AudioSinkException]) and silence up to one track buffer, so that even a short announcement
+ * fills the data path and starts playing; then waited for until the playback head has passed the
+ * last frame (a stopped track reports position 0, so the wait comes before stop()), stopped, and
+ * released whatever happens.
  * `usage` and `contentType` are AudioAttributes values (a notification sound of speech by default).
  */
 class AudioTrackSink(
@@ -45,8 +48,9 @@ class AudioTrackSink(
             if (track.getState() != AudioTrack.STATE_INITIALIZED) throw AudioSinkException("AudioTrack is not initialized")
             try { track.play() } catch (e: IllegalStateException) { throw AudioSinkException("AudioTrack.play() refused: ${e.message}") }
             writeAll(track, pcm)
+            if (pcm.size < minimum) writeAll(track, ByteArray(minimum - pcm.size - (minimum - pcm.size) % format.frameBytes))
+            awaitPlayed(track, pcm.size / format.frameBytes, format.sampleRate)
             track.stop()
-            awaitDrain(track, pcm.size / format.frameBytes, format.sampleRate)
         } finally {
             track.release()
         }
@@ -63,10 +67,16 @@ class AudioTrackSink(
         }
     }
 
-    /** Waits until the head has played `frames` frames, at most the sound's length and a second more. */
-    private fun awaitDrain(track: AudioTrack, frames: Int, sampleRate: Int) {
+    /**
+     * Waits until the head has played `frames` frames, at most the sound's length and a second
+     * more. The head position is an unsigned 32-bit count; an announcement is far below 2^31 frames.
+     */
+    private fun awaitPlayed(track: AudioTrack, frames: Int, sampleRate: Int) {
         val deadline = System.nanoTime() + (frames * 1000L / sampleRate + 1000L) * 1_000_000L
-        while (track.getPlaybackHeadPosition() < frames && System.nanoTime() < deadline) sleeper(10)
+        while (track.getPlaybackHeadPosition() < frames && System.nanoTime() < deadline) {
+            if (track.getPlayState() != AudioTrack.PLAYSTATE_PLAYING) throw AudioSinkException("AudioTrack stopped playing before the announcement ended")
+            sleeper(10)
+        }
     }
 
     private fun errorName(code: Int) = when (code) {
