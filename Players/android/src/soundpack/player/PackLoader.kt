@@ -38,7 +38,9 @@ class PackLoader(private val playerVersion: Int = PLAYER_VERSION) {
             val version = root.string("version", 64)
             val digest = root.string("digest", 64)
             if (!HEX64.matches(digest)) throw IllegalArgumentException("\"digest\" is not a lowercase hex SHA-256")
-            val maxAmount = try { Amount.parse(root.string("maxAmount", 32)) } catch (e: AmountException) { throw IllegalArgumentException("\"maxAmount\": ${e.message}") }
+            val maxAmountText = root.string("maxAmount", 32)
+            if (maxAmountText.contains(',')) throw IllegalArgumentException("\"maxAmount\" must be a plain decimal, not $maxAmountText")
+            val maxAmount = try { Amount.parse(maxAmountText) } catch (e: AmountException) { throw IllegalArgumentException("\"maxAmount\": ${e.message}") }
             val pcmFields = root.obj("pcm")
             val pcm = PcmFormat(pcmFields.int("sampleRate", 4000..192_000), pcmFields.int("channels", 1..2), pcmFields.int("bitsPerSample", 16..16))
             val textFields = root.obj("texts")

@@ -97,6 +97,7 @@ class PackLoaderTest {
         assertRefused<PackException.BadManifest>(dir, "soundpack.json", "not UTF-8")
         File(dir, "soundpack.json").writeText("{\"format\": 1, \"minPlayerVersion\": 1}")
         assertRefused<PackException.BadManifest>(dir, "\"id\" must be a string")
+        assertRefused<PackException.BadManifest>(TestPacks.write(maxAmount = "1,000.00"), "maxAmount")
     }
 
     @Test

@@ -23,6 +23,7 @@ import kotlin.system.exitProcess
 private const val USAGE = """usage: soundpack-player say EXPORT_DIR [--phrase ID] AMOUNT... [PHRASE]
        soundpack-player render EXPORT_DIR [--phrase ID] AMOUNT OUT.wav [PHRASE]
        soundpack-player table-say TABLE_JSON AMOUNT...
+PHRASE: a last argument that names one of the pack's phrases and is not an amount (or --phrase ID).
 An AMOUNT of '-' reads amounts from standard input, one a line. say and table-say print one line per
 amount: its clip keys, or "error: …" (exit 1 when any amount is refused)."""
 
