@@ -49,7 +49,9 @@ compile tests "$player/test" -cp "$build/soundpack-player.jar:$build/android-cla
 
 started=$SECONDS
 status=0
-java -jar "$java_dir/junit-platform-console-standalone.jar" \
+# The tests' temporary exports go under build/ (wiped by the next run), not into /tmp.
+mkdir -p "$build/tmp"
+java -Djava.io.tmpdir="$build/tmp" -jar "$java_dir/junit-platform-console-standalone.jar" \
     -cp "$build/soundpack-player.jar:$build/android-classes:$build/test-classes" \
     --scan-classpath "$build/test-classes" --include-engine junit-jupiter \
     --disable-banner --disable-ansi-colors --details=summary --details-theme=ascii \
