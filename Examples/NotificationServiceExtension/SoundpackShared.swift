@@ -30,7 +30,8 @@ nonisolated struct CryptoKitEd25519: SignatureVerifying {
     }
 }
 
-/// GETs through URLSession: `data(for:)` where iOS has it (15), a data task bridged to async before.
+/// GETs through URLSession: `data(for:)` where iOS has it (15), a data task bridged to async before
+/// (and on Linux, where the tests run it).
 nonisolated struct URLSessionTransport: HTTPTransport {
     let session: URLSession
 
@@ -38,23 +39,45 @@ nonisolated struct URLSessionTransport: HTTPTransport {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
         if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
         let result: (Data, URLResponse)
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation's data(for:) cancels its data task from the cancellation
+        // handler, which runs holding the Swift task's status lock, and URLSessionTask.cancel()
+        // waits for the session's queue; when that queue is at the same moment resuming the
+        // request's continuation (it failed), the resume waits for the status lock: a deadlock,
+        // seen as a test that never ends when a download race is cancelled. The bridge cancels
+        // from another queue.
+        result = try await Self.bridged(session, request)
+        #else
         if #available(iOS 15.0, *) {
             result = try await session.data(for: request)
         } else {
-            result = try await withCheckedThrowingContinuation { continuation in
-                session.dataTask(with: request) { data, response, error in
+            result = try await Self.bridged(session, request)
+        }
+        #endif
+        let (data, response) = result
+        let http = response as? HTTPURLResponse
+        let etag = http?.allHeaderFields.first { ($0.key as? String)?.lowercased() == "etag" }?.value as? String
+        return HTTPResponse(status: http?.statusCode ?? 0, body: data, etag: etag)
+    }
+
+    /// `request` as a data task bridged to async; cancelling the Swift task cancels the data task
+    /// from a queue of its own, never inside the cancellation handler.
+    static func bridged(_ session: URLSession, _ request: URLRequest) async throws -> (Data, URLResponse) {
+        let pending = PendingTask()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
                     if let data, let response {
                         continuation.resume(returning: (data, response))
                     } else {
                         continuation.resume(throwing: error ?? URLError(.badServerResponse))
                     }
-                }.resume()
+                }
+                pending.start(task)
             }
+        } onCancel: {
+            DispatchQueue.global().async { pending.cancel() }
         }
-        let (data, response) = result
-        let http = response as? HTTPURLResponse
-        let etag = http?.allHeaderFields.first { ($0.key as? String)?.lowercased() == "etag" }?.value as? String
-        return HTTPResponse(status: http?.statusCode ?? 0, body: data, etag: etag)
     }
 
     /// An ephemeral session (no URL cache: the refresher keeps its own ETag) that gives up after
@@ -74,6 +97,33 @@ nonisolated struct URLSessionTransport: HTTPTransport {
         configuration.waitsForConnectivity = false
         #endif
         return URLSessionTransport(session: URLSession(configuration: configuration))
+    }
+}
+
+/// A data task that may be cancelled before or after it starts: one cancelled first never starts.
+nonisolated final class PendingTask: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    /// Resumes `task`, and cancels it at once when the request was cancelled already (its
+    /// completion handler then reports the cancellation, so the caller is always answered).
+    func start(_ task: URLSessionDataTask) {
+        lock.lock()
+        self.task = task
+        let cancelled = self.cancelled
+        lock.unlock()
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    /// Cancels the task, now or when it starts.
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
     }
 }
 

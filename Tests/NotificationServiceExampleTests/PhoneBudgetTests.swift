@@ -106,3 +106,28 @@ import SoundpackTestSupport
         }
     }
 }
+
+/// A download cancelled while its request is answered or failing always returns. On Linux,
+/// URLSession's `data(for:)` cancelled its task inside the task's cancellation handler, and a
+/// request failing at that moment deadlocked the Swift task with the session's queue (a test run
+/// hung); the transport now cancels from a queue of its own.
+@Suite struct TransportCancellationTests {
+    @Test(.timeLimit(.minutes(1))) func aCancelledRequestAlwaysReturns() async throws {
+        let folder = TemporaryFolder()
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file("clip")))
+        let server = try LoopbackHTTPServer(serving: folder.path)
+        defer { server.stop() }
+        // Half the requests are answered at once, half a few milliseconds later: cancellations land
+        // before, during and after each answer.
+        server.slowDown(0.004, where: { $0.hasSuffix("slow") })
+        let transport = URLSessionTransport.ephemeral(seconds: 5)
+        for round in 0..<200 {
+            let path = round % 2 == 0 ? "clip" : "clip-slow"
+            let url = try #require(URL(string: "\(server.baseURL)/\(path)"))
+            let request = Task { try await transport.get(url, ifNoneMatch: nil) }
+            if round % 3 != 0 { try await Task.sleep(nanoseconds: UInt64(round % 5) * 1_000_000) }
+            request.cancel()
+            _ = try? await request.value  // answered or cancelled; never stuck
+        }
+    }
+}
