@@ -96,9 +96,10 @@ public struct ReadingTable: Sendable, Equatable {
     }
 
     /// The clip keys that read `amount` (no prefix or suffix), or nil when no start reads it (an
-    /// amount of more than 14 digits, or a table that does not cover it). Call on a checked table.
+    /// amount of more than 14 digits, or a table that does not cover it). A table `check()` refuses
+    /// may still read nothing, but never traps.
     public func tokens(for amount: Amount) -> [String]? {
-        guard amount.minorUnits >= 0, amount.minorUnits < Amount.grammarLimit.minorUnits else { return nil }
+        guard amount.minorUnits >= 0, amount.minorUnits < Amount.grammarLimit.minorUnits, digits == ReadingDigits.count, steps.count == digits else { return nil }
         let digitsOfAmount = ReadingDigits.of(amount)
         var said: [Int] = []
         for start in starts {
@@ -110,7 +111,7 @@ public struct ReadingTable: Sendable, Equatable {
                 said += step.tokens
                 state = step.next
             }
-            if walked && accepting.contains(state) { return said.map { tokens[$0] } }
+            if walked && accepting.contains(state) && said.allSatisfy(tokens.indices.contains) { return said.map { tokens[$0] } }
         }
         return nil
     }

@@ -25,18 +25,6 @@ import Testing
         }
     }
 
-    /// A reproducible generator (SplitMix64), so a failure names an amount that fails again.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static var edgeAmounts: [Int64] {
         var amounts: Set<Int64> = [0, 1, 100, 101, 200, 1_000, 1_001, 10_000, 10_010, 100_100, 1_000_000_000_000, 99_999_999_999_999]
         var power: Int64 = 1
@@ -51,7 +39,7 @@ import Testing
     }
 
     static func randomAmounts(_ count: Int, seed: UInt64) -> [Int64] {
-        var random = Seeded(state: seed)
+        var random = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             // Digits, with runs of zeros of random length: 100000005 and 1005 are read with care.
             var digits: [Int64] = []
@@ -123,6 +111,15 @@ import Testing
         var json = try #require(String(data: JSONEncoder().encode(Grammar(.enUS).readingTable), encoding: .utf8))
         json = json.replacingOccurrences(of: "{\"0\":", with: "{\"00\":")
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ReadingTable.self, from: Data(json.utf8)) }
+    }
+
+    @Test func anUncheckedTableReadsNothingRatherThanTrap() {
+        var short = Grammar(.zhHans).readingTable
+        short.steps.removeLast()
+        #expect(short.tokens(for: Amount(minorUnits: 1_540)) == nil)
+        var badToken = Grammar(.zhHans).readingTable
+        for position in badToken.steps.indices { for state in badToken.steps[position].keys { badToken.steps[position][state] = badToken.steps[position][state]!.map { ReadingTable.Step(next: $0.next, tokens: $0.tokens.map { $0 + 1_000 }) } } }
+        #expect(badToken.tokens(for: Amount(minorUnits: 1_540)) == nil)
     }
 
     @Test func anAmountBeyondFourteenDigitsIsNotRead() {
