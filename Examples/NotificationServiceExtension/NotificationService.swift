@@ -635,6 +635,8 @@ nonisolated extension GrammarID {
         case .enUS: return "en-US"
         case .enIN: return "en-IN"
         case .hiIN: return "hi-IN"
+        // A grammar read from its table: its name is a BCP 47 tag, which AVSpeechSynthesisVoice takes.
+        default: return rawValue
         }
     }
 }

@@ -1,16 +1,65 @@
 // A pack's grammar as pack.json declares it: the grammar id and its options, and the one reading
 // they make. Everything outside SoundpackCore reads amounts through this type.
 
-/// The grammars a pack can declare in pack.json (`grammar`).
-public enum GrammarID: String, CaseIterable, Sendable, Codable {
-    case zhHans = "zh-Hans"
-    case zhHant = "zh-Hant"
-    case enUS = "en-US"
-    case enIN = "en-IN"
-    case hiIN = "hi-IN"
+/// A grammar's name: one of the grammars a pack can declare in pack.json (`grammar`), or, on a
+/// phone, a newer one an exported pack reads with its reading table (`GrammarID(readByTable:)`).
+///
+/// Not an enum: an app's SoundpackCore meets the names of grammars added after it was built, and
+/// reads their packs from the table (DESIGN §3b). `allCases` and `init?(rawValue:)` are the grammars
+/// this SoundpackCore has code for, the only ones pack.json, the catalog and the commands accept.
+public struct GrammarID: RawRepresentable, Hashable, Sendable, CaseIterable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    /// Whether this SoundpackCore has the grammar's code (false: read from a table).
+    public let isKnown: Bool
+
+    public static let zhHans = GrammarID(known: "zh-Hans")
+    public static let zhHant = GrammarID(known: "zh-Hant")
+    public static let enUS = GrammarID(known: "en-US")
+    public static let enIN = GrammarID(known: "en-IN")
+    public static let hiIN = GrammarID(known: "hi-IN")
+
+    /// The grammars this SoundpackCore reads with its own code, in listing order.
+    public static let allCases: [GrammarID] = [.zhHans, .zhHant, .enUS, .enIN, .hiIN]
+
+    private init(known name: String) {
+        rawValue = name
+        isKnown = true
+    }
+
+    /// One of `allCases`, by its name; nil for any other.
+    public init?(rawValue: String) {
+        guard let known = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = known
+    }
+
+    /// The name of a grammar a pack's reading table reads (a known name is the known grammar).
+    init(readByTable name: String) {
+        self = GrammarID(rawValue: name) ?? GrammarID(unknown: name)
+    }
+
+    private init(unknown name: String) {
+        rawValue = name
+        isKnown = false
+    }
 
     /// Whether the grammar takes the zh reading options (`two`, `money`, `tenStart`); the others take none.
     public var hasOptions: Bool { self == .zhHans || self == .zhHant }
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let known = GrammarID(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Cannot initialize GrammarID from invalid String value \(name)")
+        }
+        self = known
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 }
 
 /// A grammar's reading options (`grammarOptions` in pack.json, DESIGN §4a).
@@ -77,6 +126,8 @@ public struct Grammar: Sendable, Hashable {
         case chinese(ChineseGrammar)
         case english(EnglishGrammar)
         case hindi(HindiGrammar)
+        /// A grammar this SoundpackCore has no code for, read from its table.
+        case table(TableGrammar)
     }
 
     public init(_ id: GrammarID, options: GrammarOptions = GrammarOptions()) {
@@ -87,7 +138,26 @@ public struct Grammar: Sendable, Hashable {
             reading = .chinese(ChineseGrammar(traditional: id == .zhHant, two: options.two, money: options.money, tenStart: options.tenStart))
         case .enUS, .enIN: reading = .english(EnglishGrammar(indian: id == .enIN))
         case .hiIN: reading = .hindi(HindiGrammar())
+        default: preconditionFailure("grammar \(id) has no code here; it is read from its table (Grammar(table:))")
         }
+    }
+
+    /// The grammar a reading table describes (DESIGN §3b), read from the table alone: how a phone
+    /// reads a pack whose grammar, or one of its options, this SoundpackCore does not know.
+    /// `options` are the table's as far as `GrammarOptions` knows them; `chosenOptions` are the table's own.
+    public init(table: ReadingTable) throws(ReadingTable.Problem) {
+        let reading = try TableGrammar(table)
+        id = GrammarID(readByTable: table.grammar)
+        var options = GrammarOptions()
+        for (name, value) in table.options { _ = options.set(name, value) }
+        self.options = options
+        self.reading = .table(reading)
+    }
+
+    /// Whether amounts are read from a table rather than by this SoundpackCore's own code.
+    public var isReadFromTable: Bool {
+        if case .table = reading { return true }
+        return false
     }
 
     public init(_ id: GrammarID, two: TwoStyle) {
@@ -98,10 +168,15 @@ public struct Grammar: Sendable, Hashable {
 
     /// The options as pack.json, the manifests and the report write them: `two` always and the
     /// others when chosen, for a grammar that takes options; none for one that takes none.
-    public var chosenOptions: [(name: String, value: String)] { id.hasOptions ? options.chosen : [] }
+    /// A grammar read from its table: the table's options, by name.
+    public var chosenOptions: [(name: String, value: String)] {
+        if case .table(let g) = reading { return g.table.options.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+        return id.hasOptions ? options.chosen : []
+    }
 
     /// The grammar and the options that differ from their defaults: `zh-Hans`, `zh-Hans money=kuai-mao`.
     public var summary: String {
+        if isReadFromTable { return ([id.rawValue] + chosenOptions.map { "\($0.name)=\($0.value)" } + ["(from its reading table)"]).joined(separator: " ") }
         let defaults = GrammarOptions().written
         let chosen = zip(options.written, defaults).filter { $0.0.value != $0.1.value }.map { "\($0.0.name)=\($0.0.value)" }
         return ([id.rawValue] + chosen).joined(separator: " ")
@@ -117,6 +192,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.tokens
         case .english(let g): return g.tokens
         case .hindi(let g): return g.tokens
+        case .table(let g): return g.tokens
         }
     }
 
@@ -126,6 +202,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.separator
         case .english(let g): return g.separator
         case .hindi(let g): return g.separator
+        case .table(let g): return g.separator
         }
     }
 
@@ -135,6 +212,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.grouping
         case .english(let g): return g.grouping
         case .hindi(let g): return g.grouping
+        case .table(let g): return g.grouping
         }
     }
 
@@ -146,6 +224,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.token(forKey: key)
         case .english(let g): return g.token(forKey: key)
         case .hindi(let g): return g.token(forKey: key)
+        case .table(let g): return g.token(forKey: key)
         }
     }
 
@@ -166,6 +245,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.readingTable(id: id, options: chosenOptions)
         case .english(let g): return g.readingTable(id: id, options: chosenOptions)
         case .hindi(let g): return g.readingTable(id: id, options: chosenOptions)
+        case .table(let g): return g.table
         }
     }
 
@@ -183,6 +263,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): g.appendTokens(for: amount, to: &tokens)
         case .english(let g): g.appendTokens(for: amount, to: &tokens)
         case .hindi(let g): g.appendTokens(for: amount, to: &tokens)
+        case .table(let g): g.appendTokens(for: amount, to: &tokens)
         }
     }
 
@@ -201,6 +282,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.text(of: token, texts: texts)
         case .english(let g): return g.text(of: token, texts: texts)
         case .hindi(let g): return g.text(of: token, texts: texts)
+        case .table(let g): return g.text(of: token, texts: texts)
         }
     }
 
@@ -211,6 +293,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.separator(between: a, and: b)
         case .english(let g): return g.separator(between: a, and: b)
         case .hindi(let g): return g.separator(between: a, and: b)
+        case .table(let g): return g.separator(between: a, and: b)
         }
     }
 
@@ -234,6 +317,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.figures(amount)
         case .english(let g): return g.figures(amount)
         case .hindi(let g): return g.figures(amount)
+        case .table(let g): return g.figures(amount)
         }
     }
 
@@ -244,6 +328,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.fileStem(of: token)
         case .english(let g): return g.fileStem(of: token)
         case .hindi(let g): return g.fileStem(of: token)
+        case .table(let g): return g.fileStem(of: token)
         }
     }
 
@@ -255,6 +340,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.reachableTokens(upTo: maximum)
         case .english(let g): return g.reachableTokens(upTo: maximum)
         case .hindi(let g): return g.reachableTokens(upTo: maximum)
+        case .table(let g): return g.reachableTokens(upTo: maximum)
         }
     }
 
@@ -265,6 +351,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): return g.smallestAmount(saying: token, upTo: maximum)
         case .english(let g): return g.smallestAmount(saying: token, upTo: maximum)
         case .hindi(let g): return g.smallestAmount(saying: token, upTo: maximum)
+        case .table(let g): return g.smallestAmount(saying: token, upTo: maximum)
         }
     }
 
@@ -276,6 +363,7 @@ public struct Grammar: Sendable, Hashable {
         case .chinese(let g): amount = g.costliestAmount(upTo: maximum, cost: cost)
         case .english(let g): amount = g.costliestAmount(upTo: maximum, cost: cost)
         case .hindi(let g): amount = g.costliestAmount(upTo: maximum, cost: cost)
+        case .table(let g): amount = g.costliestAmount(upTo: maximum, cost: cost)
         }
         let tokens = self.tokens(for: amount)
         return (amount, tokens, tokens.reduce(0) { $0 + cost($1) })
@@ -292,6 +380,7 @@ extension Grammar {
         case .chinese(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given, above: threshold)
         case .english(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given, above: threshold)
         case .hindi(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given, above: threshold)
+        case .table(let g): best = g.heaviestDistinctAmount(upTo: maximum, clip: clip, weights: weights, given: given, above: threshold)
         }
         return (best.amount, tokens(for: best.amount), best.weight)
     }

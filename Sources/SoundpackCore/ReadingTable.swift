@@ -8,9 +8,9 @@
 /// States are numbered; `steps[p]["s"][d]` is what digit `d` at position `p` says in state `s` and
 /// the state it leads to. To read an amount: for each start in order, walk its 14 digits from that
 /// start; the first walk that ends in an accepting state gives the reading.
-public struct ReadingTable: Sendable, Equatable {
+public struct ReadingTable: Sendable, Hashable {
     /// One table entry: the state the digit leads to and the tokens it says (indices into `tokens`).
-    public struct Step: Sendable, Equatable {
+    public struct Step: Sendable, Hashable {
         public var next: Int
         public var tokens: [Int]
 
@@ -57,6 +57,15 @@ public struct ReadingTable: Sendable, Equatable {
         case brokenStep(position: Int, state: Int, digit: Int)
         /// A start state has no steps at the first position.
         case unknownStart(Int)
+        /// The table names no start state.
+        case noStart
+        /// A token key a clip cannot be named by: empty, over `Token.maxKeyBytes` bytes, holding a
+        /// control character, written twice, or `prefix`/`suffix` (every announcement's, not a reading's).
+        case badToken(String)
+        /// No start reads this amount to an accepting state: the table does not cover every amount.
+        case unreadAmount(Amount)
+        /// The starts' walks branch into more combinations than a player follows (a table no grammar makes).
+        case tooComplex
 
         public var description: String {
             switch self {
@@ -64,16 +73,23 @@ public struct ReadingTable: Sendable, Equatable {
             case .wrongShape: return "the reading table does not read 14 digits with 12 integer places, one step list per digit"
             case .brokenStep(let position, let state, let digit): return "the reading table's step for digit \(digit) in state \(state) at position \(position) is missing or points nowhere"
             case .unknownStart(let state): return "the reading table starts in state \(state), which has no steps"
+            case .noStart: return "the reading table names no start state"
+            case .badToken(let key): return "the reading table's token '\(key.quoted(limit: 40))' cannot name a clip (empty, over \(Token.maxKeyBytes) bytes, a control character, written twice, or prefix/suffix)"
+            case .unreadAmount(let amount): return "no start of the reading table reads \(amount) to an accepting state; it does not cover every amount"
+            case .tooComplex: return "the reading table's starts branch into more than \(ReadingTable.maxCombinations) combinations at one position"
             }
         }
     }
 
-    /// Checks everything a walk relies on: the format, the shape, and that every step of every
-    /// state reachable from the starts exists and points at a token and a state that do. A walk
-    /// through a table that passes never leaves it.
+    /// Checks everything a walk relies on: the format, the shape, the tokens, and that every step of
+    /// every state reachable from the starts exists and points at a token and a state that do. A
+    /// walk through a table that passes never leaves it, and some start reads every amount below
+    /// the grammar limit (`ReadingDigits`' 14 digits) to an accepting state.
     public func check() throws(Problem) {
         guard format == Self.currentFormat else { throw .unknownFormat(format) }
         guard digits == ReadingDigits.count, integerDigits == ReadingDigits.integerPlaces, steps.count == digits else { throw .wrongShape }
+        try checkTokens()
+        guard !starts.isEmpty else { throw .noStart }
         var layer = Set<Int>()
         for start in starts {
             guard steps[0][start] != nil else { throw .unknownStart(start) }
@@ -93,6 +109,50 @@ public struct ReadingTable: Sendable, Equatable {
             }
             layer = next
         }
+        try checkCoverage()
+    }
+
+    /// The most combinations of the starts' states one position may hold in `check()`.
+    public static let maxCombinations = 100_000
+
+    private func checkTokens() throws(Problem) {
+        var seen = Set<String>()
+        for key in tokens {
+            guard Token(tableKey: key, ordinal: 0) != nil, key != Token.prefix.rawValue, key != Token.suffix.rawValue,
+                  seen.insert(key).inserted else { throw .badToken(key) }
+        }
+    }
+
+    /// Follows the starts together (the set of states their walks are in, after each digit string)
+    /// and finds the smallest amount after whose digits none is accepting: one no start reads.
+    /// Each layer lists its sets in the order of the smallest digit string reaching them.
+    private func checkCoverage() throws(Problem) {
+        // Per position, each set of states reached, with the index of the set and the digit it was first reached from.
+        var parents: [[(from: Int, digit: Int)]] = []
+        var layer: [[Int]] = [Array(Set(starts)).sorted()]
+        for position in 0..<digits {
+            var reached: [[Int]] = [], index: [[Int]: Int] = [:], from: [(from: Int, digit: Int)] = []
+            for (number, states) in layer.enumerated() {
+                for digit in 0...9 {
+                    let following = Array(Set(states.map { state in steps[position][state].map { $0[digit].next } ?? state })).sorted()
+                    guard index[following] == nil else { continue }
+                    index[following] = reached.count
+                    reached.append(following)
+                    from.append((number, digit))
+                }
+            }
+            guard reached.count <= Self.maxCombinations else { throw .tooComplex }
+            parents.append(from)
+            layer = reached
+        }
+        guard var number = layer.firstIndex(where: { !$0.contains(where: accepting.contains) }) else { return }
+        var minorUnits: Int64 = 0, scale: Int64 = 1
+        for position in stride(from: digits - 1, through: 0, by: -1) {
+            minorUnits += Int64(parents[position][number].digit) * scale
+            scale *= 10
+            number = parents[position][number].from
+        }
+        throw .unreadAmount(Amount(minorUnits: minorUnits))
     }
 
     /// The clip keys that read `amount` (no prefix or suffix), or nil when no start reads it (an

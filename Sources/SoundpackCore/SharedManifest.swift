@@ -67,7 +67,7 @@ public struct SharedPack: Sendable, Equatable {
     /// How this pack frames a reading by default (the same framing `soundpack say` and `render` use).
     public var announcement: Announcement { phrasebook.announcement(phrasebook.defaultPhrase) }
 
-    private enum CodingKeys: String, CodingKey { case version, grammar, two, money, tenStart, maxAmount, texts, yanked, tokens, phrases, defaultPhrase }
+    private enum CodingKeys: String, CodingKey { case version, grammar, two, money, tenStart, maxAmount, texts, yanked, tokens, phrases, defaultPhrase, reading }
 
     init(id: String, from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -75,16 +75,10 @@ public struct SharedPack: Sendable, Equatable {
         version = try c.decode(String.self, forKey: .version)
         let grammarText = try c.decode(String.self, forKey: .grammar)
         let maxText = try c.decode(String.self, forKey: .maxAmount)
-        var options = GrammarOptions()
-        var optionsRead = true
-        for (key, name) in [(CodingKeys.two, "two"), (.money, "money"), (.tenStart, "tenStart")] {
-            if let text = try c.decodeIfPresent(String.self, forKey: key) { optionsRead = optionsRead && options.set(name, text) }
+        guard let maxAmount = try? Amount(parsing: maxText) else {
+            throw PlanError.unreadableManifest("pack \(id) has no usable maxAmount")
         }
-        guard let grammarID = GrammarID(rawValue: grammarText), optionsRead,
-              let maxAmount = try? Amount(parsing: maxText) else {
-            throw PlanError.unreadableManifest("pack \(id) has no usable grammar, grammar options or maxAmount")
-        }
-        grammar = Grammar(grammarID, options: options)
+        grammar = try Self.grammar(of: id, named: grammarText, in: c)
         self.maxAmount = maxAmount
         texts = try c.decodeIfPresent([String: String].self, forKey: .texts) ?? [:]
         yanked = try c.decodeIfPresent(Bool.self, forKey: .yanked) ?? false
@@ -104,15 +98,54 @@ public struct SharedPack: Sendable, Equatable {
         self.clips = clips
     }
 
+    /// The grammar a pack reads amounts with: this SoundpackCore's own code when it knows the
+    /// grammar and every option the manifest and its reading table name, else the reading table
+    /// (DESIGN §3b) — the pack of a grammar added after this app was built still speaks.
+    private static func grammar(of id: String, named name: String, in c: KeyedDecodingContainer<CodingKeys>) throws -> Grammar {
+        var options = GrammarOptions()
+        var optionsKnown = true
+        var written: [String: String] = [:]
+        for (key, option) in [(CodingKeys.two, "two"), (.money, "money"), (.tenStart, "tenStart")] {
+            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { continue }
+            written[option] = text
+            optionsKnown = options.set(option, text) && optionsKnown
+        }
+        let table = try c.decodeIfPresent(ReadingTable.self, forKey: .reading)
+        if let table, table.grammar != name {
+            throw PlanError.unreadableManifest("pack \(id) reads grammar '\(name.quoted(limit: 40))' but its reading table is of '\(table.grammar.quoted(limit: 40))'")
+        }
+        if let known = GrammarID(rawValue: name), optionsKnown {
+            let grammar = Grammar(known, options: options)
+            let chosen = Dictionary(uniqueKeysWithValues: grammar.chosenOptions.map { ($0.name, $0.value) })
+            // A table naming an option this code does not read (a newer one) reads otherwise: use the table.
+            if table.map({ $0.options == chosen }) ?? true { return grammar }
+        }
+        guard let table else {
+            let what = GrammarID(rawValue: name) == nil ? "grammar '\(name.quoted(limit: 40))'"
+                : "the grammar options \(written.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.quoted(limit: 20))" }.joined(separator: " "))"
+            throw PlanError.unreadableManifest("pack \(id) reads \(what), which this SoundpackCore does not know, and carries no reading table; export it again with a current soundpack")
+        }
+        do {
+            return try Grammar(table: table)
+        } catch {
+            throw PlanError.unreadableManifest("pack \(id): \(error.description)")
+        }
+    }
+
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(version, forKey: .version)
         try c.encode(grammar.id.rawValue, forKey: .grammar)
         // The options that differ from their defaults (two always): what the tool reads, the phone reads.
-        for (name, value) in grammar.chosenOptions { try c.encode(value, forKey: CodingKeys(rawValue: name)!) }
+        for (name, value) in grammar.chosenOptions {
+            if let key = CodingKeys(rawValue: name), [.two, .money, .tenStart].contains(key) { try c.encode(value, forKey: key) }
+        }
         try c.encode(maxAmount.description, forKey: .maxAmount)
         try c.encode(texts, forKey: .texts)
         try c.encode(yanked, forKey: .yanked)
+        // The portable reading (DESIGN §3b), in every export: what an app whose SoundpackCore
+        // predates the grammar, or one of its options, reads amounts with.
+        try c.encode(grammar.readingTable, forKey: .reading)
         try c.encode(Dictionary(uniqueKeysWithValues: clips.map { ($0.key.rawValue, $0.value) }), forKey: .tokens)
         // Only a pack that declares phrases writes them: the manifests of the others are as before.
         if phrasebook.isDeclared {

@@ -12,12 +12,15 @@
 /// A token is a plain value, so reading an amount appends tokens without reference counting: a
 /// grammar's key is a `StaticString` (its keys are literals in its file), and a phrase clip's key,
 /// read from pack.json, is held inline — phrase clip keys are `[a-z0-9-]`, at most 32 of them, six
-/// bits each, in three words.
+/// bits each, in three words. A token a reading table names (`TableGrammar`: a grammar this
+/// SoundpackCore has no code for) holds its key's UTF-8 bytes inline, at most 23 of them.
 public struct Token: Sendable, Hashable, Comparable, CustomStringConvertible, Encodable {
     private enum Key: Sendable {
         case literal(StaticString)
         /// Character `i` in bits `6i ..< 6i+6` of the three words (little end first); 0 ends the key.
         case packed(UInt64, UInt64, UInt64)
+        /// The key's UTF-8 bytes from the first word's low byte on, its length in the last byte.
+        case bytes(UInt64, UInt64, UInt64)
     }
     private let key: Key
     private let index: Int32
@@ -40,8 +43,25 @@ public struct Token: Sendable, Hashable, Comparable, CustomStringConvertible, En
         self.index = Int32(truncatingIfNeeded: ordinal)
     }
 
+    /// A reading table's token: the packed form when `key` is one a phrase clip may have, else its
+    /// UTF-8 bytes; nil when `key` is empty, longer than `maxKeyBytes`, or holds a control character.
+    public init?(tableKey key: String, ordinal: Int) {
+        if let packed = Token(clipKey: key, ordinal: ordinal) { self = packed; return }
+        let bytes = key.utf8
+        guard (1...Self.maxKeyBytes).contains(bytes.count), !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { raw in
+            for (i, byte) in bytes.enumerated() { raw[i] = byte }
+            raw[raw.count - 1] = UInt8(bytes.count)
+        }
+        self.key = .bytes(words.0, words.1, words.2)
+        self.index = Int32(truncatingIfNeeded: ordinal)
+    }
+
     /// The longest phrase clip key a token holds.
     public static let maxPackedLength = 32
+    /// The longest key, in UTF-8 bytes, a reading table's token may have.
+    public static let maxKeyBytes = 23
 
     /// The token's index in its inventory.
     public var ordinal: Int { Int(index) }
@@ -50,7 +70,7 @@ public struct Token: Sendable, Hashable, Comparable, CustomStringConvertible, En
     public var rawValue: String {
         switch key {
         case .literal(let text): return text.description
-        case .packed:
+        case .packed, .bytes:
             return withKeyBytes { String(decoding: $0, as: UTF8.self) }
         }
     }
@@ -74,7 +94,7 @@ public struct Token: Sendable, Hashable, Comparable, CustomStringConvertible, En
         switch (lhs.key, rhs.key) {
         case let (.literal(a), .literal(b)):
             return a.withUTF8Buffer { a in b.withUTF8Buffer { b in a.count == b.count && (a.baseAddress == b.baseAddress || a.elementsEqual(b)) } }
-        case let (.packed(a0, a1, a2), .packed(b0, b1, b2)):
+        case let (.packed(a0, a1, a2), .packed(b0, b1, b2)), let (.bytes(a0, a1, a2), .bytes(b0, b1, b2)):
             return a0 == b0 && a1 == b1 && a2 == b2
         default:
             return lhs.withKeyBytes { a in rhs.withKeyBytes { b in a.elementsEqual(b) } }
@@ -140,6 +160,10 @@ public struct Token: Sendable, Hashable, Comparable, CustomStringConvertible, En
                     count += 1
                 }
                 return body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count))
+            }
+        case let .bytes(w0, w1, w2):
+            return withUnsafeBytes(of: (w0, w1, w2)) { raw in
+                body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: min(Int(raw[raw.count - 1]), Self.maxKeyBytes)))
             }
         }
     }

@@ -24,6 +24,8 @@ enum Espeak {
         case .zhHans, .zhHant: return "cmn"
         case .enUS, .enIN: return "en-us"
         case .hiIN: return "hi"
+        // Only the grammars pack.json accepts reach synthesis; another is named by its language.
+        default: return grammar.rawValue.lowercased()
         }
     }
 

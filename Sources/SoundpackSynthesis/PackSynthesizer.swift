@@ -65,6 +65,8 @@ public struct SynthRequest: Sendable {
         case .zhHant: return "收款到賬"
         case .enUS, .enIN: return "Payment received"
         case .hiIN: return "भुगतान प्राप्त हुआ"
+        // Only the grammars pack.json accepts reach synthesis.
+        default: return "Payment received"
         }
     }
 }

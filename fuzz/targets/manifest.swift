@@ -1,5 +1,6 @@
 // Fuzz target: pack.json bytes through the loader, the duplicate-key scan and what validation
-// derives from a manifest (required tokens, framing); the shared manifest an app reads; and the
+// derives from a manifest (required tokens, framing); the shared manifest an app reads (a pack of
+// an unknown grammar from its reading table); and the
 // store's index.json and manifest.json as a phone's ManifestRefresher decodes them.
 import Foundation
 import SoundpackCore
@@ -24,6 +25,10 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for pack in shared.packs.values {
             let planner = try? ClipPlanner(manifest: shared, packID: pack.id)
             for phrase in [nil] + pack.phrasebook.phrases.map(\.id) { _ = try? planner?.plan(amount: "15.40", phrase: phrase) }
+            // A pack read from its reading table reads every amount up to its maximum (check() proved it).
+            if pack.grammar.isReadFromTable, pack.maxAmount < Amount.grammarLimit {
+                precondition(pack.grammar.readingTable.tokens(for: pack.maxAmount) != nil, "a checked table reads every amount")
+            }
         }
     }
     if let index = try? ManifestRefresher.decodeIndex(bytes) {

@@ -1,6 +1,7 @@
 // Fuzz target: a reading table (DESIGN §3b) as a phone downloads it, hostile bytes included. A table
-// that decodes and passes `check()` is walked for amounts taken from the input and never traps; a
-// table soundpack builds reads the same amounts as its grammar.
+// that decodes and passes `check()` reads every amount taken from the input (check() proved it),
+// as the `Grammar(table:)` a phone reads with does, and never traps; a table soundpack builds reads
+// the same amounts as its grammar.
 import Foundation
 import SoundpackCore
 
@@ -26,10 +27,14 @@ public func fuzzReading(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     guard let table = try? JSONDecoder().decode(ReadingTable.self, from: bytes), (try? table.check()) != nil else { return 0 }
-    for minor in amounts + [0, 1, 1_540, 99_999_999_999_999] {
-        if let tokens = table.tokens(for: Amount(minorUnits: minor)) {
-            precondition(tokens.allSatisfy { table.tokens.contains($0) }, "a reading says the table's tokens only")
-        }
+    // check() proved every amount below the limit is read: a phone's SoundpackCore reads with it.
+    let grammar: Grammar
+    do { grammar = try Grammar(table: table) } catch { preconditionFailure("a table check() accepts is a grammar: \(error)") }
+    for minor in amounts + [0, 1, 1_540, 99_999_999_999_999] where minor < Amount.grammarLimit.minorUnits {
+        let amount = Amount(minorUnits: minor)
+        guard let tokens = table.tokens(for: amount) else { preconditionFailure("check() passed, yet \(amount) is not read") }
+        precondition(tokens.allSatisfy { table.tokens.contains($0) }, "a reading says the table's tokens only")
+        precondition(grammar.tokens(for: amount).map(\.rawValue) == tokens, "the grammar read from the table reads as the table")
     }
     return 0
 }

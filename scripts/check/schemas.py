@@ -25,10 +25,17 @@ pack_schema = json.load(open(os.path.join(root, "schemas/pack.schema.json")))
 report_schema = json.load(open(os.path.join(root, "schemas/report.schema.json")))
 checked = 0
 
+# Schemas refer to each other by $id (export and android-export to reading.schema.json): all of
+# schemas/ in one registry, so a $ref resolves to the file beside it and never to the network.
+from referencing import Registry, Resource
+registry = Registry().with_resources(
+    (document["$id"], Resource.from_contents(document))
+    for document in (json.load(open(path)) for path in sorted(glob.glob(os.path.join(root, "schemas/*.schema.json")))))
+
 def validator(schema):
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER, registry=registry)
 
 packs_v, report_v = validator(pack_schema), validator(report_schema)
 
@@ -233,4 +240,4 @@ try:
 finally:
     shutil.rmtree(work)
 
-print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export,android-export,payload,show,init}}.schema.json")
+print(f"schemas: {checked} documents checked against schemas/{{pack,report,manifest,index,export,android-export,reading,payload,show,init}}.schema.json")
