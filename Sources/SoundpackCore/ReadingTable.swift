@@ -178,42 +178,79 @@ public struct ReadingTable: Sendable, Hashable {
 }
 
 extension ReadingGrammar {
-    /// This grammar's transducer as a table: the states reachable from `starts`, layer by layer over
-    /// the 14 positions (the forward search `reachableTokens` makes, with every digit allowed), numbered
-    /// in the order they are first reached (starts first, then by position, state number and digit).
+    /// This grammar's transducer as a table, minimal: the states reachable from `starts`, layer by
+    /// layer over the 14 positions (the forward search `reachableTokens` makes, with every digit
+    /// allowed); then, from the last position back, the states of a layer that say the same tokens
+    /// for every digit and lead to equal states are merged (an accepting end and a rejecting one are
+    /// never equal), so no two states of a position read every continuation alike. Each position's
+    /// states are numbered from 0 in the order they are first reached (from the starts in order,
+    /// then by state number and digit). Every walk says what the grammar's says and ends accepting
+    /// when the grammar's does: only states are merged, never readings.
     func readingTable(id: GrammarID, options: [(name: String, value: String)]) -> ReadingTable {
-        var numbers: [State: Int] = [:]
-        var order: [State] = []
-        func number(_ state: State) -> Int {
-            if let known = numbers[state] { return known }
-            numbers[state] = order.count
-            order.append(state)
-            return order.count - 1
-        }
         let tokenIndex = Dictionary(uniqueKeysWithValues: tokens.enumerated().map { ($1, $0) })
-        let startNumbers = starts.map(number)
-        var layer = Array(Set(startNumbers)).sorted()
-        var steps: [[Int: [ReadingTable.Step]]] = []
+        // Forward: each layer's grammar states, and per state the ten (next state, tokens) steps.
+        var layers: [[State]] = [Self.unique(starts)]
+        var rows: [[State: [(next: State, tokens: [Int])]]] = []
         var buffer: [Token] = []
         for position in 0..<ReadingDigits.count {
-            var rows: [Int: [ReadingTable.Step]] = [:]
-            var next = Set<Int>()
-            for stateNumber in layer {
-                rows[stateNumber] = (0...9).map { digit in
-                    var state = order[stateNumber]
+            var layerRows: [State: [(next: State, tokens: [Int])]] = [:]
+            var next: [State] = []
+            for state in layers[position] {
+                layerRows[state] = (0...9).map { digit in
+                    var following = state
                     buffer.removeAll(keepingCapacity: true)
-                    step(&state, digit: digit, at: position, into: &buffer)
-                    let following = number(state)
-                    next.insert(following)
-                    return ReadingTable.Step(next: following, tokens: buffer.compactMap { tokenIndex[$0] })
+                    step(&following, digit: digit, at: position, into: &buffer)
+                    next.append(following)
+                    return (following, buffer.compactMap { tokenIndex[$0] })
                 }
             }
-            steps.append(rows)
-            layer = next.sorted()
+            rows.append(layerRows)
+            layers.append(Self.unique(next))
         }
-        let accepting = layer.filter { accepts(order[$0]) }
+        // Backward: the class of each state, per layer; at the end, accepted or not.
+        var classes: [[State: Int]] = Array(repeating: [:], count: ReadingDigits.count + 1)
+        for state in layers[ReadingDigits.count] { classes[ReadingDigits.count][state] = accepts(state) ? 1 : 0 }
+        for position in stride(from: ReadingDigits.count - 1, through: 0, by: -1) {
+            var signatures: [[Int]: Int] = [:]
+            for state in layers[position] {
+                let signature = rows[position][state]!.flatMap { [classes[position + 1][$0.next]!, $0.tokens.count] + $0.tokens }
+                classes[position][state] = signatures[signature] ?? { signatures[signature] = signatures.count; return signatures.count - 1 }()
+            }
+        }
+        return Self.numbered(rows: rows, layers: layers, classes: classes, accepting: layers[ReadingDigits.count].filter(accepts),
+                             id: id, options: options, tokens: tokens.map(\.rawValue))
+    }
+
+    /// The merged table with each position's classes numbered in the order they are first reached.
+    private static func numbered(rows: [[State: [(next: State, tokens: [Int])]]], layers: [[State]], classes: [[State: Int]], accepting: [State],
+                                 id: GrammarID, options: [(name: String, value: String)], tokens: [String]) -> ReadingTable {
+        var numbers = [[Int: Int]](repeating: [:], count: ReadingDigits.count + 1)  // class → number, per position
+        func number(_ state: State, at position: Int) -> Int {
+            let merged = classes[position][state]!
+            if let known = numbers[position][merged] { return known }
+            numbers[position][merged] = numbers[position].count
+            return numbers[position].count - 1
+        }
+        let starts = unique(layers[0].map { number($0, at: 0) })
+        var steps: [[Int: [ReadingTable.Step]]] = []
+        for position in 0..<ReadingDigits.count {
+            var written: [Int: [ReadingTable.Step]] = [:]
+            for state in layers[position] {
+                let here = number(state, at: position)
+                guard written[here] == nil else { continue }
+                written[here] = rows[position][state]!.map { ReadingTable.Step(next: number($0.next, at: position + 1), tokens: $0.tokens) }
+            }
+            steps.append(written)
+        }
         return ReadingTable(grammar: id.rawValue, options: Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0.value) }),
-                            tokens: tokens.map(\.rawValue), starts: startNumbers, accepting: accepting, steps: steps)
+                            tokens: tokens, starts: starts, accepting: unique(accepting.map { number($0, at: ReadingDigits.count) }).sorted(),
+                            steps: steps)
+    }
+
+    /// `items` without repeats, in the order first seen.
+    private static func unique<T: Hashable>(_ items: [T]) -> [T] {
+        var seen = Set<T>()
+        return items.filter { seen.insert($0).inserted }
     }
 }
 

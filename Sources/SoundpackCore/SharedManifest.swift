@@ -217,24 +217,29 @@ public struct SharedManifest: Sendable, Equatable, Codable {
     }
 
     /// The bytes `export` writes: an XML property list, or JSON with sorted keys and a final newline.
+    /// Refused above `StoreLimits.sharedManifestBytes`, which the app refuses to read.
     public func encoded(as encoding: Encoding) throws -> Data {
         if let problem = Self.keyProblem(key) { throw EncodingError(description: problem) }
+        let data: Data
         switch encoding {
         case .plist:
             let encoder = PropertyListEncoder()
             encoder.outputFormat = .xml
-            let data = try encoder.encode(self)
+            data = try encoder.encode(self)
             // Foundation writes a text's characters as they are, so one XML 1.0 forbids (a control
             // character, U+FFFE) would make a file no XML reader accepts: refused, never written.
             if let scalar = String(decoding: data, as: UTF8.self).xmlForbiddenScalar {
                 throw EncodingError(description: "a text holds U+\(String(format: "%04X", scalar.value)), which an XML property list cannot carry")
             }
-            return data
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return try encoder.encode(self) + Data("\n".utf8)
+            data = try encoder.encode(self) + Data("\n".utf8)
         }
+        guard data.count <= StoreLimits.sharedManifestBytes else {
+            throw EncodingError(description: "the manifest of \(packs.count) packs is \(data.count) bytes, above the \(StoreLimits.sharedManifestBytes >> 20) MiB an app reads; export the packs into several manifests")
+        }
+        return data
     }
 
     public init(from decoder: any Decoder) throws {

@@ -183,3 +183,21 @@ import Testing
         }
     }
 }
+
+@Suite struct SharedManifestSizeTests {
+    /// An export the app would refuse to read is never written: the writer holds the reader's limit.
+    @Test func aManifestAboveWhatTheAppReadsIsNotWritten() throws {
+        let grammar = Grammar(.enIN)
+        let clip = SharedPack.Clip(file: "x.caf", bytes: 1, sha256: String(repeating: "0", count: 64), durationSeconds: 0.1)
+        func manifest(_ count: Int) -> SharedManifest {
+            SharedManifest(bundledFiles: [], packs: Dictionary(uniqueKeysWithValues: (0..<count).map { n in
+                ("pay-\(n)", SharedPack(id: "pay-\(n)", version: "1.0.0", grammar: grammar, maxAmount: Amount(minorUnits: 100), texts: [:], yanked: false, clips: [.prefix: clip]))
+            }))
+        }
+        let one = try manifest(1).encoded(as: .plist)
+        #expect(try SharedManifest(data: one).packs.count == 1)
+        let many = StoreLimits.sharedManifestBytes / one.count + 1
+        #expect(throws: SharedManifest.EncodingError.self) { try manifest(many).encoded(as: .plist) }
+        #expect(throws: PlanError.self) { try SharedManifest(data: Data(count: StoreLimits.sharedManifestBytes + 1)) }
+    }
+}
