@@ -40,6 +40,23 @@ public struct ClipFacts: Sendable, Equatable, Codable {
     /// Samples that are NaN, infinite or beyond the float headroom; nil when there are none.
     /// They are measured as silence, so every other figure stays a finite number.
     package var nonFinite: NonFiniteSamples?
+    /// The clip's sound in brief (`VoicePrint`), from the same decode; nil when too short or silent
+    /// to tell, and for facts the catalog recorded (it keeps no prints). Not encoded.
+    package var print: VoicePrint? = nil
+
+    private enum CodingKeys: String, CodingKey {
+        case container, codec, bitsPerSample, sampleRate, channels, frames, durationSeconds, bytes, sha256, peakDbfs, truePeakDbtp,
+             momentaryMaxLufs, leadingSilenceMs, trailingSilenceMs, dcOffsetPercent, clippedRuns, silent, nonFinite
+    }
+
+    /// Equal when every measured figure is: the print is left out, as the catalog keeps none.
+    public static func == (lhs: ClipFacts, rhs: ClipFacts) -> Bool {
+        lhs.container == rhs.container && lhs.codec == rhs.codec && lhs.bitsPerSample == rhs.bitsPerSample && lhs.sampleRate == rhs.sampleRate
+            && lhs.channels == rhs.channels && lhs.frames == rhs.frames && lhs.durationSeconds == rhs.durationSeconds && lhs.bytes == rhs.bytes
+            && lhs.sha256 == rhs.sha256 && lhs.peakDbfs == rhs.peakDbfs && lhs.truePeakDbtp == rhs.truePeakDbtp && lhs.momentaryMaxLufs == rhs.momentaryMaxLufs
+            && lhs.leadingSilenceMs == rhs.leadingSilenceMs && lhs.trailingSilenceMs == rhs.trailingSilenceMs && lhs.dcOffsetPercent == rhs.dcOffsetPercent
+            && lhs.clippedRuns == rhs.clippedRuns && lhs.silent == rhs.silent && lhs.nonFinite == rhs.nonFinite
+    }
 
     /// The format clips of one pack must share.
     public var format: ClipFormat { ClipFormat(sampleRate: sampleRate, channels: channels, codec: codec) }
@@ -121,7 +138,7 @@ package struct AudioProbe: Sendable {
             }
         }
         if shared.count > 1 {
-            var meters = shared.map { ClipMeters(clips[$0.clip].probe, channels: 1) }
+            var meters = shared.map { ClipMeters(clips[$0.clip].probe, channels: 1, sampleRate: $0.reader.format.sampleRate) }
             var loudness = KWeightedLanes(clips: shared.count, sampleRate: shared[0].reader.format.sampleRate)
             var failed = -1
             do throws(AudioError) {
@@ -157,7 +174,7 @@ package struct AudioProbe: Sendable {
 
     /// Reads `reader` to its end through every meter of one clip.
     private func measure(_ reader: ChunkReader, bytes: [UInt8]) throws(AudioError) -> ClipFacts {
-        var meters = ClipMeters(self, channels: reader.format.channels)
+        var meters = ClipMeters(self, channels: reader.format.channels, sampleRate: reader.format.sampleRate)
         let loudness = try LoudnessMeter(channels: reader.format.channels, sampleRate: reader.format.sampleRate)
         while let (chunk, peak, sum) = try reader.nextWithSum() {
             meters.consume(chunk, peak: peak, sum: sum)
@@ -281,16 +298,19 @@ final class ChunkReader {
 struct ClipMeters {
     private var level: LevelMeter
     private var truePeak: TruePeakMeter
+    private var voice: VoicePrintMeter
 
-    init(_ probe: AudioProbe, channels: Int) {
+    init(_ probe: AudioProbe, channels: Int, sampleRate: Int) {
         level = LevelMeter(threshold: Float(pow(10, probe.silenceThresholdDbfs / 20)), channels: channels,
                            clippingRun: probe.clippingRunSamples)
         truePeak = TruePeakMeter(channels: channels)
+        voice = VoicePrintMeter(channels: channels, sampleRate: sampleRate)
     }
 
     mutating func consume(_ chunk: UnsafeBufferPointer<Float>, peak: Float, sum: Double) {
         level.consume(chunk, peak: peak, sum: sum)
         truePeak.add(chunk, samplePeak: peak)
+        voice.consume(chunk)
     }
 
     /// The facts of the clip `reader` has read to its end.
@@ -300,7 +320,7 @@ struct ClipMeters {
         let rate = Double(format.sampleRate)
         let silence = level.silence(totalFrames: frames)
         let rounded = AudioProbe.rounded
-        return ClipFacts(
+        var facts = ClipFacts(
             container: format.container, codec: format.codec, bitsPerSample: format.bitsPerSample,
             sampleRate: format.sampleRate, channels: format.channels, frames: frames,
             durationSeconds: Double(frames) / rate, bytes: bytes.count, sha256: Digest.sha256Hex(bytes),
@@ -313,6 +333,8 @@ struct ClipMeters {
             clippedRuns: level.clippedRuns,
             silent: level.firstAudible == nil,
             nonFinite: reader.nonFinite)
+        facts.print = voice.finish()
+        return facts
     }
 }
 

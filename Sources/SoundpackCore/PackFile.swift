@@ -201,6 +201,10 @@ public struct Checks: Sendable, Equatable {
     /// Largest allowed distance of a clip's momentary-max loudness from the pack median, in LU
     /// (`audio.loudness-outlier`).
     public var maxLoudnessDeviationLU: Double = 2
+    /// Two clips of different words whose voice prints correlate at least this much, and differ
+    /// by at most `maxDuplicateDifferenceDb` in every loud frame, are one recording (`audio.duplicate`).
+    public var minDuplicateSimilarity: Double = 0.95
+    public var maxDuplicateDifferenceDb: Double = 5
     /// A worst-case announcement above this many seconds is a `compose.banner-cut` warning: temporary
     /// banners are reported to cut a custom sound after about 5–7 s.
     public var bannerCutSeconds: Double = 5
@@ -231,6 +235,8 @@ public struct Checks: Sendable, Equatable {
         ("clippingRunSamples", 1...1_000, \.clippingRunSamples),
         ("maxDcOffsetPercent", 0...100, \.maxDcOffsetPercent),
         ("maxLoudnessDeviationLU", 0...60, \.maxLoudnessDeviationLU),
+        ("minDuplicateSimilarity", 0...1, \.minDuplicateSimilarity),
+        ("maxDuplicateDifferenceDb", 0...60, \.maxDuplicateDifferenceDb),
         ("bannerCutSeconds", 0.1...30, \.bannerCutSeconds),
         ("composeWarnSeconds", 0.1...30, \.composeWarnSeconds),
         ("composeMaxSeconds", 0.1...30, \.composeMaxSeconds),

@@ -23,6 +23,9 @@ enum RuleBook {
         PayloadPaymentID(), PayloadNoPaymentID(),
 
         StoreMissing(), StoreChanged(), StoreUnexpected(), StoreIndexMismatch(), StoreSignature(), StoreLeftover(),
+
+        // Added since: ids only grow, at the end, so SARIF's rule indices of the others stay.
+        AudioDuplicate(),
     ]
 
     /// Each rule's declaration by its id.

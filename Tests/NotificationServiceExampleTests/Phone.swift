@@ -26,7 +26,7 @@ struct Phone {
 
     /// Published wechat@1.0.0 (or `pack`: merchant, the demo pack with phrases), served; the app
     /// bundles `bundled` (file names) and the export. The configuration declares the store unsigned unless `trust` is `.signed`.
-    /// `suffix`: the pack also ends every announcement with a 1.28 s suffix clip (a take of the prefix).
+    /// `suffix`: the pack also ends every announcement with a 1.28 s suffix clip (the prefix backwards, `Fixtures.standIn`).
     /// `codec`, `rate`: the pack's clips converted first (`soundpack convert --codec --rate`), e.g. ima4, 48000.
     /// `signedWith`: every publish signs the manifests with that key (the configuration is left unsigned).
     /// `trust: .signed`: a fresh key signs every publish and the configuration trusts it, so the
@@ -45,7 +45,7 @@ struct Phone {
             try FileManager.default.moveItem(atPath: project.file("converted"), toPath: pack)
         }
         if suffix {
-            try FileManager.default.copyItem(atPath: pack + "/clips/prefix.caf", toPath: pack + "/clips/suffix.caf")
+            try Fixtures.standIn(for: pack + "/clips/prefix.caf", to: pack + "/clips/suffix.caf")
             try Fixtures.editManifest(pack) { object in
                 var clips = object["clips"] as? [String: Any] ?? [:]
                 clips["suffix"] = "clips/suffix.caf"

@@ -47,7 +47,7 @@ import SoundpackTestSupport
         #expect(missing.status == 1)
         for key in ["块", "毛", "分"] { #expect(missing.stdout.contains("[coverage.missing-token]") && missing.stdout.contains("'\(key)'"), "\(missing.stdout)") }
         for (key, stem) in [("块", "kuai"), ("毛", "mao"), ("分", "fen")] {
-            try FileManager.default.copyItem(atPath: pack + "/clips/5.caf", toPath: pack + "/clips/\(stem).caf")
+            try Fixtures.standIn(for: pack + "/clips/\(["kuai": "5", "mao": "6", "fen": "7"][stem]!).caf", to: pack + "/clips/\(stem).caf")
             try Fixtures.editManifest(pack) { object in
                 var clips = object["clips"] as? [String: Any] ?? [:]
                 clips[key] = "clips/\(stem).caf"

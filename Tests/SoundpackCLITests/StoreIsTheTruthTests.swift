@@ -53,7 +53,7 @@ struct Setup: CustomStringConvertible, Sendable {
         let before = try Self.storeBytes(setup, store, folder)
 
         // A runner without the catalog, and clip 5 changed: refused, naming the store; nothing in it changes.
-        try FileManager.default.copyItem(atPath: folder.file("packs/wechat/clips/6.caf"), toPath: folder.file("other-5.caf"))
+        try Fixtures.standIn(for: folder.file("packs/wechat/clips/5.caf"), to: folder.file("other-5.caf"))
         let original = try Data(contentsOf: URL(fileURLWithPath: folder.file("packs/wechat/clips/5.caf")))
         try FileManager.default.removeItem(atPath: folder.file("packs/wechat/clips/5.caf"))
         try FileManager.default.moveItem(atPath: folder.file("other-5.caf"), toPath: folder.file("packs/wechat/clips/5.caf"))
@@ -187,7 +187,7 @@ struct Setup: CustomStringConvertible, Sendable {
         let folder = try PublishEndToEndTests.project()
         try Fixtures.copyDemoPack(into: folder, as: "packs/wechat-copy")
         try FileManager.default.removeItem(atPath: folder.file("packs/wechat-copy/clips/5.caf"))
-        try FileManager.default.copyItem(atPath: folder.file("packs/wechat-copy/clips/6.caf"), toPath: folder.file("packs/wechat-copy/clips/5.caf"))
+        try Fixtures.standIn(for: folder.file("packs/wechat/clips/5.caf"), to: folder.file("packs/wechat-copy/clips/5.caf"))
         let dry = try Self.run(["publish", "--dry-run"], folder)
         let real = try Self.run(["publish"], folder)
         #expect(dry.status == 1 && real.status == 1, "\(dry.stdout)\n\(real.stdout)")

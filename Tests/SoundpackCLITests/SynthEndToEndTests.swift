@@ -70,7 +70,7 @@ import SoundpackTestSupport
             #!/bin/sh
             out=$1; shift
             printf '%s\\n' "$#" "$@" >> "\(folder.file("calls.log"))"
-            cp "\(Fixtures.demoPack)/clips/5.caf" "$out"
+            \(Fixtures.distinctDemoClip(to: "$out", slots: folder.file("slots")))
             """
         try script.write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o755)

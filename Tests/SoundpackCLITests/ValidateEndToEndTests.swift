@@ -309,9 +309,13 @@ enum Breakage: String, CaseIterable, Sendable {
         let folder = TemporaryFolder()
         let pack = try Fixtures.copyDemoPack(into: folder)
         let ima4 = Fixtures.repositoryRoot + "/Tests/SoundpackKitTests/Fixtures/ima4-mono.caf"
+        // One take under every key (one file named by many keys; copies of it would be audio.duplicate).
         for file in try FileManager.default.contentsOfDirectory(atPath: pack + "/clips") {
             try FileManager.default.removeItem(atPath: pack + "/clips/" + file)
-            try FileManager.default.copyItem(atPath: ima4, toPath: pack + "/clips/" + file)
+        }
+        try FileManager.default.copyItem(atPath: ima4, toPath: pack + "/clips/take.caf")
+        try Fixtures.editManifest(pack) { object in
+            object["clips"] = (object["clips"] as? [String: Any] ?? [:]).mapValues { _ in "clips/take.caf" }
         }
         let result = try Executable.run(["validate", pack, "--format", "json", "--no-record"], in: folder.path)
         #expect(result.status == 0, "\(result.stdout)")

@@ -85,6 +85,24 @@ public enum Fixtures {
         return samples
     }
 
+    /// Another take standing in for a word a pack lacks: `source`'s samples played backwards, in
+    /// the demo pack's format (22.05 kHz mono 16-bit CAF). Same length and level, but no copy of any
+    /// clip (a copy of another word's clip is `audio.duplicate`).
+    public static func standIn(for source: String, to path: String) throws {
+        try writeClip(AudioProbe().decode(path: source).samples.reversed(), to: path)
+    }
+
+    /// Shell lines for a script standing in for a TTS engine: copy to `out` a demo clip no earlier
+    /// call of the script copied (a slot taken with mkdir, so concurrent calls never share one),
+    /// since an engine that says every text with one recording makes a pack of duplicates.
+    public static func distinctDemoClip(to out: String, slots: String) -> String {
+        """
+        mkdir -p "\(slots)"; slot=0
+        while ! mkdir "\(slots)/$slot" 2>/dev/null; do slot=$((slot + 1)); done
+        set -- "\(demoPack)"/clips/*.caf; shift $((slot % $#)); cp "$1" \(out)
+        """
+    }
+
     /// Writes a tone clip into a pack, replacing whatever file was there.
     public static func writeClip(_ samples: [Float], to path: String, sampleRate: Int = 22_050, channels: Int = 1,
                                  container: Container = .caf, encoding: AudioFileWriter.Encoding = .pcm16) throws {

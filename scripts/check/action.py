@@ -402,7 +402,10 @@ def main():
 
         # A pull request that re-records a clip and forgets the version: refused on the pull request.
         def rerecord(path):
-            shutil.copy(os.path.join(path, "packs/wechat/clips/6.caf"), os.path.join(path, "packs/wechat/clips/5.caf"))
+            # A new take (the old one 5 % faster, by sox): a copy of another clip would be audio.duplicate.
+            clip = os.path.join(path, "packs/wechat/clips/5.caf")
+            subprocess.run(["sox", "-D", clip, clip + ".take.caf", "tempo", "1.05"], check=True)
+            os.replace(clip + ".take.caf", clip)
         git(source, "checkout", "-q", "-b", "rerecord")
         rerecord(source)
         git(source, "commit", "-qam", "re-record 5")

@@ -22,7 +22,8 @@ import os, re, shutil, subprocess, sys, tempfile
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, ".build/debug/soundpack"))
 NARRATION = {
-    "# change clips/5.caf without touching the version…": "cp packs/wechat/clips/6.caf packs/wechat/clips/5.caf",
+    # A new take of 5 (the old one 5 % faster): a copy of another clip would be audio.duplicate.
+    "# change clips/5.caf without touching the version…": "sox -D packs/wechat/clips/5.caf retake.caf tempo 1.05 && mv retake.caf packs/wechat/clips/5.caf",
     '# …set "version": "1.0.1"': "sed -i 's/\"version\" : \"1.0.0\"/\"version\" : \"1.0.1\"/' packs/wechat/pack.json",
 }
 TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")

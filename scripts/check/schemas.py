@@ -73,8 +73,10 @@ try:
 
     # Every reading option chosen (DESIGN §4a), with the clips they need.
     options = copy("options")
-    for key, stem in (("块", "kuai"), ("毛", "mao"), ("分", "fen"), ("两", "liang")):
-        shutil.copy(os.path.join(options, "clips/5.caf"), os.path.join(options, f"clips/{stem}.caf"))
+    # Stand-in takes of the words the demo pack lacks: other clips backwards (sox), since a copy of
+    # another word's clip is audio.duplicate.
+    for source, stem in (("5", "kuai"), ("6", "mao"), ("7", "fen"), ("8", "liang")):
+        subprocess.run(["sox", "-D", os.path.join(options, f"clips/{source}.caf"), os.path.join(options, f"clips/{stem}.caf"), "reverse"], check=True)
     edit(options, lambda d: (d.update({"id": "options", "grammarOptions": {"two": "liang-large", "money": "kuai-mao", "tenStart": "yi-shi"}}),
                              d["clips"].update({"块": "clips/kuai.caf", "毛": "clips/mao.caf", "分": "clips/fen.caf", "两": "clips/liang.caf"})))
     packs_v.validate(json.load(open(os.path.join(options, "pack.json"))))

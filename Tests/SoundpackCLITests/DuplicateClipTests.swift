@@ -1,0 +1,68 @@
+// audio.duplicate, measured on a labelled set: clean packs (every demo pack, and packs synthesised
+// with other voices, where Hindi's 33/35 and 43/45 sound alike in most of their length) must give
+// no finding; planted copies (the same bytes, re-levelled, passed through µ-law, resampled and back)
+// must each give one, naming the planted clip.
+
+import Foundation
+import Testing
+import SoundpackAudio
+import SoundpackTestSupport
+
+@Suite struct DuplicateClipTests {
+    static func duplicates(_ pack: String, in folder: TemporaryFolder) throws -> [String] {
+        let result = try Executable.run(["validate", pack, "--format", "json", "--no-record"], in: folder.path)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+        let packs = try #require(report["packs"] as? [[String: Any]], "no packs in the report")
+        try #require(!packs.isEmpty && packs.allSatisfy { $0["findings"] is [[String: Any]] }, "the report holds no pack's findings")
+        return packs.flatMap { ($0["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "audio.duplicate" }.compactMap { $0["token"] as? String } }
+    }
+
+    @Test(arguments: ["wechat", "merchant", "en-us", "hi-in"])
+    func aDemoPackHasNoDuplicate(_ name: String) throws {
+        let folder = TemporaryFolder()
+        #expect(try Self.duplicates(Fixtures.repositoryRoot + "/packs/" + name, in: folder) == [])
+    }
+
+    /// Other voices: espeak-ng's Hindi (male and female variant), Mandarin female, en-IN; synth
+    /// itself validates, so a false finding would fail it.
+    @Test(arguments: [("hi-IN", "hi"), ("hi-IN", "hi+f2"), ("zh-Hans", "cmn+f3"), ("en-IN", "en-us+m3")])
+    func aSynthesisedPackHasNoDuplicate(_ grammar: String, _ voice: String) throws {
+        let folder = TemporaryFolder()
+        let made = try Executable.run(["synth", "voiced", "--id", "voiced", "--grammar", grammar, "--voice", voice, "--max-amount", "99999.99"], in: folder.path)
+        try #require(made.status == 0, "\(made.stdout)\(made.stderr)")
+        #expect(try Self.duplicates("voiced", in: folder) == [])
+    }
+
+    @Test func everyPlantedCopyIsFoundAndNamed() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "planted")
+        let clips = pack + "/clips/"
+        // µ-law and 16 kHz versions of the pack, made by soundpack itself.
+        for (name, options) in [("ulaw", ["--codec", "ulaw"]), ("low", ["--rate", "16000"])] {
+            let made = try Executable.run(["convert", Fixtures.demoPack, name] + options, in: folder.path)
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        let back = try Executable.run(["convert", "low", "back", "--rate", "22050"], in: folder.path)
+        try #require(back.status == 0, "\(back.stderr)")
+        // 6 is a copy of 5; 8 is 3 at half the level; 9 is 2 through µ-law; 百 is 4 resampled down and up.
+        try FileManager.default.removeItem(atPath: clips + "6.caf")
+        try FileManager.default.copyItem(atPath: clips + "5.caf", toPath: clips + "6.caf")
+        try Fixtures.writeClip(try AudioProbe().decode(path: clips + "3.caf").samples.map { $0 * 0.5 }, to: clips + "8.caf")
+        try Fixtures.writeClip(try AudioProbe().decode(path: folder.file("ulaw/clips/2.caf")).samples, to: clips + "9.caf")
+        try Fixtures.writeClip(try AudioProbe().decode(path: folder.file("back/clips/4.caf")).samples, to: clips + "bai.caf")
+        #expect(Set(try Self.duplicates("planted", in: folder)) == ["6", "8", "9", "百"])
+    }
+
+    /// One file under two keys is a choice made in pack.json, not a copy.
+    @Test func oneFileUnderTwoKeysIsAllowed() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "shared")
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            clips["6"] = clips["5"]
+            object["clips"] = clips
+        }
+        try FileManager.default.removeItem(atPath: pack + "/clips/6.caf")
+        #expect(try Self.duplicates("shared", in: folder) == [])
+    }
+}
