@@ -119,21 +119,23 @@ if [ "$what" = all ] || [ "$what" = validate ]; then
   rates=(16000 22050 24000 44100 48000)
   codecs=(pcm16 ulaw alaw)
   containers=(caf wav aiff)
+  # 20 clips: the demo pack's 18, and 两 and a suffix as other takes (2 and 元 backwards, by sox:
+  # copies of another word's clip would be audio.duplicate).
+  source=$work/source
+  rm -rf "$source"; cp -R packs/wechat "$source"
+  sox -D packs/wechat/clips/2.caf "$source/clips/liang.caf" reverse
+  sox -D packs/wechat/clips/yuan.caf "$source/clips/suffix.caf" reverse
+  python3 - "$source/pack.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["clips"]["两"] = "clips/liang.caf"
+d["clips"]["suffix"] = "clips/suffix.caf"
+json.dump(d, open(sys.argv[1], "w"), ensure_ascii=False, indent=2)
+PY
   for i in $(seq -w 1 50); do
     r=${rates[$((10#$i % 5))]}; c=${codecs[$((10#$i % 3))]}; k=${containers[$(((10#$i / 3) % 3))]}
-    "$bin" convert packs/wechat "$packs/p$i" --rate "$r" --codec "$c" --container "$k" >/dev/null
-    # 20 clips: add 两 and a suffix (copies of existing clips) to the 18 of the demo pack.
-    cp "$packs/p$i/clips/2.$k" "$packs/p$i/clips/liang.$k"
-    cp "$packs/p$i/clips/yuan.$k" "$packs/p$i/clips/suffix.$k"
-    python3 - "$packs/p$i/pack.json" "$k" "$i" <<'PY'
-import json, sys
-path, ext, i = sys.argv[1:]
-d = json.load(open(path))
-d["id"] = "bench-" + i
-d["clips"]["两"] = "clips/liang." + ext
-d["clips"]["suffix"] = "clips/suffix." + ext
-json.dump(d, open(path, "w"), ensure_ascii=False, indent=2)
-PY
+    "$bin" convert "$source" "$packs/p$i" --rate "$r" --codec "$c" --container "$k" >/dev/null
+    sed -i "s/\"id\" *: *\"wechat\"/\"id\": \"bench-$i\"/" "$packs/p$i/pack.json"
   done
   find "$packs" -type f ! -name pack.json | sort >"$work/clips.txt"
   clips=$(wc -l <"$work/clips.txt")

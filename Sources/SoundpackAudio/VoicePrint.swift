@@ -15,6 +15,8 @@ package struct VoicePrint: Sendable, Equatable {
 
     /// Frames, each `bands` values (log10 of band energy, mean removed), in time order.
     package var values: [Float]
+    /// What the voice sounds like, over the frames within 15 dB of the loudest.
+    package var voice = VoiceFeatures()
     package var frames: Int { values.count / Self.bands }
 
     /// How alike two prints are, from -1 to 1: the correlation of their values with the second
@@ -75,30 +77,37 @@ package struct VoicePrint: Sendable, Equatable {
     }
 }
 
-/// Builds a clip's `VoicePrint` chunk by chunk: mono, averaged down to 8 kHz, 256-sample
-/// Hann-windowed frames at a 128-sample hop, each one FFT.
+/// A voice's figures in one clip: who speaks, rather than what is said.
+package struct VoiceFeatures: Sendable, Equatable {
+    /// The median fundamental frequency of the voiced loud frames (YIN); nil with fewer than three.
+    package var pitchHz: Double?
+    /// Where the spectrum's energy sits (energy-weighted mean of the bands' centres), in Hz.
+    package var centroidHz: Double = 0
+    /// How fast energy falls with frequency: the slope of band level over the bands' mel scale, in
+    /// dB per band (negative: darker).
+    package var tiltDb: Double = 0
+}
+
+/// Builds a clip's `VoicePrint`: `consume` only resamples each chunk to mono 8 kHz (cheap, in the
+/// probe's decode pass); `finish` cuts 256-sample Hann-windowed frames at a 128-sample hop, one FFT
+/// each, and measures the voice.
 struct VoicePrintMeter {
     private static let size = 256, hop = 128
     /// The rate frames are cut at: every clip's print has the same frames per second.
-    private static let rate = 8_000.0
+    private static let rate: Float = 8_000
     private let channels: Int
     /// Input samples per 8 kHz sample (1 for a clip at 8 kHz or below, whose samples are taken as they are).
     private let step: Double
-    /// The last filtered input sample, and where the next 8 kHz sample falls after it (in input samples).
-    private var previous = 0.0, due = 0.0
-    /// A 4th-order Butterworth low-pass at 3.8 kHz before the rate is divided down, so what lies
-    /// above it does not fold into the bands (a copy resampled elsewhere keeps its print); none at 8 kHz.
-    private var lowPass: [Biquad]
-    private var window: [Float] = []
-    private var bandEnergies: [Float] = []
-    private var bandOfBin: [Int]
+    /// The last input sample consumed, and where the next 8 kHz sample falls from the next chunk's first.
+    private var previous: Float = 0, next = 0.0
+    private let bandOfBin: [Int]
+    /// The clip at 8 kHz, mono.
+    private var signal: [Float] = []
 
     init(channels: Int, sampleRate: Int) {
         self.channels = max(channels, 1)
-        step = max(1, Double(sampleRate) / Self.rate)
-        bandOfBin = Self.bands(rate: min(Self.rate, Double(max(sampleRate, 1))))
-        lowPass = sampleRate > Int(Self.rate) ? [0.541_196, 1.306_563].map { Biquad(lowPassAt: VoicePrint.highHz, q: $0, sampleRate: Double(sampleRate)) } : []
-        window.reserveCapacity(Self.size)
+        step = max(1, Double(sampleRate) / Double(Self.rate))
+        bandOfBin = Self.bands(rate: Double(min(Self.rate, Float(max(sampleRate, 1)))))
     }
 
     /// For each FFT bin (0 ..< size/2), its band, or -1 outside them.
@@ -113,34 +122,45 @@ struct VoicePrintMeter {
         }
     }
 
+    /// Resamples the chunk to mono 8 kHz by linear interpolation between input samples: the output
+    /// samples fall every `step` input samples, counted from the clip's first.
     mutating func consume(_ chunk: UnsafeBufferPointer<Float>) {
-        var index = 0
-        while index + channels <= chunk.count {
+        let channels = self.channels, frames = chunk.count / channels
+        guard frames > 0 else { return }
+        func mono(_ frame: Int) -> Float {
+            guard channels > 1 else { return chunk[frame] }
             var sum: Float = 0
-            for channel in 0..<channels { sum += chunk[index + channel] }
-            index += channels
-            // Averaged down to 8 kHz: each output sample is the mean of the input samples since the last.
-            var sample = Double(sum) / Double(channels)
-            for stage in lowPass.indices { sample = lowPass[stage].filter(sample) }
-            // Resampled to 8 kHz by linear interpolation between input samples (the band is below 4 kHz).
-            due -= 1
-            defer { previous = sample }
-            guard due <= 0 else { continue }
-            let weight = 1 + due  // where the output falls between `previous` (0) and `sample` (1)
-            window.append(Float(previous + (sample - previous) * weight))
-            due += step
-            if window.count == Self.size {
-                bandEnergies += VoiceFFT.shared.bandEnergies(window, bandOfBin: bandOfBin, bands: VoicePrint.bands)
-                window.removeFirst(Self.hop)
+            for channel in 0..<channels { sum += chunk[frame * channels + channel] }
+            return sum / Float(channels)
+        }
+        // `next` is where the next output falls, in input frames from this chunk's first (-1 ..< 0:
+        // between the last chunk's final sample and this one's first).
+        var next = self.next
+        let outputs = next < Double(frames - 1) ? Int(((Double(frames - 1) - next) / step).rounded(.up)) : 0
+        let written = signal.count
+        signal.append(contentsOf: repeatElement(0, count: outputs))
+        let previous = self.previous
+        signal.withUnsafeMutableBufferPointer { out in
+            for n in 0..<outputs {
+                let index = Int(next.rounded(.down)), weight = Float(next - next.rounded(.down))
+                let a = index < 0 ? previous : mono(index), b = mono(index + 1)
+                out[written + n] = a + (b - a) * weight
+                next += step
             }
         }
+        self.previous = mono(frames - 1)
+        self.next = next - Double(frames)
     }
 
     /// The print of what was consumed; nil when nothing rises 40 dB above the rest, or fewer than
     /// three frames do (too short or silent to tell).
     func finish() -> VoicePrint? {
-        let bands = VoicePrint.bands, frames = bandEnergies.count / bands
+        let bands = VoicePrint.bands
+        guard signal.count >= Self.size else { return nil }
+        let frames = (signal.count - Self.size) / Self.hop + 1
         guard frames >= 3 else { return nil }
+        var bandEnergies = [Float](repeating: 0, count: frames * bands)
+        VoiceFFT.shared.bandEnergies(of: signal, frames: frames, hop: Self.hop, bandOfBin: bandOfBin, bands: bands, into: &bandEnergies)
         let totals = (0..<frames).map { frame in bandEnergies[frame * bands ..< (frame + 1) * bands].reduce(0, +) }
         guard let loudest = totals.max(), loudest > 1e-9 else { return nil }
         let heard = totals.indices.filter { totals[$0] >= loudest * 1e-4 }
@@ -148,28 +168,86 @@ struct VoicePrintMeter {
         var values = bandEnergies[first * bands ..< (last + 1) * bands].map { log10($0 + loudest * 1e-5) }
         let mean = values.reduce(0, +) / Float(values.count)
         for index in values.indices { values[index] -= mean }
-        return VoicePrint(values: values)
-    }
-}
-
-/// One second-order section (RBJ's cookbook low-pass), direct form I.
-struct Biquad {
-    private let b0, b1, b2, a1, a2: Double
-    private var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
-
-    init(lowPassAt frequency: Double, q: Double, sampleRate: Double) {
-        let w = 2 * Double.pi * frequency / sampleRate, alpha = sin(w) / (2 * q), a0 = 1 + alpha
-        b1 = (1 - cos(w)) / a0
-        b0 = b1 / 2
-        b2 = b0
-        a1 = -2 * cos(w) / a0
-        a2 = (1 - alpha) / a0
+        let loud = (first...last).filter { totals[$0] >= loudest * 0.031_6 }  // within 15 dB
+        return VoicePrint(values: values, voice: voice(frames: loud, totals: totals, energies: bandEnergies))
     }
 
-    mutating func filter(_ x: Double) -> Double {
-        let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
-        (x2, x1, y2, y1) = (x1, x, y1, y)
-        return y
+    /// Pitch, centroid and tilt over the loud frames.
+    private func voice(frames loud: [Int], totals: [Float], energies bandEnergies: [Float]) -> VoiceFeatures {
+        let bands = VoicePrint.bands
+        var features = VoiceFeatures()
+        // The pitch of the loudest frames (vowels), at most `pitchFrames` of them.
+        let loudest = loud.sorted { totals[$0] > totals[$1] }.prefix(Self.pitchFrames)
+        let pitches = signal.withUnsafeBufferPointer { samples in loudest.compactMap { Self.pitch(samples, from: $0 * Self.hop) } }.sorted()
+        features.pitchHz = pitches.count >= 3 ? pitches[pitches.count / 2] : nil
+        var weighted = 0.0, total = 0.0, slopes = 0.0
+        let centres = Self.bandCentres
+        for frame in loud {
+            let energies = bandEnergies[frame * bands ..< (frame + 1) * bands].map(Double.init)
+            for (band, energy) in energies.enumerated() { weighted += energy * centres[band]; total += energy }
+            // Least-squares slope of 10·log10(energy) over the band index.
+            let levels = energies.map { 10 * log10($0 + 1e-12) }
+            let meanIndex = Double(bands - 1) / 2, meanLevel = levels.reduce(0, +) / Double(bands)
+            var numerator = 0.0, denominator = 0.0
+            for (band, level) in levels.enumerated() { numerator += (Double(band) - meanIndex) * (level - meanLevel); denominator += (Double(band) - meanIndex) * (Double(band) - meanIndex) }
+            slopes += numerator / denominator
+        }
+        features.centroidHz = total > 0 ? weighted / total : 0
+        features.tiltDb = loud.isEmpty ? 0 : slopes / Double(loud.count)
+        return features
+    }
+
+    /// How many of a clip's loudest frames its pitch is the median of.
+    private static let pitchFrames = 5
+
+    /// The bands' centre frequencies, in Hz.
+    private static let bandCentres: [Double] = {
+        func mel(_ hz: Double) -> Double { 2_595 * log10(1 + hz / 700) }
+        func hz(_ mel: Double) -> Double { 700 * (pow(10, mel / 2_595) - 1) }
+        let low = mel(VoicePrint.lowHz), width = (mel(VoicePrint.highHz) - low) / Double(VoicePrint.bands)
+        return (0..<VoicePrint.bands).map { hz(low + (Double($0) + 0.5) * width) }
+    }()
+
+    /// YIN's fundamental of the 320 samples from `start` (40 ms, over two periods of the lowest
+    /// voice; 70–400 Hz), or nil when unvoiced: the first lag whose cumulative-mean-normalised
+    /// difference falls below 0.25, at its local minimum; failing that, the deepest dip when it is
+    /// below 0.35 (a voice whose pitch moves within the window, as tones do).
+    private static func pitch(_ signal: UnsafeBufferPointer<Float>, from start: Int) -> Double? {
+        let window = 320, minLag = Int(rate / 400), maxLag = Int(rate / 70), width = window - maxLag
+        let start = min(start, signal.count - window)
+        guard start >= 0, let base = signal.baseAddress else { return nil }
+        let frame = base + start
+        var running: Float = 0, previous = Float.infinity
+        var found: Int?, deepest = (lag: 0, value: Float.infinity)
+        let raw = UnsafeRawPointer(frame), lanes = width / 8
+        for lag in 1...maxLag {
+            // Eight lanes at a time (the sum's order differs from a plain loop's by rounding only).
+            var sums = SIMD8<Float>()
+            for block in 0..<lanes {
+                let a = raw.loadUnaligned(fromByteOffset: block * 32, as: SIMD8<Float>.self)
+                let b = raw.loadUnaligned(fromByteOffset: (block * 8 + lag) * 4, as: SIMD8<Float>.self)
+                let delta = a - b
+                sums += delta * delta
+            }
+            var difference = sums.sum()
+            for index in lanes * 8 ..< width {
+                let delta = frame[index] - frame[index + lag]
+                difference += delta * delta
+            }
+            running += difference
+            let normalised = running > 0 ? difference * Float(lag) / running : 1
+            if lag >= minLag {
+                if found != nil {
+                    if normalised < previous { found = lag } else { break }
+                } else if normalised < 0.25 {
+                    found = lag
+                }
+                if normalised < deepest.value { deepest = (lag, normalised) }
+            }
+            previous = normalised
+        }
+        if found == nil, deepest.value < 0.35 { found = deepest.lag }
+        return found.map { Double(rate) / Double($0) }
     }
 }
 
@@ -177,37 +255,100 @@ struct Biquad {
 final class VoiceFFT: Sendable {
     static let shared = VoiceFFT(size: 256)
     private let size: Int
+    /// The twiddles of every stage, one after another: for the stage of span `s` (1, 2, 4 … size/2),
+    /// the `s` values e^(−iπk/s), k = 0 ..< s, starting at index `s − 1`; contiguous, so a stage's
+    /// butterflies run eight at a time.
     private let cosines: [Float], sines: [Float], hann: [Float], reversed: [Int]
 
     init(size: Int) {
         self.size = size
-        cosines = (0..<size / 2).map { Float(cos(-2 * Double.pi * Double($0) / Double(size))) }
-        sines = (0..<size / 2).map { Float(sin(-2 * Double.pi * Double($0) / Double(size))) }
+        let spans = (0..<size.trailingZeroBitCount).map { 1 << $0 }
+        cosines = spans.flatMap { span in (0..<span).map { Float(cos(-Double.pi * Double($0) / Double(span))) } }
+        sines = spans.flatMap { span in (0..<span).map { Float(sin(-Double.pi * Double($0) / Double(span))) } }
         hann = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
         let bits = size.trailingZeroBitCount
         reversed = (0..<size).map { index in (0..<bits).reduce(0) { $0 << 1 | (index >> $1 & 1) } }
     }
 
-    /// The windowed frame's power summed per band.
-    func bandEnergies(_ frame: [Float], bandOfBin: [Int], bands: Int) -> [Float] {
+    /// Each frame's power summed per band: frame `f` is the `size` samples from `f × hop`, windowed.
+    /// Two frames go through one complex FFT (one as the real part, the next as the imaginary) and
+    /// are told apart by the spectrum's symmetry: X[k] = (Z[k] + Z*[N−k]) / 2, Y[k] = (Z[k] − Z*[N−k]) / 2i.
+    func bandEnergies(of signal: [Float], frames: Int, hop: Int, bandOfBin: [Int], bands: Int, into energies: inout [Float]) {
+        let size = self.size
         var real = [Float](repeating: 0, count: size), imaginary = [Float](repeating: 0, count: size)
-        for index in 0..<size { real[reversed[index]] = frame[index] * hann[index] }
-        var span = 1
-        while span < size {
-            let stride = size / (span * 2)
-            for start in Swift.stride(from: 0, to: size, by: span * 2) {
-                for k in 0..<span {
-                    let (c, s) = (cosines[k * stride], sines[k * stride])
-                    let (i, j) = (start + k, start + k + span)
-                    let tr = real[j] * c - imaginary[j] * s, ti = real[j] * s + imaginary[j] * c
-                    (real[j], imaginary[j]) = (real[i] - tr, imaginary[i] - ti)
-                    (real[i], imaginary[i]) = (real[i] + tr, imaginary[i] + ti)
+        let tables = (reversed: self.reversed, hann: self.hann, bandOfBin: bandOfBin)
+        // Unchecked views of the tables: every index below is in range by construction.
+        tables.reversed.withUnsafeBufferPointer { reversed in
+        tables.hann.withUnsafeBufferPointer { hann in
+        tables.bandOfBin.withUnsafeBufferPointer { bandOfBin in
+        signal.withUnsafeBufferPointer { signal in
+            real.withUnsafeMutableBufferPointer { re in
+                imaginary.withUnsafeMutableBufferPointer { im in
+                    energies.withUnsafeMutableBufferPointer { out in
+                        for frame in stride(from: 0, to: frames, by: 2) {
+                            let (first, second) = (frame * hop, frame + 1 < frames ? (frame + 1) * hop : -1)
+                            for index in 0..<size {
+                                re[reversed[index]] = signal[first + index] * hann[index]
+                                im[reversed[index]] = second < 0 ? 0 : signal[second + index] * hann[index]
+                            }
+                            transform(re, im)
+                            for bin in 0..<size / 2 where bandOfBin[bin] >= 0 {
+                                let mirror = (size - bin) % size
+                                let (xr, xi) = ((re[bin] + re[mirror]) / 2, (im[bin] - im[mirror]) / 2)
+                                out[frame * bands + bandOfBin[bin]] += xr * xr + xi * xi
+                                if second >= 0 {
+                                    let (yr, yi) = ((im[bin] + im[mirror]) / 2, (re[mirror] - re[bin]) / 2)
+                                    out[(frame + 1) * bands + bandOfBin[bin]] += yr * yr + yi * yi
+                                }
+                            }
+                        }
+                    }
                 }
             }
-            span *= 2
         }
-        var energies = [Float](repeating: 0, count: bands)
-        for bin in 0..<size / 2 where bandOfBin[bin] >= 0 { energies[bandOfBin[bin]] += real[bin] * real[bin] + imaginary[bin] * imaginary[bin] }
-        return energies
+        }
+        }
+        }
+    }
+
+    /// The in-place radix-2 FFT of bit-reversed input; from span 8 on, eight butterflies at a time.
+    private func transform(_ real: UnsafeMutableBufferPointer<Float>, _ imaginary: UnsafeMutableBufferPointer<Float>) {
+        guard let re = real.baseAddress, let im = imaginary.baseAddress else { return }
+        cosines.withUnsafeBufferPointer { cosines in
+            sines.withUnsafeBufferPointer { sines in
+                guard let cos = cosines.baseAddress, let sin = sines.baseAddress else { return }
+                var span = 1
+                while span < size {
+                    let twiddle = span - 1  // this stage's first twiddle
+                    for start in Swift.stride(from: 0, to: size, by: span * 2) {
+                        var k = 0
+                        if span >= 8 {
+                            while k < span {
+                                let (i, j) = (start + k, start + k + span)
+                                let c = UnsafeRawPointer(cos + twiddle + k).loadUnaligned(as: SIMD8<Float>.self)
+                                let s = UnsafeRawPointer(sin + twiddle + k).loadUnaligned(as: SIMD8<Float>.self)
+                                let (ri, ii) = (UnsafeRawPointer(re + i).loadUnaligned(as: SIMD8<Float>.self), UnsafeRawPointer(im + i).loadUnaligned(as: SIMD8<Float>.self))
+                                let (rj, ij) = (UnsafeRawPointer(re + j).loadUnaligned(as: SIMD8<Float>.self), UnsafeRawPointer(im + j).loadUnaligned(as: SIMD8<Float>.self))
+                                let tr = rj * c - ij * s, ti = rj * s + ij * c
+                                UnsafeMutableRawPointer(re + j).storeBytes(of: ri - tr, as: SIMD8<Float>.self)
+                                UnsafeMutableRawPointer(im + j).storeBytes(of: ii - ti, as: SIMD8<Float>.self)
+                                UnsafeMutableRawPointer(re + i).storeBytes(of: ri + tr, as: SIMD8<Float>.self)
+                                UnsafeMutableRawPointer(im + i).storeBytes(of: ii + ti, as: SIMD8<Float>.self)
+                                k += 8
+                            }
+                        }
+                        while k < span {
+                            let (c, s) = (cos[twiddle + k], sin[twiddle + k])
+                            let (i, j) = (start + k, start + k + span)
+                            let tr = re[j] * c - im[j] * s, ti = re[j] * s + im[j] * c
+                            (re[j], im[j]) = (re[i] - tr, im[i] - ti)
+                            (re[i], im[i]) = (re[i] + tr, im[i] + ti)
+                            k += 1
+                        }
+                    }
+                    span *= 2
+                }
+            }
+        }
     }
 }

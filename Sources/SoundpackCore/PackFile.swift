@@ -205,6 +205,9 @@ public struct Checks: Sendable, Equatable {
     /// by at most `maxDuplicateDifferenceDb` in every loud frame, are one recording (`audio.duplicate`).
     public var minDuplicateSimilarity: Double = 0.95
     public var maxDuplicateDifferenceDb: Double = 5
+    /// A clip whose median pitch is more than this many semitones from the pack's median is a
+    /// `audio.voice-outlier` warning: another speaker or voice.
+    public var maxVoicePitchSemitones: Double = 7
     /// A worst-case announcement above this many seconds is a `compose.banner-cut` warning: temporary
     /// banners are reported to cut a custom sound after about 5–7 s.
     public var bannerCutSeconds: Double = 5
@@ -237,6 +240,7 @@ public struct Checks: Sendable, Equatable {
         ("maxLoudnessDeviationLU", 0...60, \.maxLoudnessDeviationLU),
         ("minDuplicateSimilarity", 0...1, \.minDuplicateSimilarity),
         ("maxDuplicateDifferenceDb", 0...60, \.maxDuplicateDifferenceDb),
+        ("maxVoicePitchSemitones", 0...48, \.maxVoicePitchSemitones),
         ("bannerCutSeconds", 0.1...30, \.bannerCutSeconds),
         ("composeWarnSeconds", 0.1...30, \.composeWarnSeconds),
         ("composeMaxSeconds", 0.1...30, \.composeMaxSeconds),

@@ -10,9 +10,9 @@ import SoundpackSupport
 /// decode as every other probe): correlation at least `checks.minDuplicateSimilarity` (default
 /// 0.95) and no loud frame of either more than `checks.maxDuplicateDifferenceDb` (default 5 dB)
 /// from the other. Measured on 20,419 pairs of clean clips (the demo packs and seven packs synthesised
-/// with other voices): words alike in most of their length (Hindi 43 and 45, 0.979) part by 7.2 dB
+/// with other voices): words alike in most of their length (Hindi 43 and 45, up to 0.971) part by 7.5 dB
 /// or more where they differ, while copies (resampled, µ-law, MP3 and back, re-levelled) stay within
-/// 0.7 dB. One file under two keys is allowed (that is a choice made in pack.json), and so are two
+/// 1 dB. One file under two keys is allowed (that is a choice made in pack.json), and so are two
 /// keys whose texts are one word.
 struct AudioDuplicate: PackRule {
     static let id = RuleID.audioDuplicate

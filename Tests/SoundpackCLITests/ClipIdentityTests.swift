@@ -1,26 +1,53 @@
-// audio.duplicate, measured on a labelled set: clean packs (every demo pack, and packs synthesised
-// with other voices, where Hindi's 33/35 and 43/45 sound alike in most of their length) must give
-// no finding; planted copies (the same bytes, re-levelled, passed through µ-law, resampled and back)
-// must each give one, naming the planted clip.
+// audio.duplicate and audio.voice-outlier, measured on a labelled set: clean packs (every demo
+// pack, and packs synthesised with other voices, where Hindi's 33/35 and 43/45 sound alike in most
+// of their length) must give no finding; planted copies (the same bytes, re-levelled, passed through µ-law, resampled and back)
+// must each give one, naming the planted clip. A clip of a voice of the other sex, swapped between
+// two packs synthesised with espeak-ng's male and female variants, is audio.voice-outlier.
 
 import Foundation
 import Testing
 import SoundpackAudio
 import SoundpackTestSupport
 
-@Suite struct DuplicateClipTests {
+@Suite struct ClipIdentityTests {
     static func duplicates(_ pack: String, in folder: TemporaryFolder) throws -> [String] {
+        try findings(of: "audio.duplicate", pack, in: folder)
+    }
+
+    /// The tokens `rule` names in `validate --format json` of `pack`.
+    static func findings(of rule: String, _ pack: String, in folder: TemporaryFolder) throws -> [String] {
         let result = try Executable.run(["validate", pack, "--format", "json", "--no-record"], in: folder.path)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
         let packs = try #require(report["packs"] as? [[String: Any]], "no packs in the report")
         try #require(!packs.isEmpty && packs.allSatisfy { $0["findings"] is [[String: Any]] }, "the report holds no pack's findings")
-        return packs.flatMap { ($0["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "audio.duplicate" }.compactMap { $0["token"] as? String } }
+        return packs.flatMap { ($0["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == rule }.compactMap { $0["token"] as? String } }
     }
 
     @Test(arguments: ["wechat", "merchant", "en-us", "hi-in"])
     func aDemoPackHasNoDuplicate(_ name: String) throws {
         let folder = TemporaryFolder()
         #expect(try Self.duplicates(Fixtures.repositoryRoot + "/packs/" + name, in: folder) == [])
+        #expect(try Self.findings(of: "audio.voice-outlier", Fixtures.repositoryRoot + "/packs/" + name, in: folder) == [])
+    }
+
+    /// audio.voice-outlier: one clip of a voice of the other sex, planted both ways in packs
+    /// synthesised with espeak-ng's male and female variants, is named, and nothing else is.
+    @Test(arguments: [("zh-Hans", "cmn", "cmn+f3", "5"), ("en-US", "en-us", "en-us+f3", "five"), ("hi-IN", "hi", "hi+f2", "5")])
+    func aClipOfAnotherVoiceIsNamed(_ grammar: String, _ voice: String, _ other: String, _ key: String) throws {
+        let folder = TemporaryFolder()
+        for (name, v) in [("one", voice), ("two", other)] {
+            let made = try Executable.run(["synth", name, "--id", name, "--grammar", grammar, "--voice", v, "--max-amount", "99"], in: folder.path)
+            try #require(made.status == 0, "\(made.stdout)\(made.stderr)")
+        }
+        let stem = key
+        let (one, two) = (folder.file("one/clips/\(stem).caf"), folder.file("two/clips/\(stem).caf"))
+        try FileManager.default.moveItem(atPath: one, toPath: folder.file("taken.caf"))
+        try FileManager.default.moveItem(atPath: two, toPath: one)
+        try FileManager.default.moveItem(atPath: folder.file("taken.caf"), toPath: two)
+        // Swapped both ways: each pack now holds one clip of the other voice.
+        for pack in ["one", "two"] {
+            #expect(try Self.findings(of: "audio.voice-outlier", pack, in: folder) == [key], "\(pack) (\(grammar))")
+        }
     }
 
     /// Other voices: espeak-ng's Hindi (male and female variant), Mandarin female, en-IN; synth
@@ -31,6 +58,7 @@ import SoundpackTestSupport
         let made = try Executable.run(["synth", "voiced", "--id", "voiced", "--grammar", grammar, "--voice", voice, "--max-amount", "99999.99"], in: folder.path)
         try #require(made.status == 0, "\(made.stdout)\(made.stderr)")
         #expect(try Self.duplicates("voiced", in: folder) == [])
+        #expect(try Self.findings(of: "audio.voice-outlier", "voiced", in: folder) == [])
     }
 
     @Test func everyPlantedCopyIsFoundAndNamed() throws {
