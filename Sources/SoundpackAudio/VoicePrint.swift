@@ -81,11 +81,6 @@ package struct VoicePrint: Sendable, Equatable {
 package struct VoiceFeatures: Sendable, Equatable {
     /// The median fundamental frequency of the voiced loud frames (YIN); nil with fewer than three.
     package var pitchHz: Double?
-    /// Where the spectrum's energy sits (energy-weighted mean of the bands' centres), in Hz.
-    package var centroidHz: Double = 0
-    /// How fast energy falls with frequency: the slope of band level over the bands' mel scale, in
-    /// dB per band (negative: darker).
-    package var tiltDb: Double = 0
 }
 
 /// Builds a clip's `VoicePrint`: `consume` only resamples each chunk to mono 8 kHz (cheap, in the
@@ -169,44 +164,18 @@ struct VoicePrintMeter {
         let mean = values.reduce(0, +) / Float(values.count)
         for index in values.indices { values[index] -= mean }
         let loud = (first...last).filter { totals[$0] >= loudest * 0.031_6 }  // within 15 dB
-        return VoicePrint(values: values, voice: voice(frames: loud, totals: totals, energies: bandEnergies))
+        return VoicePrint(values: values, voice: voice(frames: loud, totals: totals))
     }
 
-    /// Pitch, centroid and tilt over the loud frames.
-    private func voice(frames loud: [Int], totals: [Float], energies bandEnergies: [Float]) -> VoiceFeatures {
-        let bands = VoicePrint.bands
-        var features = VoiceFeatures()
-        // The pitch of the loudest frames (vowels), at most `pitchFrames` of them.
+    /// The pitch of the loudest frames (vowels), at most `pitchFrames` of them.
+    private func voice(frames loud: [Int], totals: [Float]) -> VoiceFeatures {
         let loudest = loud.sorted { totals[$0] > totals[$1] }.prefix(Self.pitchFrames)
         let pitches = signal.withUnsafeBufferPointer { samples in loudest.compactMap { Self.pitch(samples, from: $0 * Self.hop) } }.sorted()
-        features.pitchHz = pitches.count >= 3 ? pitches[pitches.count / 2] : nil
-        var weighted = 0.0, total = 0.0, slopes = 0.0
-        let centres = Self.bandCentres
-        for frame in loud {
-            let energies = bandEnergies[frame * bands ..< (frame + 1) * bands].map(Double.init)
-            for (band, energy) in energies.enumerated() { weighted += energy * centres[band]; total += energy }
-            // Least-squares slope of 10·log10(energy) over the band index.
-            let levels = energies.map { 10 * log10($0 + 1e-12) }
-            let meanIndex = Double(bands - 1) / 2, meanLevel = levels.reduce(0, +) / Double(bands)
-            var numerator = 0.0, denominator = 0.0
-            for (band, level) in levels.enumerated() { numerator += (Double(band) - meanIndex) * (level - meanLevel); denominator += (Double(band) - meanIndex) * (Double(band) - meanIndex) }
-            slopes += numerator / denominator
-        }
-        features.centroidHz = total > 0 ? weighted / total : 0
-        features.tiltDb = loud.isEmpty ? 0 : slopes / Double(loud.count)
-        return features
+        return VoiceFeatures(pitchHz: pitches.count >= 3 ? pitches[pitches.count / 2] : nil)
     }
 
     /// How many of a clip's loudest frames its pitch is the median of.
     private static let pitchFrames = 5
-
-    /// The bands' centre frequencies, in Hz.
-    private static let bandCentres: [Double] = {
-        func mel(_ hz: Double) -> Double { 2_595 * log10(1 + hz / 700) }
-        func hz(_ mel: Double) -> Double { 700 * (pow(10, mel / 2_595) - 1) }
-        let low = mel(VoicePrint.lowHz), width = (mel(VoicePrint.highHz) - low) / Double(VoicePrint.bands)
-        return (0..<VoicePrint.bands).map { hz(low + (Double($0) + 0.5) * width) }
-    }()
 
     /// YIN's fundamental of the 320 samples from `start` (40 ms, over two periods of the lowest
     /// voice; 70–400 Hz), or nil when unvoiced: the first lag whose cumulative-mean-normalised

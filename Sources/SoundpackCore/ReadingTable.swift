@@ -76,7 +76,7 @@ public struct ReadingTable: Sendable, Hashable {
             case .noStart: return "the reading table names no start state"
             case .badToken(let key): return "the reading table's token '\(key.quoted(limit: 40))' cannot name a clip (empty, over \(Token.maxKeyBytes) bytes, a control character, written twice, or prefix/suffix)"
             case .unreadAmount(let amount): return "no start of the reading table reads \(amount) to an accepting state; it does not cover every amount"
-            case .tooComplex: return "the reading table's starts branch into more than \(ReadingTable.maxCombinations) combinations at one position"
+            case .tooComplex: return "the reading table's starts branch into more than \(ReadingTable.maxCombinations) combinations at one position, or more than \(ReadingTable.maxCoverageWork) states to follow in all"
             }
         }
     }
@@ -114,6 +114,9 @@ public struct ReadingTable: Sendable, Hashable {
 
     /// The most combinations of the starts' states one position may hold in `check()`.
     public static let maxCombinations = 100_000
+    /// The most states `check()` follows, over every combination, position and digit: what a phone
+    /// spends on a table is bounded whatever its starts (soundpack's own follow about 100,000 at most).
+    public static let maxCoverageWork = 2_000_000
 
     private func checkTokens() throws(Problem) {
         var seen = Set<String>()
@@ -130,9 +133,12 @@ public struct ReadingTable: Sendable, Hashable {
         // Per position, each set of states reached, with the index of the set and the digit it was first reached from.
         var parents: [[(from: Int, digit: Int)]] = []
         var layer: [[Int]] = [Array(Set(starts)).sorted()]
+        var work = 0
         for position in 0..<digits {
             var reached: [[Int]] = [], index: [[Int]: Int] = [:], from: [(from: Int, digit: Int)] = []
             for (number, states) in layer.enumerated() {
+                work += 10 * states.count
+                guard work <= Self.maxCoverageWork else { throw .tooComplex }
                 for digit in 0...9 {
                     let following = Array(Set(states.map { state in steps[position][state].map { $0[digit].next } ?? state })).sorted()
                     guard index[following] == nil else { continue }

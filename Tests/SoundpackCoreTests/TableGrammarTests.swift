@@ -53,6 +53,18 @@ import Testing
         #expect(Self.problem(table) == .badToken(key))
     }
 
+    /// A table whose starts a phone would have to follow through millions of states is refused
+    /// before it is walked: 3,000 starts, each digit folding them onto a different prefix of the
+    /// states, so every position holds ten large sets (about 2.9 million states to follow in all).
+    @Test func aTableTooCostlyToProveIsRefused() {
+        let count = 3_000
+        let row = { (state: Int) in (0...9).map { ReadingTable.Step(next: state % (count - 200 * $0), tokens: []) } }
+        let layer = Dictionary(uniqueKeysWithValues: (0..<count).map { ($0, row($0)) })
+        let table = ReadingTable(grammar: "xx-Costly", options: [:], tokens: ["one"], starts: Array(0..<count), accepting: Array(0..<count),
+                                 steps: Array(repeating: layer, count: ReadingDigits.count))
+        #expect(Self.problem(table) == .tooComplex)
+    }
+
     @Test func aTableWithNoStartIsRefused() {
         var table = Grammar(.zhHans).readingTable
         table.starts = []

@@ -7,7 +7,7 @@ import SoundpackSupport
 /// `audio.voice-outlier` (warning): a clip's median pitch is more than
 /// `checks.maxVoicePitchSemitones` (default 7) from the pack's median — one clip from another
 /// speaker or TTS voice, heard as a second person in the middle of an amount. Pitch is YIN's, over
-/// the clip's voiced frames within 15 dB of its loudest (`VoiceFeatures`, from the probe's one
+/// the five loudest of the clip's frames (`VoiceFeatures`, from the probe's one
 /// decode); the median of a pack's clips stands for its voice, so at least 5 clips must have one.
 /// Measured on the clean set (demo packs, seven packs synthesised with male and female espeak-ng
 /// voices) a clip sits at most 4.4 semitones from its pack's median; a clip
