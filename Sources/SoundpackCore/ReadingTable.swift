@@ -278,6 +278,17 @@ extension ReadingTable.Step: Codable {
     }
 }
 
+extension ReadingTable {
+    /// What a table says it reads — its grammar and options — decoded without its steps: enough to
+    /// tell whether a phone's own grammar code reads the same.
+    public struct Header: Sendable, Equatable, Decodable {
+        /// The grammar id, as `ReadingTable.grammar`.
+        public var grammar: String
+        /// The reading options, as `ReadingTable.options`.
+        public var options: [String: String]
+    }
+}
+
 extension ReadingTable: Codable {
     private enum CodingKeys: String, CodingKey {
         case format, grammar, options, digits, integerDigits, tokens, starts, accepting, steps

@@ -110,17 +110,18 @@ public struct SharedPack: Sendable, Equatable {
             written[option] = text
             optionsKnown = options.set(option, text) && optionsKnown
         }
-        let table = try c.decodeIfPresent(ReadingTable.self, forKey: .reading)
-        if let table, table.grammar != name {
-            throw PlanError.unreadableManifest("pack \(id) reads grammar '\(name.quoted(limit: 40))' but its reading table is of '\(table.grammar.quoted(limit: 40))'")
+        // The table's grammar and options only: its steps are decoded when the table is read with.
+        let header = try c.decodeIfPresent(ReadingTable.Header.self, forKey: .reading)
+        if let header, header.grammar != name {
+            throw PlanError.unreadableManifest("pack \(id) reads grammar '\(name.quoted(limit: 40))' but its reading table is of '\(header.grammar.quoted(limit: 40))'")
         }
         if let known = GrammarID(rawValue: name), optionsKnown {
             let grammar = Grammar(known, options: options)
             let chosen = Dictionary(uniqueKeysWithValues: grammar.chosenOptions.map { ($0.name, $0.value) })
             // A table naming an option this code does not read (a newer one) reads otherwise: use the table.
-            if table.map({ $0.options == chosen }) ?? true { return grammar }
+            if header.map({ $0.options == chosen }) ?? true { return grammar }
         }
-        guard let table else {
+        guard header != nil, let table = try c.decodeIfPresent(ReadingTable.self, forKey: .reading) else {
             let what = GrammarID(rawValue: name) == nil ? "grammar '\(name.quoted(limit: 40))'"
                 : "the grammar options \(written.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.quoted(limit: 20))" }.joined(separator: " "))"
             throw PlanError.unreadableManifest("pack \(id) reads \(what), which this SoundpackCore does not know, and carries no reading table; export it again with a current soundpack")
