@@ -30,16 +30,15 @@ struct AudioDuplicate: PackRule {
             return (clip, print, word)
         }
         var findings: [Finding] = []
-        var reported = Set<String>()
-        for (n, later) in files.enumerated() where !reported.contains(later.clip.key) {
+        // Each file is named once at most: after the first earlier file it is a copy of.
+        for (n, later) in files.enumerated() {
             for earlier in files[..<n] where earlier.word != later.word {
                 let similarity = later.print.similarity(to: earlier.print)
                 guard similarity >= checks.minDuplicateSimilarity else { continue }
                 let difference = max(later.print.largestDifferenceDb(from: earlier.print), earlier.print.largestDifferenceDb(from: later.print))
                 guard difference <= checks.maxDuplicateDifferenceDb else { continue }
-                reported.insert(later.clip.key)
                 findings.append(finding(token: later.clip.key, file: later.clip.path,
-                                        "\(later.clip.path) (\(later.clip.key)) is the recording of \(earlier.clip.path) (\(earlier.clip.key)): similarity \(String(format: "%.3f", similarity)), at most \(Format.number(difference)) dB apart (checks.minDuplicateSimilarity \(String(format: "%.3f", checks.minDuplicateSimilarity)), checks.maxDuplicateDifferenceDb \(Format.number(checks.maxDuplicateDifferenceDb))); every announcement with \(later.clip.key) says \(earlier.clip.key): record \(later.clip.key) again"))
+                                        "\(later.clip.path.visible) (\(later.clip.key.visible)) is the recording of \(earlier.clip.path.visible) (\(earlier.clip.key.visible)): similarity \(String(format: "%.3f", similarity)), at most \(Format.number(difference)) dB apart (checks.minDuplicateSimilarity \(String(format: "%.3f", checks.minDuplicateSimilarity)), checks.maxDuplicateDifferenceDb \(Format.number(checks.maxDuplicateDifferenceDb))); every announcement with \(later.clip.key.visible) says \(earlier.clip.key.visible): record \(later.clip.key.visible) again"))
                 break
             }
         }
