@@ -48,6 +48,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         // libespeak-ng (synth) likewise: its header only, the library opened when synth speaks.
         .systemLibrary(name: "CEspeakNG", path: "Sources/CEspeakNG"),
+        // libpocketsphinx (audio.wrong-word, English packs) likewise, with no header at all: the shim declares what it calls.
+        .systemLibrary(name: "CPocketSphinx", path: "Sources/CPocketSphinx"),
         // FFmpeg's libavformat, libavcodec and libavutil (AAC/ALAC in MP4 for convert) likewise: headers only.
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg",
@@ -63,7 +65,7 @@ let package = Package(
         // SoundpackKit's layers, lowest first: each imports only the ones it names, so the compiler
         // refuses an arrow pointing up. The C libraries each belong to the one layer that uses them.
         .target(name: "SoundpackSupport", dependencies: ["SoundpackCore", "COpenSSL", "CSodium", "CSyscalls"]),
-        .target(name: "SoundpackAudio", dependencies: ["SoundpackCore", "SoundpackSupport", "CSoundpackKernels", "CSndFile", "CEBUR128", "CSampleRate", "CFFmpeg"]),
+        .target(name: "SoundpackAudio", dependencies: ["SoundpackCore", "SoundpackSupport", "CSoundpackKernels", "CSndFile", "CEBUR128", "CSampleRate", "CFFmpeg", "CPocketSphinx"]),
         .target(name: "SoundpackPack", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio"]),
         .target(name: "SoundpackCatalog", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio", "CSQLite", "CPostgreSQL"]),
         .target(name: "SoundpackValidation", dependencies: ["SoundpackCore", "SoundpackSupport", "SoundpackAudio", "SoundpackPack"]),

@@ -13,7 +13,7 @@ out=.build/fuzz
 mkdir -p "$out/lib"
 
 modules=()
-for lib in CSQLite CPostgreSQL CCurl CEspeakNG CFFmpeg COpenSSL CSyscalls CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
+for lib in CSQLite CPostgreSQL CCurl CEspeakNG CPocketSphinx CFFmpeg COpenSSL CSyscalls CSndFile CSodium CEBUR128 CSampleRate CArchive; do modules+=(-I "$PWD/Sources/$lib"); done
 modules+=(-I "$PWD/Sources/CSoundpackKernels/include")
 # libpq's header lives in its own folder; pkg-config says where.
 for flag in $(pkg-config --cflags-only-I libpq libcurl); do modules+=(-Xcc "$flag"); done

@@ -43,6 +43,9 @@ public struct ClipFacts: Sendable, Equatable, Codable {
     /// The clip's sound in brief (`VoicePrint`), from the same decode; nil when too short or silent
     /// to tell, and for facts the catalog recorded (it keeps no prints). Not encoded.
     package var print: VoicePrint? = nil
+    /// The clip as a recogniser hears it (mono, 16 kHz, 16-bit), from the same decode; kept only
+    /// when the probe was asked to (`AudioProbe.keepsSpeech`). Not encoded.
+    package var speech: [Int16]? = nil
 
     private enum CodingKeys: String, CodingKey {
         case container, codec, bitsPerSample, sampleRate, channels, frames, durationSeconds, bytes, sha256, peakDbfs, truePeakDbtp,
@@ -99,6 +102,8 @@ package struct AudioProbe: Sendable {
     /// as a format iOS does not play (`AudioError.Kind.unsupportedFormat`): validation gives the
     /// same findings whether FFmpeg is installed or not, and never feeds it a pack's files.
     package var decodesMP4 = false
+    /// Keep each clip's samples for a recogniser (`ClipFacts.speech`): for packs whose words can be checked.
+    package var keepsSpeech = false
     /// Samples at or below this level (dBFS) count as silence.
     package var silenceThresholdDbfs: Double
     /// This many consecutive full-scale samples make one clipped run.
@@ -299,8 +304,11 @@ struct ClipMeters {
     private var level: LevelMeter
     private var truePeak: TruePeakMeter
     private var voice: VoicePrintMeter
+    /// Every sample, when the probe keeps speech.
+    private var kept: [Float]?
 
     init(_ probe: AudioProbe, channels: Int, sampleRate: Int) {
+        if probe.keepsSpeech { kept = [] }
         level = LevelMeter(threshold: Float(pow(10, probe.silenceThresholdDbfs / 20)), channels: channels,
                            clippingRun: probe.clippingRunSamples)
         truePeak = TruePeakMeter(channels: channels)
@@ -311,6 +319,7 @@ struct ClipMeters {
         level.consume(chunk, peak: peak, sum: sum)
         truePeak.add(chunk, samplePeak: peak)
         voice.consume(chunk)
+        kept?.append(contentsOf: chunk)
     }
 
     /// The facts of the clip `reader` has read to its end.
@@ -334,6 +343,7 @@ struct ClipMeters {
             silent: level.firstAudible == nil,
             nonFinite: reader.nonFinite)
         facts.print = voice.finish()
+        if let kept { facts.speech = WordRecogniser.speech(kept, channels: format.channels, rate: format.sampleRate) }
         return facts
     }
 }

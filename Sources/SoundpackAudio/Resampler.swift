@@ -3,9 +3,19 @@
 import CSampleRate
 
 package enum Resampler {
-    /// Converts interleaved `samples` from `source` Hz to `target` Hz with libsamplerate's
-    /// best-quality sinc converter. Returns the input unchanged when the rates match.
-    package static func resample(_ samples: [Float], channels: Int, from source: Int, to target: Int) throws(AudioError) -> [Float] {
+    /// libsamplerate's converters used here.
+    package enum Quality: Sendable {
+        /// The best sinc converter: what `convert` and `synth` write.
+        case best
+        /// The fastest sinc converter: for a recogniser's ears only.
+        case fastest
+
+        var converter: Int32 { Int32(self == .best ? SRC_SINC_BEST_QUALITY : SRC_SINC_FASTEST) }
+    }
+
+    /// Converts interleaved `samples` from `source` Hz to `target` Hz with libsamplerate's sinc
+    /// converter of `quality`. Returns the input unchanged when the rates match.
+    package static func resample(_ samples: [Float], channels: Int, from source: Int, to target: Int, quality: Quality = .best) throws(AudioError) -> [Float] {
         guard source != target, !samples.isEmpty else { return samples }
         let ratio = Double(target) / Double(source)
         let inputFrames = samples.count / channels
@@ -22,7 +32,7 @@ package enum Resampler {
                 data.output_frames = capacity
                 data.src_ratio = ratio
                 data.end_of_input = 1
-                status = src_simple(&data, Int32(SRC_SINC_BEST_QUALITY), Int32(channels))
+                status = src_simple(&data, quality.converter, Int32(channels))
                 generated = data.output_frames_gen
             }
         }

@@ -203,11 +203,18 @@ public struct Checks: Sendable, Equatable {
     public var maxLoudnessDeviationLU: Double = 2
     /// Two clips of different words whose voice prints correlate at least this much, and differ
     /// by at most `maxDuplicateDifferenceDb` in every loud frame, are one recording (`audio.duplicate`).
-    public var minDuplicateSimilarity: Double = 0.95
+    public var minDuplicateSimilarity: Double = 0.99
     public var maxDuplicateDifferenceDb: Double = 5
     /// A clip whose median pitch is more than this many semitones from the pack's median is a
     /// `audio.voice-outlier` warning: another speaker or voice.
     public var maxVoicePitchSemitones: Double = 7
+    /// A clip whose print is at least `minSwapSimilarity` alike another word's clip of the earlier
+    /// version, and `minSwapMargin` more alike than its own earlier clip, is `audio.swapped`.
+    public var minSwapSimilarity: Double = 0.8
+    public var minSwapMargin: Double = 0.15
+    /// A clip the recogniser hears as another word of the pack, fitting it better than its own words
+    /// by at least this much per 10 ms frame, is `audio.wrong-word`.
+    public var minWrongWordMargin: Double = 25
     /// A worst-case announcement above this many seconds is a `compose.banner-cut` warning: temporary
     /// banners are reported to cut a custom sound after about 5–7 s.
     public var bannerCutSeconds: Double = 5
@@ -241,6 +248,9 @@ public struct Checks: Sendable, Equatable {
         ("minDuplicateSimilarity", 0...1, \.minDuplicateSimilarity),
         ("maxDuplicateDifferenceDb", 0...60, \.maxDuplicateDifferenceDb),
         ("maxVoicePitchSemitones", 0...48, \.maxVoicePitchSemitones),
+        ("minSwapSimilarity", 0...1, \.minSwapSimilarity),
+        ("minSwapMargin", 0...2, \.minSwapMargin),
+        ("minWrongWordMargin", 0...1_000, \.minWrongWordMargin),
         ("bannerCutSeconds", 0.1...30, \.bannerCutSeconds),
         ("composeWarnSeconds", 0.1...30, \.composeWarnSeconds),
         ("composeMaxSeconds", 0.1...30, \.composeMaxSeconds),

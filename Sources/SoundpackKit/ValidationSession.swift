@@ -22,6 +22,9 @@ public struct ValidationSession: Sendable {
     public var baseline: [String: Set<String>] = [:]
     /// Recorded with the run in the catalog (`soundpack --version`).
     public var toolVersion: String
+    /// Finds each pack's earlier version (a store's, `Store.earlierVoices`) for `audio.swapped`;
+    /// nil when no store is configured.
+    public var earlier: (@Sendable (PackFile) -> Result<EarlierVoices?, SoundpackError>)?
 
     /// A session that suppresses nothing and fails on errors only.
     public init(toolVersion: String) {
@@ -37,7 +40,7 @@ public struct ValidationSession: Sendable {
     /// Validates `folders` (each independently, on every core) and applies the suppressions.
     public func run(_ folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> ValidationRun {
         let started = ContinuousClock.now
-        var reports = Validator().validate(folders: folders, progress: progress)
+        var reports = Validator().validate(folders: folders, earlier: earlier, progress: progress)
         for index in reports.indices {
             reports[index].suppress(Suppressions(rules: ignored, baseline: baseline[reports[index].id ?? reports[index].folder.shown] ?? []))
         }

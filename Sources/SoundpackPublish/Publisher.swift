@@ -84,7 +84,8 @@ public final class Publisher {
 
     /// Publishes each pack; refusals are outcomes, environment failures throw.
     public func publish(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(SoundpackError) -> [PublishOutcome] {
-        let reports = Validator().validate(folders: folders, progress: progress)
+        // The gate compares each pack's clips with its version below in this store (audio.swapped).
+        let reports = Validator().validate(folders: folders, earlier: store.earlierVoices(), progress: progress)
         if dryRun {
             let index = try readIndex()
             var outcomes: [PublishOutcome] = []

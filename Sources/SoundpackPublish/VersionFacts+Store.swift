@@ -58,7 +58,12 @@ extension VersionFacts {
             do { manifest = try opened.storedManifest(id, version) } catch {
                 throw error.context("cannot read the texts and phrases of \(PackRef.name(id, version)) from the store")
             }
-            if let manifest { recorded = recorded.completed(by: manifest) }
+            if let manifest {
+                recorded = recorded.completed(by: manifest)
+                // The clips' sound, for a changed clip that sounds like another word's; a store
+                // whose clips cannot be read leaves it unknown (verify reports such a store).
+                recorded.voices = try? opened.voices(of: id, version)
+            }
             return (id, recorded)
         }
     }

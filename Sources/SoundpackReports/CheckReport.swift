@@ -81,16 +81,23 @@ package struct FindingGroup {
     /// What fails the group: its errors, and its warnings under --strict.
     var verdict: Verdict
     var seconds: (String) -> Double
+    /// What the run could not check, or found of the group as a whole (`PackReport.notes`).
+    var notes: [String] = []
+    /// The rules that could not run, and why (JUnit's skipped testcases).
+    var unchecked: [RuleID: String] = [:]
 
     static func of(_ run: ValidationRun) -> [FindingGroup] {
         run.reports.map { report in
             let clipSeconds = Dictionary(report.clips.map { (report.folder.shown($0.file), $0.seconds) }, uniquingKeysWith: max)
-            return FindingGroup(
+            var group = FindingGroup(
                 name: report.folder.shown, className: report.id ?? "pack", id: report.id ?? report.folder.shown, findings: report.findings, rules: RuleID.rules(of: .pack),
                 verdict: run.verdict, passed: run.verdict.passes(report.findings), summary: FindingRenderer.summary(report, strict: run.strict, colour: false),
                 time: report.seconds, properties: report.packFile.map { [("pack", PackRef.name($0.id, $0.version))] } ?? [],
                 location: { ValidationRun.location(report, $0) }, placed: { ValidationRun.placedLocation(report, $0) },
                 seconds: { clipSeconds[$0] ?? 0 })
+            group.notes = report.notes
+            group.unchecked = report.unchecked
+            return group
         }
     }
 

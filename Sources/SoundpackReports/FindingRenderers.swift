@@ -105,6 +105,7 @@ public enum FindingRenderer {
         if let worst = report.worstCase {
             parts.append("longest announcement \(String(format: "%.2f", worst.seconds)) s for \(worst.phrase == nil ? worst.amount?.description ?? "" : worst.said)")
         }
+        parts += report.notes
         let details = parts.isEmpty ? "" : parts.joined(separator: ", ") + "; "
         let suppressed = report.suppressed > 0 ? ", \(report.suppressed) suppressed" : ""
         return "\(report.folder.shown.visible): \(verdict) — \(details.visible)\(count(report.errors, "error")), \(count(report.warnings, "warning"))\(suppressed)"
@@ -157,7 +158,13 @@ public enum FindingRenderer {
                 let classname = xml("soundpack.\(group.className).\(rule.rawValue)")
                 if found.isEmpty {
                     tests += 1
-                    cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(group.name)"))\" time=\"0.000\"/>\n"
+                    // A rule that could not run is skipped, never a pass on nothing.
+                    if let reason = group.unchecked[rule] {
+                        skipped += 1
+                        cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(group.name)"))\" time=\"0.000\">\n      <skipped message=\"\(xml(reason.visible))\"/>\n    </testcase>\n"
+                    } else {
+                        cases += "    <testcase classname=\"\(classname)\" name=\"\(xml("[\(rule.rawValue)] \(group.name)"))\" time=\"0.000\"/>\n"
+                    }
                     continue
                 }
                 var byLocation: [(String, [Finding])] = []
@@ -333,13 +340,22 @@ public enum FindingRenderer {
                 results.append(.object(result))
             }
         }
+        var run: [String: JSONValue] = [
+            "tool": ["driver": ["name": "soundpack", "version": .string(toolVersion), "semanticVersion": .string(toolVersion), "rules": .array(ruleObjects)]],
+            "results": .array(results),
+        ]
+        // What a pack's run could not check ("words not checked …") is no result: SARIF's place
+        // for it is the invocation's notifications.
+        let notifications: [JSONValue] = groups.flatMap { group in
+            group.notes.map { note -> JSONValue in ["level": "note", "message": ["text": .string("\(group.name): \(note)")]] }
+        }
+        if !notifications.isEmpty {
+            run["invocations"] = [["executionSuccessful": true, "toolExecutionNotifications": .array(notifications)]]
+        }
         let document: JSONValue = [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
-            "runs": [[
-                "tool": ["driver": ["name": "soundpack", "version": .string(toolVersion), "semanticVersion": .string(toolVersion), "rules": .array(ruleObjects)]],
-                "results": .array(results),
-            ]],
+            "runs": [.object(run)],
         ]
         return String(decoding: try StoreJSON.encode(document), as: UTF8.self)
     }

@@ -5,6 +5,7 @@ import Foundation
 import SoundpackAudio
 import SoundpackCore
 import SoundpackPack
+import SoundpackSupport
 
 /// One `clips` entry of pack.json and what was learned about its file.
 public struct InspectedClip: Sendable {
@@ -22,6 +23,8 @@ public struct InspectedClip: Sendable {
     public var probeSeconds: Double = 0
     /// The file's size when its path was checked (0 when missing or unsafe).
     var bytesOnDisk = 0
+    /// What the recogniser heard instead of the clip's own words; nil when it heard them, or did not check.
+    package var heard: HeardWords?
 
     /// What reading and measuring the clip found; nil when it could not be read.
     public var facts: ClipFacts? {
@@ -46,6 +49,16 @@ public struct InspectedPack: Sendable {
     public var audioFiles: [String]
     /// The longest announcement the pack can make; nil when it cannot be planned.
     public var worstCase: WorstCase?
+    /// What validation could not check, or found of the pack as a whole, said once (`words not
+    /// checked (no recogniser for zh-Hans)`); never a finding, and never failing the run.
+    public var notes: [String] = []
+    /// The rules that could not run on this pack, and why (`audio.wrong-word` without a
+    /// recogniser, `audio.swapped` without an earlier version): JUnit skips them, never passes them.
+    public var unchecked: [RuleID: String] = [:]
+    /// The clips of the version a store holds below this one, when a store was asked (`audio.swapped`).
+    public var earlier: EarlierVoices?
+    /// The clips compared with `earlier` (the validator does it once, for `audio.swapped`).
+    package var comparison: VoiceComparison?
 
     /// The tokens the pack's announcements need for every amount up to `maxAmount`.
     public var requiredTokens: [Token] {

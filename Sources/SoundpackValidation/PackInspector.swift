@@ -39,6 +39,21 @@ public struct PackInspector: Sendable {
             return WorstCase.search(manifest, clips: measured[index].clips)
         }
         for index in packs.indices { packs[index].worstCase = worst[index] }
+        let words = WorkerPool.map(measured.count) { WordCheck.run(measured[$0]) }
+        for (index, checked) in words.enumerated() {
+            for (clip, heard) in checked.heard { packs[index].clips[clip].heard = heard }
+            if let note = checked.note {
+                packs[index].notes.append(note)
+                if checked.heard.isEmpty && checked.checkedNone { packs[index].unchecked[.audioWrongWord] = note }
+            }
+            // The samples were kept for the recogniser only.
+            for clip in packs[index].clips.indices {
+                if case .success(var facts)? = packs[index].clips[clip].probe, facts.speech != nil {
+                    facts.speech = nil
+                    packs[index].clips[clip].probe = .success(facts)
+                }
+            }
+        }
         return packs
     }
 
@@ -52,8 +67,9 @@ public struct PackInspector: Sendable {
         var jobs: [Job] = []
         for (p, pack) in packs.enumerated() {
             guard let manifest = pack.packFile else { continue }
-            let probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
+            var probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
                                    clippingRunSamples: Int(manifest.checks.clippingRunSamples))
+            probe.keepsSpeech = WordCheck.wanted(manifest)
             let root = URL(fileURLWithPath: pack.folder.path, isDirectory: true).path
             var jobOfPath: [[UInt8]: Int] = [:]  // by bytes: NFC and NFD names are two files
             var budget = limits.maxPackBytes

@@ -25,7 +25,7 @@ enum RuleBook {
         StoreMissing(), StoreChanged(), StoreUnexpected(), StoreIndexMismatch(), StoreSignature(), StoreLeftover(),
 
         // Added since: ids only grow, at the end, so SARIF's rule indices of the others stay.
-        AudioDuplicate(), AudioVoiceOutlier(),
+        AudioDuplicate(), AudioVoiceOutlier(), AudioSwapped(), AudioWrongWord(),
     ]
 
     /// Each rule's declaration by its id.

@@ -23,9 +23,22 @@ public struct Validator: Sendable {
 
     /// Validates each pack independently; clips of all packs are probed in one worker pool.
     public func validate(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [PackReport] {
+        validate(folders: folders, earlier: nil, progress: progress)
+    }
+
+    /// Validates each pack, comparing its clips with those of the version `earlier` finds for it
+    /// (the store's newest below it; `audio.swapped`): nil when there is none, an error when it
+    /// cannot be read, which a note then says.
+    public func validate(folders: [PackFolder], earlier: (@Sendable (PackFile) -> Result<EarlierVoices?, SoundpackError>)?,
+                         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [PackReport] {
         let packs = inspector.inspect(folders: folders, progress: progress)
         return WorkerPool.map(packs.count) { index in
-            let pack = packs[index]
+            var pack = packs[index]
+            if let earlier, let manifest = pack.packFile {
+                Self.compare(&pack, with: earlier(manifest))
+            } else {
+                pack.unchecked[.audioSwapped] = "no store configured: nothing to compare the clips with"
+            }
             var findings = Self.rules.flatMap { $0.check(pack) }
             // The pack under review may quiet its own warnings, never its errors: waiving an error
             // is the repository's decision (--ignore or a baseline in its CI configuration).
@@ -52,6 +65,24 @@ public struct Validator: Sendable {
 }
 
 extension Validator {
+    /// Sets `pack`'s comparison with its earlier version, and the note when it could not be made
+    /// or the voice changed as a whole.
+    static func compare(_ pack: inout InspectedPack, with earlier: Result<EarlierVoices?, SoundpackError>) {
+        switch earlier {
+        case .success(nil):
+            pack.unchecked[.audioSwapped] = "the store holds no earlier version of the pack"
+        case .failure(let error):
+            pack.notes.append("clips not compared with the store's earlier version: \(error.description)")
+            pack.unchecked[.audioSwapped] = "the store's earlier version cannot be read"
+        case .success(let voices?):
+            pack.earlier = voices
+            pack.comparison = VoiceComparison.of(pack, with: voices)
+            if let comparison = pack.comparison, comparison.voiceChanged {
+                pack.notes.append("the voice changed since \(voices.version): \(comparison.changed) changed clips resemble none of \(voices.version)'s, so they are not compared one by one (audio.swapped)")
+            }
+        }
+    }
+
     /// The location of `path`, or of its nearest written parent (`clips.百` missing → `clips`).
     static func locate(_ path: String, in locations: [String: JSONKeyLocation]) -> JSONKeyLocation? {
         var path = Substring(path)
@@ -103,6 +134,10 @@ public struct PackReport: Sendable, Encodable, Equatable {
     public let clips: [Clip]
     /// The longest announcement the pack can make; nil when it cannot be planned.
     public let worstCase: WorstCase?
+    /// What validation could not check, or found of the pack as a whole (`InspectedPack.notes`).
+    public let notes: [String]
+    /// The rules that could not run on this pack, and why (`InspectedPack.unchecked`).
+    public let unchecked: [RuleID: String]
     /// SHA-256 over the pack's canonical manifest (identity, grammar and every clip's hash).
     public let digest: String?
     /// Findings that count: unsuppressed errors and warnings.
@@ -128,6 +163,8 @@ public struct PackReport: Sendable, Encodable, Equatable {
             return Clip(key: clip.key, file: clip.path, facts: clip.facts, error: error, seconds: clip.probeSeconds, token: clip.token)
         }
         worstCase = pack.worstCase
+        notes = pack.notes
+        unchecked = pack.unchecked
         digest = pack.packFile.map { PackDigest.digest(of: $0, clipHashes: pack.clipHashes) }
         self.findings = Suppressions(packIgnores: Set(pack.packFile?.checks.ignore ?? [])).apply(to: findings)
         recount()
@@ -165,6 +202,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case directory, id, name, version, grammar, two, money, tenStart, maxAmount, profile, texts, phrases, defaultPhrase, source, findings, clips, worstCase, checks, digest
+        case notes
         case errors, warnings, suppressed, ignoredByPack, checkReasons
     }
 
@@ -192,6 +230,7 @@ public struct PackReport: Sendable, Encodable, Equatable {
             if !pack.checks.reasons.isEmpty { try c.encode(pack.checks.reasons, forKey: .checkReasons) }
         }
         try c.encode(findings, forKey: .findings)
+        try c.encode(notes, forKey: .notes)
         try c.encode(clips, forKey: .clips)
         try c.encodeIfPresent(worstCase, forKey: .worstCase)
         try c.encodeIfPresent(digest, forKey: .digest)

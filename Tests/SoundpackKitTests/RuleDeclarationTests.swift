@@ -21,7 +21,7 @@ import Testing
             "payload.no-interruption-level", "payload.critical", "payload.amount-unreadable", "payload.unknown-pack",
             "payload.unknown-phrase", "payload.yanked-pack", "payload.missing-clip", "payload.payment-id", "payload.no-payment-id",
             "store.missing", "store.changed", "store.unexpected", "store.index", "store.signature", "store.leftover",
-            "audio.duplicate", "audio.voice-outlier",
+            "audio.duplicate", "audio.voice-outlier", "audio.swapped", "audio.wrong-word",
         ])
         #expect(Set(RuleID.allCases).count == RuleID.allCases.count)
         #expect(RuleID(rawValue: "audio.clippping") == nil && RuleID(rawValue: "") == nil)

@@ -1,7 +1,8 @@
 // Fuzz target: clip bytes (WAV, AIFF, CAF, IMA4 CAF, anything) through sniffing, header parsing,
 // decoding and every meter; all figures must be finite numbers. The clip is also probed side by
 // side with a short and a long tone, and twice among both (mono clips of one rate share the
-// K-weighting's lanes, up to four), and must get the facts it gets alone.
+// K-weighting's lanes, up to four), and must get the facts it gets alone. Probed keeping its
+// samples for a recogniser, it gets the same facts, and its speech is 16 kHz samples of its length.
 import Foundation
 @testable import SoundpackKit
 
@@ -30,5 +31,12 @@ public func fuzzAudio(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(figure.isFinite, "a measured figure is not a number")
     }
     precondition((try? StoreJSON.encode(facts)) != nil, "the facts of a readable clip are JSON")
+    var listening = probe
+    listening.keepsSpeech = true
+    if let heard = try? listening.probe(bytes: bytes) {
+        precondition(heard == facts, "keeping the samples changed the facts")
+        let expected = Double(facts.frames) * 16_000 / Double(facts.sampleRate)
+        precondition(abs(Double(heard.speech?.count ?? -1) - expected) <= 2 + expected * 0.01, "the speech is not the clip's length at 16 kHz")
+    }
     return 0
 }

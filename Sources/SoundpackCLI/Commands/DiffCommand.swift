@@ -13,6 +13,9 @@ enum DiffCommand: Command {
         discussion: """
             Each side is a version the catalog recorded (ID@VERSION) or a pack folder, which is validated (not
             recorded) to compare a working copy with what is published: soundpack diff wechat@1.0.0 packs/wechat.
+            A changed clip that sounds like another word's clip of the older side is shown as such ("audio
+            changed: 5 — sounds like the earlier 6"; the store's clips are read for a recorded version), and a
+            voice that changed as a whole as "voice changed".
             """,
         options: Options.specs)
 

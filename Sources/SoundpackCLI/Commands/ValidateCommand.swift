@@ -24,7 +24,11 @@ enum ValidateCommand: Command {
             line; it changes only text, so with another format it needs --output (the text on the terminal).
             --ignore, pack.json "checks": {"ignore": [...]} and --baseline
             (a previous --format json report: only new findings count) suppress findings; suppressed findings
-            are still reported, marked as such. Exit 1 when any pack has an error (or, with --strict, a warning).
+            are still reported, marked as such. With a store configured (--store, SOUNDPACK_STORE, or the
+            project's dist/ once it holds a publish), each pack's clips are compared with the store's newest
+            version below it (audio.swapped). What a run could not check is said once per pack ("words not
+            checked (no recogniser for zh-Hans)"): on its summary line, in the JSON report's notes, as SARIF
+            notifications, and as skipped JUnit testcases. Exit 1 when any pack has an error (or, with --strict, a warning).
             """,
         options: Options.specs)
 
@@ -69,6 +73,7 @@ enum ValidateCommand: Command {
                 throw error.context(error.kind == .environment ? "cannot read the baseline \(file.visible)" : "\(file) is not a usable baseline", hint: hint)
             }
         }
+        session.earlier = try earlierVoices(context)
         let progress = Progress("validating clips", total: nil, sink: context.stderr, environment: context.environment)
         let run = session.run(directories.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
@@ -92,5 +97,22 @@ enum ValidateCommand: Command {
         }
         if !arguments.noRecord { try session.record(run, in: try context.openCatalog(), at: context.now()) }
         return run.passed ? .success : .failure
+    }
+
+    /// The store's earlier versions (audio.swapped) when a store is configured: named (--store,
+    /// SOUNDPACK_STORE), or the project's default that holds a publish. One that cannot be opened
+    /// is said in each pack's report, never silently skipped.
+    static func earlierVoices(_ context: CLIContext) throws(SoundpackError) -> (@Sendable (PackFile) -> Result<EarlierVoices?, SoundpackError>)? {
+        let workspace = try context.workspace()
+        let store: Store
+        do { store = try workspace.openStore() } catch {
+            guard workspace.storeNamed else { return nil }
+            let failure = error
+            return { _ in .failure(failure) }
+        }
+        if !workspace.storeNamed {
+            do { try workspace.requireStore(store) } catch { return nil }
+        }
+        return store.earlierVoices()
     }
 }

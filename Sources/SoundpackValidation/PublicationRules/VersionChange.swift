@@ -52,6 +52,9 @@ public struct VersionFacts: Sendable, Equatable {
     /// What the version can announce, when known (the store's manifest keeps it, and the catalog
     /// for versions recorded since migration 7).
     public var phrasebook: Phrasebook?
+    /// Each clip's words and print, when its audio was read (a pack folder, or the store's clips):
+    /// what tells a changed clip that sounds like another word's.
+    public var voices: EarlierVoices?
 
     /// The one constructor; both sides of a comparison are built from typed facts through it.
     public init(version: SemanticVersion, digest: String, grammar: Grammar, maxAmount: Amount, clips: [String: Clip],
@@ -64,6 +67,12 @@ public struct VersionFacts: Sendable, Equatable {
         self.texts = texts
         self.paths = paths
         self.phrasebook = phrasebook
+    }
+
+    /// Equal when every fact but `voices` is: a catalog record keeps no clip's sound.
+    public static func == (a: VersionFacts, b: VersionFacts) -> Bool {
+        a.version == b.version && a.digest == b.digest && a.grammar == b.grammar && a.maxAmount == b.maxAmount && a.clips == b.clips
+            && a.texts == b.texts && a.paths == b.paths && a.phrasebook == b.phrasebook
     }
 
     /// The most common clip format: the pack's format.
@@ -82,6 +91,13 @@ extension VersionFacts {
         for clip in report.clips { if let facts = clip.facts { clips[clip.key] = Clip(sha256: facts.sha256, format: facts.format) } }
         self.init(version: manifest.version, digest: digest, grammar: manifest.grammar, maxAmount: manifest.maxAmount, clips: clips,
                   texts: manifest.texts, paths: manifest.clips, phrasebook: manifest.phrasebook)
+        var printed: [String: EarlierVoices.Clip] = [:]
+        for clip in report.clips {
+            guard let facts = clip.facts, let print = facts.print else { continue }
+            let words = clip.token.map { manifest.grammar.text(of: $0, texts: manifest.texts) } ?? manifest.texts[clip.key] ?? clip.key
+            printed[clip.key] = EarlierVoices.Clip(words: words, sha256: facts.sha256, print: print)
+        }
+        voices = EarlierVoices(version: manifest.version, clips: printed)
     }
 }
 
@@ -107,6 +123,9 @@ public struct VersionChange: Sendable, Codable, Equatable {
     public var tokensRemoved: [String]
     /// Tokens in both whose clip's bytes changed.
     public var audioChanged: [String]
+    /// Of those, each that now sounds like another token's older clip → that token (`audio.swapped`);
+    /// nil when either side's audio was not read, or the voice changed as a whole.
+    public var soundsLike: [String: String]?
     /// Phrase ids added, removed and changed (pieces or being the default); nil when neither
     /// version declares phrases, or one side's are not known.
     public var phrasesAdded: [String]?
@@ -153,6 +172,16 @@ public struct VersionChange: Sendable, Codable, Equatable {
         }
         if !audioChanged.isEmpty {
             items.append(Item(kind: "audio changed", detail: audioChanged.joined(separator: " "), needs: .patch))
+        }
+        if let a = old.voices, let b = new.voices {
+            let comparison = VoiceComparison.compare(b, with: a)
+            soundsLike = comparison.voiceChanged ? nil : Dictionary(comparison.swaps.map { ($0.key, $0.soundsLike) }, uniquingKeysWith: { first, _ in first })
+            for swap in comparison.swaps.sorted(by: { new.grammar.precedes($0.key, $1.key) }) {
+                items.append(Item(kind: "audio changed", detail: "\(swap.key) — sounds like the earlier \(swap.soundsLike)", needs: .patch))
+            }
+            if comparison.voiceChanged {
+                items.append(Item(kind: "voice changed", detail: "\(comparison.changed) changed clips resemble none of \(a.version)'s", needs: .patch))
+            }
         }
         if let a = old.texts, let b = new.texts, a != b {
             let keys = Set(a.keys).union(b.keys).filter { a[$0] != b[$0] }.sorted(by: new.grammar.precedes)

@@ -8,11 +8,12 @@ import SoundpackSupport
 /// recording — a copy, or a copy re-encoded, resampled or re-levelled. Every announcement that says
 /// the second word says the first. Judged on the clips' voice prints (`VoicePrint`, from the same
 /// decode as every other probe): correlation at least `checks.minDuplicateSimilarity` (default
-/// 0.95) and no loud frame of either more than `checks.maxDuplicateDifferenceDb` (default 5 dB)
-/// from the other. Measured on 20,419 pairs of clean clips (the demo packs and seven packs synthesised
-/// with other voices): words alike in most of their length (Hindi 43 and 45, up to 0.971) part by 7.5 dB
-/// or more where they differ, while copies (resampled, µ-law, MP3 and back, re-levelled) stay within
-/// 1 dB. One file under two keys is allowed (that is a choice made in pack.json), and so are two
+/// 0.99) and no loud frame of either more than `checks.maxDuplicateDifferenceDb` (default 5 dB)
+/// from the other. Copies (resampled, µ-law, MP3 and back, re-levelled) correlate at least 0.999 and
+/// stay within 1 dB. Words said alike correlate less: on espeak-ng's voices of every grammar at six
+/// speeds (`scripts/measure/duplicate.py`) no pair of different words passes 0.978, though Hindi's
+/// 7 and 60 (सात, साठ) come within 2.5 dB of each other. One file under two keys is allowed (that is a
+/// choice made in pack.json), and so are two
 /// keys whose texts are one word.
 struct AudioDuplicate: PackRule {
     static let id = RuleID.audioDuplicate
