@@ -134,8 +134,24 @@ struct VoicePrintMeter {
         let outputs = next < Double(frames - 1) ? Int(((Double(frames - 1) - next) / step).rounded(.up)) : 0
         let written = signal.count
         signal.append(contentsOf: repeatElement(0, count: outputs))
-        let previous = self.previous
+        let previous = self.previous, step = self.step
         signal.withUnsafeMutableBufferPointer { out in
+            if channels == 1, outputs > 0, frames >= 2, next >= 0, let input = chunk.baseAddress, let output = out.baseAddress?.advanced(by: written) {
+                // Mono, no output between chunks: each position from the chunk's first sample in
+                // Float (a chunk's few thousand samples keep it to a thousandth of a sample), none
+                // depending on the one before.
+                let start = Float(next), stride = Float(step)
+                for n in 0..<outputs {
+                    let position = start + Float(n) * stride
+                    // Truncation is the floor here (positions are not negative), without a call to floorf;
+                    // never past the last pair, whatever Float's rounding of the last position.
+                    let index = min(Int(position), frames - 2), weight = position - Float(index)
+                    let a = input[index], b = input[index + 1]
+                    output[n] = a + (b - a) * weight
+                }
+                next += Double(outputs) * step
+                return
+            }
             for n in 0..<outputs {
                 let index = Int(next.rounded(.down)), weight = Float(next - next.rounded(.down))
                 let a = index < 0 ? previous : mono(index), b = mono(index + 1)
@@ -177,46 +193,57 @@ struct VoicePrintMeter {
     /// How many of a clip's loudest frames its pitch is the median of.
     private static let pitchFrames = 5
 
-    /// YIN's fundamental of the 320 samples from `start` (40 ms, over two periods of the lowest
-    /// voice; 70–400 Hz), or nil when unvoiced: the first lag whose cumulative-mean-normalised
-    /// difference falls below 0.25, at its local minimum; failing that, the deepest dip when it is
-    /// below 0.35 (a voice whose pitch moves within the window, as tones do).
+    /// YIN's fundamental of the 40 ms from `start` (over two periods of the lowest voice; 70–400
+    /// Hz), or nil when unvoiced: the first lag whose cumulative-mean-normalised difference falls
+    /// below 0.25, at its local minimum; failing that, the deepest dip when it is below 0.35 (a voice
+    /// whose pitch moves within the window, as tones do). Measured at 4 kHz (pairs of 8 kHz samples
+    /// averaged: a quarter of the work), the lag refined between samples by the parabola through
+    /// its neighbours.
     private static func pitch(_ signal: UnsafeBufferPointer<Float>, from start: Int) -> Double? {
-        let window = 320, minLag = Int(rate / 400), maxLag = Int(rate / 70), width = window - maxLag
-        let start = min(start, signal.count - window)
+        let rate: Float = 4_000, window = 160, minLag = Int(rate / 400), maxLag = Int(rate / 70), width = window - maxLag
+        let start = min(start, signal.count - 2 * window)
         guard start >= 0, let base = signal.baseAddress else { return nil }
-        let frame = base + start
-        var running: Float = 0, previous = Float.infinity
+        var frame = [Float](repeating: 0, count: window)
+        for index in 0..<window { frame[index] = (base[start + 2 * index] + base[start + 2 * index + 1]) / 2 }
+        var normalised = [Float](repeating: 1, count: maxLag + 2)
+        var running: Float = 0
         var found: Int?, deepest = (lag: 0, value: Float.infinity)
-        let raw = UnsafeRawPointer(frame), lanes = width / 8
-        for lag in 1...maxLag {
-            // Eight lanes at a time (the sum's order differs from a plain loop's by rounding only).
-            var sums = SIMD8<Float>()
-            for block in 0..<lanes {
-                let a = raw.loadUnaligned(fromByteOffset: block * 32, as: SIMD8<Float>.self)
-                let b = raw.loadUnaligned(fromByteOffset: (block * 8 + lag) * 4, as: SIMD8<Float>.self)
-                let delta = a - b
-                sums += delta * delta
-            }
-            var difference = sums.sum()
-            for index in lanes * 8 ..< width {
-                let delta = frame[index] - frame[index + lag]
-                difference += delta * delta
-            }
-            running += difference
-            let normalised = running > 0 ? difference * Float(lag) / running : 1
-            if lag >= minLag {
-                if found != nil {
-                    if normalised < previous { found = lag } else { break }
-                } else if normalised < 0.25 {
-                    found = lag
+        frame.withUnsafeBufferPointer { frame in
+            let raw = UnsafeRawPointer(frame.baseAddress!), lanes = width / 8
+            for lag in 1...maxLag + 1 {
+                // Eight lanes at a time (the sum's order differs from a plain loop's by rounding only).
+                var sums = SIMD8<Float>()
+                for block in 0..<lanes {
+                    let a = raw.loadUnaligned(fromByteOffset: block * 32, as: SIMD8<Float>.self)
+                    let b = raw.loadUnaligned(fromByteOffset: (block * 8 + lag) * 4, as: SIMD8<Float>.self)
+                    let delta = a - b
+                    sums += delta * delta
                 }
-                if normalised < deepest.value { deepest = (lag, normalised) }
+                var difference = sums.sum()
+                for index in lanes * 8 ..< min(width, window - lag) {
+                    let delta = frame[index] - frame[index + lag]
+                    difference += delta * delta
+                }
+                running += difference
+                normalised[lag] = running > 0 ? difference * Float(lag) / running : 1
+                guard lag <= maxLag else { break }
+                if lag >= minLag {
+                    if found != nil {
+                        if normalised[lag] < normalised[lag - 1] { found = lag } else { break }
+                    } else if normalised[lag] < 0.25 {
+                        found = lag
+                    }
+                    if normalised[lag] < deepest.value { deepest = (lag, normalised[lag]) }
+                }
             }
-            previous = normalised
         }
         if found == nil, deepest.value < 0.35 { found = deepest.lag }
-        return found.map { Double(rate) / Double($0) }
+        guard let lag = found else { return nil }
+        // The parabola through the lag and its neighbours: the period between samples.
+        let (before, at, after) = (normalised[lag - 1], normalised[lag], normalised[lag + 1])
+        let curve = before - 2 * at + after
+        let shift = curve > 0 ? max(-0.5, min(0.5, (before - after) / (2 * curve))) : 0
+        return Double(rate) / (Double(lag) + Double(shift))
     }
 }
 
@@ -280,13 +307,41 @@ final class VoiceFFT: Sendable {
         }
     }
 
-    /// The in-place radix-2 FFT of bit-reversed input; from span 8 on, eight butterflies at a time.
+    /// The stages of spans 1, 2 and 4 of `transform`: spans 1 and 2 as one radix-4 butterfly per
+    /// four values (their twiddles are 1 and −i: no multiplication), span 4 four butterflies at a time.
+    private static func firstStages(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, size: Int,
+                                    cos: UnsafePointer<Float>, sin: UnsafePointer<Float>) {
+        for start in Swift.stride(from: 0, to: size, by: 4) {
+            let (r0, r1, r2, r3) = (re[start], re[start + 1], re[start + 2], re[start + 3])
+            let (i0, i1, i2, i3) = (im[start], im[start + 1], im[start + 2], im[start + 3])
+            let (ar, ai, br, bi) = (r0 + r1, i0 + i1, r0 - r1, i0 - i1)
+            let (cr, ci, dr, di) = (r2 + r3, i2 + i3, r2 - r3, i2 - i3)
+            (re[start], im[start], re[start + 2], im[start + 2]) = (ar + cr, ai + ci, ar - cr, ai - ci)
+            // (dr + i·di) × −i = di − i·dr
+            (re[start + 1], im[start + 1], re[start + 3], im[start + 3]) = (br + di, bi - dr, br - di, bi + dr)
+        }
+        let c = UnsafeRawPointer(cos + 3).loadUnaligned(as: SIMD4<Float>.self), s = UnsafeRawPointer(sin + 3).loadUnaligned(as: SIMD4<Float>.self)
+        for start in Swift.stride(from: 0, to: size, by: 8) {
+            let (i, j) = (start, start + 4)
+            let (ri, ii) = (UnsafeRawPointer(re + i).loadUnaligned(as: SIMD4<Float>.self), UnsafeRawPointer(im + i).loadUnaligned(as: SIMD4<Float>.self))
+            let (rj, ij) = (UnsafeRawPointer(re + j).loadUnaligned(as: SIMD4<Float>.self), UnsafeRawPointer(im + j).loadUnaligned(as: SIMD4<Float>.self))
+            let tr = rj * c - ij * s, ti = rj * s + ij * c
+            UnsafeMutableRawPointer(re + j).storeBytes(of: ri - tr, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(im + j).storeBytes(of: ii - ti, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(re + i).storeBytes(of: ri + tr, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(im + i).storeBytes(of: ii + ti, as: SIMD4<Float>.self)
+        }
+    }
+
+    /// The in-place radix-2 FFT of bit-reversed input; spans 1 to 4 by `firstStages`, from span 8 on
+    /// eight butterflies at a time.
     private func transform(_ real: UnsafeMutableBufferPointer<Float>, _ imaginary: UnsafeMutableBufferPointer<Float>) {
         guard let re = real.baseAddress, let im = imaginary.baseAddress else { return }
         cosines.withUnsafeBufferPointer { cosines in
             sines.withUnsafeBufferPointer { sines in
                 guard let cos = cosines.baseAddress, let sin = sines.baseAddress else { return }
-                var span = 1
+                Self.firstStages(re, im, size: size, cos: cos, sin: sin)
+                var span = 8
                 while span < size {
                     let twiddle = span - 1  // this stage's first twiddle
                     for start in Swift.stride(from: 0, to: size, by: span * 2) {

@@ -9,10 +9,10 @@ import SoundpackSupport
 /// speaker or TTS voice, heard as a second person in the middle of an amount. Pitch is YIN's, over
 /// the five loudest of the clip's frames (`VoiceFeatures`, from the probe's one
 /// decode); the median of a pack's clips stands for its voice, so at least 5 clips must have one.
-/// Measured on the clean set (demo packs, seven packs synthesised with male and female espeak-ng
-/// voices) a clip sits at most 4.4 semitones from its pack's median; a clip
-/// of a voice of the other sex sits 8.3 or more. Two voices at one pitch (en-us and its m3 variant,
-/// 0.8) are not told apart, and spectral shape is left out: a word's vowel moves a clip's centroid
+/// Measured (`scripts/measure/voice-outlier.py`) on 432 clean clips (demo packs, seven packs
+/// synthesised with male and female espeak-ng voices) a clip sits at most 4.1 semitones from its
+/// pack's median; all 336 clips of a voice of the other sex planted in a pack sit above 7. Two voices
+/// at one pitch (en-us and its m3 variant) are not told apart, and spectral shape is left out: a word's vowel moves a clip's centroid
 /// more than a voice does (五's sits about 11 semitones below its pack's median).
 struct AudioVoiceOutlier: PackRule {
     static let id = RuleID.audioVoiceOutlier
