@@ -47,6 +47,9 @@ package struct VoiceComparison: Sendable, Equatable {
 
     /// The fewest changed clips that make "the voice changed" a statement about the pack.
     static let fewestForVoice = 3
+    /// At least this alike, two prints are one recording (copies measure 0.999 and more; different
+    /// words 0.978 at most): such a clip is a swap even where nothing else can be compared.
+    static let copySimilarity = 0.99
 
     /// Compares each clip of `now` (key, words, bytes' SHA-256, print) whose bytes changed with
     /// every clip of `earlier`: a swap when another word's earlier clip is at least `minSimilarity`
@@ -65,14 +68,18 @@ package struct VoiceComparison: Sendable, Equatable {
                 if similarity > best?.similarity ?? -1 || (similarity == best?.similarity && key < best!.key) { best = (key, similarity) }
             }
             if max(ownSimilarity, best?.similarity ?? 0) >= minSimilarity { resembling += 1 }
-            if let best, best.similarity >= minSimilarity, best.similarity - ownSimilarity >= margin {
+            // A similarity of 0 to its own earlier clip is no figure: the two lengths differ too much
+            // to compare (a much slower retake), so only a near copy of another word's clip tells.
+            let needed = ownSimilarity > 0 ? minSimilarity : max(minSimilarity, copySimilarity)
+            if let best, best.similarity >= needed, best.similarity - ownSimilarity >= margin {
                 result.swaps.append(Swap(key: clip.key, soundsLike: best.key, own: ownSimilarity, other: best.similarity))
             }
         }
-        // Most changed clips resemble nothing earlier: another voice, so a resemblance is chance.
+        // Most changed clips resemble nothing earlier: another voice, so a resemblance is chance;
+        // an earlier file moved to another key as it was stays a swap, whatever else changed.
         if result.changed >= fewestForVoice && resembling * 2 < result.changed {
             result.voiceChanged = true
-            result.swaps = []
+            result.swaps.removeAll { $0.other < copySimilarity }
         }
         return result
     }

@@ -78,6 +78,7 @@ extension Validator {
             pack.earlier = voices
             pack.comparison = VoiceComparison.of(pack, with: voices)
             if let comparison = pack.comparison, comparison.voiceChanged {
+                pack.unchecked[.audioSwapped] = "the voice changed since \(voices.version): clips not compared one by one"
                 pack.notes.append("the voice changed since \(voices.version): \(comparison.changed) changed clips resemble none of \(voices.version)'s, so they are not compared one by one (audio.swapped)")
             }
         }

@@ -65,6 +65,15 @@ import SoundpackTestSupport
         #expect(!result.stdout.contains("earlier version"))
     }
 
+    /// A named store that holds nothing is said in the report, not silently skipped.
+    @Test func aNamedStoreThatHoldsNothingIsSaid() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "alone")
+        let named = try Executable.run(["validate", pack, "--format", "json", "--no-record", "--store", "nowhere"], in: folder.path)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout.contains("clips not compared with the store's earlier version"), "\(named.stdout)")
+    }
+
     /// The same words re-encoded (µ-law) and one clip re-recorded 5 % faster are no swap.
     @Test func aReencodedPackAndARetakeAreClean() throws {
         let folder = TemporaryFolder()

@@ -100,18 +100,20 @@ enum ValidateCommand: Command {
     }
 
     /// The store's earlier versions (audio.swapped) when a store is configured: named (--store,
-    /// SOUNDPACK_STORE), or the project's default that holds a publish. One that cannot be opened
-    /// is said in each pack's report, never silently skipped.
+    /// SOUNDPACK_STORE), or the project's default that holds a publish. A named store that cannot
+    /// be opened or holds nothing is said in each pack's report, never silently skipped.
     static func earlierVoices(_ context: CLIContext) throws(SoundpackError) -> (@Sendable (PackFile) -> Result<EarlierVoices?, SoundpackError>)? {
-        let workspace = try context.workspace()
+        let named = try context.setting(\.store, "--store", "SOUNDPACK_STORE")
+        let workspace = Workspace(catalog: nil, store: named, s3Endpoint: context.global.s3Endpoint,
+                                  workingDirectory: context.workingDirectory, environment: context.environment)
         let store: Store
-        do { store = try workspace.openStore() } catch {
-            guard workspace.storeNamed else { return nil }
+        do {
+            store = try workspace.openStore()
+            try workspace.requireStore(store)
+        } catch {
+            guard named != nil else { return nil }
             let failure = error
             return { _ in .failure(failure) }
-        }
-        if !workspace.storeNamed {
-            do { try workspace.requireStore(store) } catch { return nil }
         }
         return store.earlierVoices()
     }

@@ -124,7 +124,7 @@ public struct VersionChange: Sendable, Codable, Equatable {
     /// Tokens in both whose clip's bytes changed.
     public var audioChanged: [String]
     /// Of those, each that now sounds like another token's older clip → that token (`audio.swapped`);
-    /// nil when either side's audio was not read, or the voice changed as a whole.
+    /// nil when either side's audio was not read.
     public var soundsLike: [String: String]?
     /// Phrase ids added, removed and changed (pieces or being the default); nil when neither
     /// version declares phrases, or one side's are not known.
@@ -175,7 +175,7 @@ public struct VersionChange: Sendable, Codable, Equatable {
         }
         if let a = old.voices, let b = new.voices {
             let comparison = VoiceComparison.compare(b, with: a)
-            soundsLike = comparison.voiceChanged ? nil : Dictionary(comparison.swaps.map { ($0.key, $0.soundsLike) }, uniquingKeysWith: { first, _ in first })
+            soundsLike = Dictionary(comparison.swaps.map { ($0.key, $0.soundsLike) }, uniquingKeysWith: { first, _ in first })
             for swap in comparison.swaps.sorted(by: { new.grammar.precedes($0.key, $1.key) }) {
                 items.append(Item(kind: "audio changed", detail: "\(swap.key) — sounds like the earlier \(swap.soundsLike)", needs: .patch))
             }
