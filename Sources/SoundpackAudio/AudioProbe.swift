@@ -143,7 +143,7 @@ package struct AudioProbe: Sendable {
             }
         }
         if shared.count > 1 {
-            var meters = shared.map { ClipMeters(clips[$0.clip].probe, channels: 1, sampleRate: $0.reader.format.sampleRate) }
+            var meters = shared.map { ClipMeters(clips[$0.clip].probe, channels: 1, sampleRate: $0.reader.format.sampleRate, frames: $0.reader.format.frames) }
             var loudness = KWeightedLanes(clips: shared.count, sampleRate: shared[0].reader.format.sampleRate)
             var failed = -1
             do throws(AudioError) {
@@ -179,7 +179,7 @@ package struct AudioProbe: Sendable {
 
     /// Reads `reader` to its end through every meter of one clip.
     private func measure(_ reader: ChunkReader, bytes: [UInt8]) throws(AudioError) -> ClipFacts {
-        var meters = ClipMeters(self, channels: reader.format.channels, sampleRate: reader.format.sampleRate)
+        var meters = ClipMeters(self, channels: reader.format.channels, sampleRate: reader.format.sampleRate, frames: reader.format.frames)
         let loudness = try LoudnessMeter(channels: reader.format.channels, sampleRate: reader.format.sampleRate)
         while let (chunk, peak, sum) = try reader.nextWithSum() {
             meters.consume(chunk, peak: peak, sum: sum)
@@ -307,12 +307,13 @@ struct ClipMeters {
     /// Every sample, when the probe keeps speech.
     private var kept: [Float]?
 
-    init(_ probe: AudioProbe, channels: Int, sampleRate: Int) {
+    /// `frames`: what the header declares (under the probe's limit, checked before), to size buffers.
+    init(_ probe: AudioProbe, channels: Int, sampleRate: Int, frames: Int64) {
         if probe.keepsSpeech { kept = [] }
         level = LevelMeter(threshold: Float(pow(10, probe.silenceThresholdDbfs / 20)), channels: channels,
                            clippingRun: probe.clippingRunSamples)
         truePeak = TruePeakMeter(channels: channels)
-        voice = VoicePrintMeter(channels: channels, sampleRate: sampleRate)
+        voice = VoicePrintMeter(channels: channels, sampleRate: sampleRate, frames: frames)
     }
 
     mutating func consume(_ chunk: UnsafeBufferPointer<Float>, peak: Float, sum: Double) {

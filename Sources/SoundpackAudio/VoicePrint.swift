@@ -8,7 +8,7 @@ import Foundation
 /// within 40 dB of the loudest to the last; the mean is subtracted, so a clip played louder or
 /// softer has the same print.
 package struct VoicePrint: Sendable, Equatable {
-    /// Bands per frame, spaced evenly in mel from `lowHz` to `highHz` (the telephone band, which
+    /// Bands per frame (one SIMD16 in `correlation`), spaced evenly in mel from `lowHz` to `highHz` (the telephone band, which
     /// every sample rate a pack may use holds).
     package static let bands = 16
     package static let lowHz = 150.0, highHz = 3_800.0
@@ -57,22 +57,35 @@ package struct VoicePrint: Sendable, Equatable {
         return (low, min(low + 1, other - 1), Float(position - Double(low)))
     }
 
+    /// The correlation over every band of every frame, a frame's 16 bands side by side; the sums
+    /// are carried in Float for 32 frames at a time, then in Double.
     private func correlation(with other: VoicePrint) -> Double {
         let (a, b) = (frames, other.frames)
-        var sumX = 0.0, sumY = 0.0, sumXX = 0.0, sumYY = 0.0, sumXY = 0.0, n = 0.0
-        for frame in 0..<a {
-            // The matching point in `other`, between two of its frames.
-            let (low, high, weight) = Self.point(frame, of: a, in: b)
-            for band in 0..<Self.bands {
-                let x = Double(values[frame * Self.bands + band])
-                let y = Double(other.values[low * Self.bands + band] * (1 - weight) + other.values[high * Self.bands + band] * weight)
-                sumX += x; sumY += y; sumXX += x * x; sumYY += y * y; sumXY += x * y
+        typealias Bands = SIMD16<Float>
+        precondition(Self.bands == Bands.scalarCount, "a frame's bands are one SIMD16")
+        guard a >= 3, b > 0 else { return 0 }
+        var totals = (x: 0.0, y: 0.0, xx: 0.0, yy: 0.0, xy: 0.0)
+        values.withUnsafeBytes { x in
+            other.values.withUnsafeBytes { y in
+                let stride = MemoryLayout<Bands>.size
+                for block in Swift.stride(from: 0, to: a, by: 32) {
+                    var (sx, sy, sxx, syy, sxy) = (Bands(), Bands(), Bands(), Bands(), Bands())
+                    for frame in block..<min(block + 32, a) {
+                        // The matching point in `other`, between two of its frames.
+                        let (low, high, weight) = Self.point(frame, of: a, in: b)
+                        let xs = x.loadUnaligned(fromByteOffset: frame * stride, as: Bands.self)
+                        let ys = y.loadUnaligned(fromByteOffset: low * stride, as: Bands.self) * (1 - weight)
+                            + y.loadUnaligned(fromByteOffset: high * stride, as: Bands.self) * weight
+                        sx += xs; sy += ys; sxx += xs * xs; syy += ys * ys; sxy += xs * ys
+                    }
+                    totals.x += Double(sx.sum()); totals.y += Double(sy.sum())
+                    totals.xx += Double(sxx.sum()); totals.yy += Double(syy.sum()); totals.xy += Double(sxy.sum())
+                }
             }
-            n += Double(Self.bands)
         }
-        guard n >= Double(Self.bands * 3) else { return 0 }
-        let covariance = sumXY - sumX * sumY / n
-        let spread = ((sumXX - sumX * sumX / n) * (sumYY - sumY * sumY / n)).squareRoot()
+        let n = Double(a * Self.bands)
+        let covariance = totals.xy - totals.x * totals.y / n
+        let spread = ((totals.xx - totals.x * totals.x / n) * (totals.yy - totals.y * totals.y / n)).squareRoot()
         return spread > 0 ? max(-1, min(1, covariance / spread)) : 0
     }
 }
@@ -87,7 +100,7 @@ package struct VoiceFeatures: Sendable, Equatable {
 /// probe's decode pass); `finish` cuts 256-sample Hann-windowed frames at a 128-sample hop, one FFT
 /// each, and measures the voice.
 struct VoicePrintMeter {
-    private static let size = 256, hop = 128
+    static let size = 256, hop = 128
     /// The rate frames are cut at: every clip's print has the same frames per second.
     private static let rate: Float = 8_000
     private let channels: Int
@@ -95,25 +108,35 @@ struct VoicePrintMeter {
     private let step: Double
     /// The last input sample consumed, and where the next 8 kHz sample falls from the next chunk's first.
     private var previous: Float = 0, next = 0.0
-    private let bandOfBin: [Int]
+    private let binsOfBand: [Range<Int>]
     /// The clip at 8 kHz, mono.
     private var signal: [Float] = []
 
-    init(channels: Int, sampleRate: Int) {
+    /// `frames`: how many the header declares (a hint to size the signal, at most 60 s of it).
+    init(channels: Int, sampleRate: Int, frames: Int64 = 0) {
         self.channels = max(channels, 1)
         step = max(1, Double(sampleRate) / Double(Self.rate))
-        bandOfBin = Self.bands(rate: Double(min(Self.rate, Float(max(sampleRate, 1)))))
+        signal.reserveCapacity(Int(min(Double(max(frames, 0)) / step, Double(Self.rate) * 60)) + 2)
+        binsOfBand = sampleRate >= Int(Self.rate) ? Self.fullRateBands : Self.bands(rate: Double(max(sampleRate, 1)))
     }
 
-    /// For each FFT bin (0 ..< size/2), its band, or -1 outside them.
-    private static func bands(rate: Double) -> [Int] {
+    /// The bands of every clip at 8 kHz or above (nearly all), computed once.
+    private static let fullRateBands = bands(rate: Double(rate))
+
+    /// Each band's FFT bins (of 0 ..< size/2): consecutive, as mel rises with the frequency; empty
+    /// for a band too narrow to hold a bin at a low rate.
+    static func bands(rate: Double) -> [Range<Int>] {
         func mel(_ hz: Double) -> Double { 2_595 * log10(1 + hz / 700) }
         let high = min(VoicePrint.highHz, rate / 2 * 0.95)
         let low = mel(VoicePrint.lowHz), width = (mel(high) - low) / Double(VoicePrint.bands)
-        return (0..<size / 2).map { bin in
+        let bandOfBin = (0..<size / 2).map { bin -> Int in
             let hz = Double(bin) * rate / Double(size)
             guard hz >= VoicePrint.lowHz, hz < high else { return -1 }
             return min(VoicePrint.bands - 1, Int((mel(hz) - low) / width))
+        }
+        return (0..<VoicePrint.bands).map { band in
+            guard let first = bandOfBin.firstIndex(of: band), let last = bandOfBin.lastIndex(of: band) else { return 0..<0 }
+            return first..<last + 1
         }
     }
 
@@ -136,23 +159,40 @@ struct VoicePrintMeter {
         signal.append(contentsOf: repeatElement(0, count: outputs))
         let previous = self.previous, step = self.step
         signal.withUnsafeMutableBufferPointer { out in
-            if channels == 1, outputs > 0, frames >= 2, next >= 0, let input = chunk.baseAddress, let output = out.baseAddress?.advanced(by: written) {
-                // Mono, no output between chunks: each position from the chunk's first sample in
-                // Float (a chunk's few thousand samples keep it to a thousandth of a sample), none
-                // depending on the one before.
-                let start = Float(next), stride = Float(step)
-                for n in 0..<outputs {
-                    let position = start + Float(n) * stride
-                    // Truncation is the floor here (positions are not negative), without a call to floorf;
-                    // never past the last pair, whatever Float's rounding of the last position.
-                    let index = min(Int(position), frames - 2), weight = position - Float(index)
+            var done = 0
+            if channels == 1, frames >= 2, let input = chunk.baseAddress, let output = out.baseAddress?.advanced(by: written) {
+                // An output between the last chunk's final sample and this one's first (at most one: `step` ≥ 1).
+                while done < outputs, next < 0 {
+                    output[done] = previous + (input[0] - previous) * Float(next + 1)
+                    done += 1
+                    next += step
+                }
+                // The rest, each position in fixed point (32 bits of sample, 32 of fraction: no
+                // float-to-integer conversion per sample), never past the last pair.
+                let unit = 4_294_967_296.0, last = frames - 2, first = done
+                var position = UInt64(max(0, next) * unit)
+                let increment = UInt64((step * unit).rounded())
+                if increment & 0xFFFF_FFFF == 0, position & 0xFFFF_FFFF == 0 {
+                    // A whole step (16, 24, 48 kHz) from a whole position: every output is an input sample.
+                    let stride = Int(increment >> 32)
+                    var index = Int(position >> 32)
+                    for n in done..<outputs {
+                        output[n] = input[min(index, frames - 1)]
+                        index += stride
+                    }
+                    done = outputs
+                }
+                for n in done..<outputs {
+                    let whole = Int(truncatingIfNeeded: position >> 32), index = min(whole, last)
+                    let weight = Float(whole - index) + Float(UInt32(truncatingIfNeeded: position)) * (1 / 4_294_967_296)
                     let a = input[index], b = input[index + 1]
                     output[n] = a + (b - a) * weight
+                    position &+= increment
                 }
-                next += Double(outputs) * step
-                return
+                next += Double(outputs - first) * step
+                done = outputs
             }
-            for n in 0..<outputs {
+            for n in done..<outputs {
                 let index = Int(next.rounded(.down)), weight = Float(next - next.rounded(.down))
                 let a = index < 0 ? previous : mono(index), b = mono(index + 1)
                 out[written + n] = a + (b - a) * weight
@@ -171,16 +211,52 @@ struct VoicePrintMeter {
         let frames = (signal.count - Self.size) / Self.hop + 1
         guard frames >= 3 else { return nil }
         var bandEnergies = [Float](repeating: 0, count: frames * bands)
-        VoiceFFT.shared.bandEnergies(of: signal, frames: frames, hop: Self.hop, bandOfBin: bandOfBin, bands: bands, into: &bandEnergies)
-        let totals = (0..<frames).map { frame in bandEnergies[frame * bands ..< (frame + 1) * bands].reduce(0, +) }
+        VoiceFFT.shared.bandEnergies(of: signal, frames: frames, hop: Self.hop, binsOfBand: binsOfBand, into: &bandEnergies)
+        let totals = bandEnergies.withUnsafeBufferPointer { energies in
+            (0..<frames).map { frame in
+                var total: Float = 0
+                for band in 0..<bands { total += energies[frame * bands + band] }
+                return total
+            }
+        }
         guard let loudest = totals.max(), loudest > 1e-9 else { return nil }
-        let heard = totals.indices.filter { totals[$0] >= loudest * 1e-4 }
-        guard let first = heard.first, let last = heard.last, last - first + 1 >= 3 else { return nil }
-        var values = bandEnergies[first * bands ..< (last + 1) * bands].map { log10($0 + loudest * 1e-5) }
+        guard let first = totals.firstIndex(where: { $0 >= loudest * 1e-4 }), let last = totals.lastIndex(where: { $0 >= loudest * 1e-4 }),
+              last - first + 1 >= 3 else { return nil }
+        var values = Array(bandEnergies[first * bands ..< (last + 1) * bands])
+        Self.logarithms(&values, adding: loudest * 1e-5)
         let mean = values.reduce(0, +) / Float(values.count)
         for index in values.indices { values[index] -= mean }
         let loud = (first...last).filter { totals[$0] >= loudest * 0.031_6 }  // within 15 dB
         return VoicePrint(values: values, voice: voice(frames: loud, totals: totals))
+    }
+
+    /// Replaces each value by log10 of it plus `floor` (the sum positive and normal), eight at a
+    /// time: with x = m·2^e and m in [√½, √2), ln m = 2·atanh(s), s = (m − 1)/(m + 1), by its series
+    /// to s⁷ (|s| < 0.172: within 1e-7 of the logarithm, below Float's rounding of it).
+    static func logarithms(_ values: inout [Float], adding floor: Float) {
+        typealias Lanes = SIMD8<Float>
+        values.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let raw = UnsafeMutableRawPointer(base), blocks = buffer.count / Lanes.scalarCount
+            let (log10Of2, log10OfE): (Float, Float) = (0.301_029_995_7, 0.434_294_481_9)
+            for block in 0..<blocks {
+                let x = raw.loadUnaligned(fromByteOffset: block * MemoryLayout<Lanes>.size, as: Lanes.self) + floor
+                let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self)
+                var exponent = SIMD8<Int32>(truncatingIfNeeded: (bits &>> 23) & 0xFF) &- 127
+                var m = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: Lanes.self)
+                let high = m .> 1.414_213_5
+                m.replace(with: m * 0.5, where: high)
+                exponent.replace(with: exponent &+ 1, where: high)
+                let s: Lanes = (m - 1) / (m + 1), s2: Lanes = s * s
+                var series: Lanes = s2 * (1 / 7 as Float) + (1 / 5 as Float)
+                series = series * s2 + (1 / 3 as Float)
+                series = series * s2 + (1 as Float)
+                let ln: Lanes = series * s * (2 as Float)
+                let result = Lanes(exponent) * log10Of2 + ln * log10OfE
+                raw.storeBytes(of: result, toByteOffset: block * MemoryLayout<Lanes>.size, as: Lanes.self)
+            }
+            for index in blocks * Lanes.scalarCount ..< buffer.count { buffer[index] = log10(buffer[index] + floor) }
+        }
     }
 
     /// The pitch of the loudest frames (vowels), at most `pitchFrames` of them.
@@ -209,21 +285,8 @@ struct VoicePrintMeter {
         var running: Float = 0
         var found: Int?, deepest = (lag: 0, value: Float.infinity)
         frame.withUnsafeBufferPointer { frame in
-            let raw = UnsafeRawPointer(frame.baseAddress!), lanes = width / 8
             for lag in 1...maxLag + 1 {
-                // Eight lanes at a time (the sum's order differs from a plain loop's by rounding only).
-                var sums = SIMD8<Float>()
-                for block in 0..<lanes {
-                    let a = raw.loadUnaligned(fromByteOffset: block * 32, as: SIMD8<Float>.self)
-                    let b = raw.loadUnaligned(fromByteOffset: (block * 8 + lag) * 4, as: SIMD8<Float>.self)
-                    let delta = a - b
-                    sums += delta * delta
-                }
-                var difference = sums.sum()
-                for index in lanes * 8 ..< min(width, window - lag) {
-                    let delta = frame[index] - frame[index + lag]
-                    difference += delta * delta
-                }
+                let difference = Self.yinDifference(frame, width: width, lag: lag)
                 running += difference
                 normalised[lag] = running > 0 ? difference * Float(lag) / running : 1
                 guard lag <= maxLag else { break }
@@ -245,6 +308,26 @@ struct VoicePrintMeter {
         let shift = curve > 0 ? max(-0.5, min(0.5, (before - after) / (2 * curve))) : 0
         return Double(rate) / (Double(lag) + Double(shift))
     }
+
+    /// YIN's difference function of `frame` at `lag`: the sum of squared differences over the
+    /// first `width` samples (fewer where the lag runs out of frame), eight lanes at a time, then
+    /// the rest one by one.
+    static func yinDifference(_ frame: UnsafeBufferPointer<Float>, width: Int, lag: Int) -> Float {
+        let raw = UnsafeRawPointer(frame.baseAddress!), blocks = width / 8
+        var sums = SIMD8<Float>()
+        for block in 0..<blocks {
+            let a = raw.loadUnaligned(fromByteOffset: block * 32, as: SIMD8<Float>.self)
+            let b = raw.loadUnaligned(fromByteOffset: (block * 8 + lag) * 4, as: SIMD8<Float>.self)
+            let delta = a - b
+            sums += delta * delta
+        }
+        var difference = sums.sum()
+        for index in blocks * 8 ..< min(width, frame.count - lag) {
+            let delta = frame[index] - frame[index + lag]
+            difference += delta * delta
+        }
+        return difference
+    }
 }
 
 /// A 256-point FFT with its tables computed once.
@@ -254,48 +337,55 @@ final class VoiceFFT: Sendable {
     /// The twiddles of every stage, one after another: for the stage of span `s` (1, 2, 4 … size/2),
     /// the `s` values e^(−iπk/s), k = 0 ..< s, starting at index `s − 1`; contiguous, so a stage's
     /// butterflies run eight at a time.
-    private let cosines: [Float], sines: [Float], hann: [Float], reversed: [Int]
+    private let cosines: [Float], sines: [Float], reversed: [Int]
+    /// The Hann window in bit-reversed order: `reversedHann[i]` is the window at `reversed[i]`.
+    private let reversedHann: [Float]
 
     init(size: Int) {
         self.size = size
         let spans = (0..<size.trailingZeroBitCount).map { 1 << $0 }
         cosines = spans.flatMap { span in (0..<span).map { Float(cos(-Double.pi * Double($0) / Double(span))) } }
         sines = spans.flatMap { span in (0..<span).map { Float(sin(-Double.pi * Double($0) / Double(span))) } }
-        hann = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
         let bits = size.trailingZeroBitCount
-        reversed = (0..<size).map { index in (0..<bits).reduce(0) { $0 << 1 | (index >> $1 & 1) } }
+        let reversed = (0..<size).map { index in (0..<bits).reduce(0) { $0 << 1 | (index >> $1 & 1) } }
+        self.reversed = reversed
+        reversedHann = reversed.map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
     }
 
     /// Each frame's power summed per band: frame `f` is the `size` samples from `f × hop`, windowed.
     /// Two frames go through one complex FFT (one as the real part, the next as the imaginary) and
     /// are told apart by the spectrum's symmetry: X[k] = (Z[k] + Z*[N−k]) / 2, Y[k] = (Z[k] − Z*[N−k]) / 2i.
-    func bandEnergies(of signal: [Float], frames: Int, hop: Int, bandOfBin: [Int], bands: Int, into energies: inout [Float]) {
-        let size = self.size
+    /// (A last frame without a partner goes in as both; the second half is not kept.) Each band's
+    /// sum stays in a register, as its bins are consecutive.
+    func bandEnergies(of signal: [Float], frames: Int, hop: Int, binsOfBand: [Range<Int>], into energies: inout [Float]) {
+        let size = self.size, bands = binsOfBand.count
         var real = [Float](repeating: 0, count: size), imaginary = [Float](repeating: 0, count: size)
-        let tables = (reversed: self.reversed, hann: self.hann, bandOfBin: bandOfBin)
+        let tables = (reversed: self.reversed, hann: self.reversedHann)
         // Unchecked views of the tables: every index below is in range by construction.
         tables.reversed.withUnsafeBufferPointer { reversed in
         tables.hann.withUnsafeBufferPointer { hann in
-        tables.bandOfBin.withUnsafeBufferPointer { bandOfBin in
+        binsOfBand.withUnsafeBufferPointer { binsOfBand in
         signal.withUnsafeBufferPointer { signal in
             real.withUnsafeMutableBufferPointer { re in
                 imaginary.withUnsafeMutableBufferPointer { im in
                     energies.withUnsafeMutableBufferPointer { out in
                         for frame in stride(from: 0, to: frames, by: 2) {
-                            let (first, second) = (frame * hop, frame + 1 < frames ? (frame + 1) * hop : -1)
-                            for index in 0..<size {
-                                re[reversed[index]] = signal[first + index] * hann[index]
-                                im[reversed[index]] = second < 0 ? 0 : signal[second + index] * hann[index]
-                            }
+                            let paired = frame + 1 < frames
+                            let (first, second) = (frame * hop, paired ? (frame + 1) * hop : frame * hop)
+                            Self.windowedFirstStages(signal, first, second, reversed: reversed, hann: hann, re, im)
                             transform(re, im)
-                            for bin in 0..<size / 2 where bandOfBin[bin] >= 0 {
-                                let mirror = (size - bin) % size
-                                let (xr, xi) = ((re[bin] + re[mirror]) / 2, (im[bin] - im[mirror]) / 2)
-                                out[frame * bands + bandOfBin[bin]] += xr * xr + xi * xi
-                                if second >= 0 {
-                                    let (yr, yi) = ((im[bin] + im[mirror]) / 2, (re[mirror] - re[bin]) / 2)
-                                    out[(frame + 1) * bands + bandOfBin[bin]] += yr * yr + yi * yi
+                            for band in 0..<bands {
+                                var x: Float = 0, y: Float = 0
+                                // Bin 0 is in no band (below `lowHz`), so every mirror is in range.
+                                for bin in binsOfBand[band] {
+                                    let mirror = size - bin
+                                    let (xr, xi) = (re[bin] + re[mirror], im[bin] - im[mirror])
+                                    let (yr, yi) = (im[bin] + im[mirror], re[mirror] - re[bin])
+                                    x += xr * xr + xi * xi
+                                    y += yr * yr + yi * yi
                                 }
+                                out[frame * bands + band] = x * 0.25
+                                if paired { out[(frame + 1) * bands + band] = y * 0.25 }
                             }
                         }
                     }
@@ -307,19 +397,32 @@ final class VoiceFFT: Sendable {
         }
     }
 
-    /// The stages of spans 1, 2 and 4 of `transform`: spans 1 and 2 as one radix-4 butterfly per
-    /// four values (their twiddles are 1 and −i: no multiplication), span 4 four butterflies at a time.
-    private static func firstStages(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, size: Int,
-                                    cos: UnsafePointer<Float>, sin: UnsafePointer<Float>) {
+    /// The windowed frames at `first` (real part) and `second` (imaginary) in bit-reversed order,
+    /// through the stages of spans 1 and 2 of the FFT: one radix-4 butterfly per four values (their
+    /// twiddles are 1 and −i: no multiplication). The four inputs of the butterfly at `start` are
+    /// the samples at reversed[start] + 0, size/2, size/4 and 3·size/4.
+    private static func windowedFirstStages(_ signal: UnsafeBufferPointer<Float>, _ first: Int, _ second: Int,
+                                            reversed: UnsafeBufferPointer<Int>, hann: UnsafeBufferPointer<Float>,
+                                            _ re: UnsafeMutableBufferPointer<Float>, _ im: UnsafeMutableBufferPointer<Float>) {
+        let size = re.count, offsets = (0, size / 2, size / 4, 3 * size / 4)
         for start in Swift.stride(from: 0, to: size, by: 4) {
-            let (r0, r1, r2, r3) = (re[start], re[start + 1], re[start + 2], re[start + 3])
-            let (i0, i1, i2, i3) = (im[start], im[start + 1], im[start + 2], im[start + 3])
+            let from = reversed[start]
+            let (w0, w1, w2, w3) = (hann[start], hann[start + 1], hann[start + 2], hann[start + 3])
+            let (r0, r1) = (signal[first + from + offsets.0] * w0, signal[first + from + offsets.1] * w1)
+            let (r2, r3) = (signal[first + from + offsets.2] * w2, signal[first + from + offsets.3] * w3)
+            let (i0, i1) = (signal[second + from + offsets.0] * w0, signal[second + from + offsets.1] * w1)
+            let (i2, i3) = (signal[second + from + offsets.2] * w2, signal[second + from + offsets.3] * w3)
             let (ar, ai, br, bi) = (r0 + r1, i0 + i1, r0 - r1, i0 - i1)
             let (cr, ci, dr, di) = (r2 + r3, i2 + i3, r2 - r3, i2 - i3)
             (re[start], im[start], re[start + 2], im[start + 2]) = (ar + cr, ai + ci, ar - cr, ai - ci)
             // (dr + i·di) × −i = di − i·dr
             (re[start + 1], im[start + 1], re[start + 3], im[start + 3]) = (br + di, bi - dr, br - di, bi + dr)
         }
+    }
+
+    /// The stage of span 4 of `transform`, four butterflies at a time.
+    private static func spanFour(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, size: Int,
+                                 cos: UnsafePointer<Float>, sin: UnsafePointer<Float>) {
         let c = UnsafeRawPointer(cos + 3).loadUnaligned(as: SIMD4<Float>.self), s = UnsafeRawPointer(sin + 3).loadUnaligned(as: SIMD4<Float>.self)
         for start in Swift.stride(from: 0, to: size, by: 8) {
             let (i, j) = (start, start + 4)
@@ -333,14 +436,14 @@ final class VoiceFFT: Sendable {
         }
     }
 
-    /// The in-place radix-2 FFT of bit-reversed input; spans 1 to 4 by `firstStages`, from span 8 on
-    /// eight butterflies at a time.
+    /// The in-place radix-2 FFT from the stage of span 4 on (`windowedFirstStages` did spans 1 and
+    /// 2), from span 8 eight butterflies at a time.
     private func transform(_ real: UnsafeMutableBufferPointer<Float>, _ imaginary: UnsafeMutableBufferPointer<Float>) {
         guard let re = real.baseAddress, let im = imaginary.baseAddress else { return }
         cosines.withUnsafeBufferPointer { cosines in
             sines.withUnsafeBufferPointer { sines in
                 guard let cos = cosines.baseAddress, let sin = sines.baseAddress else { return }
-                Self.firstStages(re, im, size: size, cos: cos, sin: sin)
+                Self.spanFour(re, im, size: size, cos: cos, sin: sin)
                 var span = 8
                 while span < size {
                     let twiddle = span - 1  // this stage's first twiddle
