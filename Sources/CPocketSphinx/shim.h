@@ -93,6 +93,12 @@ static inline int soundpack_ps_set_grammar(soundpack_ps_decoder *decoder, const 
     return function ? function(decoder, name, text) : -1;
 }
 
+/// Removes the search `name` and frees it; negative when there is none.
+static inline int soundpack_ps_unset_search(soundpack_ps_decoder *decoder, const char *name) {
+    SOUNDPACK_PS_SYMBOL(int (*)(soundpack_ps_decoder *, const char *), "ps_unset_search")
+    return function ? function(decoder, name) : -1;
+}
+
 /// Decodes `count` 16 kHz samples with the search `name`: the words heard (copied into `heard`,
 /// at most `capacity` bytes with its NUL), their score, and the frames; negative when nothing was heard.
 static inline int soundpack_ps_decode(soundpack_ps_decoder *decoder, const char *name, const int16_t *samples, size_t count,

@@ -62,16 +62,36 @@ package final class WordRecogniser: @unchecked Sendable {
             }
         }
         let result = body(recogniser)
-        idle.withLock { $0.append(recogniser) }
+        // At most one idle decoder per processor (as many as run at once); any more is freed.
+        idle.withLock { if $0.count < ProcessInfo.processInfo.activeProcessorCount { $0.append(recogniser) } }
         return .success(result)
     }
 
-    private static func make() -> Result<WordRecogniser, RecogniserUnavailable> {
+    /// Why no decoder can be made here, told without making one (the library loads, the model is
+    /// installed); nil when one can be.
+    package static var unavailable: RecogniserUnavailable? {
+        if let known = failure.withLock({ $0 }) { return known }
+        switch modelFolder() {
+        case .success: return nil
+        case .failure(let reason): return reason
+        }
+    }
+
+    private static func modelFolder() -> Result<String, RecogniserUnavailable> {
         if let error = soundpack_pocketsphinx_load_error() {
             return .failure(RecogniserUnavailable(reason: "libpocketsphinx cannot be loaded (\(String(cString: error)))"))
         }
         guard let folder = modelFolders.first(where: { FileManager.default.fileExists(atPath: $0 + "/en-us/mdef") }) else {
             return .failure(RecogniserUnavailable(reason: "no US English model for pocketsphinx (Debian: pocketsphinx-en-us)"))
+        }
+        return .success(folder)
+    }
+
+    private static func make() -> Result<WordRecogniser, RecogniserUnavailable> {
+        let folder: String
+        switch modelFolder() {
+        case .success(let found): folder = found
+        case .failure(let reason): return .failure(reason)
         }
         // Beams far wider than the defaults (1e-48, 7e-29, 1e-48): a clip's own words must align
         // with it, however badly, for the margin to be a number; the grammars are a pack's words only.
@@ -109,10 +129,20 @@ package final class WordRecogniser: @unchecked Sendable {
         return HeardWords(words: heard.words, margin: Double(theirs.score - ours.score) / Double(theirs.frames))
     }
 
+    /// How many searches a decoder keeps: past it they are all removed before the next is added,
+    /// so a run over many packs of different words does not grow without bound.
+    static let searchesKept = 64
+    /// How many searches this decoder holds now.
+    var searchCount: Int { searches.count }
+
     /// The search of a closed grammar of `choices`, added on first use.
     private func search(_ choices: [String]) -> String? {
         let key = choices.joined(separator: "|")
         if let name = searches[key] { return name }
+        if searches.count >= Self.searchesKept {
+            for name in searches.values { _ = soundpack_ps_unset_search(decoder, name) }
+            searches = [:]
+        }
         let name = "s\(searches.count)"
         let grammar = "#JSGF V1.0;\ngrammar soundpack;\npublic <said> = \(choices.joined(separator: " | ")) ;\n"
         guard soundpack_ps_set_grammar(decoder, name, grammar) >= 0 else { return nil }

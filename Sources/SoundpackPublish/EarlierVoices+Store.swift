@@ -28,34 +28,55 @@ extension Store {
 
     /// The clips of `id@version` as the store holds them, each checked against its manifest's
     /// SHA-256 and probed (a clip that is missing, altered or unreadable is an error naming it).
+    /// Each file is read once however many keys name it, and no more bytes than its manifest
+    /// declares, in all at most the pack budget (`limits.maxPackBytes`): a hostile store cannot
+    /// make a reader load more than a pack may hold.
     public func voices(of id: String, _ version: SemanticVersion, limits: AudioLimits = AudioLimits()) throws(SoundpackError) -> EarlierVoices {
         let manifest = try self.manifest(id, version)
         let grammar = manifest.readingGrammar
         let book = manifest.phrasebook
-        let clips = manifest.clips.sorted { $0.key < $1.key }
+        // Each file once, with every key that names it (in key order), as its first key's entry declares it.
+        var distinct: [(clip: StoreManifest.Clip, keys: [String])] = [], indexOfFile: [String: Int] = [:]
+        for (key, clip) in manifest.clips.sorted(by: { $0.key < $1.key }) {
+            if let index = indexOfFile[clip.file] {
+                // A file under two keys whose manifest entries disagree is not one file.
+                guard distinct[index].clip.sha256 == clip.sha256 else {
+                    throw SoundpackError.environment("\(location)/\(StoreLayout.manifest(id, version).visible) names \(clip.file.visible) with two SHA-256s (soundpack verify checks the store)")
+                }
+                distinct[index].keys.append(key)
+            } else {
+                indexOfFile[clip.file] = distinct.count
+                distinct.append((clip, [key]))
+            }
+        }
+        let files = distinct
+        let declared = files.reduce(0) { $0 + max(0, $1.clip.bytes) }
+        guard declared <= limits.maxPackBytes else {
+            throw SoundpackError.environment("\(location)/\(StoreLayout.manifest(id, version).visible) declares clips of \(declared / 1_048_576) MiB in all, more than the \(limits.maxPackBytes / 1_048_576) MiB a pack may hold")
+        }
         let probe = AudioProbe(limits: limits)
-        let results = WorkerPool.map(clips.count) { n -> Result<EarlierVoices.Clip?, SoundpackError> in
-            let (key, clip) = clips[n]
+        let results = WorkerPool.map(files.count) { n -> Result<ClipFacts, SoundpackError> in
+            let clip = files[n].clip
             let file = StoreLayout.versionFile(id, version, clip.file)
-            return Result { () throws(SoundpackError) -> EarlierVoices.Clip? in
-                guard let data = try backend.read(file, atMost: limits.maxFileBytes) else {
+            return Result { () throws(SoundpackError) -> ClipFacts in
+                guard let data = try backend.read(file, atMost: min(limits.maxFileBytes, max(0, clip.bytes))) else {
                     throw SoundpackError.environment("\(location)/\(file.visible) is missing (soundpack verify checks the store)")
                 }
                 guard Digest.sha256Hex(data) == clip.sha256 else {
                     throw SoundpackError.environment("\(location)/\(file.visible) is not the clip its manifest names (another SHA-256; soundpack verify checks the store)")
                 }
-                let facts: ClipFacts
-                do throws(AudioError) { facts = try probe.probe(bytes: [UInt8](data)) } catch {
+                do throws(AudioError) { return try probe.probe(bytes: [UInt8](data)) } catch {
                     throw SoundpackError.environment("\(location)/\(file.visible) cannot be read as audio: \(error.message)")
                 }
-                guard let print = facts.print else { return nil }
-                let words = book.token(forKey: key).map { grammar.text(of: $0, texts: manifest.texts) } ?? manifest.texts[key] ?? key
-                return EarlierVoices.Clip(words: words, sha256: clip.sha256, print: print)
             }
         }
         var voices: [String: EarlierVoices.Clip] = [:]
         for (n, result) in results.enumerated() {
-            if let clip = try result.get() { voices[clips[n].key] = clip }
+            guard let print = try result.get().print else { continue }
+            for key in distinct[n].keys {
+                let words = book.token(forKey: key).map { grammar.text(of: $0, texts: manifest.texts) } ?? manifest.texts[key] ?? key
+                voices[key] = EarlierVoices.Clip(words: words, sha256: distinct[n].clip.sha256, print: print)
+            }
         }
         return EarlierVoices(version: version, clips: voices)
     }

@@ -26,21 +26,58 @@ public struct PackInspector: Sendable {
     public func inspect(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [InspectedPack] {
         var packs = WorkerPool.map(folders.count) { self.prepare(folder: folders[$0]) }
         let queue = jobs(for: &packs)
-        let probed = probe(queue, progress: progress)
-        for (index, job) in queue.enumerated() {
-            for clip in job.clips {
-                packs[job.pack].clips[clip].probe = probed[index]?.0
-                packs[job.pack].clips[clip].probeSeconds = probed[index]?.1 ?? 0
+        var done = 0
+        for segment in segments(of: queue) {
+            let offset = done, total = queue.count
+            var report: (@Sendable (Int, Int) -> Void)?
+            if let progress { report = { done, _ in progress(offset + done, total) } }
+            let probed = probe(Array(queue[segment]), progress: report)
+            for (index, job) in queue[segment].enumerated() {
+                for clip in job.clips {
+                    packs[job.pack].clips[clip].probe = probed[index]?.0
+                    packs[job.pack].clips[clip].probeSeconds = probed[index]?.1 ?? 0
+                }
             }
+            done += segment.count
+            hear(&packs, Set(queue[segment].map(\.pack)))
         }
+        // Packs with no clip to probe (none named, or pack.json unreadable) are heard too: they say
+        // what was not checked.
+        hear(&packs, Set(packs.indices).subtracting(queue.map(\.pack)))
         let measured = packs
         let worst = WorkerPool.map(measured.count) { index -> WorstCase? in
             guard let manifest = measured[index].packFile else { return nil }
             return WorstCase.search(manifest, clips: measured[index].clips)
         }
         for index in packs.indices { packs[index].worstCase = worst[index] }
-        let words = WorkerPool.map(measured.count) { WordCheck.run(measured[$0]) }
-        for (index, checked) in words.enumerated() {
+        return packs
+    }
+
+    /// How many packs whose clips keep their samples for the recogniser are probed at once: each
+    /// batch is heard and its samples dropped before the next is read, so memory is bounded by the
+    /// batch, not by how many packs a run validates.
+    static let packsHeardAtOnce = 16
+
+    /// The queue cut where a batch of `packsHeardAtOnce` packs that keep samples ends, never inside
+    /// a pack (jobs come pack by pack); one range when none keeps them.
+    private func segments(of queue: [Job]) -> [Range<Int>] {
+        var cuts: [Range<Int>] = [], start = 0, keeping = Set<Int>()
+        for (index, job) in queue.enumerated() where job.probe.keepsSpeech && !keeping.contains(job.pack) {
+            if keeping.count == Self.packsHeardAtOnce {
+                cuts.append(start..<index)
+                (start, keeping) = (index, [])
+            }
+            keeping.insert(job.pack)
+        }
+        cuts.append(start..<queue.count)
+        return cuts
+    }
+
+    /// Asks the recogniser which words the clips of `indices` say, and drops the samples kept for it.
+    private func hear(_ packs: inout [InspectedPack], _ indices: Set<Int>) {
+        let order = indices.sorted(), snapshot = order.map { packs[$0] }
+        let words = WorkerPool.map(order.count) { WordCheck.run(snapshot[$0]) }
+        for (index, checked) in zip(order, words) {
             for (clip, heard) in checked.heard { packs[index].clips[clip].heard = heard }
             if let note = checked.note {
                 packs[index].notes.append(note)
@@ -54,7 +91,6 @@ public struct PackInspector: Sendable {
                 }
             }
         }
-        return packs
     }
 
     /// One file to probe: the clips of one pack that name it.
@@ -69,7 +105,7 @@ public struct PackInspector: Sendable {
             guard let manifest = pack.packFile else { continue }
             var probe = AudioProbe(limits: limits, silenceThresholdDbfs: manifest.checks.silenceThresholdDbfs,
                                    clippingRunSamples: Int(manifest.checks.clippingRunSamples))
-            probe.keepsSpeech = WordCheck.wanted(manifest)
+            probe.keepsSpeech = WordCheck.wanted(manifest) && WordRecogniser.unavailable == nil
             let root = URL(fileURLWithPath: pack.folder.path, isDirectory: true).path
             var jobOfPath: [[UInt8]: Int] = [:]  // by bytes: NFC and NFD names are two files
             var budget = limits.maxPackBytes

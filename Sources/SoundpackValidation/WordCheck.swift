@@ -32,11 +32,15 @@ enum WordCheck {
                 return (n, words, speech)
             }
             let choices = Array(Set(entries.map(\.words))).sorted()
+            // A clip can only be heard as another word of the pack: with fewer than two, none is checked.
+            guard choices.count >= 2 else {
+                return ([:], "words not checked (fewer than two different words the recogniser knows)", true)
+            }
             var heard: [Int: HeardWords] = [:]
             for entry in entries { heard[entry.clip] = recogniser.heard(entry.speech, expected: entry.words, among: choices) }
             let note = unknown.isEmpty ? nil
                 : "words not checked for \(unchecked) clip\(unchecked == 1 ? "" : "s") (not in the recogniser's dictionary: \(unknown.sorted().map { $0.visible }.joined(separator: ", ")))"
-            return (heard, note, entries.isEmpty)
+            return (heard, note, false)
         }
         switch outcome {
         case .success(let checked): return checked

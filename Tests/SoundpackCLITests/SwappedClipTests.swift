@@ -115,4 +115,20 @@ import SoundpackTestSupport
         #expect(validated.swapped == [])
         #expect(validated.notes.contains { $0.hasPrefix("clips not compared with the store's earlier version") && $0.contains("5.caf") }, "\(validated.notes)")
     }
+
+    /// A store manifest is read as a budget: a clip larger than its manifest declares is not read
+    /// past the declared size, and clips declared larger in all than a pack may hold are not read.
+    @Test(arguments: [(10, "is above the"), (200 << 20, "declares clips of")])
+    func aStoreManifestBoundsWhatIsRead(_ bytes: Int, _ said: String) throws {
+        let folder = TemporaryFolder()
+        _ = try Self.published(folder)
+        let manifest = URL(fileURLWithPath: folder.file("store/wechat/1.0.0/manifest.json"))
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        var clips = try #require(object["clips"] as? [String: [String: Any]])
+        clips["5"]?["bytes"] = bytes
+        object["clips"] = clips
+        try JSONSerialization.data(withJSONObject: object).write(to: manifest)
+        let validated = try Self.validate("next", in: folder)
+        #expect(validated.notes.contains { $0.hasPrefix("clips not compared with the store's earlier version") && $0.contains(said) }, "\(validated.notes)")
+    }
 }
