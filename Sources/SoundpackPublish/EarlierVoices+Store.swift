@@ -49,10 +49,11 @@ extension Store {
                 distinct.append((clip, [key]))
             }
         }
-        let files = distinct
-        let declared = files.reduce(0) { $0 + max(0, $1.clip.bytes) }
+        let files = distinct  // a constant, for the workers
+        // Each size taken up to just past the budget, so no sum of hostile sizes can overflow.
+        let declared = files.reduce(0) { $0 + min(max(0, $1.clip.bytes), limits.maxPackBytes + 1) }
         guard declared <= limits.maxPackBytes else {
-            throw SoundpackError.environment("\(location)/\(StoreLayout.manifest(id, version).visible) declares clips of \(declared / 1_048_576) MiB in all, more than the \(limits.maxPackBytes / 1_048_576) MiB a pack may hold")
+            throw SoundpackError.environment("\(location)/\(StoreLayout.manifest(id, version).visible) declares clips of \(declared / 1_048_576) MiB or more in all, more than the \(limits.maxPackBytes / 1_048_576) MiB a pack may hold")
         }
         let probe = AudioProbe(limits: limits)
         let results = WorkerPool.map(files.count) { n -> Result<ClipFacts, SoundpackError> in

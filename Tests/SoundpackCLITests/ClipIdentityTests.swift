@@ -46,7 +46,7 @@ import SoundpackTestSupport
 
     /// Two clips of the en-us demo pack filed under each other's key (four and thousand) are heard
     /// as the other word, and no other clip is named.
-    @Test(.enabled(if: WordRecogniser.unavailable == nil, "pocketsphinx or its US English model is not installed (scripts/bootstrap.sh installs both)"))
+    @Test(.recogniserInstalled)
     func aClipUnderAnotherWordsKeyIsHeard() throws {
         let folder = TemporaryFolder()
         let pack = try Fixtures.copyDemoPack(into: folder, as: "misfiled", from: Fixtures.repositoryRoot + "/packs/en-us")
@@ -62,7 +62,7 @@ import SoundpackTestSupport
 
     /// One file under every key of an English pack leaves one word to hear: nothing can be heard
     /// as another word, so audio.wrong-word is said not checked (a skipped JUnit case), not passed.
-    @Test(.enabled(if: WordRecogniser.unavailable == nil, "pocketsphinx or its US English model is not installed (scripts/bootstrap.sh installs both)"))
+    @Test(.recogniserInstalled)
     func oneWordLeftIsNotChecked() throws {
         let folder = TemporaryFolder()
         let pack = try Fixtures.copyDemoPack(into: folder, as: "one-file", from: Fixtures.repositoryRoot + "/packs/en-us")
@@ -150,5 +150,12 @@ import SoundpackTestSupport
         }
         try FileManager.default.removeItem(atPath: pack + "/clips/6.caf")
         #expect(try Self.duplicates("shared", in: folder) == [])
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For a test that hears words: skipped, with the reason, where pocketsphinx or its model is missing.
+    static var recogniserInstalled: Self {
+        .enabled(if: WordRecogniser.unavailable == nil, "pocketsphinx or its US English model is not installed (scripts/bootstrap.sh installs both)")
     }
 }

@@ -117,8 +117,9 @@ import SoundpackTestSupport
     }
 
     /// A store manifest is read as a budget: a clip larger than its manifest declares is not read
-    /// past the declared size, and clips declared larger in all than a pack may hold are not read.
-    @Test(arguments: [(10, "is above the"), (200 << 20, "declares clips of")])
+    /// past the declared size, and clips declared larger in all than a pack may hold (5 and 6 each
+    /// at the size given: the largest integer too, whose sum overflows) are not read.
+    @Test(arguments: [(10, "is above the"), (200 << 20, "declares clips of"), (Int.max, "declares clips of")])
     func aStoreManifestBoundsWhatIsRead(_ bytes: Int, _ said: String) throws {
         let folder = TemporaryFolder()
         _ = try Self.published(folder)
@@ -126,6 +127,7 @@ import SoundpackTestSupport
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
         var clips = try #require(object["clips"] as? [String: [String: Any]])
         clips["5"]?["bytes"] = bytes
+        clips["6"]?["bytes"] = bytes
         object["clips"] = clips
         try JSONSerialization.data(withJSONObject: object).write(to: manifest)
         let validated = try Self.validate("next", in: folder)
