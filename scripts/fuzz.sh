@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in fuzz/targets (against SoundpackCore and SoundpackKit's layers built
 # with the same instrumentation) and runs each for SECONDS from its committed seed corpus.
-#   scripts/fuzz.sh [TARGET|all] [SECONDS]     targets: manifest amount audio mp4 archive payload json archiver store synth reading
+#   scripts/fuzz.sh [TARGET|all] [SECONDS]     targets: manifest amount audio g711 mp4 archive payload json archiver store synth reading
 # Prints, per target, total executions and executions per second; exits 1 when a target crashes
 # or leaks, with the input libFuzzer saved under .build/fuzz/crashes/TARGET/. A crash found becomes
 # a regression input in fuzz/regressions/TARGET/, which the test suite replays.
@@ -47,22 +47,25 @@ if [ ! -e "$kernels" ] || [ -n "$(find Sources/CSoundpackKernels -newer "$kernel
   rm -f "$kernels" && ar rcs "$kernels" "${objects[@]}"
   rm -f "$out/lib/SoundpackAudio.stamp"
 fi
-DEPENDS_ON=() build_library SoundpackCore
+# (DEPENDS_ON is set before each call: bash cannot pass an array in a command's prefix.)
+DEPENDS_ON=()
+build_library SoundpackCore
 # SoundpackKit's layers, lowest first (Package.swift), each rebuilt after any below it.
 layers=(SoundpackSupport SoundpackAudio SoundpackPack SoundpackCatalog SoundpackValidation SoundpackRendering SoundpackSynthesis
         SoundpackStore SoundpackPublish SoundpackExport SoundpackPush SoundpackReports SoundpackKit)
 below=(SoundpackCore)
 for layer in "${layers[@]}"; do
-  DEPENDS_ON=("${below[@]}") build_library "$layer" -I . "${modules[@]}"
+  DEPENDS_ON=("${below[@]}")
+  build_library "$layer" -I . "${modules[@]}"
   below+=("$layer")
 done
 layer_links=(); for layer in "${layers[@]}"; do layer_links=(-l"$layer" "${layer_links[@]}"); done
 
-targets=(manifest amount audio mp4 archive payload json archiver store synth reading)
+targets=(manifest amount audio g711 mp4 archive payload json archiver store synth reading)
 [ "$target" = all ] || targets=("$target")
 export SWIFT_BACKTRACE=enable=no SOUNDPACK_FUZZ_TMP=${SOUNDPACK_FUZZ_TMP:-/dev/shm}
 [ -d "$SOUNDPACK_FUZZ_TMP" ] || SOUNDPACK_FUZZ_TMP=/tmp
-status=0
+# Every target is built first, one at a time (the compiler takes both cores); then they run.
 for name in "${targets[@]}"; do
   binary="$out/fuzz-$name"
   if [ ! -e "$binary" ] || [ "fuzz/targets/$name.swift" -nt "$binary" ] || [ "$(ls -t "$out"/lib/*.stamp | awk 'NR == 1')" -nt "$binary" ] || [ "$out/lib/SoundpackCore.stamp" -nt "$binary" ] || [ "$kernels" -nt "$binary" ]; then
@@ -73,6 +76,11 @@ for name in "${targets[@]}"; do
       "${layer_links[@]}" -lSoundpackCore -lCSoundpackKernels "${links[@]}" -o "$binary" 2>&1 | { grep -v 'Cannot export local symbol' || true; } >&2
     [ "${PIPESTATUS[0]}" -eq 0 ] && [ -x "$binary" ] || { echo "fuzz: cannot build $name" >&2; exit 3; }
   fi
+done
+
+# One target's run, its summary lines on standard output; non-zero when it crashed or a seed failed.
+run_target() {
+  local name=$1 binary="$out/fuzz-$1" status=0
   corpus="$out/corpus/$name"
   mkdir -p "$corpus" "$out/crashes/$name"
   cp -n fuzz/corpus/"$name"/* "$corpus"/ 2>/dev/null || true
@@ -119,5 +127,21 @@ PY
     awk '/ERROR|Fatal|panic|precondition|SUMMARY/ && ++shown <= 5' "$log"
     ls "$out/crashes/$name/"
   fi
+  return $status
+}
+
+# The targets run side by side, one per processor (SOUNDPACK_FUZZ_JOBS), each for SECONDS; their
+# summaries are printed in the targets' order.
+jobs_at_once=${SOUNDPACK_FUZZ_JOBS:-$(nproc)}
+for name in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_at_once" ]; do wait -n || true; done
+  rm -f "$out/$name.status"
+  { code=0; run_target "$name" || code=$?; echo "$code" > "$out/$name.status"; } > "$out/$name.summary" 2>&1 &
+done
+wait
+status=0
+for name in "${targets[@]}"; do
+  cat "$out/$name.summary"
+  [ "$(cat "$out/$name.status" 2>/dev/null)" = 0 ] || status=1
 done
 exit $status

@@ -217,8 +217,16 @@ package struct AudioProbe: Sendable {
                                  kind: .unsupportedFormat(held))
             }
             decoder = try MP4Decoder(bytes: bytes, limits: limits)
-        } else if container == .caf, case let caf = try CAFFile(bytes), caf.formatID == "ima4" {
-            decoder = try IMA4Decoder(bytes: bytes, caf: caf)
+        } else if container == .caf {
+            // Our own decoders for ima4 (which libsndfile refuses) and G.711 (a table is faster).
+            let caf = try CAFFile(bytes)
+            if caf.formatID == "ima4" {
+                decoder = try IMA4Decoder(bytes: bytes, caf: caf)
+            } else if let table = G711Decoder(bytes: bytes, caf: caf) {
+                decoder = table
+            } else {
+                decoder = try SndFileDecoder(bytes: bytes, container: container)
+            }
         } else {
             decoder = try SndFileDecoder(bytes: bytes, container: container)
         }

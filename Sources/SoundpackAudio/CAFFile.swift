@@ -14,6 +14,13 @@ struct CAFFile {
     /// Frames the packet table declares valid (priming and remainder excluded), when present.
     var validFrames: Int64?
     var primingFrames: Int
+    /// The chunks' types in file order, and the bytes the file holds past the 'data' chunk.
+    var chunks: [String] = []
+    var bytesAfterAudio = 0
+    /// The 'data' chunk's size is -1 (to the end of the file).
+    var audioOpenEnded = false
+    /// The declared size of the 'desc' chunk.
+    var descSize: Int64 = 0
 
     init(_ bytes: [UInt8]) throws(AudioError) {
         var reader = ByteReader(bytes)
@@ -29,26 +36,13 @@ struct CAFFile {
         while reader.remaining >= 12 {
             let type = try reader.fourCC()
             let size = try reader.int64BE()
+            chunks.append(type)
             let start = reader.offset
             if type == "data" {
-                // -1 means "to the end of the file" (a recording that was never finalised). Every
-                // other size must fit in what is left: checked before any arithmetic on it.
-                let end: Int
-                if size == -1 {
-                    end = bytes.count
-                } else {
-                    guard size >= 4, size <= Int64(reader.remaining) else {
-                        throw AudioError("truncated: the CAF 'data' chunk declares \(size) bytes but the file has \(reader.remaining)")
-                    }
-                    end = start + Int(size)
-                }
-                // The chunk starts with a 4-byte edit count before the packets.
-                guard end - start >= 4 else {
-                    throw AudioError("truncated: the CAF 'data' chunk has no room for its 4-byte edit count")
-                }
-                audio = (start + 4)..<end
-                if size == -1 { break }
-                reader.offset = end
+                audio = try Self.audio(declaring: size, at: start, in: bytes.count)
+                audioOpenEnded = size == -1
+                if audioOpenEnded { break }
+                reader.offset = audio!.upperBound
                 continue
             }
             guard size >= 0, size <= Int64(reader.remaining) else {
@@ -57,6 +51,7 @@ struct CAFFile {
             var chunk = ByteReader(Array(try reader.take(Int(size))))
             switch type {
             case "desc":
+                descSize = size
                 desc = (try chunk.float64BE(), try chunk.fourCC(), try chunk.uint32BE(), Int(try chunk.uint32BE()),
                         Int(try chunk.uint32BE()), Int(try chunk.uint32BE()), Int(try chunk.uint32BE()))
             case "pakt":
@@ -71,7 +66,27 @@ struct CAFFile {
         guard let audio else { throw AudioError("CAF file has no 'data' chunk") }
         (sampleRate, formatID, formatFlags, bytesPerPacket, framesPerPacket, channels, bitsPerChannel) = desc
         self.audio = audio
+        bytesAfterAudio = bytes.count - audio.upperBound
         self.validFrames = validFrames
         self.primingFrames = max(priming, 0)
+    }
+
+    /// The packets of a 'data' chunk of `size` bytes (-1: to the end of a file of `count` bytes,
+    /// a recording never finalised) from `start`, after its 4-byte edit count. Every other size
+    /// must fit in what is left: checked before any arithmetic on it.
+    private static func audio(declaring size: Int64, at start: Int, in count: Int) throws(AudioError) -> Range<Int> {
+        let end: Int
+        if size == -1 {
+            end = count
+        } else {
+            guard size >= 4, size <= Int64(count - start) else {
+                throw AudioError("truncated: the CAF 'data' chunk declares \(size) bytes but the file has \(count - start)")
+            }
+            end = start + Int(size)
+        }
+        guard end - start >= 4 else {
+            throw AudioError("truncated: the CAF 'data' chunk has no room for its 4-byte edit count")
+        }
+        return (start + 4)..<end
     }
 }
