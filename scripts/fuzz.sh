@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in fuzz/targets (against SoundpackCore and SoundpackKit's layers built
 # with the same instrumentation) and runs each for SECONDS from its committed seed corpus.
-#   scripts/fuzz.sh [TARGET|all] [SECONDS]     targets: manifest amount audio g711 mp4 archive payload json archiver store synth reading
+#   scripts/fuzz.sh [TARGET|all] [SECONDS]     targets: manifest amount audio plain mp4 archive payload json archiver store synth reading
 # Prints, per target, total executions and executions per second; exits 1 when a target crashes
 # or leaks, with the input libFuzzer saved under .build/fuzz/crashes/TARGET/. A crash found becomes
 # a regression input in fuzz/regressions/TARGET/, which the test suite replays.
@@ -61,7 +61,7 @@ for layer in "${layers[@]}"; do
 done
 layer_links=(); for layer in "${layers[@]}"; do layer_links=(-l"$layer" "${layer_links[@]}"); done
 
-targets=(manifest amount audio g711 mp4 archive payload json archiver store synth reading)
+targets=(manifest amount audio plain mp4 archive payload json archiver store synth reading)
 [ "$target" = all ] || targets=("$target")
 export SWIFT_BACKTRACE=enable=no SOUNDPACK_FUZZ_TMP=${SOUNDPACK_FUZZ_TMP:-/dev/shm}
 [ -d "$SOUNDPACK_FUZZ_TMP" ] || SOUNDPACK_FUZZ_TMP=/tmp

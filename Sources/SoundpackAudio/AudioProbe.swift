@@ -218,15 +218,17 @@ package struct AudioProbe: Sendable {
             }
             decoder = try MP4Decoder(bytes: bytes, limits: limits)
         } else if container == .caf {
-            // Our own decoders for ima4 (which libsndfile refuses) and G.711 (a table is faster).
+            // Our own decoders for ima4 (which libsndfile refuses) and plain samples (faster).
             let caf = try CAFFile(bytes)
             if caf.formatID == "ima4" {
                 decoder = try IMA4Decoder(bytes: bytes, caf: caf)
-            } else if let table = G711Decoder(bytes: bytes, caf: caf) {
-                decoder = table
+            } else if let plain = PlainDecoder.caf(bytes, caf) {
+                decoder = plain
             } else {
                 decoder = try SndFileDecoder(bytes: bytes, container: container)
             }
+        } else if container == .wav, let plain = PlainDecoder.wav(bytes) {
+            decoder = plain
         } else {
             decoder = try SndFileDecoder(bytes: bytes, container: container)
         }
