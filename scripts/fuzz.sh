@@ -30,7 +30,7 @@ build_library() {
   for dependency in "${DEPENDS_ON[@]:-}"; do [ -n "$dependency" ] && [ "$out/lib/$dependency.stamp" -nt "$stamp" ] && stale=1; done
   if [ $stale -eq 1 ]; then
     echo "fuzz: building $name with -sanitize=fuzzer,address" >&2
-    (cd "$out/lib" && swiftc "${flags[@]}" -enable-testing -module-name "$name" -emit-module -emit-library -static \
+    (cd "$out/lib" && swiftc "${flags[@]}" -whole-module-optimization -num-threads "$(nproc)" -enable-testing -module-name "$name" -emit-module -emit-library -static \
       "$@" $(find "$OLDPWD/Sources/$name" -name '*.swift' | sort))
     touch "$out/lib/$name.stamp"
   fi

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 root=$(pwd)
-# SOUNDPACK_BIN picks the binary (scripts/test.sh passes its debug build); else a release build.
+# SOUNDPACK_BIN picks the binary (scripts/test.sh passes the release build it made); else a release build.
 if [ -n "${SOUNDPACK_BIN:-}" ]; then bin=$SOUNDPACK_BIN; else swift build -c release --product soundpack >/dev/null; bin=$root/.build/release/soundpack; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

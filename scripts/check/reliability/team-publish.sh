@@ -2,7 +2,7 @@
 # Many CI runners publishing at once to a PostgreSQL catalog and an S3 store (OpenStack Swift's
 # s3api), each runner a process with its own working copy:
 #  1. 8 runners publish their own pack (5 versions each) and the same shared pack@versions, in
-#     their own random orders; the PostgreSQL server is restarted once mid-run. Every call must
+#     their own random orders; the PostgreSQL server is restarted once mid-run (after 20 calls). Every call must
 #     publish, find nothing to do (or the version already in the store, recorded from it), be refused as not newer, or fail on the lost connection (exit
 #     3, nothing recorded); a rerun of every call then completes the lot. No version is recorded
 #     twice, index.json lists exactly the catalog's versions (checked from outside, with Python's
@@ -69,7 +69,10 @@ runner() {
 }
 start=$(date +%s%N)
 for n in 1 2 3 4 5 6 7 8; do runner "$n" & done
-sleep "${SOUNDPACK_RESTART_AFTER:-4}"
+# The restart lands mid-run: once a quarter of the 80 calls have finished (or after
+# SOUNDPACK_RESTART_AFTER seconds, 60 by default, whichever comes first).
+deadline=$(( $(date +%s) + ${SOUNDPACK_RESTART_AFTER:-60} ))
+while [ "$(cat "$work"/runner-*.log 2>/dev/null | wc -l)" -lt 20 ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.05; done
 scripts/servers/postgres.sh restart "$SOUNDPACK_PG_DIR"
 restarted_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 wait
