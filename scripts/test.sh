@@ -50,9 +50,9 @@ step python3 scripts/check/readme.py .build/debug/soundpack
 step python3 scripts/check/report-layout.py .build/debug/soundpack
 step scripts/android-player.sh  # the Kotlin reference player, built with kotlinc against its Android stand-ins, its JUnit tests run
 step python3 scripts/check/android-player.py .build/debug/soundpack Players/android/build/soundpack-player.jar  # it reads and joins as soundpack does
-step env SOUNDPACK_BIN=$PWD/.build/release/soundpack scripts/check/reliability/kill-publish.sh 24
-step env SOUNDPACK_BIN=$PWD/.build/release/soundpack scripts/check/reliability/concurrent-publish.sh
-step env SOUNDPACK_BIN=$PWD/.build/release/soundpack scripts/check/reliability/team-publish.sh 20
+step env "SOUNDPACK_BIN=$PWD/.build/release/soundpack" scripts/check/reliability/kill-publish.sh 24
+step env "SOUNDPACK_BIN=$PWD/.build/release/soundpack" scripts/check/reliability/concurrent-publish.sh
+step env "SOUNDPACK_BIN=$PWD/.build/release/soundpack" scripts/check/reliability/team-publish.sh 20
 step scripts/fuzz.sh all "${SOUNDPACK_FUZZ_SECONDS:-60}"
 echo "ci: $(( SECONDS - run_started )) s before swift test" >&2
 swift test

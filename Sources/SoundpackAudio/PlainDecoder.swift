@@ -49,7 +49,10 @@ final class PlainDecoder: AudioDecoder {
         guard caf.formatFlags & 1 == 0, (1...8).contains(caf.channels), caf.bytesPerPacket == caf.channels * encoding.bytes,
               caf.framesPerPacket == 1, caf.descSize == 32, let rate = wholeRate(caf.sampleRate),
               caf.chunks.first == "desc", caf.chunks.last == "data", caf.chunks.dropFirst().dropLast().allSatisfy({ $0 == "free" }),
-              caf.bytesAfterAudio <= 1, !caf.audioOpenEnded
+              caf.bytesAfterAudio <= 1, !caf.audioOpenEnded,
+              // libsndfile skips chunks through a header cache of 100 KiB: past about 50 KiB of
+              // chunks it reads the audio from the wrong place, so such files stay its own.
+              caf.audio.lowerBound <= maxAudioOffset
         else { return nil }
         return PlainDecoder(bytes: bytes, audio: caf.audio, encoding: encoding, container: .caf, sampleRate: rate, channels: caf.channels)
     }
@@ -79,8 +82,13 @@ final class PlainDecoder: AudioDecoder {
               byteRate == rate * blockAlign, bytes[dataChunk..<dataChunk + 4].elementsEqual("data".utf8) else { return nil }
         let start = dataChunk + 8, size = le(dataChunk + 4, 4)
         guard size <= bytes.count - start, bytes.count - start - size <= 1 else { return nil }
+        // libsndfile refuses a WAV whose first four bytes of audio (the pad byte too) say WavPack or Ogg.
+        if bytes.count >= start + 4, ["wvpk", "OggS"].contains(where: { bytes[start..<start + 4].elementsEqual($0.utf8) }) { return nil }
         return PlainDecoder(bytes: bytes, audio: start..<start + size, encoding: encoding, container: .wav, sampleRate: rate, channels: channels)
     }
+
+    /// Where a CAF file's audio may start for this decoder: libsndfile's files start it at 4 KiB.
+    static let maxAudioOffset = 16_384
 
     /// `rate` when it is a whole number of hertz libsndfile reads the same (1 Hz to 1 MHz).
     private static func wholeRate(_ rate: Double) -> Int? {

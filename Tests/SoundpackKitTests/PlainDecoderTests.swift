@@ -102,6 +102,9 @@ import SoundpackTestSupport
                       Self.wav(tag: 1, audio: audio, riff: 2),
                       Self.wav(tag: 1, audio: audio, after: Array("LIST".utf8) + [0, 0, 0, 0]),
                       Self.wav(tag: 3, audio: audio),
+                      Self.wav(tag: 7, audio: Array("OggS".utf8) + audio),          // libsndfile refuses these two
+                      Self.wav(tag: 7, audio: Array("wvp".utf8), after: Array("k".utf8)),
+                      Self.caf("ulaw", between: Array(repeating: "free", count: 8_000), audio: audio),  // past its header cache
                       oddByteRate] {
             let plain = ContainerSniffer.container(of: bytes) == .caf ? PlainDecoder.caf(bytes, try CAFFile(bytes)) : PlainDecoder.wav(bytes)
             #expect(plain == nil)
