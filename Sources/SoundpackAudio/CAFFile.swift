@@ -14,8 +14,11 @@ struct CAFFile {
     /// Frames the packet table declares valid (priming and remainder excluded), when present.
     var validFrames: Int64?
     var primingFrames: Int
-    /// The chunks' types in file order, and the bytes the file holds past the 'data' chunk.
-    var chunks: [String] = []
+    /// The layout around the audio: the first chunk's type, whether any chunk other than 'free'
+    /// comes between it and 'data', how many chunks follow 'data', and the bytes past it.
+    var firstChunk = ""
+    var othersBeforeAudio = false
+    var chunksAfterAudio = 0
     var bytesAfterAudio = 0
     /// The 'data' chunk's size is -1 (to the end of the file).
     var audioOpenEnded = false
@@ -36,7 +39,13 @@ struct CAFFile {
         while reader.remaining >= 12 {
             let type = try reader.fourCC()
             let size = try reader.int64BE()
-            chunks.append(type)
+            if audio != nil {
+                chunksAfterAudio += 1
+            } else if firstChunk.isEmpty {
+                firstChunk = type
+            } else if type != "free" && type != "data" {
+                othersBeforeAudio = true
+            }
             let start = reader.offset
             if type == "data" {
                 audio = try Self.audio(declaring: size, at: start, in: bytes.count)

@@ -48,7 +48,7 @@ final class PlainDecoder: AudioDecoder {
         // with one frame per packet.
         guard caf.formatFlags & 1 == 0, (1...8).contains(caf.channels), caf.bytesPerPacket == caf.channels * encoding.bytes,
               caf.framesPerPacket == 1, caf.descSize == 32, let rate = wholeRate(caf.sampleRate),
-              caf.chunks.first == "desc", caf.chunks.last == "data", caf.chunks.dropFirst().dropLast().allSatisfy({ $0 == "free" }),
+              caf.firstChunk == "desc", !caf.othersBeforeAudio, caf.chunksAfterAudio == 0,
               caf.bytesAfterAudio <= 1, !caf.audioOpenEnded,
               // libsndfile skips chunks through a header cache of 100 KiB: past about 50 KiB of
               // chunks it reads the audio from the wrong place, so such files stay its own.
