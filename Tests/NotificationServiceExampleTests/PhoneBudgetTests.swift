@@ -66,10 +66,12 @@ import SoundpackTestSupport
         defer { phone.tearDown() }
         try phone.install()
         let phoneLimit = Phone.extensionTimeLimit * Self.scale
-        phone.server.slowDown(phoneLimit) { $0.hasSuffix("index.json") || $0.hasSuffix(".caf") }
+        // Slower than every budget: nothing is answered until the push is done.
+        phone.server.hold { $0.hasSuffix("index.json") || $0.hasSuffix(".caf") }
         let host = NotificationServiceHost(timeLimit: phoneLimit, graceSeconds: Self.scale)
         let started = ContinuousClock.now
         let (shown, calls) = await phone.pushAtThePhonesBudgets(try phone.request("98765432.1"), scale: Self.scale, host: host)
+        phone.server.release()
         let shipped = SoundpackConfiguration.app
         Self.expectInTime(calls, host: host, took: ContinuousClock.now - started, spent: shipped.refreshBudget + shipped.downloadBudget)
         #expect(shown.soundName == "soundpack-wechat-1.0.0-framing.caf", "\(phone.reports)")
@@ -87,13 +89,15 @@ import SoundpackTestSupport
         // The push pins a version published after the app shipped: its manifest must be refreshed.
         try phone.publishWithNewClip3(as: "1.0.1")
         let phoneLimit = Phone.extensionTimeLimit * Self.scale
-        phone.server.slowDown(phoneLimit) { $0.hasSuffix("index.json") || $0.hasSuffix(".caf") }
+        // Slower than every budget: nothing is answered until the push is done.
+        phone.server.hold { $0.hasSuffix("index.json") || $0.hasSuffix(".caf") }
         let host = NotificationServiceHost(timeLimit: phoneLimit, graceSeconds: Self.scale)
         let request = try phone.request("15.40")
         let started = ContinuousClock.now
         let (shown, calls) = await AVSpeechSynthesizer.$firstBufferDelay.withValue(voiceInTime ? 0 : phoneLimit) {
             await phone.pushAtThePhonesBudgets(request, scale: Self.scale, host: host) { $0.speaksWrittenTextAsLastResort = true }
         }
+        phone.server.release()
         // The refresh and the downloads wait out their budgets; a voice slower than its budget, that one too.
         let shipped = SoundpackConfiguration.app
         let spent = shipped.refreshBudget + shipped.downloadBudget + (voiceInTime ? 0 : shipped.speechBudget)

@@ -71,6 +71,19 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         serve.setDelay { matches($0) ? seconds : 0 }
     }
 
+    /// A store slower than any deadline, however loaded the machine: every request whose path
+    /// `matches` gets no answer until `release()` (the server answers one request at a time, so
+    /// later ones wait behind it). A delay in seconds can pass inside a test's limit when the test
+    /// process is starved and its clock is stretched to match; a held request cannot.
+    public func hold(where matches: @escaping @Sendable (String) -> Bool) {
+        serve.gate.close(matching: matches)
+    }
+
+    /// Answers every held request and those that come later at once, until `hold` again.
+    public func release() {
+        serve.gate.open()
+    }
+
     /// A server that answers by itself: every GET for which `respond` gives a body (it gets the
     /// path with its query, percent-decoded) is a 200 with that body; the others are served from
     /// the folder as before. For a server that answers anything (an S3 listing that never ends).
@@ -87,6 +100,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         stopped = true
         lock.unlock()
         guard first else { return }
+        serve.gate.open()
         shutdown(listener, Int32(SHUT_RDWR))
         finished.wait()
         close(listener)
@@ -102,6 +116,7 @@ private final class ServeLoop: @unchecked Sendable {
     private let lock = NSLock()
     private var delay: @Sendable (String) -> Double = { _ in 0 }
     private var answer: @Sendable (String) -> Data? = { _ in nil }
+    let gate = Gate()
     init(fd: Int32, root: String) { self.fd = fd; self.root = root }
 
     func setAnswer(_ answer: @escaping @Sendable (String) -> Data?) {
@@ -145,6 +160,7 @@ private final class ServeLoop: @unchecked Sendable {
         let answered = parts.first == "GET" ? answer(decoded) : nil
         lock.unlock()
         if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
+        gate.pass(decoded)
         var response: [UInt8]
         let status: Int
         if let answered {
@@ -171,5 +187,31 @@ private final class ServeLoop: @unchecked Sendable {
             if n <= 0 { return }
             sent += n
         }
+    }
+}
+
+/// Requests held until the test opens the gate.
+final class Gate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var held: (@Sendable (String) -> Bool)?
+
+    func close(matching matches: @escaping @Sendable (String) -> Bool) {
+        condition.lock()
+        held = matches
+        condition.unlock()
+    }
+
+    func open() {
+        condition.lock()
+        held = nil
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Returns once `path` is not held.
+    func pass(_ path: String) {
+        condition.lock()
+        while let held, held(path) { condition.wait() }
+        condition.unlock()
     }
 }
