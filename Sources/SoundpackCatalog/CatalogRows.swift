@@ -122,6 +122,17 @@ struct PublishedRow: Decodable {
         case manifestSha256 = "manifest_sha256", tarSha256 = "tar_sha256", zipSha256 = "zip_sha256", keyID = "key_id"
     }
 
+    /// The row read column by column (`SQLRow.text(_:)` and the others): the values and problems
+    /// of `decode(PublishedRow.self)`, for a catalog's thousands of published versions.
+    init(row: SQLRow) throws(RowProblem) {
+        (id, packID, version, digest) = (try row.integer(CodingKeys.id.rawValue), try row.text(CodingKeys.packID.rawValue),
+                                         try row.version(CodingKeys.version.rawValue), try row.text(CodingKeys.digest.rawValue))
+        (publishedAt, yanked, yankReason) = (try row.instant(CodingKeys.publishedAt.rawValue), try row.flag(CodingKeys.yanked.rawValue),
+                                             try row.optionalText(CodingKeys.yankReason.rawValue))
+        (manifestSha256, tarSha256) = (try row.optionalText(CodingKeys.manifestSha256.rawValue), try row.optionalText(CodingKeys.tarSha256.rawValue))
+        (zipSha256, keyID) = (try row.optionalText(CodingKeys.zipSha256.rawValue), try row.optionalText(CodingKeys.keyID.rawValue))
+    }
+
     func version(clips: [String: PublishedVersion.Clip]) -> PublishedVersion {
         PublishedVersion(id: packID, version: version, digest: digest, publishedAt: publishedAt, yanked: yanked, yankReason: yankReason,
                          manifestSha256: manifestSha256, tarSha256: tarSha256, zipSha256: zipSha256, keyID: keyID, clips: clips)

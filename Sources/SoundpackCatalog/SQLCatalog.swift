@@ -334,7 +334,13 @@ public class SQLCatalog: Catalog {
                 clipsByVersion[clip.versionID, default: [:]][clip.token] = PublishedVersion.Clip(storeFile: clip.storeFile, sha256: clip.sha256)
             }
         }
-        let result = try decoded(rows, as: PublishedRow.self, "a published version row").map { $0.version(clips: clipsByVersion[$0.id] ?? [:]) }
+        var result: [PublishedVersion] = []
+        result.reserveCapacity(rows.count)
+        for row in rows {
+            let published: PublishedRow
+            do { published = try PublishedRow(row: row) } catch { throw corrupt("a published version row it cannot read (\(error))") }
+            result.append(published.version(clips: clipsByVersion[published.id] ?? [:]))
+        }
         return result
     }
 }

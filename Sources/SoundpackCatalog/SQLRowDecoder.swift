@@ -134,15 +134,71 @@ private struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     private func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
+        let context = DecodingError.Context(codingPath: codingPath, debugDescription: value.mismatch(expected))
+        return value == .null ? .valueNotFound(type, context) : .typeMismatch(type, context)
+    }
+}
+
+extension SQLValue {
+    /// Why this value is not what a column of a record holds.
+    fileprivate func mismatch(_ expected: String) -> String {
         let found: String
-        switch value {
+        switch self {
         case .null: found = "NULL"
         case .integer(let v): found = "the integer \(v)"
         case .real(let v): found = "the number \(v)"
         case .text(let v): found = "the text '\(v.prefix(40))'"
         }
-        if value == .null { return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "\(expected) expected, found NULL")) }
-        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "\(expected) expected, found \(found)"))
+        return "\(expected) expected, found \(found)"
+    }
+}
+
+// Columns read one by one, for the rows a catalog holds thousands of (its published versions, read
+// whole for every index.json): the values and problems of `decode(_:)` without its generic work.
+extension SQLRow {
+    private func problem(_ name: String, _ expected: String) -> RowProblem {
+        RowProblem(column: name, reason: self[name].mismatch(expected))
+    }
+
+    /// Column `name` as a String property reads it.
+    package func text(_ name: String) throws(RowProblem) -> String {
+        guard case .text(let text) = self[name] else { throw problem(name, "text") }
+        return text
+    }
+
+    /// Column `name` as a String? property reads it: NULL is nil.
+    package func optionalText(_ name: String) throws(RowProblem) -> String? {
+        self[name] == .null ? nil : try text(name)
+    }
+
+    /// Column `name` as an Int64 property reads it.
+    package func integer(_ name: String) throws(RowProblem) -> Int64 {
+        guard case .integer(let integer) = self[name] else { throw problem(name, "an integer that fits Int64") }
+        return integer
+    }
+
+    /// Column `name` as a Bool property reads it: 0 or 1.
+    package func flag(_ name: String) throws(RowProblem) -> Bool {
+        switch self[name] {
+        case .integer(0): return false
+        case .integer(1): return true
+        default: throw problem(name, "0 or 1")
+        }
+    }
+
+    /// Column `name` as a Date property reads it: a timestamp.
+    package func instant(_ name: String) throws(RowProblem) -> Date {
+        guard case .text(let text) = self[name], let date = Date(timestamp: text) else {
+            throw problem(name, "a timestamp such as 2026-11-30T15:47:58.580Z")
+        }
+        return date
+    }
+
+    /// Column `name` as a SemanticVersion property reads it.
+    package func version(_ name: String) throws(RowProblem) -> SemanticVersion {
+        let text = try text(name)
+        guard let version = SemanticVersion(text) else { throw RowProblem(column: name, reason: "'\(text)' is not a semantic version") }
+        return version
     }
 }
 

@@ -294,9 +294,13 @@ public struct ManifestRefresher: Sendable {
     /// The store's index, refused when a key repeats (two readers could disagree on its value).
     public static func decodeIndex(_ data: Data) throws(ManifestDecodingError) -> StoreIndex {
         guard data.count <= StoreLimits.indexBytes else { throw ManifestDecodingError("\(data.count) bytes, above the \(StoreLimits.indexBytes >> 20) MiB an index may hold") }
-        if let duplicate = JSONDuplicateKeys.first(in: data) { throw ManifestDecodingError(duplicate.description) }
         let index: StoreIndex
-        do { index = try JSONDecoder().decode(StoreIndex.self, from: data) } catch { throw ManifestDecodingError(decoding: error) }
+        if let plain = StoreIndex(plainJSON: data) {
+            index = plain  // the layout publish writes, read as JSONDecoder reads it
+        } else {
+            if let duplicate = JSONDuplicateKeys.first(in: data) { throw ManifestDecodingError(duplicate.description) }
+            do { index = try JSONDecoder().decode(StoreIndex.self, from: data) } catch { throw ManifestDecodingError(decoding: error) }
+        }
         guard index.schemaVersion == 1 else { throw ManifestDecodingError("schema version \(index.schemaVersion); this SoundpackCore reads 1") }
         // Every reader builds store paths from these (`ID/VER/manifest.json`): an id or a version
         // that is not one could name a file outside the store.

@@ -9,6 +9,20 @@ public struct SemanticVersion: Hashable, Comparable, Sendable, CustomStringConve
     public let build: [String]
 
     public init?(_ text: String) {
+        if let core = Self.plainCore(text) {
+            (major, minor, patch, prerelease, build) = (core.0, core.1, core.2, [], [])
+        } else {
+            guard let version = Self.readInFull(text) else { return nil }
+            self = version
+        }
+    }
+
+    init(major: Int, minor: Int, patch: Int, prerelease: [String], build: [String]) {
+        (self.major, self.minor, self.patch, self.prerelease, self.build) = (major, minor, patch, prerelease, build)
+    }
+
+    /// Any version text, read part by part.
+    static func readInFull(_ text: String) -> SemanticVersion? {
         var rest = Substring(text)
         var build: [String] = []
         if let plus = rest.firstIndex(of: "+") {
@@ -27,9 +41,7 @@ public struct SemanticVersion: Hashable, Comparable, Sendable, CustomStringConve
         guard core.count == 3,
               core.allSatisfy({ Self.isNumeric(String($0)) && ($0 == "0" || !$0.hasPrefix("0")) && $0.count <= 9 }),
               let major = Int(core[0]), let minor = Int(core[1]), let patch = Int(core[2]) else { return nil }
-        (self.major, self.minor, self.patch) = (major, minor, patch)
-        self.prerelease = prerelease
-        self.build = build
+        return SemanticVersion(major: major, minor: minor, patch: patch, prerelease: prerelease, build: build)
     }
 
     public var description: String {
@@ -73,6 +85,28 @@ public struct SemanticVersion: Hashable, Comparable, Sendable, CustomStringConve
         case (nil, .some): return true
         default: return false
         }
+    }
+
+    /// `MAJOR.MINOR.PATCH` alone, each 1–9 digits without a leading zero, read byte by byte (a
+    /// catalog's thousands of versions are read in every index rewrite); nil for anything else,
+    /// which the reading above then takes as it always did.
+    private static func plainCore(_ text: String) -> (Int, Int, Int)? {
+        var parts = (0, 0, 0), part = 0, value = 0, digits = 0, leadingZero = false
+        for byte in text.utf8 {
+            if byte == 0x2E {
+                guard digits > 0, part < 2 else { return nil }
+                if part == 0 { parts.0 = value } else { parts.1 = value }
+                (part, value, digits, leadingZero) = (part + 1, 0, 0, false)
+                continue
+            }
+            guard byte >= 0x30, byte <= 0x39, digits < 9, !leadingZero else { return nil }
+            leadingZero = digits == 0 && byte == 0x30
+            value = value * 10 + Int(byte - 0x30)
+            digits += 1
+        }
+        guard part == 2, digits > 0 else { return nil }
+        parts.2 = value
+        return parts
     }
 
     private static func isIdentifier(_ text: String) -> Bool {

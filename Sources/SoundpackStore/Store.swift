@@ -101,6 +101,8 @@ public enum StoredFile: Sendable, Equatable {
 /// A store: a backend and the layout, with the lookups every command shares.
 public struct Store: Sendable {
     package let backend: any StoreBackend
+    /// The index last decoded and its bytes: a publish reads index.json up to three times.
+    private let lastIndex = DecodedIndex()
 
     /// The store whose bytes `backend` holds.
     public init(backend: any StoreBackend) { self.backend = backend }
@@ -207,9 +209,15 @@ public struct Store: Sendable {
     }
 
     /// The store's index.json, nil when there is none yet.
+    /// It is read each time; the same bytes as the last read are not decoded again.
     package func readIndex() throws(SoundpackError) -> StoreIndex? {
         guard let data = try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes) else { return nil }
-        do { return try ManifestRefresher.decodeIndex(data) } catch {
+        if let known = lastIndex.index(of: data) { return known }
+        do {
+            let index = try ManifestRefresher.decodeIndex(data)
+            lastIndex.keep(index, of: data)
+            return index
+        } catch {
             throw SoundpackError.environment("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
         }
     }
@@ -252,6 +260,26 @@ public struct Store: Sendable {
         let data: Data
         data = try index.encoded()
         try backend.write(StoreLayout.index, data)
+    }
+}
+
+/// The last index a store decoded, with the bytes it was decoded from.
+private final class DecodedIndex: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: (data: Data, index: StoreIndex)?
+
+    /// The index decoded from exactly these bytes, if it is the last one.
+    func index(of data: Data) -> StoreIndex? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let last, last.data == data else { return nil }
+        return last.index
+    }
+
+    func keep(_ index: StoreIndex, of data: Data) {
+        lock.lock()
+        last = (data, index)
+        lock.unlock()
     }
 }
 

@@ -80,5 +80,9 @@ extension StoreManifest {
 }
 
 extension StoreIndex {
-    package func encoded() throws(SoundpackError) -> Data { try StoreJSON.encode(self) }
+    /// index.json's bytes: written directly where that gives JSONEncoder's bytes, else by it.
+    package func encoded() throws(SoundpackError) -> Data {
+        if let plain = plainJSON() { return plain }
+        return try StoreJSON.encode(self)
+    }
 }

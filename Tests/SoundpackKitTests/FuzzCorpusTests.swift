@@ -34,7 +34,13 @@ import Testing
                 for phrase in book.phrases { #expect(Set(phrase.clips).isSubset(of: required), "\(path): \(phrase.id)") }
             }
             _ = try? SharedManifest(data: data)
+            // index.json read directly agrees with JSONDecoder, and is written back as JSONEncoder writes it.
+            if let plain = StoreIndex(plainJSON: data) {
+                #expect(JSONDuplicateKeys.first(in: data) == nil && (try? JSONDecoder().decode(StoreIndex.self, from: data)) == plain, "\(path)")
+                #expect(plain.plainJSON() == data, "\(path): not written back byte for byte")
+            }
         }
+        #expect(Self.inputs("manifest").contains { (try? StoreIndex(plainJSON: Self.bytes($0))) != nil }, "no index.json in the corpus")
     }
 
     @Test func amountInputs() throws {

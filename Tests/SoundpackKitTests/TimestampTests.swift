@@ -3,6 +3,7 @@
 
 import Foundation
 import SoundpackKit
+import SoundpackSupport
 import Testing
 
 @Suite struct TimestampTests {
@@ -37,6 +38,36 @@ import Testing
     @Test func anInstantIsWrittenAsTheCatalogAlwaysWroteIt() {
         let now = Date()
         #expect(now.timestamp == now.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+
+    /// Instants of 1970–9999 are written by arithmetic where that is sure to give Foundation's text
+    /// (away from a millisecond's edges), and such texts are read to the instant Foundation reads.
+    @Test func theArithmeticAgreesWithFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        var written = 0, failures: [String] = []
+        for index in 0..<20_000 {
+            // Any instant of the span, or one read back from its text (the catalog's instants).
+            var instant = Date(timeIntervalSince1970: Double.random(in: 0..<253_402_300_800, using: &generator))
+            if index % 2 == 0, let read = Date.foundationInstant(instant.foundationTimestamp) { instant = read }
+            let text = instant.foundationTimestamp
+            if let plain = instant.plainTimestamp {
+                written += 1
+                if plain != text { failures.append("\(instant.timeIntervalSince1970): \(plain) against \(text)") }
+            }
+            if Date.plainInstant(text) != Date.foundationInstant(text) { failures.append("read \(text)") }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+        #expect(written > 12_000)
+    }
+
+    /// Texts the arithmetic refuses (no such day, no such time, another span): Foundation then
+    /// decides, as before.
+    @Test(arguments: ["2026-02-29T00:00:00.000Z", "2024-02-30T00:00:00.000Z", "2026-04-31T00:00:00.000Z", "2026-11-30T24:00:00.000Z",
+                      "2026-11-30T23:60:00.000Z", "2026-11-30T23:59:60.000Z", "1969-12-31T23:59:59.999Z", "2026-00-10T00:00:00.000Z",
+                      "+2026-11-30T15:47:58.580Z", "2026-11-30T15:47:58.580ZZ", "2026-11-30T15:47:58.580"])
+    func impossibleTextIsNotReadByArithmetic(_ text: String) {
+        #expect(Date.plainInstant(text) == nil)
+        #expect(Date(timestamp: text) == Date.foundationInstant(text))
     }
 
     /// Only the text soundpack writes is a timestamp: any other would print otherwise than it was read.

@@ -1,7 +1,8 @@
 // Fuzz target: pack.json bytes through the loader, the duplicate-key scan and what validation
 // derives from a manifest (required tokens, framing); the shared manifest an app reads (a pack of
 // an unknown grammar from its reading table); and the
-// store's index.json and manifest.json as a phone's ManifestRefresher decodes them.
+// store's index.json and manifest.json as a phone's ManifestRefresher decodes them (index.json's
+// direct reading and writing held against JSONDecoder and JSONEncoder).
 import Foundation
 import SoundpackCore
 
@@ -29,6 +30,17 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             if pack.grammar.isReadFromTable, pack.maxAmount < Amount.grammarLimit {
                 precondition(pack.grammar.readingTable.tokens(for: pack.maxAmount) != nil, "a checked table reads every amount")
             }
+        }
+    }
+    // index.json read and written directly agrees with JSONDecoder and JSONEncoder where it answers.
+    if let plain = StoreIndex(plainJSON: bytes) {
+        precondition(JSONDuplicateKeys.first(in: bytes) == nil, "the plain reading takes no repeated key")
+        precondition((try? JSONDecoder().decode(StoreIndex.self, from: bytes)) == plain, "the plain reading reads as JSONDecoder")
+        if let written = plain.plainJSON() {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            precondition((try? encoder.encode(plain)).map { $0 + Data("\n".utf8) } == written, "the plain writing writes as JSONEncoder")
+            precondition(StoreIndex(plainJSON: written) == plain, "the plain writing reads back")
         }
     }
     if let index = try? ManifestRefresher.decodeIndex(bytes) {

@@ -1,0 +1,289 @@
+// index.json read and written directly in the layout publish gives it (JSONEncoder's pretty
+// printing with sorted keys, strings without escapes). A store of thousands of versions has an
+// index of megabytes, which every publish reads and rewrites whole: through Foundation's
+// JSONDecoder and JSONEncoder that cost grows to ten times the rest of a publish. Anything outside
+// that layout is left to Foundation (the reader and the writer give nil), so where these answer
+// they answer as Foundation would: the manifest fuzz target and StoreIndexJSONTests hold the two
+// against each other.
+
+import Foundation
+
+extension StoreIndex {
+    /// The index in `data` when it is laid out plainly: objects with exactly the keys the index
+    /// has, each once; strings without escapes or control characters, in valid UTF-8; the schema
+    /// version a plain non-negative integer. Nil for anything else, valid or not: a caller then
+    /// decodes with JSONDecoder (`ManifestRefresher.decodeIndex` does), which gives the same index
+    /// where this one gives one. The ids and versions it names are not checked here.
+    public init?(plainJSON data: Data) {
+        guard let index = data.withUnsafeBytes({ bytes -> StoreIndex? in
+            var reader = PlainJSONReader(bytes: bytes)
+            return reader.index()
+        }) else { return nil }
+        self = index
+    }
+
+    /// The bytes JSONEncoder writes for this index (pretty-printed, sorted keys, slashes not
+    /// escaped) and a final newline, written directly; nil when a string needs an escape or an
+    /// object is empty, which a caller leaves to JSONEncoder.
+    public func plainJSON() -> Data? {
+        var writer = PlainJSONWriter()
+        guard !packs.isEmpty else { return nil }
+        writer.open()
+        writer.key("packs", depth: 1)
+        writer.open()
+        for (n, (id, pack)) in packs.sorted(by: { Self.bytewise($0.key, $1.key) }).enumerated() {
+            guard !pack.versions.isEmpty else { return nil }
+            if n > 0 { writer.comma() }
+            writer.key(id, depth: 2)
+            writer.open()
+            if let latest = pack.latest {
+                writer.key("latest", depth: 3)
+                writer.string(latest)
+                writer.comma()
+            }
+            writer.key("versions", depth: 3)
+            writer.open()
+            for (m, (text, version)) in pack.versions.sorted(by: { Self.bytewise($0.key, $1.key) }).enumerated() {
+                if m > 0 { writer.comma() }
+                writer.key(text, depth: 4)
+                writer.version(version, depth: 5)
+            }
+            writer.close(depth: 3)
+            writer.close(depth: 2)
+        }
+        writer.close(depth: 1)
+        writer.comma()
+        writer.key("schemaVersion", depth: 1)
+        writer.bytes += Array(String(schemaVersion).utf8)
+        writer.close(depth: 0)
+        writer.bytes.append(0x0A)
+        return writer.failed ? nil : Data(writer.bytes)
+    }
+
+    /// JSONEncoder's order of sorted keys: by their UTF-8 bytes.
+    private static func bytewise(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+}
+
+/// Writes JSONEncoder's pretty printing: two spaces a level, `"key" : value`, a comma at a line's end.
+private struct PlainJSONWriter {
+    var bytes: [UInt8] = []
+    /// A string needed an escape: the output is not JSONEncoder's.
+    var failed = false
+
+    init() { bytes.reserveCapacity(1 << 16) }
+
+    mutating func open() { bytes += [0x7B, 0x0A] }
+
+    mutating func close(depth: Int) {
+        bytes.append(0x0A)
+        indent(depth)
+        bytes.append(0x7D)
+    }
+
+    mutating func comma() { bytes += [0x2C, 0x0A] }
+
+    mutating func indent(_ depth: Int) { bytes += repeatElement(0x20, count: 2 * depth) }
+
+    mutating func key(_ key: String, depth: Int) {
+        indent(depth)
+        string(key)
+        bytes += [0x20, 0x3A, 0x20]
+    }
+
+    mutating func string(_ text: String) {
+        bytes.append(0x22)
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { failed = true }
+            bytes.append(byte)
+        }
+        bytes.append(0x22)
+    }
+
+    mutating func version(_ version: StoreIndex.Version, depth: Int) {
+        open()
+        for (key, value) in [("digest", version.digest), ("manifest", version.manifest), ("manifestSha256", version.manifestSha256),
+                             ("publishedAt", version.publishedAt)] {
+            self.key(key, depth: depth)
+            string(value)
+            comma()
+        }
+        if let reason = version.yankReason {
+            key("yankReason", depth: depth)
+            string(reason)
+            comma()
+        }
+        key("yanked", depth: depth)
+        bytes += Array((version.yanked ? "true" : "false").utf8)
+        close(depth: depth - 1)
+    }
+}
+
+/// Reads the plain layout of index.json; nil on anything else.
+private struct PlainJSONReader {
+    let bytes: UnsafeRawBufferPointer
+    var at = 0
+
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    mutating func index() -> StoreIndex? {
+        var packs: [String: StoreIndex.Pack]?
+        var schemaVersion: Int?
+        let read = members { reader, key in
+            switch key {
+            case "packs" where packs == nil:
+                packs = reader.packs()
+                return packs != nil
+            case "schemaVersion" where schemaVersion == nil:
+                schemaVersion = reader.integer()
+                return schemaVersion != nil
+            default: return false
+            }
+        }
+        skipSpace()
+        guard read, at == bytes.count, let packs, let schemaVersion else { return nil }
+        var index = StoreIndex(packs: packs)
+        index.schemaVersion = schemaVersion
+        return index
+    }
+
+    private mutating func packs() -> [String: StoreIndex.Pack]? {
+        var packs: [String: StoreIndex.Pack] = [:]
+        let read = members { reader, id in
+            guard packs[id] == nil, let pack = reader.pack() else { return false }
+            packs[id] = pack
+            return true
+        }
+        return read ? packs : nil
+    }
+
+    private mutating func pack() -> StoreIndex.Pack? {
+        var latest: String??
+        var versions: [String: StoreIndex.Version]?
+        let read = members { reader, key in
+            switch key {
+            case "latest" where latest == nil:
+                latest = reader.optionalString()
+                return latest != nil
+            case "versions" where versions == nil:
+                versions = reader.versions()
+                return versions != nil
+            default: return false
+            }
+        }
+        guard read, let versions else { return nil }
+        return StoreIndex.Pack(latest: latest ?? nil, versions: versions)
+    }
+
+    private mutating func versions() -> [String: StoreIndex.Version]? {
+        var versions: [String: StoreIndex.Version] = [:]
+        let read = members { reader, text in
+            guard versions[text] == nil, let version = reader.version() else { return false }
+            versions[text] = version
+            return true
+        }
+        return read ? versions : nil
+    }
+
+    private mutating func version() -> StoreIndex.Version? {
+        var strings: [String: String] = [:]
+        var yanked: Bool?
+        var yankReason: String??
+        let read = members { reader, key in
+            switch key {
+            case "digest", "manifest", "manifestSha256", "publishedAt":
+                guard strings[key] == nil, let value = reader.string() else { return false }
+                strings[key] = value
+                return true
+            case "yanked" where yanked == nil:
+                yanked = reader.boolean()
+                return yanked != nil
+            case "yankReason" where yankReason == nil:
+                yankReason = reader.optionalString()
+                return yankReason != nil
+            default: return false
+            }
+        }
+        guard read, let digest = strings["digest"], let manifest = strings["manifest"], let manifestSha256 = strings["manifestSha256"],
+              let publishedAt = strings["publishedAt"], let yanked else { return nil }
+        return StoreIndex.Version(digest: digest, manifest: manifest, manifestSha256: manifestSha256, publishedAt: publishedAt,
+                                  yanked: yanked, yankReason: yankReason ?? nil)
+    }
+
+    /// An object: `{`, then `"key" :` and a value `member` reads, separated by commas, then `}`.
+    /// False when `member` refuses a key or the syntax is not JSON's.
+    private mutating func members(_ member: (inout PlainJSONReader, String) -> Bool) -> Bool {
+        guard take(0x7B) else { return false }
+        skipSpace()
+        if take(0x7D) { return true }
+        while true {
+            guard let key = string(), take(0x3A), member(&self, key) else { return false }
+            if take(0x2C) { continue }
+            return take(0x7D)
+        }
+    }
+
+    private mutating func skipSpace() {
+        while at < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[at]) { at += 1 }
+    }
+
+    /// `byte` after any white space, consumed; false when something else comes.
+    private mutating func take(_ byte: UInt8) -> Bool {
+        skipSpace()
+        guard at < bytes.count, bytes[at] == byte else { return false }
+        at += 1
+        return true
+    }
+
+    /// A string without escapes or control characters, in valid UTF-8.
+    private mutating func string() -> String? {
+        guard take(0x22) else { return nil }
+        let start = at
+        var ascii = true
+        while at < bytes.count, bytes[at] != 0x22 {
+            let byte = bytes[at]
+            if byte < 0x20 || byte == 0x5C { return nil }
+            if byte >= 0x80 { ascii = false }
+            at += 1
+        }
+        guard at < bytes.count else { return nil }
+        let text = UnsafeRawBufferPointer(rebasing: bytes[start..<at])
+        at += 1
+        let string = String(decoding: text, as: UTF8.self)
+        // Decoding repairs invalid UTF-8 (U+FFFD in its place): then the bytes differ. (String's
+        // validating initialiser needs iOS 18, and SoundpackCore runs on older phones.)
+        return ascii || string.utf8.elementsEqual(text) ? string : nil
+    }
+
+    /// A string or null (`.some(nil)`); nil when neither.
+    private mutating func optionalString() -> String?? {
+        if literal("null") { return .some(nil) }
+        return string().map { .some($0) }
+    }
+
+    private mutating func boolean() -> Bool? {
+        if literal("true") { return true }
+        if literal("false") { return false }
+        return nil
+    }
+
+    /// `0` or a non-negative integer of at most 18 digits without a leading zero.
+    private mutating func integer() -> Int? {
+        skipSpace()
+        let start = at
+        var value = 0
+        while at < bytes.count, (0x30...0x39).contains(bytes[at]), at - start < 18 {
+            value = value * 10 + Int(bytes[at] - 0x30)
+            at += 1
+        }
+        guard at > start, !(bytes[start] == 0x30 && at - start > 1) else { return nil }
+        return value
+    }
+
+    private mutating func literal(_ word: StaticString) -> Bool {
+        skipSpace()
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - at >= count, memcmp(bytes.baseAddress! + at, word.utf8Start, count) == 0 else { return false }
+        at += count
+        return true
+    }
+}
