@@ -91,27 +91,26 @@ private struct PlainJSONWriter {
     }
 
     mutating func string(_ text: String) {
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { failed = true }
         bytes.append(0x22)
-        for byte in text.utf8 {
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C { failed = true }
-            bytes.append(byte)
-        }
+        bytes.append(contentsOf: text.utf8)
         bytes.append(0x22)
+    }
+
+    /// `"key" : "value",` and the line's end.
+    mutating func member(_ key: String, _ value: String, depth: Int) {
+        self.key(key, depth: depth)
+        string(value)
+        comma()
     }
 
     mutating func version(_ version: StoreIndex.Version, depth: Int) {
         open()
-        for (key, value) in [("digest", version.digest), ("manifest", version.manifest), ("manifestSha256", version.manifestSha256),
-                             ("publishedAt", version.publishedAt)] {
-            self.key(key, depth: depth)
-            string(value)
-            comma()
-        }
-        if let reason = version.yankReason {
-            key("yankReason", depth: depth)
-            string(reason)
-            comma()
-        }
+        member("digest", version.digest, depth: depth)
+        member("manifest", version.manifest, depth: depth)
+        member("manifestSha256", version.manifestSha256, depth: depth)
+        member("publishedAt", version.publishedAt, depth: depth)
+        if let reason = version.yankReason { member("yankReason", reason, depth: depth) }
         key("yanked", depth: depth)
         bytes += Array((version.yanked ? "true" : "false").utf8)
         close(depth: depth - 1)
@@ -185,15 +184,21 @@ private struct PlainJSONReader {
     }
 
     private mutating func version() -> StoreIndex.Version? {
-        var strings: [String: String] = [:]
+        var digest: String?, manifest: String?, manifestSha256: String?, publishedAt: String?
         var yanked: Bool?
         var yankReason: String??
+        /// `field`, read once.
+        func once(_ field: inout String?, _ reader: inout PlainJSONReader) -> Bool {
+            guard field == nil else { return false }
+            field = reader.string()
+            return field != nil
+        }
         let read = members { reader, key in
             switch key {
-            case "digest", "manifest", "manifestSha256", "publishedAt":
-                guard strings[key] == nil, let value = reader.string() else { return false }
-                strings[key] = value
-                return true
+            case "digest": return once(&digest, &reader)
+            case "manifest": return once(&manifest, &reader)
+            case "manifestSha256": return once(&manifestSha256, &reader)
+            case "publishedAt": return once(&publishedAt, &reader)
             case "yanked" where yanked == nil:
                 yanked = reader.boolean()
                 return yanked != nil
@@ -203,8 +208,7 @@ private struct PlainJSONReader {
             default: return false
             }
         }
-        guard read, let digest = strings["digest"], let manifest = strings["manifest"], let manifestSha256 = strings["manifestSha256"],
-              let publishedAt = strings["publishedAt"], let yanked else { return nil }
+        guard read, let digest, let manifest, let manifestSha256, let publishedAt, let yanked else { return nil }
         return StoreIndex.Version(digest: digest, manifest: manifest, manifestSha256: manifestSha256, publishedAt: publishedAt,
                                   yanked: yanked, yankReason: yankReason ?? nil)
     }
@@ -223,7 +227,12 @@ private struct PlainJSONReader {
     }
 
     private mutating func skipSpace() {
-        while at < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[at]) { at += 1 }
+        while at < bytes.count {
+            switch bytes[at] {
+            case 0x20, 0x0A, 0x0D, 0x09: at += 1
+            default: return
+            }
+        }
     }
 
     /// `byte` after any white space, consumed; false when something else comes.
