@@ -27,7 +27,7 @@ extension StoreIndex {
     /// object is empty, which a caller leaves to JSONEncoder.
     public func plainJSON() -> Data? {
         var writer = PlainJSONWriter()
-        guard !packs.isEmpty else { return nil }
+        guard !packs.isEmpty, Self.encoderSortsBytewise else { return nil }
         writer.open()
         writer.key("packs", depth: 1)
         writer.open()
@@ -62,6 +62,18 @@ extension StoreIndex {
 
     /// JSONEncoder's order of sorted keys: by their UTF-8 bytes.
     private static func bytewise(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+    /// Whether this Foundation's JSONEncoder sorts keys by their bytes (swift-foundation does;
+    /// Apple's Foundation before macOS 14 and iOS 17 compared them as numbers, ignoring case, which
+    /// orders "yanked" before "yankReason" and 1.9.0 before 1.10.0). Asked once, of JSONEncoder
+    /// itself; where it sorts otherwise, every index is left to it.
+    private static let encoderSortsBytewise: Bool = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let keys = ["yanked", "yankReason", "1.9.0", "1.10.0", "a-b", "a0", "B", "a"]
+        guard let data = try? encoder.encode(Dictionary(uniqueKeysWithValues: keys.map { ($0, 0) })) else { return false }
+        return String(decoding: data, as: UTF8.self) == "{" + keys.sorted(by: bytewise).map { "\"\($0)\":0" }.joined(separator: ",") + "}"
+    }()
 }
 
 /// Writes JSONEncoder's pretty printing: two spaces a level, `"key" : value`, a comma at a line's end.

@@ -38,6 +38,10 @@ extension Date {
         return date.timestamp == text ? date : nil
     }
 
+    /// Whether this Foundation writes an instant's milliseconds truncated, as the arithmetic does
+    /// (asked once: a Foundation that rounds them leaves every instant to it).
+    private static let foundationTruncates = Date(timeIntervalSince1970: 0.0006).foundationTimestamp == "1970-01-01T00:00:00.000Z"
+
     /// Seconds from 1970 to 10000-01-01: the years written with four digits.
     private static let endOfYear9999: Double = 253_402_300_800
 
@@ -45,7 +49,7 @@ extension Date {
     /// one of its edges (where truncating a binary fraction could go either way); nil otherwise.
     package var plainTimestamp: String? {
         let time = timeIntervalSince1970
-        guard time >= 0, time < Self.endOfYear9999 else { return nil }
+        guard Self.foundationTruncates, time >= 0, time < Self.endOfYear9999 else { return nil }
         let seconds = time.rounded(.down)
         let thousandths = (time - seconds) * 1000
         let milliseconds = thousandths.rounded(.down)
@@ -79,6 +83,8 @@ extension Date {
         let lengths = [4, 2, 2, 2, 2, 2, 3]
         for byte in text.utf8 {
             if (0x30...0x39).contains(byte) {
+                // At most the field's digits: a longer run is no timestamp (and would overflow).
+                guard fields.count < 7, length < lengths[fields.count] else { return nil }
                 value = value * 10 + Int(byte - 0x30)
                 length += 1
                 continue
