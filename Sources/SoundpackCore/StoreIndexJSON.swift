@@ -157,14 +157,17 @@ private struct PlainJSONReader {
         return index
     }
 
-    private mutating func packs() -> [String: StoreIndex.Pack]? {
-        var packs: [String: StoreIndex.Pack] = [:]
-        let read = members { reader, id in
-            guard packs[id] == nil, let pack = reader.pack() else { return false }
-            packs[id] = pack
+    private mutating func packs() -> [String: StoreIndex.Pack]? { dictionary { $0.pack() } }
+
+    /// An object whose every key (each once) names a value `value` reads.
+    private mutating func dictionary<Value>(_ value: (inout PlainJSONReader) -> Value?) -> [String: Value]? {
+        var entries: [String: Value] = [:]
+        let read = members { reader, key in
+            guard entries[key] == nil, let entry = value(&reader) else { return false }
+            entries[key] = entry
             return true
         }
-        return read ? packs : nil
+        return read ? entries : nil
     }
 
     private mutating func pack() -> StoreIndex.Pack? {
@@ -185,15 +188,7 @@ private struct PlainJSONReader {
         return StoreIndex.Pack(latest: latest ?? nil, versions: versions)
     }
 
-    private mutating func versions() -> [String: StoreIndex.Version]? {
-        var versions: [String: StoreIndex.Version] = [:]
-        let read = members { reader, text in
-            guard versions[text] == nil, let version = reader.version() else { return false }
-            versions[text] = version
-            return true
-        }
-        return read ? versions : nil
-    }
+    private mutating func versions() -> [String: StoreIndex.Version]? { dictionary { $0.version() } }
 
     private mutating func version() -> StoreIndex.Version? {
         var digest: String?, manifest: String?, manifestSha256: String?, publishedAt: String?
