@@ -54,6 +54,10 @@ public protocol Catalog: AnyObject {
     /// Every published version, of one pack or of all, oldest first per pack.
     func publishedVersions(of id: String?, withClips: Bool) throws(SoundpackError) -> [PublishedVersion]
 
+    /// How many versions of each pack are published, and how many of those are yanked, by pack id
+    /// (one aggregate query): what tells a rewrite of index.json whose entries may have changed.
+    func publishedCounts() throws(SoundpackError) -> [String: PublishedCount]
+
     /// Whether `id@version` is published (one row looked up, however many versions the pack has).
     func isPublished(_ id: String, _ version: SemanticVersion) throws(SoundpackError) -> Bool
 
@@ -271,6 +275,17 @@ public struct PublishedVersion: Sendable, Equatable {
         (self.id, self.version, self.digest, self.publishedAt, self.yanked, self.yankReason) = (id, version, digest, publishedAt, yanked, yankReason)
         (self.manifestSha256, self.tarSha256, self.zipSha256, self.keyID, self.clips) = (manifestSha256, tarSha256, zipSha256, keyID, clips)
     }
+}
+
+/// How many versions of a pack are published, and how many of those are yanked.
+public struct PublishedCount: Sendable, Equatable {
+    /// Published versions of the pack.
+    public var versions: Int
+    /// How many of them are yanked.
+    public var yanked: Int
+
+    /// The counts of a pack with `versions` published versions, `yanked` of them yanked.
+    public init(versions: Int, yanked: Int) { (self.versions, self.yanked) = (versions, yanked) }
 }
 
 /// What a yank request came to.

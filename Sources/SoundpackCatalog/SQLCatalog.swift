@@ -316,6 +316,21 @@ public class SQLCatalog: Catalog {
                   [.text(id), .text(version.description)]).isEmpty
     }
 
+    /// How many versions of each pack are published and yanked, in one aggregate query (`Catalog`).
+    public func publishedCounts() throws(SoundpackError) -> [String: PublishedCount] {
+        let rows = try read("""
+            SELECT pack_id, COUNT(*) AS versions, SUM(CASE WHEN yanked = 1 THEN 1 ELSE 0 END) AS yanked
+            FROM versions WHERE published_at IS NOT NULL GROUP BY pack_id
+            """)
+        var counts: [String: PublishedCount] = [:]
+        for row in rows {
+            do {
+                counts[try row.text("pack_id")] = PublishedCount(versions: Int(try row.integer("versions")), yanked: Int(try row.integer("yanked")))
+            } catch { throw corrupt("a count of published versions it cannot read (\(error))") }
+        }
+        return counts
+    }
+
     /// Every published version, of one pack or of all, oldest first per pack (`Catalog`).
     public func publishedVersions(of id: String?, withClips: Bool) throws(SoundpackError) -> [PublishedVersion] {
         let rows = try read("""

@@ -15,19 +15,33 @@ extension StoreIndex {
     /// decodes with JSONDecoder (`ManifestRefresher.decodeIndex` does), which gives the same index
     /// where this one gives one. The ids and versions it names are not checked here.
     public init?(plainJSON data: Data) {
-        guard let index = data.withUnsafeBytes({ bytes -> StoreIndex? in
+        guard let read = Self.plainLayout(of: data) else { return nil }
+        self = read.index
+    }
+
+    /// The index in `data` as `init(plainJSON:)` reads it, and where each pack's entry (its value,
+    /// `{` to `}`) is in the bytes when they are exactly what `plainJSON()` writes (nil otherwise):
+    /// such an entry, unchanged, can be copied rather than written again.
+    package static func plainLayout(of data: Data) -> (index: StoreIndex, packBytes: [String: Range<Int>]?)? {
+        data.withUnsafeBytes { bytes in
             var reader = PlainJSONReader(bytes: bytes)
-            return reader.index()
-        }) else { return nil }
-        self = index
+            guard let index = reader.index() else { return nil }
+            return (index, reader.canonical ? reader.packBytes : nil)
+        }
     }
 
     /// The bytes JSONEncoder writes for this index (pretty-printed, sorted keys, slashes not
     /// escaped) and a final newline, written directly; nil when a string needs an escape or an
     /// object is empty, which a caller leaves to JSONEncoder.
-    public func plainJSON() -> Data? {
+    public func plainJSON() -> Data? { plainJSON(reusing: nil) }
+
+    /// `plainJSON()`, with the entry of each pack that is the same in `earlier` copied from its
+    /// bytes (`plainLayout(of:)`'s ranges, the writer's own layout) instead of written again: the
+    /// bytes are the same, and an index of thousands of versions is not rewritten for one.
+    package func plainJSON(reusing earlier: (data: Data, index: StoreIndex, packBytes: [String: Range<Int>])?) -> Data? {
         var writer = PlainJSONWriter()
         guard !packs.isEmpty, Self.encoderSortsBytewise else { return nil }
+        if let earlier { writer.bytes.reserveCapacity(earlier.data.count + (1 << 16)) }
         writer.open()
         writer.key("packs", depth: 1)
         writer.open()
@@ -35,21 +49,11 @@ extension StoreIndex {
             guard !pack.versions.isEmpty else { return nil }
             if n > 0 { writer.comma() }
             writer.key(id, depth: 2)
-            writer.open()
-            if let latest = pack.latest {
-                writer.key("latest", depth: 3)
-                writer.string(latest)
-                writer.comma()
+            if let earlier, let range = earlier.packBytes[id], earlier.index.packs[id] == pack {
+                earlier.data.withUnsafeBytes { writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
+                continue
             }
-            writer.key("versions", depth: 3)
-            writer.open()
-            for (m, (text, version)) in pack.versions.sorted(by: { Self.bytewise($0.key, $1.key) }).enumerated() {
-                if m > 0 { writer.comma() }
-                writer.key(text, depth: 4)
-                writer.version(version, depth: 5)
-            }
-            writer.close(depth: 3)
-            writer.close(depth: 2)
+            writer.pack(pack)
         }
         writer.close(depth: 1)
         writer.comma()
@@ -61,7 +65,7 @@ extension StoreIndex {
     }
 
     /// JSONEncoder's order of sorted keys: by their UTF-8 bytes.
-    private static func bytewise(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+    fileprivate static func bytewise(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     /// Whether this Foundation's JSONEncoder sorts keys by their bytes (swift-foundation does;
     /// Apple's Foundation before macOS 14 and iOS 17 compared them as numbers, ignoring case, which
@@ -116,6 +120,25 @@ private struct PlainJSONWriter {
         comma()
     }
 
+    /// A pack's entry, at the depth packs are at: `{`, its latest version and its versions, `}`.
+    mutating func pack(_ pack: StoreIndex.Pack) {
+        open()
+        if let latest = pack.latest {
+            key("latest", depth: 3)
+            string(latest)
+            comma()
+        }
+        key("versions", depth: 3)
+        open()
+        for (m, (text, version)) in pack.versions.sorted(by: { StoreIndex.bytewise($0.key, $1.key) }).enumerated() {
+            if m > 0 { comma() }
+            key(text, depth: 4)
+            self.version(version, depth: 5)
+        }
+        close(depth: 3)
+        close(depth: 2)
+    }
+
     mutating func version(_ version: StoreIndex.Version, depth: Int) {
         open()
         member("digest", version.digest, depth: depth)
@@ -129,16 +152,24 @@ private struct PlainJSONWriter {
     }
 }
 
-/// Reads the plain layout of index.json; nil on anything else.
+/// Reads the plain layout of index.json; nil on anything else. It notes whether the bytes are
+/// exactly the writer's (`canonical`): its white space, keys in byte order, no null member.
 private struct PlainJSONReader {
     let bytes: UnsafeRawBufferPointer
     var at = 0
+    /// Objects open at `at`.
+    private var depth = 0
+    /// Whether everything read so far is laid out as `PlainJSONWriter` writes it.
+    private(set) var canonical = true
+    /// Where each pack's value is in `bytes`.
+    private(set) var packBytes: [String: Range<Int>] = [:]
 
     init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     mutating func index() -> StoreIndex? {
         var packs: [String: StoreIndex.Pack]?
         var schemaVersion: Int?
+        canonical = at == 0 && bytes.first == 0x7B
         let read = members { reader, key in
             switch key {
             case "packs" where packs == nil:
@@ -150,6 +181,7 @@ private struct PlainJSONReader {
             default: return false
             }
         }
+        canonical = canonical && bytes.count - at == 1 && bytes[at] == 0x0A
         skipSpace()
         guard read, at == bytes.count, let packs, let schemaVersion else { return nil }
         var index = StoreIndex(packs: packs)
@@ -157,7 +189,17 @@ private struct PlainJSONReader {
         return index
     }
 
-    private mutating func packs() -> [String: StoreIndex.Pack]? { dictionary { $0.pack() } }
+    private mutating func packs() -> [String: StoreIndex.Pack]? {
+        var packs: [String: StoreIndex.Pack] = [:]
+        let read = members { reader, key in
+            let start = reader.at
+            guard packs[key] == nil, let pack = reader.pack() else { return false }
+            packs[key] = pack
+            reader.packBytes[key] = start..<reader.at
+            return true
+        }
+        return read ? packs : nil
+    }
 
     /// An object whose every key (each once) names a value `value` reads.
     private mutating func dictionary<Value>(_ value: (inout PlainJSONReader) -> Value?) -> [String: Value]? {
@@ -185,6 +227,7 @@ private struct PlainJSONReader {
             }
         }
         guard read, let versions else { return nil }
+        if latest == .some(nil) { canonical = false }  // the writer leaves a missing latest out
         return StoreIndex.Pack(latest: latest ?? nil, versions: versions)
     }
 
@@ -216,6 +259,7 @@ private struct PlainJSONReader {
             }
         }
         guard read, let digest, let manifest, let manifestSha256, let publishedAt, let yanked else { return nil }
+        if yankReason == .some(nil) { canonical = false }
         return StoreIndex.Version(digest: digest, manifest: manifest, manifestSha256: manifestSha256, publishedAt: publishedAt,
                                   yanked: yanked, yankReason: yankReason ?? nil)
     }
@@ -224,13 +268,52 @@ private struct PlainJSONReader {
     /// False when `member` refuses a key or the syntax is not JSON's.
     private mutating func members(_ member: (inout PlainJSONReader, String) -> Bool) -> Bool {
         guard take(0x7B) else { return false }
-        skipSpace()
-        if take(0x7D) { return true }
+        depth += 1
+        defer { depth -= 1 }
+        var previous: String?
         while true {
-            guard let key = string(), take(0x3A), member(&self, key) else { return false }
-            if take(0x2C) { continue }
-            return take(0x7D)
+            let before = space()
+            if previous == nil, at < bytes.count, bytes[at] == 0x7D {
+                canonical = false  // the writer writes no empty object
+                at += 1
+                return true
+            }
+            guard let key = string() else { return false }
+            if !isLineBreak(before, depth: depth) || previous.map({ !StoreIndex.bytewise($0, key) }) ?? false { canonical = false }
+            let beforeColon = space()
+            guard at < bytes.count, bytes[at] == 0x3A else { return false }
+            at += 1
+            let afterColon = space()
+            if !isOneSpace(beforeColon) || !isOneSpace(afterColon) { canonical = false }
+            guard member(&self, key) else { return false }
+            previous = key
+            let after = space()
+            guard at < bytes.count else { return false }
+            if bytes[at] == 0x2C {
+                if !after.isEmpty { canonical = false }
+                at += 1
+                continue
+            }
+            guard bytes[at] == 0x7D else { return false }
+            if !isLineBreak(after, depth: depth - 1) { canonical = false }
+            at += 1
+            return true
         }
+    }
+
+    /// The white space at `at`, consumed.
+    private mutating func space() -> Range<Int> {
+        let start = at
+        skipSpace()
+        return start..<at
+    }
+
+    private func isOneSpace(_ run: Range<Int>) -> Bool { run.count == 1 && bytes[run.lowerBound] == 0x20 }
+
+    /// Whether `run` is a line's end and the indent of `depth` levels, as the writer puts them.
+    private func isLineBreak(_ run: Range<Int>, depth: Int) -> Bool {
+        guard run.count == 1 + 2 * depth, bytes[run.lowerBound] == 0x0A else { return false }
+        return bytes[(run.lowerBound + 1)..<run.upperBound].allSatisfy { $0 == 0x20 }
     }
 
     private mutating func skipSpace() {

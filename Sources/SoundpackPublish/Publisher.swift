@@ -112,11 +112,12 @@ public final class Publisher {
             for (report, contents) in zip(batch, built) { outcomes.append(try publish(report, index: index, contents: contents)) }
         }
         // index.json from the catalog, under the index lock only: it lists every recorded version,
-        // this run's and those other runners recorded meanwhile (each complete in the store).
+        // this run's and those other runners recorded meanwhile (each complete in the store; their
+        // packs' counts in the catalog differ from the index's, so their entries are built again).
         do throws(SoundpackError) {
             let indexLock = try storeLock(.index)
             defer { indexLock.release() }
-            try store.writeIndex(from: catalog)
+            try store.writeIndex(from: catalog, rewriting: Set(packIDs))
         } catch {
             // What was published stays published: say so, not only what failed.
             let done = outcomes.filter { $0.status == .published }.compactMap { outcome in outcome.id.flatMap { id in outcome.version.map { PackRef.name(id, $0) } } }
@@ -192,7 +193,7 @@ public final class Publisher {
         if outcome != .notPublished {
             let indexLock = try storeLock(.index)
             defer { indexLock.release() }
-            try store.writeIndex(from: catalog, unyanking: undo ? (id, version) : nil)
+            try store.writeIndex(from: catalog, rewriting: [id], unyanking: undo ? (id, version) : nil)
         }
         return outcome
     }

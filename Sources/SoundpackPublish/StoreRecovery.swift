@@ -82,11 +82,7 @@ public struct StoreRecovery {
             let name = PackRef.name(id, version)
             let listed = index?.packs[id]?.versions[version.description]
             if let have = known[name] {
-                let stored: StoreManifest
-                stored = try store.manifest(id, version)
-                guard stored.digest == have.digest else {
-                    throw .environment("\(name) is in the catalog with digest \(have.digest.prefix(12)) but in the store \(store.location) with \(stored.digest.prefix(12)); the store is the source of truth: run soundpack verify, and rebuild the catalog from the store (soundpack catalog rebuild --from-store) into an empty one")
-                }
+                try checkDigest(of: have)
                 report.known += 1
                 if let listed, listed.yanked, !have.yanked { yanks.append((id, version, listed.yankReason)) }
                 continue
@@ -108,6 +104,21 @@ public struct StoreRecovery {
             } catch { throw error.inCatalog() }
         }
         return report
+    }
+
+    /// That the store holds `have` with the digest the catalog has for it. A manifest whose bytes
+    /// hash to the SHA-256 the catalog recorded at publish time is the one published, so it names
+    /// that digest without being decoded again; any other is decoded and its digest compared.
+    private func checkDigest(of have: PublishedVersion) throws(SoundpackError) {
+        if let recorded = have.manifestSha256,
+           let data = try store.backend.read(StoreLayout.manifest(have.id, have.version), atMost: StoreLimits.manifestBytes),
+           Digest.sha256Hex(data) == recorded { return }
+        let stored: StoreManifest
+        stored = try store.manifest(have.id, have.version)
+        guard stored.digest == have.digest else {
+            let name = PackRef.name(have.id, have.version)
+            throw .environment("\(name) is in the catalog with digest \(have.digest.prefix(12)) but in the store \(store.location) with \(stored.digest.prefix(12)); the store is the source of truth: run soundpack verify, and rebuild the catalog from the store (soundpack catalog rebuild --from-store) into an empty one")
+        }
     }
 
     /// One stored version, every file it lists read and checked against its manifest, each clip

@@ -131,7 +131,8 @@ public struct StoreVerifier {
                 survey.observed.index = .refused(error.description)
                 return
             }
-            survey.observed.index = stored == index ? .matches : .differs
+            let differing = Set(stored.packs.keys).union(index.packs.keys).filter { stored.packs[$0] != index.packs[$0] }
+            survey.observed.index = differing.isEmpty && stored == index ? .matches : .differs(packs: differing.sorted())
             survey.observed.indexedFolders = Set(stored.packs.flatMap { id, pack in pack.versions.keys.map { "\(id)/\($0)" } })
         case .absent:
             survey.observed.index = .absent(expected: !index.packs.isEmpty)

@@ -210,13 +210,18 @@ public struct Store: Sendable {
 
     /// The store's index.json, nil when there is none yet.
     /// It is read each time; the same bytes as the last read are not decoded again.
-    package func readIndex() throws(SoundpackError) -> StoreIndex? {
+    package func readIndex() throws(SoundpackError) -> StoreIndex? { try readIndexKeepingLayout()?.index }
+
+    /// index.json as `readIndex()` reads it, with its bytes and, when they are laid out as publish
+    /// writes them, where each pack's entry is in them.
+    private func readIndexKeepingLayout() throws(SoundpackError) -> DecodedIndex.Entry? {
         guard let data = try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes) else { return nil }
-        if let known = lastIndex.index(of: data) { return known }
+        if let known = lastIndex.entry(of: data) { return known }
         do {
-            let index = try ManifestRefresher.decodeIndex(data)
-            lastIndex.keep(index, of: data)
-            return index
+            let (index, packBytes) = try ManifestRefresher.decodeIndexKeepingLayout(data)
+            let entry = DecodedIndex.Entry(data: data, index: index, packBytes: packBytes)
+            lastIndex.keep(entry)
+            return entry
         } catch {
             throw SoundpackError.environment("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
         }
@@ -231,13 +236,67 @@ public struct Store: Sendable {
     /// The store is the source of truth: a version the index listed whose manifest is still in the
     /// store stays listed though the catalog lacks it, and a yank the index records stays, unless
     /// `unyanking` names that version (`yank --undo`).
-    package func writeIndex(from catalog: any Catalog, unyanking: (id: String, version: SemanticVersion)? = nil) throws(SoundpackError) {
-        let versions: [PublishedVersion]
-        do { versions = try catalog.publishedVersions(of: nil, withClips: false) } catch { throw error.inCatalog() }
-        var index = Self.index(of: versions)
-        let previous: StoreIndex?
-        previous = try readIndex()
-        for (id, pack) in previous?.packs ?? [:] {
+    ///
+    /// With `packs` (the packs a run published or yanked in), the entries of those packs are built
+    /// again from the catalog, and so is the entry of every pack whose number of published or
+    /// yanked versions differs between the catalog and the index: what other runners published
+    /// meanwhile, or what a run that was stopped recorded and did not list. Every other entry is
+    /// kept as it is (copied byte for byte where the index is laid out as publish writes it), so a
+    /// store of thousands of versions is not rebuilt for one. Without `packs`, every entry is built again.
+    package func writeIndex(from catalog: any Catalog, rewriting packs: Set<String>? = nil,
+                            unyanking: (id: String, version: SemanticVersion)? = nil) throws(SoundpackError) {
+        let previous = try readIndexKeepingLayout()
+        var stale: Set<String>?
+        if let packs, let previous {
+            let counts: [String: PublishedCount]
+            do { counts = try catalog.publishedCounts() } catch { throw error.inCatalog() }
+            var changed = packs.union(unyanking.map { [$0.id] } ?? [])
+            for id in Set(counts.keys).union(previous.index.packs.keys) where counts[id] != previous.index.packs[id].map(Self.count) {
+                changed.insert(id)
+            }
+            stale = changed
+        }
+        var index: StoreIndex
+        do { index = Self.index(of: try Self.publishedVersions(in: catalog, of: stale)) } catch { throw error.inCatalog() }
+        if let stale, let previous {
+            let fresh = index
+            index = previous.index
+            for id in stale { index.packs[id] = fresh.packs[id] }
+        }
+        try keepStoreTruth(of: previous?.index, in: &index, only: stale, unyanking: unyanking)
+        let data: Data
+        if let previous, let packBytes = previous.packBytes,
+           let spliced = index.plainJSON(reusing: (previous.data, previous.index, packBytes)) {
+            data = spliced
+        } else {
+            data = try index.encoded()
+        }
+        try backend.write(StoreLayout.index, data)
+    }
+
+    /// The catalog's published versions of the packs `packs` names (every pack when nil): a query
+    /// a pack for a few, one for all of them for many.
+    private static func publishedVersions(in catalog: any Catalog, of packs: Set<String>?) throws(SoundpackError) -> [PublishedVersion] {
+        guard let packs, packs.count <= 16 else {
+            let all = try catalog.publishedVersions(of: nil, withClips: false)
+            return packs.map { packs in all.filter { packs.contains($0.id) } } ?? all
+        }
+        var versions: [PublishedVersion] = []
+        for id in packs.sorted() { versions += try catalog.publishedVersions(of: id, withClips: false) }
+        return versions
+    }
+
+    /// How many versions an index entry lists, and how many of them it lists as yanked.
+    private static func count(_ pack: StoreIndex.Pack) -> PublishedCount {
+        PublishedCount(versions: pack.versions.count, yanked: pack.versions.values.reduce(0) { $0 + ($1.yanked ? 1 : 0) })
+    }
+
+    /// What `previous` listed that `index` (built from the catalog) must keep, in the packs `only`
+    /// names (every pack when nil): versions whose manifests are in the store, and yanks; then each
+    /// of those packs' latest version again.
+    private func keepStoreTruth(of previous: StoreIndex?, in index: inout StoreIndex, only: Set<String>?,
+                                unyanking: (id: String, version: SemanticVersion)?) throws(SoundpackError) {
+        for (id, pack) in previous?.packs ?? [:] where only?.contains(id) ?? true {
             for (text, listed) in pack.versions {
                 if var current = index.packs[id]?.versions[text] {
                     let undone = unyanking.map { $0.id == id && $0.version.description == text } ?? false
@@ -254,31 +313,35 @@ public struct Store: Sendable {
                 if kept { index.packs[id, default: StoreIndex.Pack(latest: nil, versions: [:])].versions[text] = listed }
             }
         }
-        for (id, pack) in index.packs {
+        for (id, pack) in index.packs where only?.contains(id) ?? true {
             index.packs[id]?.latest = pack.versions.filter { !$0.value.yanked }.keys.compactMap(SemanticVersion.init).max()?.description
         }
-        let data: Data
-        data = try index.encoded()
-        try backend.write(StoreLayout.index, data)
     }
 }
 
 /// The last index a store decoded, with the bytes it was decoded from.
 private final class DecodedIndex: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last: (data: Data, index: StoreIndex)?
+    /// An index, its bytes, and where each pack's entry is in them (nil unless laid out as publish writes them).
+    struct Entry {
+        var data: Data
+        var index: StoreIndex
+        var packBytes: [String: Range<Int>]?
+    }
 
-    /// The index decoded from exactly these bytes, if it is the last one.
-    func index(of data: Data) -> StoreIndex? {
+    private let lock = NSLock()
+    private var last: Entry?
+
+    /// The entry decoded from exactly these bytes, if it is the last one.
+    func entry(of data: Data) -> Entry? {
         lock.lock()
         defer { lock.unlock() }
         guard let last, last.data == data else { return nil }
-        return last.index
+        return last
     }
 
-    func keep(_ index: StoreIndex, of data: Data) {
+    func keep(_ entry: Entry) {
         lock.lock()
-        last = (data, index)
+        last = entry
         lock.unlock()
     }
 }

@@ -124,6 +124,83 @@ import Testing
         #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeIndex(notAnID) }
     }
 
+    /// An index written by the writer says where each pack's entry is; writing another index with
+    /// the unchanged entries copied from those bytes gives exactly what writing it whole gives.
+    @Test func unchangedEntriesAreCopiedAsTheWriterWritesThem() throws {
+        var random = SplitMix64(seed: 4_647)
+        var copied = 0
+        for round in 0..<300 {
+            let earlier = Self.randomIndex(&random, plain: true)
+            let data = try #require(earlier.plainJSON())
+            let read = try #require(StoreIndex.plainLayout(of: data))
+            let places = try #require(read.packBytes, "round \(round): the writer's own bytes give places")
+            #expect(read.index == earlier && Set(places.keys) == Set(earlier.packs.keys))
+            var later = earlier
+            for id in earlier.packs.keys.sorted() {
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: later.packs[id] = nil
+                case 1:
+                    let first = earlier.packs[id]!.versions.keys.sorted()[0]
+                    later.packs[id]?.versions[first]?.yanked.toggle()
+                default: copied += 1
+                }
+            }
+            if round % 3 == 0 { later.packs["zz-new-\(round)"] = earlier.packs.values.first }
+            guard let whole = later.plainJSON() else { continue }
+            #expect(later.plainJSON(reusing: (data, read.index, places)) == whole, "round \(round)")
+        }
+        #expect(copied > 300)
+    }
+
+    /// Any layout but the writer's own is still read, and gives no places to copy from.
+    @Test func onlyTheWritersOwnLayoutGivesPlaces() throws {
+        let text = """
+            {
+              "packs" : {
+                "a" : {
+                  "latest" : "1.0.0",
+                  "versions" : {
+                    "1.0.0" : {
+                      "digest" : "d",
+                      "manifest" : "a/1.0.0/manifest.json",
+                      "manifestSha256" : "m",
+                      "publishedAt" : "2026-12-05T19:36:40.123Z",
+                      "yanked" : false
+                    }
+                  }
+                }
+              },
+              "schemaVersion" : 1
+            }
+
+            """
+        let own = try #require(StoreIndex.plainLayout(of: Data(text.utf8)))
+        #expect(own.index.plainJSON() == Data(text.utf8))
+        let range = try #require(own.packBytes?["a"])
+        #expect(String(decoding: Data(text.utf8)[range], as: UTF8.self).hasPrefix("{\n      \"latest\""))
+        let others = [
+            text.replacingOccurrences(of: "\"latest\" : \"1.0.0\"", with: "\"latest\" : null"),
+            text.replacingOccurrences(of: "\"yanked\" : false", with: "\"yankReason\" : null,\n          \"yanked\" : false"),
+            text.replacingOccurrences(of: "\"manifestSha256\" : \"m\",\n          \"publishedAt\" : \"2026-12-05T19:36:40.123Z\"",
+                                      with: "\"publishedAt\" : \"2026-12-05T19:36:40.123Z\",\n          \"manifestSha256\" : \"m\""),
+            text.replacingOccurrences(of: "\n    \"a\"", with: "\n\t\"a\""),
+            text.replacingOccurrences(of: "\"digest\" : ", with: "\"digest\"  : "),
+            text.replacingOccurrences(of: "\"digest\" : ", with: "\"digest\":"),
+            text.replacingOccurrences(of: "false\n", with: "false \n"),
+            text.replacingOccurrences(of: "\n", with: "\r\n"),
+            text + "\n",
+            " " + text,
+            String(text.dropLast()),
+            text.filter { $0 != " " && $0 != "\n" },
+        ]
+        for other in others {
+            let data = Data(other.utf8)
+            let read = try #require(StoreIndex.plainLayout(of: data), "\(other)")
+            #expect(read.packBytes == nil, "\(other)")
+            #expect(read.index == Self.foundationIndex(data), "\(other)")
+        }
+    }
+
     /// Plain version texts are read byte by byte, as the reading in full reads them.
     @Test func plainVersionsAreReadAsBefore() {
         var random = SplitMix64(seed: 3)

@@ -232,6 +232,71 @@ import Testing
     }
 }
 
+/// index.json after a publish: the run's packs' entries, and those of every pack whose counts in
+/// the catalog differ from the index's, built again; every other entry kept as it was.
+@Suite struct IndexRewriteTests {
+    /// A copy of the demo pack as `id@version` in `folder/packs/id`.
+    static func pack(_ id: String, _ version: String, in folder: TemporaryFolder) throws -> PackFolder {
+        let path = folder.file("packs/" + id)
+        if !FileManager.default.fileExists(atPath: path) { try Fixtures.copyDemoPack(into: folder, as: "packs/" + id) }
+        try Fixtures.editManifest(path) { object in
+            object["id"] = id
+            object["version"] = version
+        }
+        return PackFolder(absolute: path)
+    }
+
+    @Test(arguments: CatalogBackend.available)
+    func aRewriteListsWhatAnotherRunLeftUnlistedAndMatchesAWholeRebuild(_ backend: CatalogBackend) throws {
+        let folder = TemporaryFolder()
+        let catalog = try backend.open(try backend.freshLocation(in: folder))
+        let store = Store.directory(folder.file("dist"))
+        let publisher = Publisher(catalog: catalog, store: store)
+        _ = try publisher.publish(folders: [try Self.pack("a", "1.0.0", in: folder), try Self.pack("b", "1.0.0", in: folder),
+                                            try Self.pack("c", "1.0.0", in: folder), try Self.pack("d", "1.0.0", in: folder)])
+        let listed = try Data(contentsOf: URL(fileURLWithPath: folder.file("dist/index.json")))
+        // b@1.1.0 recorded and stored by a run stopped before its index write; a yank of c
+        // recorded and not listed; d's entry as it was.
+        #expect(try publisher.publish(folders: [try Self.pack("b", "1.1.0", in: folder)]).map(\.status) == [.published])
+        try listed.write(to: URL(fileURLWithPath: folder.file("dist/index.json")))
+        #expect(try catalog.yank("c", SemanticVersion("1.0.0")!, reason: "misread", at: Date()) == .yanked)
+        #expect(try publisher.publish(folders: [try Self.pack("a", "1.1.0", in: folder)]).map(\.status) == [.published])
+        let rewritten = try Data(contentsOf: URL(fileURLWithPath: folder.file("dist/index.json")))
+        let index = try ManifestRefresher.decodeIndex(rewritten)
+        #expect(index.packs["a"]?.latest == "1.1.0" && index.packs["b"]?.latest == "1.1.0")
+        #expect(index.packs["c"]?.versions["1.0.0"]?.yanked == true && index.packs["c"]?.latest == nil)
+        #expect(index.packs["d"]?.versions.keys.sorted() == ["1.0.0"])
+        // The same bytes as an index built again whole from the catalog.
+        try store.writeIndex(from: catalog)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("dist/index.json"))) == rewritten)
+        #expect(try StoreVerifier(catalog: catalog, store: store).verify().drifts.isEmpty)
+        #expect(try catalog.publishedCounts() == ["a": PublishedCount(versions: 2, yanked: 0), "b": PublishedCount(versions: 2, yanked: 0),
+                                                 "c": PublishedCount(versions: 1, yanked: 1), "d": PublishedCount(versions: 1, yanked: 0)])
+    }
+
+    /// An entry changed behind soundpack's back with its counts unchanged is kept by a publish of
+    /// another pack; verify names the pack, and publishing that pack's folder writes its entry again.
+    @Test func verifyNamesAnEntryChangedBehindItsBackAndPublishingThatPackRepairsIt() throws {
+        let folder = TemporaryFolder()
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let store = Store.directory(folder.file("dist"))
+        let publisher = Publisher(catalog: catalog, store: store)
+        let b = try Self.pack("b", "1.0.0", in: folder)
+        _ = try publisher.publish(folders: [try Self.pack("a", "1.0.0", in: folder), b])
+        let path = folder.file("dist/index.json")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let digest = try #require(try ManifestRefresher.decodeIndex(Data(text.utf8)).packs["b"]?.versions["1.0.0"]?.digest)
+        try text.replacingOccurrences(of: digest, with: String(repeating: "0", count: digest.count)).write(toFile: path, atomically: true, encoding: .utf8)
+        _ = try publisher.publish(folders: [try Self.pack("a", "1.1.0", in: folder)])
+        let drifts = try StoreVerifier(catalog: catalog, store: store).verify().drifts
+        #expect(drifts.map(\.rule) == [.storeIndex])
+        #expect(drifts.first?.message.contains("in the entries of b (soundpack publish of those packs' folders rewrites their entries)") == true,
+                "\(drifts.map(\.message))")
+        #expect(try publisher.publish(folders: [b]).map(\.status) != [.published])
+        #expect(try StoreVerifier(catalog: catalog, store: store).verify().drifts.isEmpty)
+    }
+}
+
 /// A version appears in the store whole or not at all; what an interrupted publish leaves is a
 /// notice for verify and is cleaned by the next publish.
 @Suite struct StoreStagingTests {

@@ -10,7 +10,11 @@ struct StoreIndexMismatch: StoreRule {
     func check(_ store: StoreObservations) -> [Finding] {
         switch store.index {
         case .refused(let reason): return [finding(store.indexKey, "not an index soundpack wrote, and phones refuse it: \(reason)")]
-        case .differs: return [finding(store.indexKey, "does not match the catalog (soundpack publish rewrites it)")]
+        case .differs(let packs) where packs.isEmpty:
+            return [finding(store.indexKey, "does not match the catalog (soundpack publish rewrites it)")]
+        case .differs(let packs):
+            let named = packs.prefix(5).joined(separator: ", ") + (packs.count > 5 ? " and \(packs.count - 5) more" : "")
+            return [finding(store.indexKey, "does not match the catalog in the entries of \(named) (soundpack publish of those packs' folders rewrites their entries)")]
         case .matches, .absent, .notRead: return []
         }
     }

@@ -93,7 +93,9 @@ package struct StoreObservations: Sendable {
 
     /// index.json against the one the catalog's versions describe.
     package enum Index: Sendable {
-        case matches, differs
+        case matches
+        /// The entries of these packs (sorted) differ from what the catalog describes.
+        case differs(packs: [String])
         /// Not one phones take, with their reason.
         case refused(String)
         /// There is none; `expected` when the catalog has versions.
