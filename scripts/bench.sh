@@ -70,6 +70,29 @@ demo_copies() {
     sed -i "s/\"id\" : \"wechat\"/\"id\" : \"$2$n\"/" "$1/packs/$2$n/pack.json"
   done
 }
+# grow_stores DIR: the stores of the store-growth figures, built once: DIR/big (200 packs x 25
+# versions), DIR/own (grow-001's 25 versions alone), DIR/empty; each with packs/grow-001 at 1.0.25 to
+# publish, and big's and own's index.json and catalog saved (index.saved, catalog.saved).
+grow_stores() {
+  local grow=$1
+  [ -f "$grow/own/catalog.saved" ] && return 0
+  rm -rf "$grow"; mkdir -p "$grow/big" "$grow/own/packs" "$grow/empty/packs"
+  demo_copies "$grow/big" grow- 200
+  for v in $(seq 0 24); do
+    sed -i "s/\"version\" : \"[^\"]*\"/\"version\" : \"1.0.$v\"/" "$grow"/big/packs/*/pack.json
+    (cd "$grow/big" && SOUNDPACK_CATALOG="$grow/big/catalog.sqlite" "$bin" publish packs/* >/dev/null)
+  done
+  cp -r "$grow/big/packs/grow-001" "$grow/own/packs/"
+  for v in $(seq 0 24); do
+    sed -i "s/\"version\" : \"[^\"]*\"/\"version\" : \"1.0.$v\"/" "$grow/own/packs/grow-001/pack.json"
+    (cd "$grow/own" && SOUNDPACK_CATALOG="$grow/own/catalog.sqlite" "$bin" publish packs/grow-001 >/dev/null)
+  done
+  for place in big own empty; do
+    [ "$place" = empty ] || { cp "$grow/$place/dist/index.json" "$grow/$place/index.saved"; cp "$grow/$place/catalog.sqlite" "$grow/$place/catalog.saved"; }
+    rm -rf "$grow/$place/packs"; mkdir -p "$grow/$place/packs"; cp -r packs/wechat "$grow/$place/packs/grow-001"
+    sed -i -e 's/"id" : "wechat"/"id" : "grow-001"/' -e 's/"version" : "[^"]*"/"version" : "1.0.25"/' "$grow/$place/packs/grow-001/pack.json"
+  done
+}
 # Two commands paired by hyperfine (7 runs each after a warm-up); prints their medians, "this that".
 paired() {
   hyperfine -w 1 -r 7 --export-json "$work/paired.json" "$1" "$2" >/dev/null 2>&1
@@ -234,22 +257,7 @@ SH
   # Before each run the version is taken out again (its folder, index.json and the catalog put
   # back, then synced), so every run does the same work; hyperfine's --prepare is not timed.
   grow=$work/grow
-  rm -rf "$grow"; mkdir -p "$grow/big" "$grow/own/packs" "$grow/empty/packs"
-  demo_copies "$grow/big" grow- 200
-  for v in $(seq 0 24); do
-    sed -i "s/\"version\" : \"[^\"]*\"/\"version\" : \"1.0.$v\"/" "$grow"/big/packs/*/pack.json
-    (cd "$grow/big" && SOUNDPACK_CATALOG="$grow/big/catalog.sqlite" "$bin" publish packs/* >/dev/null)
-  done
-  cp -r "$grow/big/packs/grow-001" "$grow/own/packs/"
-  for v in $(seq 0 24); do
-    sed -i "s/\"version\" : \"[^\"]*\"/\"version\" : \"1.0.$v\"/" "$grow/own/packs/grow-001/pack.json"
-    (cd "$grow/own" && SOUNDPACK_CATALOG="$grow/own/catalog.sqlite" "$bin" publish packs/grow-001 >/dev/null)
-  done
-  for place in big own empty; do
-    [ "$place" = empty ] || { cp "$grow/$place/dist/index.json" "$grow/$place/index.saved"; cp "$grow/$place/catalog.sqlite" "$grow/$place/catalog.saved"; }
-    rm -rf "$grow/$place/packs"; mkdir -p "$grow/$place/packs"; cp -r packs/wechat "$grow/$place/packs/grow-001"
-    sed -i -e 's/"id" : "wechat"/"id" : "grow-001"/' -e 's/"version" : "[^"]*"/"version" : "1.0.25"/' "$grow/$place/packs/grow-001/pack.json"
-  done
+  grow_stores "$grow"
   growth_run() {
     local place=$1 restore
     if [ "$place" = empty ]; then restore="rm -rf dist catalog.sqlite"
@@ -424,6 +432,55 @@ SH
   printf '%-52s %8s s\n' "16 packs by 8 runners at once" "$(wall s3-runners-8)"
   printf '%-52s %8s s\n' "floor: curl PUT of their $(wc -l <"$s3/all.txt") files, 8 at a time" "$(wall s3-all-8)"
   echo "ratio: 8 runners take $(ratio "$(wall s3-runners-8)" "$(wall s3-all-8)" 2)x 8 parallel curl workers (target <= 1.5x); $(ratio "$(wall s3-runners-1)" "$(wall s3-runners-8)" 2)x faster than 1 runner"
+  # Store growth on S3 + PostgreSQL: big's and own's index.json and grow-001's 25 versions (every
+  # object a publish of grow-001 reads) under a prefix of their own, their catalogs migrated into
+  # PostgreSQL; empty: a new prefix and database each run. Each run publishes grow-001's next version
+  # (1.0.25, 1.0.26, ...), so each store grows by one version a run; hyperfine's --prepare is untimed.
+  grow_stores "$work/grow"
+  cat >"$s3/curl-upload.sh" <<SH
+#!/usr/bin/env bash
+# curl-upload.sh DIR LIST PREFIX: the files LIST names (relative to DIR) PUT under PREFIX, 8 at a time.
+exec xargs -a "\$2" -P 8 -I{} ${curl_put[*]@Q} -o /dev/null -T "\$1/{}" "$SOUNDPACK_TEST_S3_ENDPOINT/$bucket/\$3/{}"
+SH
+  cat >"$s3/grow-next.sh" <<SH
+#!/usr/bin/env bash
+# grow-next.sh PLACE: grow-001's next version in PLACE's pack.json; for the empty place also a new
+# prefix and a new database.
+dir=$s3/grow-\$1
+n=\$(( \$(cat "\$dir/next" 2>/dev/null || echo 24) + 1 )); echo \$n >"\$dir/next"
+sed -i "s/\"version\" : \"[^\"]*\"/\"version\" : \"1.0.\$n\"/" "\$dir/packs/grow-001/pack.json"
+if [ "\$1" = empty ]; then
+  db=ge\$(date +%s%N); psql -q "\$SOUNDPACK_TEST_POSTGRES" -c "CREATE DATABASE \$db" >/dev/null
+  printf '%s' "\$SOUNDPACK_TEST_POSTGRES" | sed "s|@/soundpack?|@/\$db?|" >"\$dir/catalog"
+  echo "grow-empty-\$(date +%s%N)" >"\$dir/prefix"
+fi
+SH
+  chmod +x "$s3"/*.sh
+  for place in big own empty; do
+    dir=$s3/grow-$place; rm -rf "$dir"; mkdir -p "$dir/packs"; cp -r "$work/grow/$place/packs/grow-001" "$dir/packs/"
+    if [ "$place" != empty ]; then
+      db=g$place$(date +%s%N); psql -q "$SOUNDPACK_TEST_POSTGRES" -c "CREATE DATABASE $db" >/dev/null
+      printf '%s' "$SOUNDPACK_TEST_POSTGRES" | sed "s|@/soundpack?|@/$db?|" >"$dir/catalog"
+      "$bin" catalog migrate --from "$work/grow/$place/catalog.saved" --to "$(cat "$dir/catalog")" >/dev/null
+      echo "grow-$place-$(date +%s%N)" >"$dir/prefix"
+      (cd "$work/grow/$place/dist" && find grow-001 -type f) >"$dir/files"
+      "$s3/curl-upload.sh" "$work/grow/$place/dist" "$dir/files" "$(cat "$dir/prefix")"
+      cp "$work/grow/$place/index.saved" "$dir/index.json"; echo index.json >"$dir/index-list"
+      "$s3/curl-upload.sh" "$dir" "$dir/index-list" "$(cat "$dir/prefix")"
+    fi
+    hyperfine -N -w 1 -r 9 --export-json "$work/s3-grow-$place.json" --prepare "$s3/grow-next.sh $place" \
+      "bash -c 'cd $dir && SOUNDPACK_CATALOG=\$(cat catalog) $bin publish packs/grow-001 --store s3://$bucket/\$(cat prefix) >/dev/null'" >/dev/null 2>&1
+  done
+  echo "store growth on S3 + PostgreSQL: one publish of grow-001's next version (medians of 9)"
+  printf '%-52s %8s s\n' "into a store of 5,000 versions" "$(wall s3-grow-big)"
+  printf '%-52s %8s s\n' "  into a store of that pack's 25 versions" "$(wall s3-grow-own)"
+  printf '%-52s %8s s\n' "  into an empty store" "$(wall s3-grow-empty)"
+  echo "ratio: into 5,000 versions takes $(ratio "$(wall s3-grow-big)" "$(wall s3-grow-empty)" 2)x the empty store (target <= 1.2x), $(ratio "$(wall s3-grow-big)" "$(wall s3-grow-own)" 2)x the store of its own versions"
+  # Where one publish's time goes: one more run into a fresh prefix, with soundpack's own phase
+  # timings (SOUNDPACK_TIMINGS=1; its phases nest, and requests made at once add up).
+  SOUNDPACK_TIMINGS=1 "$s3/publish-one.sh" 2>"$work/s3-phases.txt"
+  echo "where one publish of one version goes (one more run, SOUNDPACK_TIMINGS=1):"
+  sed -n '/^phase/,$p' "$work/s3-phases.txt" | sed 's/^/  /'
   echo
 fi
 

@@ -60,7 +60,7 @@ public class SQLCatalog: Catalog {
 
     /// Runs `body` in one write transaction holding the locks of `packs`; rolls back on any error.
     private func write<T>(locking packs: [String], _ body: () throws -> T) throws(SoundpackError) -> T {
-        do { return try db.writeTransaction(locking: packs, body) } catch let error as SoundpackError {
+        do { return try PhaseTimes.measure("catalog: write transactions") { try db.writeTransaction(locking: packs, body) } } catch let error as SoundpackError {
             throw error
         } catch {
             throw SoundpackError.environment("\(error)")
@@ -68,7 +68,7 @@ public class SQLCatalog: Catalog {
     }
 
     private func read(_ sql: String, _ arguments: [SQLValue] = []) throws(SoundpackError) -> [SQLRow] {
-        try db.query(sql, arguments)
+        try PhaseTimes.measure("catalog: queries") { () throws(SoundpackError) in try db.query(sql, arguments) }
     }
 
     private func corrupt(_ what: String) -> SoundpackError {
@@ -333,18 +333,20 @@ public class SQLCatalog: Catalog {
 
     /// Every published version, of one pack or of all, oldest first per pack (`Catalog`).
     public func publishedVersions(of id: String?, withClips: Bool) throws(SoundpackError) -> [PublishedVersion] {
+        // One pack's versions through the (pack_id, version) index, not a scan of every pack's.
+        let (which, arguments): (String, [SQLValue]) = id.map { ("v.pack_id = ? AND", [.text($0)]) } ?? ("", [])
         let rows = try read("""
             SELECT v.id, v.pack_id, v.version, v.digest, v.published_at, v.yanked, v.yank_reason, v.manifest_sha256,
                    v.tar_sha256, v.zip_sha256, v.key_id
-            FROM versions v WHERE v.published_at IS NOT NULL AND (? = 1 OR v.pack_id = ?) ORDER BY v.pack_id, v.id
-            """, [.integer(id == nil ? 1 : 0), id.map(SQLValue.text) ?? .null])
+            FROM versions v WHERE \(which) v.published_at IS NOT NULL ORDER BY v.pack_id, v.id
+            """, arguments)
         // Every clip of those versions in one query, not one query per version.
         var clipsByVersion: [Int64: [String: PublishedVersion.Clip]] = [:]
         if withClips {
             let clips = try decoded(read("""
                 SELECT c.version_id, c.token, c.store_file, c.sha256 FROM clips c JOIN versions v ON v.id = c.version_id
-                WHERE v.published_at IS NOT NULL AND (? = 1 OR v.pack_id = ?)
-                """, [.integer(id == nil ? 1 : 0), id.map(SQLValue.text) ?? .null]), as: PublishedClipRow.self, "a clip row of a published version")
+                WHERE \(which) v.published_at IS NOT NULL
+                """, arguments), as: PublishedClipRow.self, "a clip row of a published version")
             for clip in clips {
                 clipsByVersion[clip.versionID, default: [:]][clip.token] = PublishedVersion.Clip(storeFile: clip.storeFile, sha256: clip.sha256)
             }

@@ -85,7 +85,9 @@ public final class Publisher {
     /// Publishes each pack; refusals are outcomes, environment failures throw.
     public func publish(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(SoundpackError) -> [PublishOutcome] {
         // The gate compares each pack's clips with its version below in this store (audio.swapped).
-        let reports = Validator().validate(folders: folders, earlier: store.earlierVoices(), progress: progress)
+        let reports = PhaseTimes.measure("validate (clips decoded, measured)") {
+            Validator().validate(folders: folders, earlier: store.earlierVoices(), progress: progress)
+        }
         if dryRun {
             let index = try readIndex()
             var outcomes: [PublishOutcome] = []
@@ -98,10 +100,14 @@ public final class Publisher {
         var locks: [any StoreLock] = []
         defer { for lock in locks.reversed() { lock.release() } }
         for id in packIDs { locks.append(try storeLock(.pack(id))) }
-        store.backend.removeLeftovers()
+        PhaseTimes.measure("leftovers removed") { store.backend.removeLeftovers() }
         let index = try readIndex()
         // The gate's runs go into the validation history like any other.
-        do { try catalog.recordValidations(reports, strict: false, toolVersion: toolVersion, at: now()) } catch { throw error.inCatalog() }
+        do {
+            try PhaseTimes.measure("catalog: validations recorded") { () throws(SoundpackError) in
+                try catalog.recordValidations(reports, strict: false, toolVersion: toolVersion, at: now())
+            }
+        } catch { throw error.inCatalog() }
         var outcomes: [PublishOutcome] = []
         // Archiving is most of a publish's CPU: a window of versions (a few per core, so memory
         // stays bounded) is built on every core, then written and recorded one by one, in order.
@@ -117,7 +123,7 @@ public final class Publisher {
         do throws(SoundpackError) {
             let indexLock = try storeLock(.index)
             defer { indexLock.release() }
-            try store.writeIndex(from: catalog, rewriting: Set(packIDs))
+            try PhaseTimes.measure("index.json rewritten") { () throws(SoundpackError) in try store.writeIndex(from: catalog, rewriting: Set(packIDs)) }
         } catch {
             // What was published stays published: say so, not only what failed.
             let done = outcomes.filter { $0.status == .published }.compactMap { outcome in outcome.id.flatMap { id in outcome.version.map { PackRef.name(id, $0) } } }
@@ -148,8 +154,10 @@ public final class Publisher {
             if !published { candidates.append(index) }
         }
         let (epoch, chosen) = (sourceDateEpoch, candidates)
-        let built = WorkerPool.map(chosen.count) { i in
-            Result { () throws(SoundpackError) in try VersionContents(reports[chosen[i]], mtime: epoch) }
+        let built = PhaseTimes.measure("archives and hashes, on every core") {
+            WorkerPool.map(chosen.count) { i in
+                Result { () throws(SoundpackError) in try VersionContents(reports[chosen[i]], mtime: epoch) }
+            }
         }
         var contents: [Result<VersionContents, SoundpackError>?] = Array(repeating: nil, count: reports.count)
         for (i, index) in chosen.enumerated() { contents[index] = built[i] }
@@ -159,6 +167,10 @@ public final class Publisher {
     /// A lock of the store, as publish, yank and rebuild take them: the catalog's (PostgreSQL) or
     /// the store's own.
     private func storeLock(_ scope: LockScope) throws(SoundpackError) -> any StoreLock {
+        try PhaseTimes.measure("store locks taken") { () throws(SoundpackError) in try takeLock(scope) }
+    }
+
+    private func takeLock(_ scope: LockScope) throws(SoundpackError) -> any StoreLock {
         let held: (any StoreLock)?
         do { held = try catalog.storeLock(scope) } catch { throw error.inCatalog() }
         if let held { return held }
@@ -207,7 +219,11 @@ public final class Publisher {
         }
         let (id, version, digest) = (manifest.id, manifest.version, facts.digest)
         let recovery = StoreRecovery(store: store, catalog: catalog)
-        if !dryRun, index?.packs[id] != nil { _ = try recovery.recover(packID: id, index: index, listing: false) }
+        if !dryRun, index?.packs[id] != nil {
+            _ = try PhaseTimes.measure("earlier versions checked in the store") { () throws(SoundpackError) in
+                try recovery.recover(packID: id, index: index, listing: false)
+            }
+        }
         let published = try publishedVersions(of: id, index: index)
         let plannedHere = planned[id] ?? [:]
         var candidate = PublicationCandidate(id: id, version: version, digest: digest, store: "\(store.location)")
@@ -390,7 +406,9 @@ public final class Publisher {
             put(StoreLayout.signatureFile, Array(signature.utf8))
         }
         put(StoreLayout.manifestFile, encoded)
-        try store.backend.writeVersion(StoreLayout.versionFolder(id, version), files: versionFiles)
+        try PhaseTimes.measure("version files written") { () throws(SoundpackError) in
+            try store.backend.writeVersion(StoreLayout.versionFolder(id, version), files: versionFiles)
+        }
         guard let identity = VersionIdentity(report) else { throw .environment("\(report.folder.shown) has no readable pack.json") }
         return PublicationRecord(
             pack: identity, clips: records, manifestSha256: Digest.sha256Hex(encoded),

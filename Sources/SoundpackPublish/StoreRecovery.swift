@@ -77,12 +77,19 @@ public struct StoreRecovery {
         let known = Dictionary(published.map { (PackRef.name($0.id, $0.version), $0) }, uniquingKeysWith: { a, _ in a })
         var missing: [StoredVersion] = []
         var yanks: [(id: String, version: SemanticVersion, reason: String?)] = []
-        // Everything is read and checked first; nothing is recorded unless all of it is sound.
+        // Everything is read and checked first; nothing is recorded unless all of it is sound. The
+        // versions the catalog has are checked several at a time (a request each on object storage),
+        // and the first that fails, in order, is the error.
+        let haves = versions.compactMap { known[PackRef.name($0.id, $0.version)] }
+        let store = self.store
+        let checks = WorkerPool.mapBlocking(haves.count, workers: 8) { n in
+            Result { () throws(SoundpackError) in try Self.checkDigest(of: haves[n], in: store) }
+        }
+        for check in checks { try check.get() }
         for (id, version) in versions {
             let name = PackRef.name(id, version)
             let listed = index?.packs[id]?.versions[version.description]
             if let have = known[name] {
-                try checkDigest(of: have)
                 report.known += 1
                 if let listed, listed.yanked, !have.yanked { yanks.append((id, version, listed.yankReason)) }
                 continue
@@ -109,7 +116,7 @@ public struct StoreRecovery {
     /// That the store holds `have` with the digest the catalog has for it. A manifest whose bytes
     /// hash to the SHA-256 the catalog recorded at publish time is the one published, so it names
     /// that digest without being decoded again; any other is decoded and its digest compared.
-    private func checkDigest(of have: PublishedVersion) throws(SoundpackError) {
+    private static func checkDigest(of have: PublishedVersion, in store: Store) throws(SoundpackError) {
         if let recorded = have.manifestSha256,
            let data = try store.backend.read(StoreLayout.manifest(have.id, have.version), atMost: StoreLimits.manifestBytes),
            Digest.sha256Hex(data) == recorded { return }

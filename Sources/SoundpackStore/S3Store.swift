@@ -161,7 +161,9 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
         while true {
             attempt += 1
             do {
-                let response = try perform(method, key: key, query: query, body: body, headers: headers, stream: streaming?(), cap: cap)
+                let response = try PhaseTimes.measure(Self.phase(method, key: key, headers: headers, attempt: attempt)) { () throws(SoundpackError) in
+                    try perform(method, key: key, query: query, body: body, headers: headers, stream: streaming?(), cap: cap)
+                }
                 if response.status >= 500 && response.status != 501 && attempt < 3 { Thread.sleep(forTimeInterval: 0.2 * Double(attempt)); continue }
                 return response
             } catch {
@@ -169,6 +171,13 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 0.2 * Double(attempt))
             }
         }
+    }
+
+    /// How `PhaseTimes` names a request: its method, conditional or not, index.json apart, and
+    /// whether it is a retry.
+    private static func phase(_ method: String, key: String?, headers: [String: String], attempt: Int) -> String {
+        let what = key == nil ? " (listing)" : key == StoreLayout.index ? " index.json" : headers["If-None-Match"] != nil ? " If-None-Match" : ""
+        return "S3 request: " + method + what + (attempt > 1 ? " (retry)" : "")
     }
 
     private func perform(_ method: String, key: String?, query: [(String, String)], body: Data?,
@@ -322,6 +331,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
             if response.status == 412 { return false }
             if response.status == 200 || response.status == 201 { return true }
             guard response.status == 501 else { throw failure(response, "write \(key.visible)") }
+            PhaseTimes.count("S3: If-None-Match answered 501, HEAD + PUT from then on")
             conditionalPut.store(false, ordering: .relaxed)
         }
         let head = try send("HEAD", key: key)

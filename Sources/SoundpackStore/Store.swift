@@ -215,10 +215,14 @@ public struct Store: Sendable {
     /// index.json as `readIndex()` reads it, with its bytes and, when they are laid out as publish
     /// writes them, where each pack's entry is in them.
     private func readIndexKeepingLayout() throws(SoundpackError) -> DecodedIndex.Entry? {
-        guard let data = try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes) else { return nil }
+        guard let data = try PhaseTimes.measure("index.json read", { () throws(SoundpackError) in
+            try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes)
+        }) else { return nil }
         if let known = lastIndex.entry(of: data) { return known }
         do {
-            let (index, packBytes) = try ManifestRefresher.decodeIndexKeepingLayout(data)
+            let (index, packBytes) = try PhaseTimes.measure("index.json decoded") { () throws(ManifestDecodingError) in
+                try ManifestRefresher.decodeIndexKeepingLayout(data)
+            }
             let entry = DecodedIndex.Entry(data: data, index: index, packBytes: packBytes)
             lastIndex.keep(entry)
             return entry

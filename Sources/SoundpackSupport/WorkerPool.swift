@@ -50,6 +50,17 @@ package enum WorkerPool {
         if let failure = firstFailure.withLock({ $0 }) { throw failure }
     }
 
+    /// `(0..<count).map(transform)` for transforms that mostly wait (network requests), on
+    /// `workers` threads of their own; results in index order.
+    package static func mapBlocking<T: Sendable>(_ count: Int, workers: Int, _ transform: @escaping @Sendable (Int) -> T) -> [T] {
+        let results = Mutex<[T?]>(Array(repeating: nil, count: count))
+        runBlocking(count, workers: workers) { (index: Int) throws(Never) in
+            let value = transform(index)
+            results.withLock { $0[index] = value }
+        }
+        return results.withLock { $0.map { $0! } }
+    }
+
     /// `(0..<count).map(transform)`, computed on every core; results in index order.
     package static func map<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
         let results = Mutex<[T?]>(Array(repeating: nil, count: count))

@@ -30,6 +30,38 @@ import SoundpackTestSupport
         return result
     }
 
+    /// SOUNDPACK_TIMINGS=1 prints where a publish's time went on stderr, phase by phase, after the
+    /// output (which stays as it is); without it nothing is added.
+    @Test func timingsArePrintedOnlyWhenAskedFor() throws {
+        let plain = try Self.run(["publish", "--format", "json"], try Self.project())
+        #expect(plain.status == 0 && !plain.stderr.contains("timings"), "\(plain.stderr)")
+        // A process of its own: the timings are the process's, and this one runs other tests at once.
+        let project = try Self.project()
+        let timed = try withExtendedLifetime(project) {
+            try Executable.spawn(["publish", "--format", "json"], in: project.path, environment: ["SOUNDPACK_TIMINGS": "1"])
+        }
+        #expect(timed.status == 0, "\(timed.stderr)")
+        #expect((try? JSONSerialization.jsonObject(with: Data(timed.stdout.utf8))) != nil, "\(timed.stdout)")
+        let lines = timed.stderr.split(separator: "\n").map(String.init)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("timings (SOUNDPACK_TIMINGS=1") }, "\(timed.stderr)")
+        #expect(lines[header + 1].hasPrefix("phase"))
+        var phases: [String: (calls: Int, ms: Double)] = [:]
+        for line in lines[(header + 2)...] {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            let name = fields.dropLast(2).joined(separator: " ")
+            let calls = try #require(Int(fields[fields.count - 2]), "\(line)")
+            let ms = try #require(Double(fields[fields.count - 1]), "\(line)")
+            phases[name] = (calls, ms)
+        }
+        #expect(lines[header + 2].hasPrefix("publish, in all"))
+        for phase in ["validate (clips decoded, measured)", "archives and hashes, on every core", "version files written",
+                      "index.json rewritten", "catalog: queries", "catalog: write transactions", "store locks taken"] {
+            #expect((phases[phase]?.calls ?? 0) >= 1, "\(phase): \(timed.stderr)")
+        }
+        let whole = try #require(phases["publish, in all"])
+        #expect(whole.calls == 1 && whole.ms > 0 && (phases["validate (clips decoded, measured)"]?.ms ?? .infinity) <= whole.ms)
+    }
+
     @Test func publishIsIdempotentRefusesConflictsAndEnforcesBumps() throws {
         let folder = try Self.project()
         let pack = folder.file("packs/wechat")

@@ -44,6 +44,30 @@ struct Setup: CustomStringConvertible, Sendable {
         return bytes
     }
 
+    /// SOUNDPACK_TIMINGS=1 names each kind of request a publish makes of an S3 store: index.json
+    /// read and written once, the version's files each PUT only where absent.
+    @Test(arguments: Setup.all.filter(\.s3))
+    func timingsNameEachKindOfStoreRequest(_ setup: Setup) throws {
+        let folder = try PublishEndToEndTests.project()
+        let arguments = try setup.arguments(in: folder, store: try setup.store(in: folder))
+        // A process of its own: the timings are the process's, and this one runs other tests at once.
+        let timed = try Executable.spawn(["publish"] + arguments, in: folder.path, environment: ["SOUNDPACK_TIMINGS": "1"])
+        #expect(timed.status == 0, "\(timed.stdout)\(timed.stderr)")
+        func calls(_ phase: String) -> Int {
+            let line = timed.stderr.split(separator: "\n").first { $0.hasPrefix(phase + "  ") }
+            return line.flatMap { Int($0.split(separator: " ").dropLast().last ?? "") } ?? 0
+        }
+        #expect(calls("S3 request: PUT index.json") == 1, "\(timed.stderr)")
+        #expect(calls("S3 request: GET index.json") >= 1, "\(timed.stderr)")
+        #expect(calls("S3 request: PUT If-None-Match") >= 1, "\(timed.stderr)")
+        // Swift's s3api answers a conditional PUT 501 (as often as PUTs were in flight when the first
+        // answer came): from then on each file is a HEAD and a plain PUT.
+        let refusals = calls("S3: If-None-Match answered 501, HEAD + PUT from then on")
+        if refusals > 0 {
+            #expect(calls("S3 request: PUT If-None-Match") == refusals && calls("S3 request: HEAD") == calls("S3 request: PUT"), "\(timed.stderr)")
+        }
+    }
+
     @Test(arguments: Setup.all)
     func aLostCatalogNeverLetsPublishChangeAPublishedVersion(_ setup: Setup) throws {
         let folder = try PublishEndToEndTests.project()

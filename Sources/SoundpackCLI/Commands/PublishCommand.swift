@@ -21,7 +21,9 @@ enum PublishCommand: Command {
             change needs a major bump, an added token a minor one, changed audio a patch. The store gets
             ID/VER/{clips/…, pack.json, ID-VER.tar.gz, ID-VER.zip, manifest.json} and index.json; archives are
             reproducible (SOURCE_DATE_EPOCH sets the tar mtime, default 0). --sign-key signs manifest.json
-            with Ed25519 (manifest.json.sig; see soundpack keygen).
+            with Ed25519 (manifest.json.sig; see soundpack keygen). With SOUNDPACK_TIMINGS=1 in the
+            environment, where the run's time went (validation, archives, catalog, each kind of store request,
+            index.json) is printed on stderr at the end, phase by phase.
             """,
         options: Options.specs)
 
@@ -61,8 +63,18 @@ enum PublishCommand: Command {
         publisher.toolVersion = SoundpackCommand.version
         let outcomes: [PublishOutcome]
         let progress = Progress("checking clips", total: nil, sink: context.stderr, environment: context.environment)
+        let timed = context.environment["SOUNDPACK_TIMINGS"] == "1"
+        if timed { PhaseTimes.start() }
+        defer {
+            if timed {
+                context.stderr.write("timings (SOUNDPACK_TIMINGS=1; phases nest, and work done at once on several cores or connections adds up beyond the wall time):\n"
+                                     + PhaseTimes.table(PhaseTimes.stop().sorted { $0.name == "publish, in all" && $1.name != $0.name }))
+            }
+        }
         do {
-            outcomes = try publisher.publish(folders: directories.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
+            outcomes = try PhaseTimes.measure("publish, in all") { () throws(SoundpackError) in
+                try publisher.publish(folders: directories.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
+            }
         } catch {
             progress.finish()
             throw error.context("cannot publish")
