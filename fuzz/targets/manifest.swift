@@ -42,6 +42,12 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition((try? encoder.encode(plain)).map { $0 + Data("\n".utf8) } == written, "the plain writing writes as JSONEncoder")
             precondition(StoreIndex(plainJSON: written) == plain, "the plain writing reads back")
         }
+        // Bytes the reader takes for the writer's own are exactly what the writer writes, and an
+        // index written with every entry copied from them is those bytes again.
+        if let read = StoreIndex.plainLayout(of: bytes), let places = read.packBytes {
+            precondition(read.index.plainJSON() == bytes, "bytes in the writer's layout are the writer's")
+            precondition(read.index.plainJSON(reusing: (bytes, read.index, places)) == bytes, "copied entries give the same bytes")
+        }
     }
     if let index = try? ManifestRefresher.decodeIndex(bytes) {
         for (id, pack) in index.packs {
