@@ -292,16 +292,11 @@ public struct ManifestRefresher: Sendable {
     static func fileName(_ id: String, _ version: SemanticVersion) -> String { PackRef.name(id, version) + ".json" }
 
     /// The store's index, refused when a key repeats (two readers could disagree on its value).
-    public static func decodeIndex(_ data: Data) throws(ManifestDecodingError) -> StoreIndex { try decodeIndexKeepingLayout(data).index }
-
-    /// `decodeIndex`, and where each pack's entry is in `data` when the bytes are laid out exactly
-    /// as publish writes them (`StoreIndex.plainLayout(of:)`), nil otherwise.
-    package static func decodeIndexKeepingLayout(_ data: Data) throws(ManifestDecodingError) -> (index: StoreIndex, packBytes: [String: Range<Int>]?) {
+    public static func decodeIndex(_ data: Data) throws(ManifestDecodingError) -> StoreIndex {
         guard data.count <= StoreLimits.indexBytes else { throw ManifestDecodingError("\(data.count) bytes, above the \(StoreLimits.indexBytes >> 20) MiB an index may hold") }
         let index: StoreIndex
-        var packBytes: [String: Range<Int>]?
-        if let plain = StoreIndex.plainLayout(of: data) {
-            (index, packBytes) = plain  // the layout publish writes, read as JSONDecoder reads it
+        if let plain = StoreIndex(plainJSON: data) {
+            index = plain  // the layout publish writes, read as JSONDecoder reads it
         } else {
             if let duplicate = JSONDuplicateKeys.first(in: data) { throw ManifestDecodingError(duplicate.description) }
             do { index = try JSONDecoder().decode(StoreIndex.self, from: data) } catch { throw ManifestDecodingError(decoding: error) }
@@ -318,7 +313,7 @@ public struct ManifestRefresher: Sendable {
                 throw ManifestDecodingError("the latest version of \(id), '\(latest.quoted(limit: 80))', is not a semantic version")
             }
         }
-        return (index, packBytes)
+        return index
     }
 
     /// A version's manifest.json, refused when a key repeats, a file path could leave its folder,

@@ -15,45 +15,59 @@ extension StoreIndex {
     /// decodes with JSONDecoder (`ManifestRefresher.decodeIndex` does), which gives the same index
     /// where this one gives one. The ids and versions it names are not checked here.
     public init?(plainJSON data: Data) {
-        guard let read = Self.plainLayout(of: data) else { return nil }
-        self = read.index
+        guard let index = Self.plainLayout(of: data) else { return nil }
+        self = index
     }
 
-    /// The index in `data` as `init(plainJSON:)` reads it, and where each pack's entry (its value,
-    /// `{` to `}`) is in the bytes when they are exactly what `plainJSON()` writes (nil otherwise):
-    /// such an entry, unchanged, can be copied rather than written again.
-    package static func plainLayout(of data: Data) -> (index: StoreIndex, packBytes: [String: Range<Int>]?)? {
+    /// The index in `data` as `init(plainJSON:)` reads it.
+    private static func plainLayout(of data: Data) -> StoreIndex? {
         data.withUnsafeBytes { bytes in
             var reader = PlainJSONReader(bytes: bytes)
-            guard let index = reader.index() else { return nil }
-            return (index, reader.canonical ? reader.packBytes : nil)
+            return reader.index()
         }
+    }
+
+    /// index.json skimmed: each pack's entry checked, counted and located, none built. Nil unless
+    /// the bytes are exactly what `plainJSON()` writes and `ManifestRefresher.decodeIndex` accepts
+    /// them (schema version 1, every pack id and version one); a caller then decodes them whole.
+    package static func skim(_ data: Data) -> IndexSkim? {
+        guard data.count <= StoreLimits.indexBytes else { return nil }
+        let entries = data.withUnsafeBytes { bytes in
+            var reader = PlainJSONReader(bytes: bytes)
+            return reader.skim()
+        }
+        return entries.map { IndexSkim(data: data, entries: $0) }
     }
 
     /// The bytes JSONEncoder writes for this index (pretty-printed, sorted keys, slashes not
     /// escaped) and a final newline, written directly; nil when a string needs an escape or an
     /// object is empty, which a caller leaves to JSONEncoder.
-    public func plainJSON() -> Data? { plainJSON(reusing: nil) }
+    public func plainJSON() -> Data? { plainJSON(keeping: nil, replacing: []) }
 
-    /// `plainJSON()`, with the entry of each pack that is the same in `earlier` copied from its
-    /// bytes (`plainLayout(of:)`'s ranges, the writer's own layout) instead of written again: the
-    /// bytes are the same, and an index of thousands of versions is not rewritten for one.
-    package func plainJSON(reusing earlier: (data: Data, index: StoreIndex, packBytes: [String: Range<Int>])?) -> Data? {
+    /// `plainJSON()` of this index's packs and of every other entry `earlier` lists, unless
+    /// `replacing` names it (dropped): those are copied from earlier's bytes, the writer's own
+    /// layout, so the output is what writing them again would give, and an index of thousands of
+    /// versions is not rewritten for one.
+    package func plainJSON(keeping earlier: IndexSkim?, replacing: Set<String>) -> Data? {
+        guard Self.encoderSortsBytewise else { return nil }
+        var kept: [String: Range<Int>] = [:]
+        for (id, entry) in earlier?.entries ?? [:] where packs[id] == nil && !replacing.contains(id) { kept[id] = entry.bytes }
+        let ids = (Array(packs.keys) + Array(kept.keys)).sorted(by: Self.bytewise)
+        guard !ids.isEmpty else { return nil }
         var writer = PlainJSONWriter()
-        guard !packs.isEmpty, Self.encoderSortsBytewise else { return nil }
         if let earlier { writer.bytes.reserveCapacity(earlier.data.count + (1 << 16)) }
         writer.open()
         writer.key("packs", depth: 1)
         writer.open()
-        for (n, (id, pack)) in packs.sorted(by: { Self.bytewise($0.key, $1.key) }).enumerated() {
-            guard !pack.versions.isEmpty else { return nil }
+        for (n, id) in ids.enumerated() {
             if n > 0 { writer.comma() }
             writer.key(id, depth: 2)
-            if let earlier, let range = earlier.packBytes[id], earlier.index.packs[id] == pack {
+            if let pack = packs[id] {
+                guard !pack.versions.isEmpty else { return nil }
+                writer.pack(pack)
+            } else if let earlier, let range = kept[id] {
                 earlier.data.withUnsafeBytes { writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
-                continue
             }
-            writer.pack(pack)
         }
         writer.close(depth: 1)
         writer.comma()
@@ -153,7 +167,8 @@ private struct PlainJSONWriter {
 }
 
 /// Reads the plain layout of index.json; nil on anything else. It notes whether the bytes are
-/// exactly the writer's (`canonical`): its white space, keys in byte order, no null member.
+/// exactly the writer's (`canonical`): its white space, keys in byte order, no null member. It
+/// skims as well (`skim()`): the same reading, building nothing.
 private struct PlainJSONReader {
     let bytes: UnsafeRawBufferPointer
     var at = 0
@@ -161,19 +176,26 @@ private struct PlainJSONReader {
     private var depth = 0
     /// Whether everything read so far is laid out as `PlainJSONWriter` writes it.
     private(set) var canonical = true
-    /// Where each pack's value is in `bytes`.
-    private(set) var packBytes: [String: Range<Int>] = [:]
 
     init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     mutating func index() -> StoreIndex? {
-        var packs: [String: StoreIndex.Pack]?
+        guard let (packs, schemaVersion) = top({ $0.packs() }) else { return nil }
+        var index = StoreIndex(packs: packs)
+        index.schemaVersion = schemaVersion
+        return index
+    }
+
+    /// The whole text: an object of `packs` (which `readPacks` reads) and `schemaVersion`, each
+    /// once, and nothing after it but white space (the writer's one newline).
+    private mutating func top<Packs>(_ readPacks: (inout PlainJSONReader) -> Packs?) -> (packs: Packs, schemaVersion: Int)? {
+        var packs: Packs?
         var schemaVersion: Int?
         canonical = at == 0 && bytes.first == 0x7B
         let read = members { reader, key in
             switch key {
             case "packs" where packs == nil:
-                packs = reader.packs()
+                packs = readPacks(&reader)
                 return packs != nil
             case "schemaVersion" where schemaVersion == nil:
                 schemaVersion = reader.integer()
@@ -184,18 +206,14 @@ private struct PlainJSONReader {
         canonical = canonical && bytes.count - at == 1 && bytes[at] == 0x0A
         skipSpace()
         guard read, at == bytes.count, let packs, let schemaVersion else { return nil }
-        var index = StoreIndex(packs: packs)
-        index.schemaVersion = schemaVersion
-        return index
+        return (packs, schemaVersion)
     }
 
     private mutating func packs() -> [String: StoreIndex.Pack]? {
         var packs: [String: StoreIndex.Pack] = [:]
         let read = members { reader, key in
-            let start = reader.at
-            guard packs[key] == nil, let pack = reader.pack() else { return false }
-            packs[key] = pack
-            reader.packBytes[key] = start..<reader.at
+            guard let id = key.string, packs[id] == nil, let pack = reader.pack() else { return false }
+            packs[id] = pack
             return true
         }
         return read ? packs : nil
@@ -205,14 +223,14 @@ private struct PlainJSONReader {
     private mutating func dictionary<Value>(_ value: (inout PlainJSONReader) -> Value?) -> [String: Value]? {
         var entries: [String: Value] = [:]
         let read = members { reader, key in
-            guard entries[key] == nil, let entry = value(&reader) else { return false }
-            entries[key] = entry
+            guard let name = key.string, entries[name] == nil, let entry = value(&reader) else { return false }
+            entries[name] = entry
             return true
         }
         return read ? entries : nil
     }
 
-    private mutating func pack() -> StoreIndex.Pack? {
+    mutating func pack() -> StoreIndex.Pack? {
         var latest: String??
         var versions: [String: StoreIndex.Version]?
         let read = members { reader, key in
@@ -266,11 +284,11 @@ private struct PlainJSONReader {
 
     /// An object: `{`, then `"key" :` and a value `member` reads, separated by commas, then `}`.
     /// False when `member` refuses a key or the syntax is not JSON's.
-    private mutating func members(_ member: (inout PlainJSONReader, String) -> Bool) -> Bool {
+    private mutating func members(_ member: (inout PlainJSONReader, Key) -> Bool) -> Bool {
         guard take(0x7B) else { return false }
         depth += 1
         defer { depth -= 1 }
-        var previous: String?
+        var previous: Key?
         while true {
             let before = space()
             if previous == nil, at < bytes.count, bytes[at] == 0x7D {
@@ -278,8 +296,8 @@ private struct PlainJSONReader {
                 at += 1
                 return true
             }
-            guard let key = string() else { return false }
-            if !isLineBreak(before, depth: depth) || previous.map({ !StoreIndex.bytewise($0, key) }) ?? false { canonical = false }
+            guard let key = stringBytes() else { return false }
+            if !isLineBreak(before, depth: depth) || previous.map({ !$0.precedes(key) }) ?? false { canonical = false }
             let beforeColon = space()
             guard at < bytes.count, bytes[at] == 0x3A else { return false }
             at += 1
@@ -334,23 +352,26 @@ private struct PlainJSONReader {
     }
 
     /// A string without escapes or control characters, in valid UTF-8.
-    private mutating func string() -> String? {
-        guard take(0x22) else { return nil }
-        let start = at
-        var ascii = true
-        while at < bytes.count, bytes[at] != 0x22 {
-            let byte = bytes[at]
-            if byte < 0x20 || byte == 0x5C { return nil }
-            if byte >= 0x80 { ascii = false }
-            at += 1
+    private mutating func string() -> String? { stringBytes()?.string }
+
+    /// Whether a string `string()` reads comes next, consumed; no String is built for ASCII.
+    private mutating func skipString() -> Bool { stringBytes()?.isUTF8 ?? false }
+
+    /// The bytes of a string without escapes or control characters (not yet checked as UTF-8),
+    /// consumed with its quotes; nil when no such string comes.
+    private mutating func stringBytes() -> Key? {
+        guard take(0x22), let base = bytes.baseAddress, let quote = memchr(base + at, 0x22, bytes.count - at) else { return nil }
+        let text = UnsafeRawBufferPointer(start: base + at, count: (base + at).distance(to: UnsafeRawPointer(quote)))
+        // Folded over every byte with no early exit, so the loop runs on vectors.
+        var (lowest, highest, backslash): (UInt8, UInt8, Bool) = (0xFF, 0, false)
+        for byte in text {
+            lowest = min(lowest, byte)
+            highest = max(highest, byte)
+            backslash = backslash || byte == 0x5C
         }
-        guard at < bytes.count else { return nil }
-        let text = UnsafeRawBufferPointer(rebasing: bytes[start..<at])
-        at += 1
-        let string = String(decoding: text, as: UTF8.self)
-        // Decoding repairs invalid UTF-8 (U+FFFD in its place): then the bytes differ. (String's
-        // validating initialiser needs iOS 18, and SoundpackCore runs on older phones.)
-        return ascii || string.utf8.elementsEqual(text) ? string : nil
+        guard lowest >= 0x20, !backslash else { return nil }
+        at += text.count + 1
+        return Key(bytes: text, ascii: highest < 0x80)
     }
 
     /// A string or null (`.some(nil)`); nil when neither.
@@ -385,4 +406,146 @@ private struct PlainJSONReader {
         at += count
         return true
     }
+}
+
+/// A string as its bytes stand in index.json, quotes excluded: a key, or a value not built.
+private struct Key {
+    let bytes: UnsafeRawBufferPointer
+    /// Whether every byte is ASCII (then they are valid UTF-8).
+    let ascii: Bool
+
+    /// The bytes as a String; nil when they are not valid UTF-8.
+    var string: String? {
+        let string = String(decoding: bytes, as: UTF8.self)
+        // Decoding repairs invalid UTF-8 (U+FFFD in its place): then the bytes differ. (String's
+        // validating initialiser needs iOS 18, and SoundpackCore runs on older phones.)
+        return ascii || string.utf8.elementsEqual(bytes) ? string : nil
+    }
+
+    var isUTF8: Bool { ascii || string != nil }
+
+    /// Whether these bytes come before `other`'s in byte order (JSONEncoder's order of sorted keys).
+    func precedes(_ other: Key) -> Bool {
+        let common = min(bytes.count, other.bytes.count)
+        let order = common == 0 ? 0 : memcmp(bytes.baseAddress!, other.bytes.baseAddress!, common)
+        return order < 0 || (order == 0 && bytes.count < other.bytes.count)
+    }
+
+    /// A key matches the word it spells.
+    static func ~= (word: StaticString, key: Key) -> Bool {
+        key.bytes.count == word.utf8CodeUnitCount && (key.bytes.isEmpty || memcmp(key.bytes.baseAddress!, word.utf8Start, key.bytes.count) == 0)
+    }
+}
+
+/// Skimming: the reading `index()` does, limited to the writer's own layout, where keys in byte
+/// order (each after the one before) cannot repeat; each version is checked and counted, not built.
+extension PlainJSONReader {
+    /// Each pack's entry, counted and located; nil unless the bytes are the writer's own layout, of
+    /// schema version 1, with pack ids and versions (listed and latest) that are ones.
+    mutating func skim() -> [String: IndexSkim.Entry]? {
+        guard let (entries, schemaVersion) = top({ $0.skimPacks() }), canonical, schemaVersion == 1 else { return nil }
+        return entries
+    }
+
+    private mutating func skimPacks() -> [String: IndexSkim.Entry]? {
+        var entries: [String: IndexSkim.Entry] = [:]
+        let read = members { reader, key in
+            let start = reader.at
+            guard reader.canonical, let id = key.string, entries[id] == nil, PackFile.isValidID(id), let count = reader.skimPack() else { return false }
+            entries[id] = IndexSkim.Entry(bytes: start..<reader.at, versions: count.versions, yanked: count.yanked)
+            return true
+        }
+        return read ? entries : nil
+    }
+
+    /// A pack's entry as `pack()` reads it: how many versions it lists, and how many as yanked.
+    private mutating func skimPack() -> (versions: Int, yanked: Int)? {
+        var latest: String?
+        var count: (versions: Int, yanked: Int)?
+        let read = members { reader, key in
+            switch key {
+            case "latest" where latest == nil:
+                latest = reader.string()
+                return latest.map { SemanticVersion($0) != nil } ?? false
+            case "versions" where count == nil:
+                count = reader.skimVersions()
+                return count != nil
+            default: return false
+            }
+        }
+        return read ? count : nil
+    }
+
+    private mutating func skimVersions() -> (versions: Int, yanked: Int)? {
+        var count = (versions: 0, yanked: 0)
+        let read = members { reader, key in
+            guard reader.canonical, let text = key.string, SemanticVersion(text) != nil, let yanked = reader.skimVersion() else { return false }
+            count.versions += 1
+            if yanked { count.yanked += 1 }
+            return true
+        }
+        return read && count.versions > 0 ? count : nil
+    }
+
+    /// A version's entry as `version()` reads it, with strings checked and not built: whether it is yanked.
+    private mutating func skimVersion() -> Bool? {
+        var seen: UInt8 = 0
+        var yanked: Bool?
+        let read = members { reader, key in
+            let field: UInt8
+            switch key {
+            case "digest": field = 1
+            case "manifest": field = 2
+            case "manifestSha256": field = 4
+            case "publishedAt": field = 8
+            case "yankReason": field = 16
+            case "yanked" where yanked == nil:
+                yanked = reader.boolean()
+                return yanked != nil
+            default: return false
+            }
+            guard seen & field == 0 else { return false }
+            seen |= field
+            return reader.skipString()
+        }
+        guard read, seen & 15 == 15 else { return nil }
+        return yanked
+    }
+}
+
+/// index.json skimmed (`StoreIndex.skim`): where each pack's entry is in its bytes and what it
+/// counts, every entry checked as `ManifestRefresher.decodeIndex` checks it; an entry is built
+/// only when asked for.
+package struct IndexSkim: Sendable {
+    /// A pack's entry: where its value (`{` to `}`) is in the bytes, how many versions it lists,
+    /// and how many of them as yanked.
+    package struct Entry: Sendable, Equatable {
+        package var bytes: Range<Int>
+        package var versions: Int
+        package var yanked: Int
+    }
+
+    /// The bytes skimmed.
+    package let data: Data
+    /// Each pack's entry, by pack id.
+    package let entries: [String: Entry]
+
+    /// The entry of `id`, built from its bytes; nil when the index does not list it.
+    package func pack(_ id: String) -> StoreIndex.Pack? {
+        guard let range = entries[id]?.bytes else { return nil }
+        return data.withUnsafeBytes { bytes in
+            var reader = PlainJSONReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[range]))
+            return reader.pack()
+        }
+    }
+
+    /// The index with only the entries of `ids` built (those it lists).
+    package func index(of ids: Set<String>) -> StoreIndex {
+        var packs: [String: StoreIndex.Pack] = [:]
+        for id in ids { packs[id] = pack(id) }
+        return StoreIndex(packs: packs)
+    }
+
+    /// Every entry built: the index `ManifestRefresher.decodeIndex` reads from the same bytes.
+    package var index: StoreIndex { index(of: Set(entries.keys)) }
 }

@@ -14,11 +14,11 @@ extension Store {
     /// (yanked or not: it is what phones had), with their prints; nil when it lists none. The
     /// index is read once, now.
     public func earlierVoices(limits: AudioLimits = AudioLimits()) -> @Sendable (PackFile) -> Result<EarlierVoices?, SoundpackError> {
-        let index = Result { () throws(SoundpackError) in try readIndex() }
+        let index = Result { () throws(SoundpackError) in try readSkimmedIndex() }
         return { pack in
             index.flatMap { index in
                 Result { () throws(SoundpackError) -> EarlierVoices? in
-                    guard let versions = index?.packs[pack.id]?.versions.keys else { return nil }
+                    guard let versions = index?.pack(pack.id)?.versions.keys else { return nil }
                     guard let version = versions.compactMap(SemanticVersion.init).filter({ $0 < pack.version }).max() else { return nil }
                     return try voices(of: pack.id, version, limits: limits)
                 }

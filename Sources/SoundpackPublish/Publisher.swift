@@ -89,7 +89,7 @@ public final class Publisher {
             Validator().validate(folders: folders, earlier: store.earlierVoices(), progress: progress)
         }
         if dryRun {
-            let index = try readIndex()
+            let index = try store.readIndex(of: Set(reports.compactMap { $0.packFile?.id }))
             var outcomes: [PublishOutcome] = []
             for report in reports { outcomes.append(try publish(report, index: index)) }
             return outcomes
@@ -101,7 +101,7 @@ public final class Publisher {
         defer { for lock in locks.reversed() { lock.release() } }
         for id in packIDs { locks.append(try storeLock(.pack(id))) }
         PhaseTimes.measure("leftovers removed") { store.backend.removeLeftovers() }
-        let index = try readIndex()
+        let index = try store.readIndex(of: Set(packIDs))
         // The gate's runs go into the validation history like any other.
         do {
             try PhaseTimes.measure("catalog: validations recorded") { () throws(SoundpackError) in
@@ -137,10 +137,6 @@ public final class Publisher {
     /// Versions a dry run would publish, by pack id, with their digests: later folders of the same
     /// run see them.
     private var planned: [String: [SemanticVersion: String]] = [:]
-
-    private func readIndex() throws(SoundpackError) -> StoreIndex? {
-        return try store.readIndex()
-    }
 
     /// The contents of each report's version, built in parallel for the reports that look
     /// publishable (valid, and that version not in the catalog yet); nil for the others. A guess
@@ -184,7 +180,7 @@ public final class Publisher {
         do { lock = try storeLock(.index) } catch { throw .environment("cannot lock the store", "\(error)") }
         defer { lock.release() }
         let index: StoreIndex?
-        do { index = try readIndex() } catch { throw error.context("cannot read the store") }
+        do { index = try store.readIndex() } catch { throw error.context("cannot read the store") }
         do { return try StoreRecovery(store: store, catalog: catalog).recover(packID: nil, index: index, listing: true) } catch {
             throw error.context("cannot rebuild the catalog from the store")
         }
@@ -197,7 +193,7 @@ public final class Publisher {
     public func yank(_ id: String, _ version: SemanticVersion, reason: String, undo: Bool = false) throws(SoundpackError) -> YankOutcome {
         let lock = try storeLock(.pack(id))
         defer { lock.release() }
-        _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: id, index: try readIndex(), listing: false)
+        _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: id, index: try store.readIndex(of: [id]), listing: false)
         let outcome: YankOutcome
         do { outcome = undo ? try catalog.unyank(id, version) : try catalog.yank(id, version, reason: reason, at: now()) } catch {
             throw error.inCatalog()

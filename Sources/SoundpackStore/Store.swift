@@ -208,27 +208,36 @@ public struct Store: Sendable {
         return StoreIndex(packs: packs)
     }
 
-    /// The store's index.json, nil when there is none yet.
+    /// The store's index.json, nil when there is none yet, decoded whole.
     /// It is read each time; the same bytes as the last read are not decoded again.
-    package func readIndex() throws(SoundpackError) -> StoreIndex? { try readIndexKeepingLayout()?.index }
+    package func readIndex() throws(SoundpackError) -> StoreIndex? { try readIndex(skimming: false)?.index }
 
-    /// index.json as `readIndex()` reads it, with its bytes and, when they are laid out as publish
-    /// writes them, where each pack's entry is in them.
-    private func readIndexKeepingLayout() throws(SoundpackError) -> DecodedIndex.Entry? {
+    /// index.json with only the entries of `packs` (those it lists): what a publish or a yank of
+    /// those packs reads. It is checked whole, as `readIndex()` checks it, and where it is in the
+    /// layout publish writes, the other entries are only skimmed.
+    package func readIndex(of packs: Set<String>) throws(SoundpackError) -> StoreIndex? { try readIndex(skimming: true)?.index(of: packs) }
+
+    /// index.json as `readIndex(of:)` reads it, with any entry built when asked for.
+    package func readSkimmedIndex() throws(SoundpackError) -> IndexRead? { try readIndex(skimming: true) }
+
+    /// index.json, skimmed when `skimming` and it is in the layout publish writes, else decoded whole.
+    private func readIndex(skimming: Bool) throws(SoundpackError) -> IndexRead? {
         guard let data = try PhaseTimes.measure("index.json read", { () throws(SoundpackError) in
             try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes)
         }) else { return nil }
-        if let known = lastIndex.entry(of: data) { return known }
-        do {
-            let (index, packBytes) = try PhaseTimes.measure("index.json decoded") { () throws(ManifestDecodingError) in
-                try ManifestRefresher.decodeIndexKeepingLayout(data)
+        if let known = lastIndex.read(of: data, skimmed: skimming) { return known }
+        let read: IndexRead
+        if skimming, let skim = PhaseTimes.measure("index.json skimmed", { StoreIndex.skim(data) }) {
+            read = .skimmed(skim)
+        } else {
+            do {
+                read = .whole(try PhaseTimes.measure("index.json decoded") { () throws(ManifestDecodingError) in try ManifestRefresher.decodeIndex(data) })
+            } catch {
+                throw SoundpackError.environment("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
             }
-            let entry = DecodedIndex.Entry(data: data, index: index, packBytes: packBytes)
-            lastIndex.keep(entry)
-            return entry
-        } catch {
-            throw SoundpackError.environment("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
         }
+        lastIndex.keep(data, read)
+        return read
     }
 
     /// Whether the store holds a manifest for `id@version` (a version stored whole).
@@ -249,33 +258,32 @@ public struct Store: Sendable {
     /// store of thousands of versions is not rebuilt for one. Without `packs`, every entry is built again.
     package func writeIndex(from catalog: any Catalog, rewriting packs: Set<String>? = nil,
                             unyanking: (id: String, version: SemanticVersion)? = nil) throws(SoundpackError) {
-        let previous = try readIndexKeepingLayout()
+        let previous = try readIndex(skimming: true)
         var stale: Set<String>?
         if let packs, let previous {
             let counts: [String: PublishedCount]
             do { counts = try catalog.publishedCounts() } catch { throw error.inCatalog() }
+            let listed = previous.counts
             var changed = packs.union(unyanking.map { [$0.id] } ?? [])
-            for id in Set(counts.keys).union(previous.index.packs.keys) where counts[id] != previous.index.packs[id].map(Self.count) {
-                changed.insert(id)
-            }
+            for id in Set(counts.keys).union(listed.keys) where counts[id] != listed[id] { changed.insert(id) }
             stale = changed
         }
+        // The entries built again (every pack's without `packs`), with what the store holds that
+        // the catalog lacks; then every other entry as it was.
         var index: StoreIndex
         do { index = Self.index(of: try Self.publishedVersions(in: catalog, of: stale)) } catch { throw error.inCatalog() }
-        if let stale, let previous {
-            let fresh = index
-            index = previous.index
-            for id in stale { index.packs[id] = fresh.packs[id] }
-        }
-        try keepStoreTruth(of: previous?.index, in: &index, only: stale, unyanking: unyanking)
-        let data: Data
-        if let previous, let packBytes = previous.packBytes,
-           let spliced = index.plainJSON(reusing: (previous.data, previous.index, packBytes)) {
-            data = spliced
-        } else {
-            data = try index.encoded()
-        }
-        try backend.write(StoreLayout.index, data)
+        try keepStoreTruth(of: previous.map { read in stale.map(read.index(of:)) ?? read.index }, in: &index, unyanking: unyanking)
+        try backend.write(StoreLayout.index, try Self.indexBytes(index, keeping: stale == nil ? nil : previous, replacing: stale ?? []))
+    }
+
+    /// index.json's bytes: the entries of `index` and every entry of `earlier` that `replacing`
+    /// does not name, copied from its bytes where it was skimmed.
+    private static func indexBytes(_ index: StoreIndex, keeping earlier: IndexRead?, replacing: Set<String>) throws(SoundpackError) -> Data {
+        if case .skimmed(let skim)? = earlier, let data = index.plainJSON(keeping: skim, replacing: replacing) { return data }
+        var whole = earlier?.index ?? StoreIndex(packs: [:])
+        for id in replacing { whole.packs[id] = nil }
+        for (id, pack) in index.packs { whole.packs[id] = pack }
+        return try whole.encoded()
     }
 
     /// The catalog's published versions of the packs `packs` names (every pack when nil): a query
@@ -290,17 +298,11 @@ public struct Store: Sendable {
         return versions
     }
 
-    /// How many versions an index entry lists, and how many of them it lists as yanked.
-    private static func count(_ pack: StoreIndex.Pack) -> PublishedCount {
-        PublishedCount(versions: pack.versions.count, yanked: pack.versions.values.reduce(0) { $0 + ($1.yanked ? 1 : 0) })
-    }
-
-    /// What `previous` listed that `index` (built from the catalog) must keep, in the packs `only`
-    /// names (every pack when nil): versions whose manifests are in the store, and yanks; then each
-    /// of those packs' latest version again.
-    private func keepStoreTruth(of previous: StoreIndex?, in index: inout StoreIndex, only: Set<String>?,
+    /// What `previous` listed that `index` (built from the catalog) must keep: versions whose
+    /// manifests are in the store, and yanks; then each pack's latest version again.
+    private func keepStoreTruth(of previous: StoreIndex?, in index: inout StoreIndex,
                                 unyanking: (id: String, version: SemanticVersion)?) throws(SoundpackError) {
-        for (id, pack) in previous?.packs ?? [:] where only?.contains(id) ?? true {
+        for (id, pack) in previous?.packs ?? [:] {
             for (text, listed) in pack.versions {
                 if var current = index.packs[id]?.versions[text] {
                     let undone = unyanking.map { $0.id == id && $0.version.description == text } ?? false
@@ -317,35 +319,70 @@ public struct Store: Sendable {
                 if kept { index.packs[id, default: StoreIndex.Pack(latest: nil, versions: [:])].versions[text] = listed }
             }
         }
-        for (id, pack) in index.packs where only?.contains(id) ?? true {
+        for (id, pack) in index.packs {
             index.packs[id]?.latest = pack.versions.filter { !$0.value.yanked }.keys.compactMap(SemanticVersion.init).max()?.description
         }
     }
 }
 
-/// The last index a store decoded, with the bytes it was decoded from.
-private final class DecodedIndex: @unchecked Sendable {
-    /// An index, its bytes, and where each pack's entry is in them (nil unless laid out as publish writes them).
-    struct Entry {
-        var data: Data
-        var index: StoreIndex
-        var packBytes: [String: Range<Int>]?
+/// index.json as a store read it: skimmed (`IndexSkim`) where it is in the layout publish writes,
+/// its entries built when asked for; decoded whole otherwise.
+package enum IndexRead: Sendable {
+    case skimmed(IndexSkim)
+    case whole(StoreIndex)
+
+    /// The entry of `id`; nil when the index does not list it.
+    package func pack(_ id: String) -> StoreIndex.Pack? {
+        switch self {
+        case .skimmed(let skim): skim.pack(id)
+        case .whole(let index): index.packs[id]
+        }
     }
 
-    private let lock = NSLock()
-    private var last: Entry?
+    /// The index with only the entries of `ids` (those it lists).
+    package func index(of ids: Set<String>) -> StoreIndex {
+        switch self {
+        case .skimmed(let skim): skim.index(of: ids)
+        case .whole(let index): StoreIndex(packs: index.packs.filter { ids.contains($0.key) })
+        }
+    }
 
-    /// The entry decoded from exactly these bytes, if it is the last one.
-    func entry(of data: Data) -> Entry? {
+    /// Every entry.
+    package var index: StoreIndex {
+        switch self {
+        case .skimmed(let skim): skim.index
+        case .whole(let index): index
+        }
+    }
+
+    /// How many versions each pack's entry lists, and how many of them as yanked.
+    var counts: [String: PublishedCount] {
+        switch self {
+        case .skimmed(let skim): skim.entries.mapValues { PublishedCount(versions: $0.versions, yanked: $0.yanked) }
+        case .whole(let index):
+            index.packs.mapValues { PublishedCount(versions: $0.versions.count, yanked: $0.versions.values.reduce(0) { $0 + ($1.yanked ? 1 : 0) }) }
+        }
+    }
+}
+
+/// The last index a store read, with the bytes it was read from.
+private final class DecodedIndex: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: (data: Data, read: IndexRead)?
+
+    /// What was read from exactly these bytes, if they are the last ones: skimmed, only when
+    /// `skimmed` allows it.
+    func read(of data: Data, skimmed: Bool) -> IndexRead? {
         lock.lock()
         defer { lock.unlock() }
         guard let last, last.data == data else { return nil }
-        return last
+        if case .skimmed = last.read, !skimmed { return nil }
+        return last.read
     }
 
-    func keep(_ entry: Entry) {
+    func keep(_ data: Data, _ read: IndexRead) {
         lock.lock()
-        last = entry
+        last = (data, read)
         lock.unlock()
     }
 }
@@ -466,7 +503,7 @@ package final class DirectoryStore: StoreBackend {
         case .other(let kind)?: throw Self.notAFile(path(key), kind)
         case .regular?: break
         }
-        do { return Data(try CappedFile.read(path(key), cap: cap, what: (key as NSString).lastPathComponent)) } catch {
+        do { return try CappedFile.readData(path(key), cap: cap, what: (key as NSString).lastPathComponent) } catch {
             throw error.cause(of: .environment, "cannot read \(path(key))", joint: .colon)
         }
     }

@@ -8,6 +8,24 @@ package enum CappedFile {
     /// bytes (`what` names it in that message: "a clip", "pack.json"). Without `followingLinks`, a
     /// symbolic link at `path` is refused, even one swapped in after a look (O_NOFOLLOW).
     package static func read(_ path: String, cap: Int, what: String, followingLinks: Bool = true) throws(SoundpackError) -> [UInt8] {
+        try read(path, cap: cap, what: what, followingLinks: followingLinks) { size, fill in
+            [UInt8](unsafeUninitializedCapacity: size) { buffer, filled in filled = fill(UnsafeMutableRawBufferPointer(buffer)) }
+        }
+    }
+
+    /// `read(_:cap:what:followingLinks:)` into a Data: a file of megabytes is not copied again.
+    package static func readData(_ path: String, cap: Int, what: String, followingLinks: Bool = true) throws(SoundpackError) -> Data {
+        try read(path, cap: cap, what: what, followingLinks: followingLinks) { size, fill in
+            var data = Data(count: size)
+            data.count = data.withUnsafeMutableBytes { fill($0) }
+            return data
+        }
+    }
+
+    /// The file read by `make`, given its size and a function that fills a buffer of that size
+    /// and says how many bytes it read (fewer when the file shrank meanwhile).
+    private static func read<Bytes>(_ path: String, cap: Int, what: String, followingLinks: Bool,
+                                    into make: (Int, (UnsafeMutableRawBufferPointer) -> Int) -> Bytes) throws(SoundpackError) -> Bytes {
         // Looked at first: a FIFO or a device is refused without being opened.
         if case .other(let kind)? = followingLinks ? FileKind.of(path) : FileKind.at(path) { throw SoundpackError.environment("not a regular file: \(kind)") }
         // O_NONBLOCK: one swapped in meanwhile must not make the open wait for a writer either.
@@ -21,19 +39,20 @@ package enum CappedFile {
             let limit = cap >= 1_048_576 ? "\(cap / 1_048_576) MiB" : "\(cap) byte"
             throw SoundpackError.environment("\(info.st_size) bytes is above the \(limit) cap for \(what)")
         }
-        // Read straight into the array's storage: only the bytes read become its elements.
+        // Read straight into the storage `make` gives: only the bytes read become its elements.
         var failure: SoundpackError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, filled in
-            filled = 0
+        let bytes = make(Int(info.st_size)) { buffer in
+            var filled = 0
             while filled < buffer.count {
                 let n = SystemCall.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else {
                     if n < 0 { failure = SoundpackError.environment("read failed: \(String(cString: strerror(errno)))") }
-                    return
+                    return filled
                 }
                 filled += n
             }
+            return filled
         }
         if let failure { throw failure }
         return bytes

@@ -124,60 +124,76 @@ import Testing
         #expect(throws: ManifestDecodingError.self) { try ManifestRefresher.decodeIndex(notAnID) }
     }
 
-    /// An index written by the writer says where each pack's entry is; writing another index with
-    /// the unchanged entries copied from those bytes gives exactly what writing it whole gives.
-    @Test func unchangedEntriesAreCopiedAsTheWriterWritesThem() throws {
+    /// The writer's own bytes are skimmed exactly when `decodeIndex` accepts them: every entry
+    /// counted, located and built as the whole reading builds it. An index written with the
+    /// skimmed entries it keeps copied is what writing it whole gives.
+    @Test func skimmedEntriesAreCopiedAsTheWriterWritesThem() throws {
         var random = SplitMix64(seed: 4_647)
-        var copied = 0
+        var (copied, skimmed) = (0, 0)
         for round in 0..<300 {
             let earlier = Self.randomIndex(&random, plain: true)
             let data = try #require(earlier.plainJSON())
-            let read = try #require(StoreIndex.plainLayout(of: data))
-            let places = try #require(read.packBytes, "round \(round): the writer's own bytes give places")
-            #expect(read.index == earlier && Set(places.keys) == Set(earlier.packs.keys))
-            var later = earlier
+            let decoded = try? ManifestRefresher.decodeIndex(data)
+            guard let skim = StoreIndex.skim(data) else {
+                #expect(decoded == nil, "round \(round): bytes in the writer's layout that decodeIndex accepts are skimmed")
+                continue
+            }
+            skimmed += 1
+            #expect(decoded == earlier && skim.index == earlier && Set(skim.entries.keys) == Set(earlier.packs.keys))
+            for (id, pack) in earlier.packs {
+                let counted = skim.entries[id].map { [$0.versions, $0.yanked] }
+                #expect(counted == [pack.versions.count, pack.versions.values.filter(\.yanked).count], "round \(round): \(id)")
+            }
+            var (rebuilt, replacing, whole) = (StoreIndex(packs: [:]), Set<String>(), earlier)
             for id in earlier.packs.keys.sorted() {
                 switch Int.random(in: 0..<4, using: &random) {
-                case 0: later.packs[id] = nil
+                case 0:
+                    replacing.insert(id)
+                    whole.packs[id] = nil
                 case 1:
-                    let first = earlier.packs[id]!.versions.keys.sorted()[0]
-                    later.packs[id]?.versions[first]?.yanked.toggle()
+                    var pack = try #require(earlier.packs[id])
+                    pack.versions[pack.versions.keys.sorted()[0]]?.yanked.toggle()
+                    (rebuilt.packs[id], whole.packs[id]) = (pack, pack)
                 default: copied += 1
                 }
             }
-            if round % 3 == 0 { later.packs["zz-new-\(round)"] = earlier.packs.values.first }
-            guard let whole = later.plainJSON() else { continue }
-            #expect(later.plainJSON(reusing: (data, read.index, places)) == whole, "round \(round)")
+            if round % 3 == 0 { (rebuilt.packs["zz-new"], whole.packs["zz-new"]) = (earlier.packs.values.first, earlier.packs.values.first) }
+            guard let written = whole.plainJSON() else { continue }
+            #expect(rebuilt.plainJSON(keeping: skim, replacing: replacing) == written, "round \(round)")
         }
-        #expect(copied > 300)
+        #expect(copied > 300 && skimmed > 100)
     }
 
-    /// Any layout but the writer's own is still read, and gives no places to copy from.
-    @Test func onlyTheWritersOwnLayoutGivesPlaces() throws {
-        let text = """
-            {
-              "packs" : {
-                "a" : {
-                  "latest" : "1.0.0",
-                  "versions" : {
-                    "1.0.0" : {
-                      "digest" : "d",
-                      "manifest" : "a/1.0.0/manifest.json",
-                      "manifestSha256" : "m",
-                      "publishedAt" : "2026-12-05T19:36:40.123Z",
-                      "yanked" : false
-                    }
-                  }
+    static let ownLayout = """
+        {
+          "packs" : {
+            "a" : {
+              "latest" : "1.0.0",
+              "versions" : {
+                "1.0.0" : {
+                  "digest" : "d",
+                  "manifest" : "a/1.0.0/manifest.json",
+                  "manifestSha256" : "m",
+                  "publishedAt" : "2026-12-05T19:36:40.123Z",
+                  "yanked" : false
                 }
-              },
-              "schemaVersion" : 1
+              }
             }
+          },
+          "schemaVersion" : 1
+        }
 
-            """
-        let own = try #require(StoreIndex.plainLayout(of: Data(text.utf8)))
-        #expect(own.index.plainJSON() == Data(text.utf8))
-        let range = try #require(own.packBytes?["a"])
+        """
+
+    /// Any layout but the writer's own is still read (as JSONDecoder reads it), and not skimmed.
+    @Test func onlyTheWritersOwnLayoutIsSkimmed() throws {
+        let text = Self.ownLayout
+        let own = try #require(StoreIndex(plainJSON: Data(text.utf8)))
+        #expect(own.plainJSON() == Data(text.utf8))
+        let skim = try #require(StoreIndex.skim(Data(text.utf8)))
+        let range = try #require(skim.entries["a"]?.bytes)
         #expect(String(decoding: Data(text.utf8)[range], as: UTF8.self).hasPrefix("{\n      \"latest\""))
+        #expect(skim.pack("a") == own.packs["a"] && skim.pack("b") == nil)
         let others = [
             text.replacingOccurrences(of: "\"latest\" : \"1.0.0\"", with: "\"latest\" : null"),
             text.replacingOccurrences(of: "\"yanked\" : false", with: "\"yankReason\" : null,\n          \"yanked\" : false"),
@@ -195,10 +211,56 @@ import Testing
         ]
         for other in others {
             let data = Data(other.utf8)
-            let read = try #require(StoreIndex.plainLayout(of: data), "\(other)")
-            #expect(read.packBytes == nil, "\(other)")
-            #expect(read.index == Self.foundationIndex(data), "\(other)")
+            #expect(StoreIndex.skim(data) == nil, "\(other)")
+            #expect(StoreIndex(plainJSON: data) == Self.foundationIndex(data), "\(other)")
         }
+    }
+
+    /// What `decodeIndex` refuses, in the writer's own layout, is not skimmed either: an id or a
+    /// version that is not one, a repeated key, another schema version, a missing member.
+    @Test func whatDecodeIndexRefusesIsNotSkimmed() throws {
+        let text = Self.ownLayout
+        let start = try #require(text.range(of: "        \"1.0.0\" : {")).lowerBound
+        let version = String(text[start..<(try #require(text.range(of: "false\n        }")).upperBound)])
+        let refused = [
+            text.replacingOccurrences(of: "\"a\" : {", with: "\"A\" : {"),
+            text.replacingOccurrences(of: "\"1.0.0\" : {", with: "\"1.0\" : {"),
+            text.replacingOccurrences(of: "\"latest\" : \"1.0.0\"", with: "\"latest\" : \"1.0.0.0\""),
+            text.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 2"),
+            text.replacingOccurrences(of: "          \"digest\" : \"d\",\n", with: ""),
+            text.replacingOccurrences(of: "          \"yanked\" : false", with: "          \"yanked\" : 0"),
+            text.replacingOccurrences(of: version + "\n", with: version + ",\n" + version + "\n"),
+            text.replacingOccurrences(of: "\"manifest\" : \"a/1.0.0/manifest.json\",", with: "\"manifest\" : \"a/1.0.0/manifest.json\",\n          \"manifest\" : \"b\","),
+        ]
+        for other in refused {
+            let data = Data(other.utf8)
+            #expect(other != text)
+            #expect(StoreIndex.skim(data) == nil, "\(other)")
+            #expect(throws: ManifestDecodingError.self, "\(other)") { try ManifestRefresher.decodeIndex(data) }
+        }
+    }
+
+    /// Bytes changed one at a time in an index of the writer's layout: whenever they are still
+    /// skimmed, `decodeIndex` reads them, into the entries the skim counts and builds.
+    @Test func aSkimAgreesWithTheWholeReadingOnChangedBytes() throws {
+        var random = SplitMix64(seed: 77)
+        var skimmed = 0
+        for round in 0..<800 {
+            let index = Self.randomIndex(&random, plain: true)
+            guard var bytes = index.plainJSON().map(Array.init) else { continue }
+            let at = Int.random(in: 0..<bytes.count, using: &random)
+            bytes[at] = Array("0123456789.-+\"\\ {}\n:,az\u{7F}".utf8).randomElement(using: &random)!
+            let data = Data(bytes)
+            guard let skim = StoreIndex.skim(data) else { continue }
+            skimmed += 1
+            let whole = try ManifestRefresher.decodeIndex(data)
+            #expect(skim.index == whole, "round \(round)")
+            for (id, pack) in whole.packs {
+                #expect(skim.entries[id]?.versions == pack.versions.count && skim.entries[id]?.yanked == pack.versions.values.filter(\.yanked).count)
+            }
+            #expect(StoreIndex(packs: [:]).plainJSON(keeping: skim, replacing: []) == data)
+        }
+        #expect(skimmed > 40)
     }
 
     /// Plain version texts are read byte by byte, as the reading in full reads them.

@@ -42,12 +42,18 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition((try? encoder.encode(plain)).map { $0 + Data("\n".utf8) } == written, "the plain writing writes as JSONEncoder")
             precondition(StoreIndex(plainJSON: written) == plain, "the plain writing reads back")
         }
-        // Bytes the reader takes for the writer's own are exactly what the writer writes, and an
-        // index written with every entry copied from them is those bytes again.
-        if let read = StoreIndex.plainLayout(of: bytes), let places = read.packBytes {
-            precondition(read.index.plainJSON() == bytes, "bytes in the writer's layout are the writer's")
-            precondition(read.index.plainJSON(reusing: (bytes, read.index, places)) == bytes, "copied entries give the same bytes")
+    }
+    // Skimmed bytes are the writer's own, decodeIndex reads them into the entries the skim counts
+    // and builds, and an index written with every entry copied from them is those bytes again.
+    if let skim = StoreIndex.skim(bytes) {
+        let whole = try? ManifestRefresher.decodeIndex(bytes)
+        precondition(whole == skim.index, "a skimmed index is what decodeIndex reads")
+        precondition(whole?.plainJSON() == bytes, "skimmed bytes are the writer's")
+        for (id, pack) in whole?.packs ?? [:] {
+            precondition(skim.entries[id]?.versions == pack.versions.count, "a skim counts versions")
+            precondition(skim.entries[id]?.yanked == pack.versions.values.filter(\.yanked).count, "a skim counts yanks")
         }
+        precondition(StoreIndex(packs: [:]).plainJSON(keeping: skim, replacing: []) == bytes, "copied entries give the same bytes")
     }
     if let index = try? ManifestRefresher.decodeIndex(bytes) {
         for (id, pack) in index.packs {
