@@ -360,18 +360,27 @@ private struct PlainJSONReader {
     /// The bytes of a string without escapes or control characters (not yet checked as UTF-8),
     /// consumed with its quotes; nil when no such string comes.
     private mutating func stringBytes() -> Key? {
-        guard take(0x22), let base = bytes.baseAddress, let quote = memchr(base + at, 0x22, bytes.count - at) else { return nil }
-        let text = UnsafeRawBufferPointer(start: base + at, count: (base + at).distance(to: UnsafeRawPointer(quote)))
-        // Folded over every byte with no early exit, so the loop runs on vectors.
-        var (lowest, highest, backslash): (UInt8, UInt8, Bool) = (0xFF, 0, false)
-        for byte in text {
-            lowest = min(lowest, byte)
-            highest = max(highest, byte)
-            backslash = backslash || byte == 0x5C
+        guard take(0x22), let base = bytes.baseAddress else { return nil }
+        let start = at
+        var high: UInt64 = 0
+        // Eight bytes at a time up to the first that ends the string or cannot be in it (a quote,
+        // a backslash, a control character): the lowest byte each test flags is exact.
+        let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
+        while bytes.count - at >= 8 {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let stops = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & tops
+            if stops != 0 { break }
+            high |= word
+            at += 8
         }
-        guard lowest >= 0x20, !backslash else { return nil }
-        at += text.count + 1
-        return Key(bytes: text, ascii: highest < 0x80)
+        while at < bytes.count, bytes[at] != 0x22, bytes[at] >= 0x20, bytes[at] != 0x5C {
+            high |= UInt64(bytes[at])
+            at += 1
+        }
+        guard at < bytes.count, bytes[at] == 0x22 else { return nil }
+        at += 1
+        return Key(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<(at - 1)]), ascii: high & tops == 0)
     }
 
     /// A string or null (`.some(nil)`); nil when neither.

@@ -262,7 +262,7 @@ public struct Store: Sendable {
         var stale: Set<String>?
         if let packs, let previous {
             let counts: [String: PublishedCount]
-            do { counts = try catalog.publishedCounts() } catch { throw error.inCatalog() }
+            do { counts = try PhaseTimes.measure("catalog: counts of published versions") { () throws(SoundpackError) in try catalog.publishedCounts() } } catch { throw error.inCatalog() }
             let listed = previous.counts
             var changed = packs.union(unyanking.map { [$0.id] } ?? [])
             for id in Set(counts.keys).union(listed.keys) where counts[id] != listed[id] { changed.insert(id) }
@@ -273,7 +273,10 @@ public struct Store: Sendable {
         var index: StoreIndex
         do { index = Self.index(of: try Self.publishedVersions(in: catalog, of: stale)) } catch { throw error.inCatalog() }
         try keepStoreTruth(of: previous.map { read in stale.map(read.index(of:)) ?? read.index }, in: &index, unyanking: unyanking)
-        try backend.write(StoreLayout.index, try Self.indexBytes(index, keeping: stale == nil ? nil : previous, replacing: stale ?? []))
+        let data = try PhaseTimes.measure("index.json laid out") { () throws(SoundpackError) in
+            try Self.indexBytes(index, keeping: stale == nil ? nil : previous, replacing: stale ?? [])
+        }
+        try PhaseTimes.measure("index.json written and synced") { () throws(SoundpackError) in try backend.write(StoreLayout.index, data) }
     }
 
     /// index.json's bytes: the entries of `index` and every entry of `earlier` that `replacing`

@@ -274,6 +274,59 @@ import Testing
                                                  "c": PublishedCount(versions: 1, yanked: 1), "d": PublishedCount(versions: 1, yanked: 0)])
     }
 
+    /// Another pack's entry that a full decoding refuses stops a publish as it did before entries
+    /// were skimmed, though the layout is publish's own and the entry is not built; the store is
+    /// left as it was.
+    @Test func anotherPacksDamagedEntryStillStopsAPublish() throws {
+        let folder = TemporaryFolder()
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let publisher = Publisher(catalog: catalog, store: Store.directory(folder.file("dist")))
+        _ = try publisher.publish(folders: [try Self.pack("a", "1.0.0", in: folder), try Self.pack("b", "1.0.0", in: folder)])
+        let path = folder.file("dist/index.json")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for (from, to, problem) in [("\"b\" : {", "\"B\" : {", "'B' is not a pack id"),
+                                    ("\"1.0.0\" : {\n          \"digest\" : \"\(try Self.digest(of: "b", in: text))", nil, "'1.0' (of b) is not a semantic version")] {
+            let damaged = to.map { text.replacingOccurrences(of: from, with: $0) }
+                ?? text.replacingOccurrences(of: from, with: from.replacingOccurrences(of: "\"1.0.0\"", with: "\"1.0\""))
+            #expect(damaged != text && StoreIndex.skim(Data(damaged.utf8)) == nil)
+            try damaged.write(toFile: path, atomically: true, encoding: .utf8)
+            let next = try Self.pack("a", "1.1.0", in: folder)
+            do {
+                _ = try publisher.publish(folders: [next])
+                Issue.record("a publish went through over an entry a full decoding refuses")
+            } catch {
+                #expect(error.description.contains("index.json is not a soundpack index: \(problem)"), "\(error)")
+            }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == damaged)
+        }
+    }
+
+    /// The SHA-256 digest index.json lists for `id`'s version 1.0.0.
+    static func digest(of id: String, in text: String) throws -> String {
+        try #require(try ManifestRefresher.decodeIndex(Data(text.utf8)).packs[id]?.versions["1.0.0"]?.digest)
+    }
+
+    /// An index.json in another layout than publish's (compact, keys in another order) is decoded
+    /// whole, and a publish writes every entry in publish's layout: what a rebuild writes.
+    @Test func anIndexInAnotherLayoutIsDecodedWholeAndWrittenInPublishsOwn() throws {
+        let folder = TemporaryFolder()
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let store = Store.directory(folder.file("dist"))
+        let publisher = Publisher(catalog: catalog, store: store)
+        _ = try publisher.publish(folders: [try Self.pack("a", "1.0.0", in: folder), try Self.pack("b", "1.0.0", in: folder)])
+        let path = folder.file("dist/index.json")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        let compact = try JSONSerialization.data(withJSONObject: object)
+        #expect(StoreIndex.skim(compact) == nil)
+        try compact.write(to: URL(fileURLWithPath: path))
+        #expect(try publisher.publish(folders: [try Self.pack("a", "1.1.0", in: folder)]).map(\.status) == [.published])
+        let rewritten = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(StoreIndex.skim(rewritten) != nil)
+        #expect(try ManifestRefresher.decodeIndex(rewritten).packs["b"] == (try ManifestRefresher.decodeIndex(compact)).packs["b"])
+        try store.writeIndex(from: catalog)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == rewritten)
+    }
+
     /// An entry changed behind soundpack's back with its counts unchanged is kept by a publish of
     /// another pack; verify names the pack, and publishing that pack's folder writes its entry again.
     @Test func verifyNamesAnEntryChangedBehindItsBackAndPublishingThatPackRepairsIt() throws {
