@@ -249,7 +249,8 @@ import Testing
             let index = Self.randomIndex(&random, plain: true)
             guard var bytes = index.plainJSON().map(Array.init) else { continue }
             let at = Int.random(in: 0..<bytes.count, using: &random)
-            bytes[at] = Array("0123456789.-+\"\\ {}\n:,az\u{7F}".utf8).randomElement(using: &random)!
+            // ASCII that JSON or the layout gives a meaning to, and bytes of UTF-8 that may or may not form a character.
+            bytes[at] = (Array("0123456789.-+\"\\ {}\n:,az\u{7F}".utf8) + [0xC3, 0xA9, 0xE8, 0xFF]).randomElement(using: &random)!
             let data = Data(bytes)
             guard let skim = StoreIndex.skim(data) else { continue }
             skimmed += 1

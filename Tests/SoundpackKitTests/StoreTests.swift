@@ -327,6 +327,29 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == rewritten)
     }
 
+    /// An entry only JSONEncoder writes (a yank reason with a quote) sends the whole index to it,
+    /// the entries kept from a skimmed read included: the bytes a rebuild of the whole index writes.
+    /// The index is then decoded whole, and a skimmed read and a whole one of the same bytes agree.
+    @Test func anEntryOnlyJSONEncoderWritesTakesTheKeptOnesAlong() throws {
+        let folder = TemporaryFolder()
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let store = Store.directory(folder.file("dist"))
+        let publisher = Publisher(catalog: catalog, store: store)
+        _ = try publisher.publish(folders: [try Self.pack("a", "1.0.0", in: folder), try Self.pack("b", "1.0.0", in: folder)])
+        let path = folder.file("dist/index.json")
+        let before = try ManifestRefresher.decodeIndex(Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(try store.readSkimmedIndex()?.pack("b") == before.packs["b"])
+        #expect(try store.readIndex() == before)
+        #expect(try publisher.yank("a", SemanticVersion("1.0.0")!, reason: "say \"no\"") == .yanked)
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(StoreIndex.skim(after) == nil)
+        let index = try ManifestRefresher.decodeIndex(after)
+        #expect(index.packs["a"]?.versions["1.0.0"]?.yankReason == "say \"no\"" && index.packs["b"] == before.packs["b"])
+        #expect(try store.readSkimmedIndex()?.pack("a") == index.packs["a"])
+        try store.writeIndex(from: catalog)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == after)
+    }
+
     /// An entry changed behind soundpack's back with its counts unchanged is kept by a publish of
     /// another pack; verify names the pack, and publishing that pack's folder writes its entry again.
     @Test func verifyNamesAnEntryChangedBehindItsBackAndPublishingThatPackRepairsIt() throws {
