@@ -278,11 +278,7 @@ import Testing
     /// were skimmed, though the layout is publish's own and the entry is not built; the store is
     /// left as it was.
     @Test func anotherPacksDamagedEntryStillStopsAPublish() throws {
-        let folder = TemporaryFolder()
-        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
-        let publisher = Publisher(catalog: catalog, store: Store.directory(folder.file("dist")))
-        _ = try publisher.publish(folders: [try Self.pack("a", "1.0.0", in: folder), try Self.pack("b", "1.0.0", in: folder)])
-        let path = folder.file("dist/index.json")
+        let (folder, _, publisher, path) = try Self.twoPacks()
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for (from, to, problem) in [("\"b\" : {", "\"B\" : {", "'B' is not a pack id"),
                                     ("\"1.0.0\" : {\n          \"digest\" : \"\(try Self.digest(of: "b", in: text))", nil, "'1.0' (of b) is not a semantic version")] {
@@ -301,6 +297,15 @@ import Testing
         }
     }
 
+    /// a@1.0.0 and b@1.0.0 published into a folder store with a SQLite catalog, and the path of its index.json.
+    static func twoPacks() throws -> (folder: TemporaryFolder, catalog: SQLiteCatalog, publisher: Publisher, index: String) {
+        let folder = TemporaryFolder()
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let publisher = Publisher(catalog: catalog, store: Store.directory(folder.file("dist")))
+        _ = try publisher.publish(folders: [try Self.pack("a", "1.0.0", in: folder), try Self.pack("b", "1.0.0", in: folder)])
+        return (folder, catalog, publisher, folder.file("dist/index.json"))
+    }
+
     /// The SHA-256 digest index.json lists for `id`'s version 1.0.0.
     static func digest(of id: String, in text: String) throws -> String {
         try #require(try ManifestRefresher.decodeIndex(Data(text.utf8)).packs[id]?.versions["1.0.0"]?.digest)
@@ -309,12 +314,8 @@ import Testing
     /// An index.json in another layout than publish's (compact, keys in another order) is decoded
     /// whole, and a publish writes every entry in publish's layout: what a rebuild writes.
     @Test func anIndexInAnotherLayoutIsDecodedWholeAndWrittenInPublishsOwn() throws {
-        let folder = TemporaryFolder()
-        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
-        let store = Store.directory(folder.file("dist"))
-        let publisher = Publisher(catalog: catalog, store: store)
-        _ = try publisher.publish(folders: [try Self.pack("a", "1.0.0", in: folder), try Self.pack("b", "1.0.0", in: folder)])
-        let path = folder.file("dist/index.json")
+        let (folder, catalog, publisher, path) = try Self.twoPacks()
+        let store = publisher.store
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
         let compact = try JSONSerialization.data(withJSONObject: object)
         #expect(StoreIndex.skim(compact) == nil)
@@ -331,12 +332,8 @@ import Testing
     /// the entries kept from a skimmed read included: the bytes a rebuild of the whole index writes.
     /// The index is then decoded whole, and a skimmed read and a whole one of the same bytes agree.
     @Test func anEntryOnlyJSONEncoderWritesTakesTheKeptOnesAlong() throws {
-        let folder = TemporaryFolder()
-        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
-        let store = Store.directory(folder.file("dist"))
-        let publisher = Publisher(catalog: catalog, store: store)
-        _ = try publisher.publish(folders: [try Self.pack("a", "1.0.0", in: folder), try Self.pack("b", "1.0.0", in: folder)])
-        let path = folder.file("dist/index.json")
+        let (folder, catalog, publisher, path) = try Self.twoPacks()
+        let store = publisher.store
         let before = try ManifestRefresher.decodeIndex(Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(try store.readSkimmedIndex()?.pack("b") == before.packs["b"])
         #expect(try store.readIndex() == before)
