@@ -335,6 +335,11 @@ private struct PlainJSONReader {
     }
 
     private mutating func skipSpace() {
+        // An indent is eight spaces at a time.
+        if at < bytes.count, bytes[at] == 0x0A, let base = bytes.baseAddress {
+            at += 1
+            while bytes.count - at >= 8, base.loadUnaligned(fromByteOffset: at, as: UInt64.self) == 0x2020_2020_2020_2020 { at += 8 }
+        }
         while at < bytes.count {
             switch bytes[at] {
             case 0x20, 0x0A, 0x0D, 0x09: at += 1
@@ -370,7 +375,13 @@ private struct PlainJSONReader {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
             let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
             let stops = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & tops
-            if stops != 0 { break }
+            if stops != 0 {
+                // The lowest flagged byte is the first stop: the bytes below it are the string's.
+                let before = stops.trailingZeroBitCount / 8
+                high |= word & ((1 << (8 * before)) - 1)
+                at += before
+                break
+            }
             high |= word
             at += 8
         }
