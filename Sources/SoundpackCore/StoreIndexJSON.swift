@@ -284,11 +284,11 @@ private struct PlainJSONReader {
 
     /// An object: `{`, then `"key" :` and a value `member` reads, separated by commas, then `}`.
     /// False when `member` refuses a key or the syntax is not JSON's.
-    private mutating func members(_ member: (inout PlainJSONReader, Key) -> Bool) -> Bool {
+    private mutating func members(_ member: (inout PlainJSONReader, RawString) -> Bool) -> Bool {
         guard take(0x7B) else { return false }
         depth += 1
         defer { depth -= 1 }
-        var previous: Key?
+        var previous: RawString?
         while true {
             let before = space()
             if previous == nil, at < bytes.count, bytes[at] == 0x7D {
@@ -364,7 +364,7 @@ private struct PlainJSONReader {
 
     /// The bytes of a string without escapes or control characters (not yet checked as UTF-8),
     /// consumed with its quotes; nil when no such string comes.
-    private mutating func stringBytes() -> Key? {
+    private mutating func stringBytes() -> RawString? {
         guard take(0x22), let base = bytes.baseAddress else { return nil }
         let start = at
         var high: UInt64 = 0
@@ -391,7 +391,7 @@ private struct PlainJSONReader {
         }
         guard at < bytes.count, bytes[at] == 0x22 else { return nil }
         at += 1
-        return Key(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<(at - 1)]), ascii: high & tops == 0)
+        return RawString(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<(at - 1)]), ascii: high & tops == 0)
     }
 
     /// A string or null (`.some(nil)`); nil when neither.
@@ -429,7 +429,7 @@ private struct PlainJSONReader {
 }
 
 /// A string as its bytes stand in index.json, quotes excluded: a key, or a value not built.
-private struct Key {
+private struct RawString {
     let bytes: UnsafeRawBufferPointer
     /// Whether every byte is ASCII (then they are valid UTF-8).
     let ascii: Bool
@@ -445,14 +445,14 @@ private struct Key {
     var isUTF8: Bool { ascii || string != nil }
 
     /// Whether these bytes come before `other`'s in byte order (JSONEncoder's order of sorted keys).
-    func precedes(_ other: Key) -> Bool {
+    func precedes(_ other: RawString) -> Bool {
         let common = min(bytes.count, other.bytes.count)
         let order = common == 0 ? 0 : memcmp(bytes.baseAddress!, other.bytes.baseAddress!, common)
         return order < 0 || (order == 0 && bytes.count < other.bytes.count)
     }
 
     /// A key matches the word it spells.
-    static func ~= (word: StaticString, key: Key) -> Bool {
+    static func ~= (word: StaticString, key: RawString) -> Bool {
         key.bytes.count == word.utf8CodeUnitCount && (key.bytes.isEmpty || memcmp(key.bytes.baseAddress!, word.utf8Start, key.bytes.count) == 0)
     }
 }

@@ -102,7 +102,7 @@ public enum StoredFile: Sendable, Equatable {
 public struct Store: Sendable {
     package let backend: any StoreBackend
     /// The index last decoded and its bytes: a publish reads index.json up to three times.
-    private let lastIndex = DecodedIndex()
+    private let lastIndex = LastIndexRead()
 
     /// The store whose bytes `backend` holds.
     public init(backend: any StoreBackend) { self.backend = backend }
@@ -369,7 +369,7 @@ package enum IndexRead: Sendable {
 }
 
 /// The last index a store read, with the bytes it was read from.
-private final class DecodedIndex: @unchecked Sendable {
+private final class LastIndexRead: @unchecked Sendable {
     private let lock = NSLock()
     private var last: (data: Data, read: IndexRead)?
 
