@@ -24,7 +24,7 @@ public struct ValidationSession: Sendable {
     public var toolVersion: String
     /// Finds each pack's earlier version (a store's, `Store.earlierVoices`) for `audio.swapped`;
     /// nil when no store is configured.
-    public var earlier: (@Sendable (PackFile) -> Result<EarlierVoices?, SoundpackError>)?
+    public var earlier: (@Sendable (InspectedPack) -> Result<EarlierVoices?, SoundpackError>)?
 
     /// A session that suppresses nothing and fails on errors only.
     public init(toolVersion: String) {

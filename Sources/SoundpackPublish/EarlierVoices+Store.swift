@@ -10,17 +10,20 @@ import SoundpackSupport
 import SoundpackValidation
 
 extension Store {
-    /// For each pack, the clips of the newest version below its own that this store's index lists
-    /// (yanked or not: it is what phones had), with their prints; nil when it lists none. The
-    /// index is read once, now.
-    public func earlierVoices(limits: AudioLimits = AudioLimits()) -> @Sendable (PackFile) -> Result<EarlierVoices?, SoundpackError> {
+    /// For each inspected pack, the clips of the newest version below its own that this store's
+    /// index lists (yanked or not: it is what phones had), with their prints; nil when it lists
+    /// none, or the pack's pack.json could not be read. The index is read once, now. An earlier
+    /// clip with the bytes of one of the pack's own clips takes that clip's print (`voices`).
+    public func earlierVoices(limits: AudioLimits = AudioLimits()) -> @Sendable (InspectedPack) -> Result<EarlierVoices?, SoundpackError> {
         let index = Result { () throws(SoundpackError) in try readSkimmedIndex() }
-        return { pack in
+        return { inspected in
             index.flatMap { index in
                 Result { () throws(SoundpackError) -> EarlierVoices? in
-                    guard let versions = index?.pack(pack.id)?.versions.keys else { return nil }
+                    guard let pack = inspected.packFile, let versions = index?.pack(pack.id)?.versions.keys else { return nil }
                     guard let version = versions.compactMap(SemanticVersion.init).filter({ $0 < pack.version }).max() else { return nil }
-                    return try voices(of: pack.id, version, limits: limits)
+                    var known: [String: VoicePrint] = [:]
+                    for clip in inspected.clips { if let facts = clip.facts, let print = facts.print { known[facts.sha256] = print } }
+                    return try voices(of: pack.id, version, limits: limits, known: known)
                 }
             }
         }
@@ -32,6 +35,13 @@ extension Store {
     /// declares, in all at most the pack budget (`limits.maxPackBytes`): a hostile store cannot
     /// make a reader load more than a pack may hold.
     public func voices(of id: String, _ version: SemanticVersion, limits: AudioLimits = AudioLimits()) throws(SoundpackError) -> EarlierVoices {
+        try voices(of: id, version, limits: limits, known: [:])
+    }
+
+    /// `voices(of:_:limits:)`, where a file whose SHA-256 `known` holds is read and checked all the
+    /// same, but not probed: the same bytes decode to the same samples, and so to the same print.
+    package func voices(of id: String, _ version: SemanticVersion, limits: AudioLimits,
+                        known: [String: VoicePrint]) throws(SoundpackError) -> EarlierVoices {
         let manifest = try self.manifest(id, version)
         let grammar = manifest.readingGrammar
         let book = manifest.phrasebook
@@ -57,24 +67,25 @@ extension Store {
         }
         let probe = AudioProbe(limits: limits)
         // Eight at a time: on object storage each is a request that mostly waits.
-        let results = WorkerPool.mapBlocking(files.count, workers: 8) { n -> Result<ClipFacts, SoundpackError> in
+        let results = WorkerPool.mapBlocking(files.count, workers: 8) { n -> Result<VoicePrint?, SoundpackError> in
             let clip = files[n].clip
             let file = StoreLayout.versionFile(id, version, clip.file)
-            return Result { () throws(SoundpackError) -> ClipFacts in
+            return Result { () throws(SoundpackError) -> VoicePrint? in
                 guard let data = try backend.read(file, atMost: min(limits.maxFileBytes, max(0, clip.bytes))) else {
                     throw SoundpackError.environment("\(location)/\(file.visible) is missing (soundpack verify checks the store)")
                 }
                 guard Digest.sha256Hex(data) == clip.sha256 else {
                     throw SoundpackError.environment("\(location)/\(file.visible) is not the clip its manifest names (another SHA-256; soundpack verify checks the store)")
                 }
-                do throws(AudioError) { return try probe.probe(bytes: [UInt8](data)) } catch {
+                if let print = known[clip.sha256] { return print }
+                do throws(AudioError) { return try probe.probe(bytes: [UInt8](data)).print } catch {
                     throw SoundpackError.environment("\(location)/\(file.visible) cannot be read as audio: \(error.message)")
                 }
             }
         }
         var voices: [String: EarlierVoices.Clip] = [:]
         for (n, result) in results.enumerated() {
-            guard let print = try result.get().print else { continue }
+            guard let print = try result.get() else { continue }
             for key in distinct[n].keys {
                 let words = book.token(forKey: key).map { grammar.text(of: $0, texts: manifest.texts) } ?? manifest.texts[key] ?? key
                 voices[key] = EarlierVoices.Clip(words: words, sha256: distinct[n].clip.sha256, print: print)

@@ -27,15 +27,15 @@ public struct Validator: Sendable {
     }
 
     /// Validates each pack, comparing its clips with those of the version `earlier` finds for it
-    /// (the store's newest below it; `audio.swapped`): nil when there is none, an error when it
-    /// cannot be read, which a note then says.
-    public func validate(folders: [PackFolder], earlier: (@Sendable (PackFile) -> Result<EarlierVoices?, SoundpackError>)?,
+    /// once its clips are probed (the store's newest below it; `audio.swapped`): nil when there is
+    /// none, an error when it cannot be read, which a note then says.
+    public func validate(folders: [PackFolder], earlier: (@Sendable (InspectedPack) -> Result<EarlierVoices?, SoundpackError>)?,
                          progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [PackReport] {
         let packs = inspector.inspect(folders: folders, progress: progress)
         return WorkerPool.map(packs.count) { index in
             var pack = packs[index]
-            if let earlier, let manifest = pack.packFile {
-                Self.compare(&pack, with: earlier(manifest))
+            if let earlier, pack.packFile != nil {
+                Self.compare(&pack, with: earlier(pack))
             } else {
                 pack.unchecked[.audioSwapped] = "no store configured: nothing to compare the clips with"
             }

@@ -4,6 +4,7 @@
 import Foundation
 import SoundpackCore
 @testable import SoundpackKit
+@testable import SoundpackAudio
 @testable import SoundpackStore
 import SoundpackTestSupport
 import Testing
@@ -416,5 +417,57 @@ import Testing
             let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
             #expect(Digest.sha256Hex(bytes) == PortableSHA256().sha256Hex(bytes), "\(size) bytes")
         }
+    }
+}
+
+/// `audio.swapped`'s earlier clips: a clip whose bytes the pack under validation also holds takes
+/// that clip's print, measured in the pack's own probe, and is read and checked but not probed again.
+@Suite struct EarlierVoicesTests {
+    /// The demo pack published at 1.0.0 into a folder store, and a copy at 1.0.1, inspected.
+    static func publishedAndNext(_ folder: TemporaryFolder) throws -> (store: Store, next: InspectedPack) {
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "one")
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let store = Store.directory(folder.file("dist"))
+        let outcomes = try Publisher(catalog: catalog, store: store).publish(folders: [PackFolder(absolute: pack)])
+        try #require(outcomes.map(\.status) == [.published])
+        let next = try Fixtures.copyDemoPack(into: folder, as: "next", from: pack)
+        try Fixtures.editManifest(next) { $0["version"] = "1.0.1" }
+        return (store, PackInspector().inspect(folder: PackFolder(absolute: next)))
+    }
+
+    /// Every clip of 1.0.1 has 1.0.0's bytes: each print comes from the pack's own probe (clips
+    /// measured side by side), and equals the one probing the stored file alone gives.
+    @Test func knownBytesGiveTheSamePrintsAsProbingTheStore() throws {
+        let folder = TemporaryFolder()
+        let (store, next) = try Self.publishedAndNext(folder)
+        let probed = try store.voices(of: "wechat", StoreTests.v1)
+        #expect(probed.clips.count == 18)
+        #expect(probed.clips.values.allSatisfy { !$0.print.values.isEmpty })
+        let known = try #require(try store.earlierVoices()(next).get())
+        #expect(known == probed)
+    }
+
+    /// A known SHA-256's print is taken as it is (the file is not probed); the others are probed.
+    @Test func aKnownFileIsNotProbedAgain() throws {
+        let folder = TemporaryFolder()
+        let (store, _) = try Self.publishedAndNext(folder)
+        let probed = try store.voices(of: "wechat", StoreTests.v1)
+        let five = try #require(probed.clips["5"])
+        let stand = VoicePrint(values: [Float](repeating: 0.5, count: 3 * VoicePrint.bands))
+        let taken = try store.voices(of: "wechat", StoreTests.v1, limits: AudioLimits(), known: [five.sha256: stand])
+        #expect(taken.clips["5"]?.print == stand)
+        #expect(taken.clips["6"] == probed.clips["6"])
+    }
+
+    /// A known file is still read and checked: altered in the store, it is an error naming it.
+    @Test func aKnownFileAlteredInTheStoreIsStillAnError() throws {
+        let folder = TemporaryFolder()
+        let (store, next) = try Self.publishedAndNext(folder)
+        try Data("not the clip".utf8).write(to: URL(fileURLWithPath: folder.file("dist/wechat/1.0.0/clips/5.caf")))
+        guard case .failure(let error) = store.earlierVoices()(next) else {
+            Issue.record("an altered clip of 1.0.0 was not said")
+            return
+        }
+        #expect(error.description.contains("5.caf"), "\(error)")
     }
 }

@@ -102,7 +102,7 @@ enum ValidateCommand: Command {
     /// The store's earlier versions (audio.swapped) when a store is configured: named (--store,
     /// SOUNDPACK_STORE), or the project's default that holds a publish. A named store that cannot
     /// be opened or holds nothing is said in each pack's report, never silently skipped.
-    static func earlierVoices(_ context: CLIContext) throws(SoundpackError) -> (@Sendable (PackFile) -> Result<EarlierVoices?, SoundpackError>)? {
+    static func earlierVoices(_ context: CLIContext) throws(SoundpackError) -> (@Sendable (InspectedPack) -> Result<EarlierVoices?, SoundpackError>)? {
         let named = try context.setting(\.store, "--store", "SOUNDPACK_STORE")
         let workspace = Workspace(catalog: nil, store: named, s3Endpoint: context.global.s3Endpoint,
                                   workingDirectory: context.workingDirectory, environment: context.environment)
