@@ -400,23 +400,28 @@ final class VoiceFFT: Sendable {
     /// The windowed frames at `first` (real part) and `second` (imaginary) in bit-reversed order,
     /// through the stages of spans 1 and 2 of the FFT: one radix-4 butterfly per four values (their
     /// twiddles are 1 and −i: no multiplication). The four inputs of the butterfly at `start` are
-    /// the samples at reversed[start] + 0, size/2, size/4 and 3·size/4.
+    /// the samples at reversed[start] + 0, size/2, size/4 and 3·size/4. Read and written through
+    /// pointers, every index in range by construction (`bandEnergies` cuts whole frames only).
     private static func windowedFirstStages(_ signal: UnsafeBufferPointer<Float>, _ first: Int, _ second: Int,
                                             reversed: UnsafeBufferPointer<Int>, hann: UnsafeBufferPointer<Float>,
                                             _ re: UnsafeMutableBufferPointer<Float>, _ im: UnsafeMutableBufferPointer<Float>) {
-        let size = re.count, offsets = (0, size / 2, size / 4, 3 * size / 4)
-        for start in Swift.stride(from: 0, to: size, by: 4) {
-            let from = reversed[start]
-            let (w0, w1, w2, w3) = (hann[start], hann[start + 1], hann[start + 2], hann[start + 3])
-            let (r0, r1) = (signal[first + from + offsets.0] * w0, signal[first + from + offsets.1] * w1)
-            let (r2, r3) = (signal[first + from + offsets.2] * w2, signal[first + from + offsets.3] * w3)
-            let (i0, i1) = (signal[second + from + offsets.0] * w0, signal[second + from + offsets.1] * w1)
-            let (i2, i3) = (signal[second + from + offsets.2] * w2, signal[second + from + offsets.3] * w3)
+        let size = re.count
+        guard let base = signal.baseAddress, let from = reversed.baseAddress, let w = hann.baseAddress,
+              let re = re.baseAddress, let im = im.baseAddress, first + size <= signal.count, second + size <= signal.count else { return }
+        let (x, y) = (base + first, base + second)
+        let (half, quarter, threeQuarters) = (size / 2, size / 4, 3 * size / 4)
+        var start = 0
+        while start < size {
+            let (xs, ys) = (x + from[start], y + from[start])
+            let (w0, w1, w2, w3) = (w[start], w[start &+ 1], w[start &+ 2], w[start &+ 3])
+            let (r0, r1, r2, r3) = (xs[0] * w0, xs[half] * w1, xs[quarter] * w2, xs[threeQuarters] * w3)
+            let (i0, i1, i2, i3) = (ys[0] * w0, ys[half] * w1, ys[quarter] * w2, ys[threeQuarters] * w3)
             let (ar, ai, br, bi) = (r0 + r1, i0 + i1, r0 - r1, i0 - i1)
             let (cr, ci, dr, di) = (r2 + r3, i2 + i3, r2 - r3, i2 - i3)
-            (re[start], im[start], re[start + 2], im[start + 2]) = (ar + cr, ai + ci, ar - cr, ai - ci)
+            (re[start], im[start], re[start &+ 2], im[start &+ 2]) = (ar + cr, ai + ci, ar - cr, ai - ci)
             // (dr + i·di) × −i = di − i·dr
-            (re[start + 1], im[start + 1], re[start + 3], im[start + 3]) = (br + di, bi - dr, br - di, bi + dr)
+            (re[start &+ 1], im[start &+ 1], re[start &+ 3], im[start &+ 3]) = (br + di, bi - dr, br - di, bi + dr)
+            start &+= 4
         }
     }
 
