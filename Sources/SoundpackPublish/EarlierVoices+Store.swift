@@ -66,8 +66,8 @@ extension Store {
             throw SoundpackError.environment("\(location)/\(StoreLayout.manifest(id, version).visible) declares clips of \(declared / 1_048_576) MiB or more in all, more than the \(limits.maxPackBytes / 1_048_576) MiB a pack may hold")
         }
         let probe = AudioProbe(limits: limits)
-        // Sixteen at a time: on object storage each is a request that mostly waits.
-        let results = WorkerPool.mapBlocking(files.count, workers: 16) { n -> Result<VoicePrint?, SoundpackError> in
+        // Eight at a time: on object storage each is a request that mostly waits.
+        let results = WorkerPool.mapBlocking(files.count, workers: 8) { n -> Result<VoicePrint?, SoundpackError> in
             let clip = files[n].clip
             let file = StoreLayout.versionFile(id, version, clip.file)
             return Result { () throws(SoundpackError) -> VoicePrint? in

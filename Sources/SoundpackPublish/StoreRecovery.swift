@@ -82,7 +82,7 @@ public struct StoreRecovery {
         // and the first that fails, in order, is the error.
         let haves = versions.compactMap { known[PackRef.name($0.id, $0.version)] }
         let store = self.store
-        let checks = WorkerPool.mapBlocking(haves.count, workers: 16) { n in
+        let checks = WorkerPool.mapBlocking(haves.count, workers: 8) { n in
             Result { () throws(SoundpackError) in try Self.checkDigest(of: haves[n], in: store) }
         }
         for check in checks { try check.get() }
