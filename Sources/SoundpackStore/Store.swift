@@ -221,14 +221,11 @@ public struct Store: Sendable {
     package func readSkimmedIndex() throws(SoundpackError) -> IndexRead? { try readIndex(skimming: true) }
 
     /// index.json, skimmed when `skimming` and it is in the layout publish writes, else decoded whole.
-    private func readIndex(skimming: Bool) throws(SoundpackError) -> IndexRead? { try readIndexBytes(skimming: skimming)?.read }
-
-    /// `readIndex(skimming:)` with the bytes it read.
-    private func readIndexBytes(skimming: Bool) throws(SoundpackError) -> (data: Data, read: IndexRead)? {
+    private func readIndex(skimming: Bool) throws(SoundpackError) -> IndexRead? {
         guard let data = try PhaseTimes.measure("index.json read", { () throws(SoundpackError) in
             try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes)
         }) else { return nil }
-        if let known = lastIndex.read(of: data, skimmed: skimming) { return (data, known) }
+        if let known = lastIndex.read(of: data, skimmed: skimming) { return known }
         let read: IndexRead
         if skimming, let skim = PhaseTimes.measure("index.json skimmed", { StoreIndex.skim(data) }) {
             read = .skimmed(skim)
@@ -240,7 +237,7 @@ public struct Store: Sendable {
             }
         }
         lastIndex.keep(data, read)
-        return (data, read)
+        return read
     }
 
     /// Whether the store holds a manifest for `id@version` (a version stored whole).
@@ -259,10 +256,9 @@ public struct Store: Sendable {
     /// meanwhile, or what a run that was stopped recorded and did not list. Every other entry is
     /// kept as it is (copied byte for byte where the index is laid out as publish writes it), so a
     /// store of thousands of versions is not rebuilt for one. Without `packs`, every entry is built again.
-    /// Bytes equal to those index.json holds are not written again.
     package func writeIndex(from catalog: any Catalog, rewriting packs: Set<String>? = nil,
                             unyanking: (id: String, version: SemanticVersion)? = nil) throws(SoundpackError) {
-        let read = try readIndexBytes(skimming: true), previous = read?.read
+        let previous = try readIndex(skimming: true)
         var stale: Set<String>?
         if let packs, let previous {
             let counts: [String: PublishedCount]
@@ -279,12 +275,6 @@ public struct Store: Sendable {
         try keepStoreTruth(of: previous.map { read in stale.map(read.index(of:)) ?? read.index }, in: &index, unyanking: unyanking)
         let data = try PhaseTimes.measure("index.json laid out") { () throws(SoundpackError) in
             try Self.indexBytes(index, keeping: stale == nil ? nil : previous, replacing: stale ?? [])
-        }
-        // Bytes equal to those just read under the index lock need no write: another runner's
-        // rewrite already listed this one's versions (as it lists every pack whose counts changed).
-        guard data != read?.data else {
-            PhaseTimes.count("index.json already as it would be written: left as it is")
-            return
         }
         try PhaseTimes.measure("index.json written and synced") { () throws(SoundpackError) in try backend.write(StoreLayout.index, data) }
     }

@@ -275,46 +275,6 @@ import Testing
                                                  "c": PublishedCount(versions: 1, yanked: 1), "d": PublishedCount(versions: 1, yanked: 0)])
     }
 
-    /// A folder store that counts the writes of index.json.
-    final class CountingStore: StoreBackend, @unchecked Sendable {
-        let folder: DirectoryStore
-        private(set) var indexWrites = 0
-        init(_ root: String) { folder = DirectoryStore(root: root) }
-        var location: String { folder.location }
-        func read(_ key: String, atMost cap: Int) throws(SoundpackError) -> Data? { try folder.read(key, atMost: cap) }
-        func digest(_ key: String) throws(SoundpackError) -> StoredFile? { try folder.digest(key) }
-        func write(_ key: String, _ data: Data) throws(SoundpackError) {
-            if key == StoreLayout.index { indexWrites += 1 }
-            try folder.write(key, data)
-        }
-        func writeIfAbsent(_ key: String, _ data: Data) throws(SoundpackError) -> Bool { try folder.writeIfAbsent(key, data) }
-        func list() throws(SoundpackError) -> [String] { try folder.list() }
-        func writeVersion(_ name: String, files: [(name: String, data: Data)]) throws(SoundpackError) { try folder.writeVersion(name, files: files) }
-        func leftovers() throws(SoundpackError) -> [String] { try folder.leftovers() }
-        func lock(_ scope: LockScope) throws(SoundpackError) -> any StoreLock { try folder.lock(scope) }
-        func removeLeftovers() { folder.removeLeftovers() }
-    }
-
-    /// A rewrite whose bytes are those index.json already holds (another runner's rewrite listed
-    /// this run's versions) leaves the file as it is; one that changes it writes it.
-    @Test func aRewriteThatChangesNothingWritesNothing() throws {
-        let folder = TemporaryFolder()
-        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
-        let counting = CountingStore(folder.file("dist"))
-        let store = Store(backend: counting)
-        #expect(try Publisher(catalog: catalog, store: store).publish(folders: [try Self.pack("a", "1.0.0", in: folder)]).map(\.status) == [.published])
-        #expect(counting.indexWrites == 1)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder.file("dist/index.json")))
-        try store.writeIndex(from: catalog, rewriting: ["a"])
-        try store.writeIndex(from: catalog)
-        #expect(counting.indexWrites == 1, "index.json was written again with the bytes it held")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("dist/index.json"))) == bytes)
-        #expect(try catalog.yank("a", SemanticVersion("1.0.0")!, reason: "misread", at: Date()) == .yanked)
-        try store.writeIndex(from: catalog, rewriting: ["a"])
-        #expect(counting.indexWrites == 2)
-        #expect(try ManifestRefresher.decodeIndex(try Data(contentsOf: URL(fileURLWithPath: folder.file("dist/index.json")))).packs["a"]?.versions["1.0.0"]?.yanked == true)
-    }
-
     /// Another pack's entry that a full decoding refuses stops a publish as it did before entries
     /// were skimmed, though the layout is publish's own and the entry is not built; the store is
     /// left as it was.
