@@ -445,6 +445,16 @@ import Testing
         #expect(probed.clips.values.allSatisfy { !$0.print.values.isEmpty })
         let known = try #require(try store.earlierVoices()(next).get())
         #expect(known == probed)
+        // The prints are the pack's: one changed in the inspected pack comes back changed.
+        var marked = next
+        let five = try #require(marked.clips.firstIndex { $0.key == "5" })
+        var facts = try #require(marked.clips[five].facts)
+        let stand = VoicePrint(values: [Float](repeating: 0.5, count: 3 * VoicePrint.bands))
+        facts.print = stand
+        marked.clips[five].probe = .success(facts)
+        let taken = try #require(try store.earlierVoices()(marked).get())
+        #expect(taken.clips["5"]?.print == stand)
+        #expect(taken.clips["6"] == probed.clips["6"])
     }
 
     /// A known SHA-256's print is taken as it is (the file is not probed); the others are probed.
