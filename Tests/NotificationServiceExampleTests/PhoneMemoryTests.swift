@@ -29,7 +29,10 @@ import SoundpackTestSupport
     }
 
     /// A meter that cannot catch a big allocation would pass every path: 16 MiB held for 20 ms is
-    /// seen whole, and fails the 12 MiB budget.
+    /// seen whole, and fails the 12 MiB budget. "Whole" allows 64 KiB: the meter counts the heap
+    /// against what it held when the run began, so memory the process frees while the 16 MiB is
+    /// held (a task's frame, a buffer of the runtime) lowers the figure by as much — one full run
+    /// saw 16 bytes less than 16 MiB.
     @Test(arguments: Allocation.allCases)
     func theMeterSeesA16MiBAllocation(_ allocation: Allocation) async throws {
         let sixteen = 16 << 20
@@ -49,7 +52,7 @@ import SoundpackTestSupport
             }.reading
         }) else { return }
         print("memory: a deliberate 16 MiB (\(allocation)): \(reading)")
-        #expect(reading.peakBytes >= sixteen, "the meter saw \(reading) of a 16 MiB \(allocation)")
+        #expect(reading.peakBytes >= sixteen - (64 << 10), "the meter saw \(reading) of a 16 MiB \(allocation)")
         #expect(reading.peakBytes >= ExtensionMemory.budget, "a 16 MiB \(allocation) passed the 12 MiB budget: \(reading)")
     }
 
