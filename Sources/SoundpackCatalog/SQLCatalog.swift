@@ -30,7 +30,7 @@ package protocol SQLConnection: AnyObject {
 /// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
 public class SQLCatalog: Catalog {
     /// The schema this binary writes; a catalog with a higher version is refused.
-    package static let schemaVersion: Int64 = 7
+    package static let schemaVersion: Int64 = 8
     let db: any SQLConnection
 
     /// The database's file path or its URL without secrets (`Catalog`).
@@ -316,12 +316,15 @@ public class SQLCatalog: Catalog {
                   [.text(id), .text(version.description)]).isEmpty
     }
 
+    /// The query of `publishedCounts()`: it reads the index of migration 8, not the version rows.
+    package static let publishedCountsQuery = """
+        SELECT pack_id, COUNT(*) AS versions, SUM(CASE WHEN yanked = 1 THEN 1 ELSE 0 END) AS yanked
+        FROM versions WHERE published_at IS NOT NULL GROUP BY pack_id
+        """
+
     /// How many versions of each pack are published and yanked, in one aggregate query (`Catalog`).
     public func publishedCounts() throws(SoundpackError) -> [String: PublishedCount] {
-        let rows = try read("""
-            SELECT pack_id, COUNT(*) AS versions, SUM(CASE WHEN yanked = 1 THEN 1 ELSE 0 END) AS yanked
-            FROM versions WHERE published_at IS NOT NULL GROUP BY pack_id
-            """)
+        let rows = try read(Self.publishedCountsQuery)
         var counts: [String: PublishedCount] = [:]
         for row in rows {
             do {

@@ -212,5 +212,10 @@ final class SQLiteConnection: SQLConnection {
             WHEN OLD.published_at IS NOT NULL AND OLD.phrases IS NOT NULL
             BEGIN SELECT RAISE(ABORT, 'published versions are immutable'); END;
         """,
+        // 8: each pack's counts of published and yanked versions (what index.json's rewrite compares
+        // with the index) from an index of those three columns alone, not from every version row.
+        """
+        CREATE INDEX versions_published_by_pack ON versions (pack_id, published_at, yanked);
+        """,
     ]
 }

@@ -201,4 +201,21 @@ import Testing
         #expect(clip.momentaryMaxLufs != nil)
         #expect(clip.truePeakDbtp != nil)
     }
+
+    /// index.json's rewrite counts each pack's published and yanked versions: from migration 8's
+    /// index of (pack_id, published_at, yanked) alone, not from every version row (a table of
+    /// 5,000 versions was read row by row through the (pack_id, version) index before).
+    @Test(arguments: CatalogBackend.available)
+    func publishedCountsReadAnIndexAlone(_ backend: CatalogBackend) throws {
+        let folder = TemporaryFolder()
+        let catalog = try backend.open(try backend.freshLocation(in: folder))
+        if backend == .sqlite {
+            let plan = try catalog.db.query("EXPLAIN QUERY PLAN \(SQLCatalog.publishedCountsQuery)", []).map { try $0.text("detail") }
+            #expect(plan == ["SCAN versions USING COVERING INDEX versions_published_by_pack"])
+        } else {
+            let definition = try catalog.db.query("SELECT indexdef FROM pg_indexes WHERE indexname = 'versions_published_by_pack'", []).map { try $0.text("indexdef") }
+            #expect(definition.count == 1)
+            #expect(definition.first?.hasSuffix("(pack_id, published_at, yanked)") == true, "\(definition)")
+        }
+    }
 }
