@@ -12,12 +12,13 @@ import SoundpackValidation
 extension Store {
     /// For each inspected pack, the clips of the newest version below its own that this store's
     /// index lists (yanked or not: it is what phones had), with their prints; nil when it lists
-    /// none, or the pack's pack.json could not be read. The index is read once, now. An earlier
-    /// clip with the bytes of one of the pack's own clips takes that clip's print (`voices`).
+    /// none, or the pack's pack.json could not be read. The index is read once, from now on a
+    /// thread of its own while the caller probes the packs' clips. An earlier clip with the bytes
+    /// of one of the pack's own clips takes that clip's print (`voices`).
     public func earlierVoices(limits: AudioLimits = AudioLimits()) -> @Sendable (InspectedPack) -> Result<EarlierVoices?, SoundpackError> {
-        let index = Result { () throws(SoundpackError) in try readSkimmedIndex() }
+        let index = Background { [self] in Result { () throws(SoundpackError) in try readSkimmedIndex() } }
         return { inspected in
-            index.flatMap { index in
+            index.value.flatMap { index in
                 Result { () throws(SoundpackError) -> EarlierVoices? in
                     guard let pack = inspected.packFile, let versions = index?.pack(pack.id)?.versions.keys else { return nil }
                     guard let version = versions.compactMap(SemanticVersion.init).filter({ $0 < pack.version }).max() else { return nil }

@@ -76,3 +76,26 @@ extension ProcessInfo {
     /// Cores this process may use.
     package static var activeCores: Int { processInfo.activeProcessorCount }
 }
+
+/// A value made on a thread of its own from the moment it is created, while the caller goes on
+/// with other work; `value` waits for it.
+package final class Background<Value: Sendable>: Sendable {
+    private let result = Mutex<Value?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    package init(_ make: @escaping @Sendable () -> Value) {
+        Thread {
+            let value = make()
+            self.result.withLock { $0 = value }
+            self.done.signal()
+        }.start()
+    }
+
+    /// The value, once made: the first call waits for it, later ones do not.
+    package var value: Value {
+        if let value = result.withLock({ $0 }) { return value }
+        done.wait()
+        done.signal()  // for a caller on another thread waiting at the same time
+        return result.withLock { $0! }
+    }
+}

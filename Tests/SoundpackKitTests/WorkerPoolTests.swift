@@ -1,5 +1,7 @@
-// The worker pool render and validation share: every job once, and a failure stops new jobs.
+// The worker pool render and validation share: every job once, and a failure stops new jobs; and
+// a value made in the background while the caller goes on.
 
+import Dispatch
 import Synchronization
 import Testing
 @testable import SoundpackKit
@@ -22,5 +24,22 @@ import Testing
             }
         }
         #expect(ran.load(ordering: .relaxed) < 10_000)
+    }
+
+    /// The value is made while the caller goes on: made in the caller's stead, it would wait out
+    /// its 10 s for a signal the caller gives only once it has the Background back.
+    @Test func aBackgroundValueIsMadeWhileTheCallerGoesOn() {
+        let callerWentOn = DispatchSemaphore(value: 0)
+        let made = Atomic<Int>(0)
+        let background = Background { () -> Bool in
+            made.add(1, ordering: .relaxed)
+            return callerWentOn.wait(timeout: .now() + 10) == .success
+        }
+        callerWentOn.signal()
+        // Asked on several threads at once: each gets the one value, made once.
+        let values = WorkerPool.mapBlocking(4, workers: 4) { _ in background.value }
+        #expect(values == [true, true, true, true])
+        #expect(background.value)
+        #expect(made.load(ordering: .relaxed) == 1)
     }
 }
