@@ -49,33 +49,40 @@ extension StoreIndex {
     /// layout, so the output is what writing them again would give, and an index of thousands of
     /// versions is not rewritten for one.
     package func plainJSON(keeping earlier: IndexSkim?, replacing: Set<String>) -> Data? {
+        plainJSONPieces(keeping: earlier, replacing: replacing).map { $0.count == 1 ? $0[0] : $0.reduce(into: Data()) { $0.append($1) } }
+    }
+
+    /// `plainJSON(keeping:replacing:)` in pieces, in order: each run of entries kept side by side
+    /// is one slice of earlier's bytes (sharing them, not copied), between the bytes written for
+    /// this index's packs. A store writes the pieces one after another, and a big index is never
+    /// assembled in memory for the few entries that change.
+    package func plainJSONPieces(keeping earlier: IndexSkim?, replacing: Set<String>) -> [Data]? {
         guard Self.encoderSortsBytewise else { return nil }
         var kept: [String: Range<Int>] = [:]
         for (id, entry) in earlier?.entries ?? [:] where packs[id] == nil && !replacing.contains(id) { kept[id] = entry.bytes }
         let ids = (Array(packs.keys) + Array(kept.keys)).sorted(by: Self.bytewise)
         guard !ids.isEmpty else { return nil }
-        var writer = PlainJSONWriter()
-        if let earlier { writer.bytes.reserveCapacity(earlier.data.count + (1 << 16)) }
-        writer.open()
-        writer.key("packs", depth: 1)
-        writer.open()
+        var pieces = PlainJSONPieces(earlier: earlier?.data)
+        pieces.writer.open()
+        pieces.writer.key("packs", depth: 1)
+        pieces.writer.open()
         for (n, id) in ids.enumerated() {
-            if n > 0 { writer.comma() }
-            writer.key(id, depth: 2)
             if let pack = packs[id] {
                 guard !pack.versions.isEmpty else { return nil }
-                writer.pack(pack)
-            } else if let earlier, let range = kept[id] {
-                earlier.data.withUnsafeBytes { writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
+                if n > 0 { pieces.writer.comma() }
+                pieces.writer.key(id, depth: 2)
+                pieces.writer.pack(pack)
+            } else if let range = kept[id] {
+                guard pieces.copy(id, at: range, first: n == 0) else { return nil }
             }
         }
-        writer.close(depth: 1)
-        writer.comma()
-        writer.key("schemaVersion", depth: 1)
-        writer.bytes += Array(String(schemaVersion).utf8)
-        writer.close(depth: 0)
-        writer.bytes.append(0x0A)
-        return writer.failed ? nil : Data(writer.bytes)
+        pieces.writer.close(depth: 1)
+        pieces.writer.comma()
+        pieces.writer.key("schemaVersion", depth: 1)
+        pieces.writer.bytes += Array(String(schemaVersion).utf8)
+        pieces.writer.close(depth: 0)
+        pieces.writer.bytes.append(0x0A)
+        return pieces.writer.failed ? nil : pieces.finished()
     }
 
     /// JSONEncoder's order of sorted keys: by their UTF-8 bytes.
@@ -94,13 +101,67 @@ extension StoreIndex {
     }()
 }
 
+/// index.json's bytes as pieces: what the writer writes, and runs of an earlier index's entries,
+/// each run one slice of its bytes.
+private struct PlainJSONPieces {
+    var writer = PlainJSONWriter()
+    private var pieces: [Data] = []
+    /// The earlier index's bytes, in the writer's layout.
+    private let earlier: Data
+    /// Where the run of earlier entries being copied is in their bytes (offsets from the first).
+    private var run: Range<Int>?
+
+    init(earlier: Data?) { self.earlier = earlier ?? Data() }
+
+    /// The earlier entry of `id`, whose value is at `value` in the earlier bytes, key and all, with
+    /// the comma before it unless it is the `first` entry. Entries side by side there, with nothing
+    /// written between them here, are one slice. False when the bytes before the value are not its
+    /// key as the writer lays it out.
+    mutating func copy(_ id: String, at value: Range<Int>, first: Bool) -> Bool {
+        // `    "id" : ` before the value: the indent of depth 2, the key, the colon between spaces.
+        var key = PlainJSONWriter(reserving: 0)
+        key.key(id, depth: 2)
+        let start = value.lowerBound - key.bytes.count
+        let fits = earlier.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            start >= 2 && value.upperBound <= bytes.count && bytes[start..<value.lowerBound].elementsEqual(key.bytes)
+        }
+        guard fits else { return false }
+        // (The buffer's type is spelled: left to inference, `withUnsafeBytes` reads typed elements.)
+        if let current = run, writer.bytes.isEmpty, current.upperBound + 2 == start,
+           earlier.withUnsafeBytes({ (bytes: UnsafeRawBufferPointer) in bytes[current.upperBound] == 0x2C && bytes[current.upperBound + 1] == 0x0A }) {
+            run = current.lowerBound..<value.upperBound
+            return true
+        }
+        endRun()
+        if !first { writer.comma() }
+        pieces.append(Data(writer.bytes))
+        writer.bytes.removeAll(keepingCapacity: true)
+        run = start..<value.upperBound
+        return true
+    }
+
+    private mutating func endRun() {
+        guard let current = run else { return }
+        let base = earlier.startIndex
+        pieces.append(earlier[(base + current.lowerBound)..<(base + current.upperBound)])
+        run = nil
+    }
+
+    /// Every piece, in order.
+    mutating func finished() -> [Data] {
+        endRun()
+        if !writer.bytes.isEmpty { pieces.append(Data(writer.bytes)) }
+        return pieces
+    }
+}
+
 /// Writes JSONEncoder's pretty printing: two spaces a level, `"key" : value`, a comma at a line's end.
 private struct PlainJSONWriter {
     var bytes: [UInt8] = []
     /// A string needed an escape: the output is not JSONEncoder's.
     var failed = false
 
-    init() { bytes.reserveCapacity(1 << 16) }
+    init(reserving capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
 
     mutating func open() { bytes += [0x7B, 0x0A] }
 

@@ -273,20 +273,25 @@ public struct Store: Sendable {
         var index: StoreIndex
         do { index = Self.index(of: try Self.publishedVersions(in: catalog, of: stale)) } catch { throw error.inCatalog() }
         try keepStoreTruth(of: previous.map { read in stale.map(read.index(of:)) ?? read.index }, in: &index, unyanking: unyanking)
-        let data = try PhaseTimes.measure("index.json laid out") { () throws(SoundpackError) in
+        let pieces = try PhaseTimes.measure("index.json laid out") { () throws(SoundpackError) in
             try Self.indexBytes(index, keeping: stale == nil ? nil : previous, replacing: stale ?? [])
         }
-        try PhaseTimes.measure("index.json written and synced") { () throws(SoundpackError) in try backend.write(StoreLayout.index, data) }
+        try PhaseTimes.measure("index.json written and synced") { () throws(SoundpackError) in
+            // A folder writes the pieces one after another; anything else takes them joined.
+            if let folder = backend as? DirectoryStore, pieces.count > 1 { try folder.write(StoreLayout.index, pieces: pieces) } else {
+                try backend.write(StoreLayout.index, pieces.count == 1 ? pieces[0] : pieces.reduce(into: Data()) { $0.append($1) })
+            }
+        }
     }
 
-    /// index.json's bytes: the entries of `index` and every entry of `earlier` that `replacing`
-    /// does not name, copied from its bytes where it was skimmed.
-    private static func indexBytes(_ index: StoreIndex, keeping earlier: IndexRead?, replacing: Set<String>) throws(SoundpackError) -> Data {
-        if case .skimmed(let skim)? = earlier, let data = index.plainJSON(keeping: skim, replacing: replacing) { return data }
+    /// index.json's bytes, in pieces to write in order: the entries of `index` and every entry of
+    /// `earlier` that `replacing` does not name, copied from its bytes where it was skimmed.
+    private static func indexBytes(_ index: StoreIndex, keeping earlier: IndexRead?, replacing: Set<String>) throws(SoundpackError) -> [Data] {
+        if case .skimmed(let skim)? = earlier, let pieces = index.plainJSONPieces(keeping: skim, replacing: replacing) { return pieces }
         var whole = earlier?.index ?? StoreIndex(packs: [:])
         for id in replacing { whole.packs[id] = nil }
         for (id, pack) in index.packs { whole.packs[id] = pack }
-        return try whole.encoded()
+        return [try whole.encoded()]
     }
 
     /// The catalog's published versions of the packs `packs` names (every pack when nil): a query
@@ -543,13 +548,16 @@ package final class DirectoryStore: StoreBackend {
         .environment("\(path) is \(kind), not a file", hint: "a store holds only the files soundpack wrote; soundpack verify checks the store")
     }
 
-    package func write(_ key: String, _ data: Data) throws(SoundpackError) {
+    package func write(_ key: String, _ data: Data) throws(SoundpackError) { try write(key, pieces: [data]) }
+
+    /// `write(_:_:)` of the pieces' bytes one after another, without joining them first.
+    package func write(_ key: String, pieces: [Data]) throws(SoundpackError) {
         try StoreLayout.checkKey(key, in: location)
         let target = path(key)
         if let link = link(in: key) { throw throughLink(key, link) }
         do {
             try Folders.create((target as NSString).deletingLastPathComponent)
-            try AtomicFile.write(data, to: target)
+            try AtomicFile.write(pieces: pieces, to: target)
         } catch {
             throw SoundpackError.environment("cannot write \(target): \(error.localizedDescription)")
         }

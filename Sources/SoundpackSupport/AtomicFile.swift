@@ -11,6 +11,11 @@ package enum AtomicFile {
     /// secret key is never readable by others, not even for a moment); with `replacing` false an
     /// existing `path` is an error (EEXIST), even one that appears while writing.
     package static func write(_ data: Data, to path: String, mode: mode_t = 0o644, replacing: Bool = true) throws {
+        try write(pieces: [data], to: path, mode: mode, replacing: replacing)
+    }
+
+    /// `write(_:to:mode:replacing:)` of the pieces' bytes one after another.
+    package static func write(pieces: [Data], to path: String, mode: mode_t = 0o644, replacing: Bool = true) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = "\(folder)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -22,7 +27,7 @@ package enum AtomicFile {
         }
         do {
             defer { close(fd) }
-            try FileBytes.writeAll(data, to: fd, path: temporary)
+            for piece in pieces { try FileBytes.writeAll(piece, to: fd, path: temporary) }
             guard fsync(fd) == 0 else { throw POSIXFailure("cannot fsync \(temporary)") }
         }
         if replacing {

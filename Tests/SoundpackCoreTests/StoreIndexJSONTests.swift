@@ -158,8 +158,16 @@ import Testing
                 }
             }
             if round % 3 == 0 { (rebuilt.packs["zz-new"], whole.packs["zz-new"]) = (earlier.packs.values.first, earlier.packs.values.first) }
+            // A new pack just after a kept one, before the next: the copy of the two kept ones must
+            // not run on across it.
+            if round % 3 == 1, let after = earlier.packs.keys.sorted().first, earlier.packs["\(after)0"] == nil {
+                (rebuilt.packs["\(after)0"], whole.packs["\(after)0"]) = (earlier.packs[after], earlier.packs[after])
+            }
             guard let written = whole.plainJSON() else { continue }
             #expect(rebuilt.plainJSON(keeping: skim, replacing: replacing) == written, "round \(round)")
+            // Written in pieces: each run of kept entries one piece, between the pieces written anew.
+            let pieces = try #require(rebuilt.plainJSONPieces(keeping: skim, replacing: replacing))
+            #expect(pieces.count <= 2 * (rebuilt.packs.count + replacing.count) + 3, "round \(round): \(pieces.count) pieces")
         }
         #expect(copied > 300 && skimmed > 100)
     }
