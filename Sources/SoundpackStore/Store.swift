@@ -222,6 +222,13 @@ public struct Store: Sendable {
 
     /// index.json, skimmed when `skimming` and it is in the layout publish writes, else decoded whole.
     private func readIndex(skimming: Bool) throws(SoundpackError) -> IndexRead? {
+        // A folder's index.json that still holds the bytes last read is compared, not read again.
+        if let folder = backend as? DirectoryStore, let last = lastIndex.last(skimmed: skimming),
+           try PhaseTimes.measure("index.json read", { () throws(SoundpackError) in
+               try folder.holds(StoreLayout.index, exactly: last.data, atMost: StoreLimits.indexBytes)
+           }) {
+            return last.read
+        }
         guard let data = try PhaseTimes.measure("index.json read", { () throws(SoundpackError) in
             try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes)
         }) else { return nil }
@@ -381,11 +388,17 @@ private final class LastIndexRead: @unchecked Sendable {
     /// What was read from exactly these bytes, if they are the last ones: skimmed, only when
     /// `skimmed` allows it.
     func read(of data: Data, skimmed: Bool) -> IndexRead? {
+        guard let last = last(skimmed: skimmed), last.data == data else { return nil }
+        return last.read
+    }
+
+    /// The bytes last read and what was read from them: skimmed, only when `skimmed` allows it.
+    func last(skimmed: Bool) -> (data: Data, read: IndexRead)? {
         lock.lock()
         defer { lock.unlock() }
-        guard let last, last.data == data else { return nil }
+        guard let last else { return nil }
         if case .skimmed = last.read, !skimmed { return nil }
-        return last.read
+        return last
     }
 
     func keep(_ data: Data, _ read: IndexRead) {
@@ -512,6 +525,21 @@ package final class DirectoryStore: StoreBackend {
         case .regular?: break
         }
         do { return try CappedFile.readData(path(key), cap: cap, what: (key as NSString).lastPathComponent) } catch {
+            throw error.cause(of: .environment, "cannot read \(path(key))", joint: .colon)
+        }
+    }
+
+    /// Whether `key` holds exactly `known`'s bytes (read and compared a piece at a time; checked
+    /// and refused as `read` checks and refuses it); false when there is no file.
+    package func holds(_ key: String, exactly known: Data, atMost cap: Int) throws(SoundpackError) -> Bool {
+        try StoreLayout.checkKey(key, in: location)
+        if let kind = linkKind(key) { throw Self.notAFile(path(key), kind) }
+        switch FileKind.of(path(key)) {
+        case nil: if errno == ENOENT || errno == ENOTDIR { return false }
+        case .other(let kind)?: throw Self.notAFile(path(key), kind)
+        case .regular?: break
+        }
+        do { return try CappedFile.holds(path(key), exactly: known, cap: cap, what: (key as NSString).lastPathComponent) } catch {
             throw error.cause(of: .environment, "cannot read \(path(key))", joint: .colon)
         }
     }

@@ -22,6 +22,31 @@ package enum CappedFile {
         }
     }
 
+    /// Whether the file at `path` holds exactly `known`'s bytes: read a piece at a time into one
+    /// small buffer and compared, so a big file that did not change costs no copy of its own.
+    /// Opened and refused as `read` opens and refuses it.
+    package static func holds(_ path: String, exactly known: Data, cap: Int, what: String) throws(SoundpackError) -> Bool {
+        var same = true
+        _ = try read(path, cap: cap, what: what, followingLinks: true) { (size: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) -> Void in
+            guard size == known.count else { same = false; return }
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(size, 1), 1 << 16) + 1, alignment: 16)
+            defer { chunk.deallocate() }
+            known.withUnsafeBytes { (expected: UnsafeRawBufferPointer) in
+                var at = 0
+                while same {
+                    let n = fill(chunk)
+                    // Past the known bytes (the file grew meanwhile), or different: not the same.
+                    guard at + n <= expected.count else { same = false; return }
+                    if n > 0, memcmp(chunk.baseAddress!, expected.baseAddress! + at, n) != 0 { same = false }
+                    at += n
+                    if n < chunk.count { break }
+                }
+                if at != expected.count { same = false }
+            }
+        }
+        return same
+    }
+
     /// The file read by `make`, given its size and a function that fills a buffer of that size
     /// and says how many bytes it read (fewer when the file shrank meanwhile).
     private static func read<Bytes>(_ path: String, cap: Int, what: String, followingLinks: Bool,

@@ -481,3 +481,53 @@ import Testing
         #expect(error.description.contains("5.caf"), "\(error)")
     }
 }
+
+/// index.json read again (under the pack locks, then under the index lock): a folder's file still
+/// holding the bytes last read is compared with them a piece at a time, not read into a new
+/// buffer; any change, of any byte or of the length, is read.
+@Suite struct IndexReadAgainTests {
+    @Test func aFileHoldsExactlyTheKnownBytesOrNot() throws {
+        let folder = TemporaryFolder()
+        let backend = DirectoryStore(root: folder.file("dist"))
+        // Lengths around the 64 KiB + 1 piece it is compared in.
+        for length in [0, 1, 65_536, 65_537, 65_538, 131_074, 200_000] {
+            let known = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) })
+            try backend.write("index.json", known)
+            #expect(try backend.holds("index.json", exactly: known, atMost: 1 << 20), "\(length)")
+            for at in Set([0, length / 2, 65_536, 65_537, length - 1]) where at >= 0 && at < length {
+                var changed = known
+                changed[at] ^= 0x01
+                try backend.write("index.json", changed)
+                #expect(try !backend.holds("index.json", exactly: known, atMost: 1 << 20), "\(length), byte \(at)")
+            }
+            try backend.write("index.json", known + Data([0]))
+            #expect(try !backend.holds("index.json", exactly: known, atMost: 1 << 20), "\(length) and one more")
+            if length > 0 {
+                try backend.write("index.json", known.dropLast())
+                #expect(try !backend.holds("index.json", exactly: known, atMost: 1 << 20), "\(length) less one")
+            }
+        }
+        #expect(try !backend.holds("other.json", exactly: Data(), atMost: 1 << 20))
+        #expect(throws: SoundpackError.self) { try backend.holds("index.json", exactly: Data(), atMost: 10) }
+        try FileManager.default.removeItem(atPath: folder.file("dist/index.json"))
+        #expect(mkfifo(folder.file("dist/index.json"), 0o644) == 0)
+        #expect(throws: SoundpackError.self) { try backend.holds("index.json", exactly: Data(), atMost: 1 << 20) }
+    }
+
+    /// An index changed in place to bytes of the same length (a digest's last digit) is read anew.
+    @Test func anIndexChangedToTheSameLengthIsReadAgain() throws {
+        let folder = TemporaryFolder()
+        let store = Store.directory(folder.file("dist"))
+        let version = StoreIndex.Version(digest: String(repeating: "a", count: 64), manifest: "wechat/1.0.0/manifest.json",
+                                         manifestSha256: String(repeating: "b", count: 64), publishedAt: "2026-12-06T10:00:00.000Z",
+                                         yanked: false, yankReason: nil)
+        var index = StoreIndex(packs: ["wechat": StoreIndex.Pack(latest: "1.0.0", versions: ["1.0.0": version])])
+        try store.backend.write("index.json", try #require(index.plainJSON()))
+        #expect(try store.readIndex(of: ["wechat"]) == index)
+        #expect(try store.readIndex(of: ["wechat"]) == index)
+        index.packs["wechat"]?.versions["1.0.0"]?.digest = String(repeating: "a", count: 63) + "c"
+        try store.backend.write("index.json", try #require(index.plainJSON()))
+        #expect(try store.readIndex(of: ["wechat"])?.packs["wechat"]?.versions["1.0.0"]?.digest.hasSuffix("c") == true)
+        #expect(try store.readIndex() == index)
+    }
+}
