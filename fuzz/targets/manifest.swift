@@ -54,6 +54,11 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(skim.entries[id]?.yanked == pack.versions.values.filter(\.yanked).count, "a skim counts yanks")
         }
         precondition(StoreIndex(packs: [:]).plainJSON(keeping: skim, replacing: []) == bytes, "copied entries give the same bytes")
+        // One entry built again between the copied ones (split into runs around it) gives them too.
+        if let id = skim.entries.keys.min(by: { $0.utf8.count < $1.utf8.count }), let pack = skim.pack(id) {
+            let pieces = StoreIndex(packs: [id: pack]).plainJSONPieces(keeping: skim, replacing: [id])
+            precondition(pieces?.reduce(into: Data()) { $0.append($1) } == bytes, "an entry built again between copied ones gives the same bytes")
+        }
     }
     if let index = try? ManifestRefresher.decodeIndex(bytes) {
         for (id, pack) in index.packs {
