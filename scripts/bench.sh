@@ -76,8 +76,8 @@ demo_copies() {
 grow_stores() {
   local grow=$1
   if [ -f "$grow/own/catalog.saved" ]; then
-    # Saved by an older build: its catalog schema is brought to this binary's once, here, untimed
-    # (as a team's catalog is migrated once), not in every timed publish.
+    # Saved by an older build: its catalog is brought to this binary's (migrations, indexes) once,
+    # here, untimed (as a team's catalog is), not in every timed publish.
     for place in big own; do SOUNDPACK_CATALOG="$grow/$place/catalog.saved" "$bin" list >/dev/null; done
     return 0
   fi

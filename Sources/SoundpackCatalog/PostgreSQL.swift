@@ -197,6 +197,10 @@ final class PostgreSQLConnection: SQLConnection {
         _ = try query("INSERT INTO soundpack_schema (version) VALUES (?)", [.integer(version)])
     }
 
+    func hasIndex(_ name: String) throws(SoundpackError) -> Bool {
+        try !query("SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?", [.text(name)]).isEmpty
+    }
+
     /// A session-level advisory lock of `scope` of the store: one writer of it at a time on every
     /// machine, held across transactions until released, and freed by the server when the
     /// connection ends (a killed publisher never leaves it held). The index's key is the one the
@@ -353,11 +357,6 @@ final class PostgreSQLConnection: SQLConnection {
             BEFORE UPDATE OF phrases ON versions
             FOR EACH ROW WHEN (OLD.published_at IS NOT NULL AND OLD.phrases IS NOT NULL)
             EXECUTE FUNCTION soundpack_refuse('published versions are immutable');
-        """,
-        // 8: each pack's counts of published and yanked versions (what index.json's rewrite compares
-        // with the index) from an index of those three columns alone, not from every version row.
-        """
-        CREATE INDEX versions_published_by_pack ON versions (pack_id, published_at, yanked);
         """,
     ]
 }

@@ -23,6 +23,8 @@ package protocol SQLConnection: AnyObject {
     /// The schema version recorded in the database (0 when new); call inside a write transaction.
     func schemaVersion() throws(SoundpackError) -> Int64
     func setSchemaVersion(_ version: Int64) throws(SoundpackError)
+    /// Whether the database has an index of this name.
+    func hasIndex(_ name: String) throws(SoundpackError) -> Bool
     /// A lock of the store that writers on every machine honour, or nil.
     func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)?
 }
@@ -30,7 +32,7 @@ package protocol SQLConnection: AnyObject {
 /// The catalog, on any `SQLConnection`. One connection per instance; open one per process or thread.
 public class SQLCatalog: Catalog {
     /// The schema this binary writes; a catalog with a higher version is refused.
-    package static let schemaVersion: Int64 = 8
+    package static let schemaVersion: Int64 = 7
     let db: any SQLConnection
 
     /// The database's file path or its URL without secrets (`Catalog`).
@@ -55,8 +57,25 @@ public class SQLCatalog: Catalog {
                 try db.execute(db.migrations[Int(version)])
                 try db.setSchemaVersion(version + 1)
             }
+            for (name, definition) in Self.queryIndexes where try !db.hasIndex(name) {
+                // Only a speed-up: a role that may not make it (on PostgreSQL, one that does not own
+                // the table) uses the catalog without it.
+                do { try db.execute("SAVEPOINT query_index; CREATE INDEX \(name) ON \(definition); RELEASE SAVEPOINT query_index") } catch {
+                    try db.execute("ROLLBACK TO SAVEPOINT query_index; RELEASE SAVEPOINT query_index")
+                }
+            }
         }
     }
+
+    /// Indexes that only make queries cheaper, created where missing whenever a catalog is opened,
+    /// outside the numbered migrations: they change no row and no answer, so a catalog that has
+    /// them is the same schema to every soundpack (an older one keeps them up to date and never
+    /// refuses the catalog for them).
+    package static let queryIndexes: [(name: String, definition: String)] = [
+        // Each pack's counts of published and yanked versions (what index.json's rewrite compares
+        // with the index) from these three columns, not from every version row.
+        ("versions_published_by_pack", "versions (pack_id, published_at, yanked)"),
+    ]
 
     /// Runs `body` in one write transaction holding the locks of `packs`; rolls back on any error.
     private func write<T>(locking packs: [String], _ body: () throws -> T) throws(SoundpackError) -> T {
@@ -316,7 +335,7 @@ public class SQLCatalog: Catalog {
                   [.text(id), .text(version.description)]).isEmpty
     }
 
-    /// The query of `publishedCounts()`: it reads the index of migration 8, not the version rows.
+    /// The query of `publishedCounts()`: SQLite answers it from `versions_published_by_pack` alone.
     package static let publishedCountsQuery = """
         SELECT pack_id, COUNT(*) AS versions, SUM(CASE WHEN yanked = 1 THEN 1 ELSE 0 END) AS yanked
         FROM versions WHERE published_at IS NOT NULL GROUP BY pack_id

@@ -80,6 +80,10 @@ final class SQLiteConnection: SQLConnection {
 
     func setSchemaVersion(_ version: Int64) throws(SoundpackError) { try execute("PRAGMA user_version = \(version)") }
 
+    func hasIndex(_ name: String) throws(SoundpackError) -> Bool {
+        try !query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [.text(name)]).isEmpty
+    }
+
     /// One machine: the store's own lock serves.
     func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)? { nil }
 
@@ -211,11 +215,6 @@ final class SQLiteConnection: SQLConnection {
             BEFORE UPDATE OF phrases ON versions
             WHEN OLD.published_at IS NOT NULL AND OLD.phrases IS NOT NULL
             BEGIN SELECT RAISE(ABORT, 'published versions are immutable'); END;
-        """,
-        // 8: each pack's counts of published and yanked versions (what index.json's rewrite compares
-        // with the index) from an index of those three columns alone, not from every version row.
-        """
-        CREATE INDEX versions_published_by_pack ON versions (pack_id, published_at, yanked);
         """,
     ]
 }

@@ -49,7 +49,7 @@ extension StoreIndex {
     /// layout, so the output is what writing them again would give, and an index of thousands of
     /// versions is not rewritten for one.
     package func plainJSON(keeping earlier: IndexSkim?, replacing: Set<String>) -> Data? {
-        plainJSONPieces(keeping: earlier, replacing: replacing).map { $0.count == 1 ? $0[0] : $0.reduce(into: Data()) { $0.append($1) } }
+        plainJSONPieces(keeping: earlier, replacing: replacing)?.joinedBytes
     }
 
     /// `plainJSON(keeping:replacing:)` in pieces, in order: each run of entries kept side by side
@@ -99,6 +99,17 @@ extension StoreIndex {
         guard let data = try? encoder.encode(Dictionary(uniqueKeysWithValues: keys.map { ($0, 0) })) else { return false }
         return String(decoding: data, as: UTF8.self) == "{" + keys.sorted(by: bytewise).map { "\"\($0)\":0" }.joined(separator: ",") + "}"
     }()
+}
+
+extension [Data] {
+    /// The pieces' bytes one after another, in one buffer of their whole size (the one piece
+    /// itself when there is one).
+    package var joinedBytes: Data {
+        if count == 1 { return self[0] }
+        var joined = Data(capacity: reduce(0) { $0 + $1.count })
+        for piece in self { joined.append(piece) }
+        return joined
+    }
 }
 
 /// index.json's bytes as pieces: what the writer writes, and runs of an earlier index's entries,

@@ -209,7 +209,8 @@ public struct Store: Sendable {
     }
 
     /// The store's index.json, nil when there is none yet, decoded whole.
-    /// It is read each time; the same bytes as the last read are not decoded again.
+    /// It is looked at each time (a folder's compared with the bytes last read, any other store's
+    /// read again); the same bytes as the last read are not decoded again.
     package func readIndex() throws(SoundpackError) -> StoreIndex? { try readIndex(skimming: false)?.index }
 
     /// index.json with only the entries of `packs` (those it lists): what a publish or a yank of
@@ -224,7 +225,7 @@ public struct Store: Sendable {
     private func readIndex(skimming: Bool) throws(SoundpackError) -> IndexRead? {
         // A folder's index.json that still holds the bytes last read is compared, not read again.
         if let folder = backend as? DirectoryStore, let last = lastIndex.last(skimmed: skimming),
-           try PhaseTimes.measure("index.json read", { () throws(SoundpackError) in
+           try PhaseTimes.measure("index.json compared with the last read", { () throws(SoundpackError) in
                try folder.holds(StoreLayout.index, exactly: last.data, atMost: StoreLimits.indexBytes)
            }) {
             return last.read
@@ -286,7 +287,7 @@ public struct Store: Sendable {
         try PhaseTimes.measure("index.json written and synced") { () throws(SoundpackError) in
             // A folder writes the pieces one after another; anything else takes them joined.
             if let folder = backend as? DirectoryStore, pieces.count > 1 { try folder.write(StoreLayout.index, pieces: pieces) } else {
-                try backend.write(StoreLayout.index, pieces.count == 1 ? pieces[0] : pieces.reduce(into: Data()) { $0.append($1) })
+                try backend.write(StoreLayout.index, pieces.joinedBytes)
             }
         }
     }
@@ -517,6 +518,12 @@ package final class DirectoryStore: StoreBackend {
     }
 
     package func read(_ key: String, atMost cap: Int) throws(SoundpackError) -> Data? {
+        try readable(key) { () throws(SoundpackError) in try CappedFile.readData(path(key), cap: cap, what: (key as NSString).lastPathComponent) }
+    }
+
+    /// `read(key)` by `body` when `key` is a file, checked as every reader checks it first (no
+    /// symbolic link on its way, nothing but a regular file); nil when there is none.
+    private func readable<T>(_ key: String, _ body: () throws(SoundpackError) -> T) throws(SoundpackError) -> T? {
         try StoreLayout.checkKey(key, in: location)
         if let kind = linkKind(key) { throw Self.notAFile(path(key), kind) }
         switch FileKind.of(path(key)) {
@@ -524,7 +531,7 @@ package final class DirectoryStore: StoreBackend {
         case .other(let kind)?: throw Self.notAFile(path(key), kind)
         case .regular?: break
         }
-        do { return try CappedFile.readData(path(key), cap: cap, what: (key as NSString).lastPathComponent) } catch {
+        do { return try body() } catch {
             throw error.cause(of: .environment, "cannot read \(path(key))", joint: .colon)
         }
     }
@@ -532,16 +539,9 @@ package final class DirectoryStore: StoreBackend {
     /// Whether `key` holds exactly `known`'s bytes (read and compared a piece at a time; checked
     /// and refused as `read` checks and refuses it); false when there is no file.
     package func holds(_ key: String, exactly known: Data, atMost cap: Int) throws(SoundpackError) -> Bool {
-        try StoreLayout.checkKey(key, in: location)
-        if let kind = linkKind(key) { throw Self.notAFile(path(key), kind) }
-        switch FileKind.of(path(key)) {
-        case nil: if errno == ENOENT || errno == ENOTDIR { return false }
-        case .other(let kind)?: throw Self.notAFile(path(key), kind)
-        case .regular?: break
-        }
-        do { return try CappedFile.holds(path(key), exactly: known, cap: cap, what: (key as NSString).lastPathComponent) } catch {
-            throw error.cause(of: .environment, "cannot read \(path(key))", joint: .colon)
-        }
+        try readable(key) { () throws(SoundpackError) in
+            try CappedFile.holds(path(key), exactly: known, cap: cap, what: (key as NSString).lastPathComponent)
+        } ?? false
     }
 
     package func digest(_ key: String) throws(SoundpackError) -> StoredFile? {

@@ -78,24 +78,33 @@ extension ProcessInfo {
 }
 
 /// A value made on a thread of its own from the moment it is created, while the caller goes on
-/// with other work; `value` waits for it.
+/// with other work; `value` waits for it. It is not let go before the value is made, so its
+/// thread never outlives its owner's use of it.
 package final class Background<Value: Sendable>: Sendable {
-    private let result = Mutex<Value?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    private final class State: Sendable {
+        let result = Mutex<Value?>(nil)
+        let done = DispatchSemaphore(value: 0)
+    }
+    private let state = State()
 
     package init(_ make: @escaping @Sendable () -> Value) {
+        let state = self.state
         Thread {
             let value = make()
-            self.result.withLock { $0 = value }
-            self.done.signal()
+            state.result.withLock { $0 = value }
+            state.done.signal()
         }.start()
     }
 
     /// The value, once made: the first call waits for it, later ones do not.
     package var value: Value {
-        if let value = result.withLock({ $0 }) { return value }
-        done.wait()
-        done.signal()  // for a caller on another thread waiting at the same time
-        return result.withLock { $0! }
+        if let value = state.result.withLock({ $0 }) { return value }
+        state.done.wait()
+        state.done.signal()  // for a caller on another thread waiting at the same time
+        return state.result.withLock { $0! }
+    }
+
+    deinit {
+        if state.result.withLock({ $0 == nil }) { state.done.wait() }
     }
 }

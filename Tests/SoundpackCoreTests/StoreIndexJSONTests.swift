@@ -172,6 +172,35 @@ import Testing
         #expect(copied > 300 && skimmed > 100)
     }
 
+    /// Three packs, written again with one rebuilt or one added: kept entries side by side are one
+    /// piece, a slice of the earlier bytes, and never run across an entry written between them.
+    @Test func keptEntriesSideBySideAreOnePiece() throws {
+        let version = StoreIndex.Version(digest: "d", manifest: "m", manifestSha256: "s", publishedAt: "p", yanked: false, yankReason: nil)
+        let pack = StoreIndex.Pack(latest: "1.0.0", versions: ["1.0.0": version])
+        let earlier = StoreIndex(packs: ["a": pack, "b": pack, "c": pack])
+        let data = try #require(earlier.plainJSON())
+        let skim = try #require(StoreIndex.skim(data))
+        func text(_ piece: Data) -> String { String(decoding: piece, as: UTF8.self) }
+        // b rebuilt: a alone, b written, c alone.
+        var yanked = pack
+        yanked.versions["1.0.0"]?.yanked = true
+        var whole = earlier
+        whole.packs["b"] = yanked
+        let rebuilt = try #require(StoreIndex(packs: ["b": yanked]).plainJSONPieces(keeping: skim, replacing: ["b"]))
+        #expect(rebuilt.count == 5 && rebuilt.joinedBytes == whole.plainJSON())
+        #expect(text(rebuilt[1]).hasPrefix("    \"a\" : {") && text(rebuilt[1]).hasSuffix("}") && !text(rebuilt[1]).contains("\"b\""))
+        #expect(text(rebuilt[3]).hasPrefix("    \"c\" : {"))
+        // a0 added between a and b: a alone, a0 written, then b and c together.
+        whole = earlier
+        whole.packs["a0"] = pack
+        let added = try #require(StoreIndex(packs: ["a0": pack]).plainJSONPieces(keeping: skim, replacing: []))
+        #expect(added.count == 5 && added.joinedBytes == whole.plainJSON())
+        #expect(text(added[2]).contains("\"a0\"") && text(added[3]).hasPrefix("    \"b\" : {") && text(added[3]).contains("\"c\" : {"))
+        // Nothing changed: one run of all three between the header and the end.
+        let kept = try #require(StoreIndex(packs: [:]).plainJSONPieces(keeping: skim, replacing: []))
+        #expect(kept.count == 3 && kept.joinedBytes == data)
+    }
+
     static let ownLayout = """
         {
           "packs" : {

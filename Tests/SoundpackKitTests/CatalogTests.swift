@@ -202,20 +202,63 @@ import Testing
         #expect(clip.truePeakDbtp != nil)
     }
 
-    /// index.json's rewrite counts each pack's published and yanked versions: from migration 8's
-    /// index of (pack_id, published_at, yanked) alone, not from every version row (a table of
-    /// 5,000 versions was read row by row through the (pack_id, version) index before).
+    /// A role that may use the tables but not make an index on them (it does not own them) opens a
+    /// catalog without the index: the index only makes a query cheaper.
+    @Test(.enabled(if: CatalogBackend.postgresURL != nil))
+    func aRoleThatMayNotMakeTheIndexUsesTheCatalogWithoutIt() throws {
+        let folder = TemporaryFolder()
+        let location = try CatalogBackend.postgresql.freshLocation(in: folder)
+        let role = "runner_\(UInt32.random(in: 0...UInt32.max))"
+        do {
+            let owner = try CatalogBackend.postgresql.open(location)
+            try owner.db.execute("""
+                DROP INDEX versions_published_by_pack;
+                CREATE ROLE \(role) LOGIN;
+                GRANT CREATE, USAGE ON SCHEMA public TO \(role);
+                GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \(role);
+                GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO \(role);
+                """)
+        }
+        let url = try #require(URLComponents(string: location))
+        var asRole = url
+        asRole.user = role
+        let catalog = try CatalogBackend.postgresql.open(try #require(asRole.string))
+        #expect(try !catalog.db.hasIndex("versions_published_by_pack"))
+        try catalog.recordValidations([CatalogTests.demoReport()], strict: false, toolVersion: "test", at: Date())
+        #expect(try catalog.publishedCounts().isEmpty)
+        #expect(try catalog.packs().map(\.id) == ["wechat"])
+    }
+
+    /// index.json's rewrite counts each pack's published and yanked versions from the index of
+    /// (pack_id, published_at, yanked): SQLite from it alone, not from every version row (a table of
+    /// 5,000 versions was read row by row through the (pack_id, version) index before). The index is made where it
+    /// is missing, a catalog written before it included, and the schema version stays what older
+    /// soundpack binaries accept.
     @Test(arguments: CatalogBackend.available)
     func publishedCountsReadAnIndexAlone(_ backend: CatalogBackend) throws {
         let folder = TemporaryFolder()
-        let catalog = try backend.open(try backend.freshLocation(in: folder))
+        let location = try backend.freshLocation(in: folder)
+        do {
+            let catalog = try backend.open(location)
+            #expect(try catalog.db.hasIndex("versions_published_by_pack"))
+            try catalog.db.execute("DROP INDEX versions_published_by_pack")
+            #expect(try !catalog.db.hasIndex("versions_published_by_pack"))
+        }
+        let catalog = try backend.open(location)
+        #expect(try catalog.db.schemaVersion() == 7)
+        #expect(try catalog.db.hasIndex("versions_published_by_pack"))
+        if backend == .postgresql {
+            // The planner may read a small table whole; barred from that, it reads the index.
+            try catalog.db.execute("SET enable_seqscan = off")
+        }
+        let explain = backend == .sqlite ? "EXPLAIN QUERY PLAN" : "EXPLAIN"
+        let plan = try catalog.db.query("\(explain) \(SQLCatalog.publishedCountsQuery)", [])
+            .map { row in try row.text(backend == .sqlite ? "detail" : "QUERY PLAN") }
         if backend == .sqlite {
-            let plan = try catalog.db.query("EXPLAIN QUERY PLAN \(SQLCatalog.publishedCountsQuery)", []).map { try $0.text("detail") }
             #expect(plan == ["SCAN versions USING COVERING INDEX versions_published_by_pack"])
         } else {
-            let definition = try catalog.db.query("SELECT indexdef FROM pg_indexes WHERE indexname = 'versions_published_by_pack'", []).map { try $0.text("indexdef") }
-            #expect(definition.count == 1)
-            #expect(definition.first?.hasSuffix("(pack_id, published_at, yanked)") == true, "\(definition)")
+            // Index-only where its visibility map allows; a bitmap scan of it on a table not yet vacuumed.
+            #expect(plan.contains { $0.contains("Scan using versions_published_by_pack") || $0.contains("Scan on versions_published_by_pack") }, "\(plan)")
         }
     }
 }

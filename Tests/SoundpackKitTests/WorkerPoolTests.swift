@@ -2,6 +2,7 @@
 // a value made in the background while the caller goes on.
 
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 @testable import SoundpackKit
@@ -41,5 +42,20 @@ import Testing
         #expect(values == [true, true, true, true])
         #expect(background.value)
         #expect(made.load(ordering: .relaxed) == 1)
+    }
+
+    /// Let go before its value is made (nobody asked for it), it waits for it: no read of a store
+    /// goes on behind the caller's back once the caller is done with it.
+    @Test func aBackgroundLetGoWaitsForItsValue() {
+        let made = Atomic<Bool>(false)
+        do {
+            _ = Background { () -> Int in
+                Thread.sleep(forTimeInterval: 0.05)
+                made.store(true, ordering: .relaxed)
+                return 0
+            }
+        }
+        let wasMade = made.load(ordering: .relaxed)
+        #expect(wasMade)
     }
 }

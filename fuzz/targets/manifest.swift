@@ -55,9 +55,9 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         precondition(StoreIndex(packs: [:]).plainJSON(keeping: skim, replacing: []) == bytes, "copied entries give the same bytes")
         // One entry built again between the copied ones (split into runs around it) gives them too.
-        if let id = skim.entries.keys.min(by: { $0.utf8.count < $1.utf8.count }), let pack = skim.pack(id) {
+        if let id = skim.entries.keys.min(by: { ($0.utf8.count, $0) < ($1.utf8.count, $1) }), let pack = skim.pack(id) {
             let pieces = StoreIndex(packs: [id: pack]).plainJSONPieces(keeping: skim, replacing: [id])
-            precondition(pieces?.reduce(into: Data()) { $0.append($1) } == bytes, "an entry built again between copied ones gives the same bytes")
+            precondition(pieces?.joinedBytes == bytes, "an entry built again between copied ones gives the same bytes")
         }
     }
     if let index = try? ManifestRefresher.decodeIndex(bytes) {
