@@ -286,7 +286,7 @@ public struct Store: Sendable {
         }
         try PhaseTimes.measure("index.json written and synced") { () throws(SoundpackError) in
             // A folder writes the pieces one after another; anything else takes them joined.
-            if let folder = backend as? DirectoryStore, pieces.count > 1 { try folder.write(StoreLayout.index, pieces: pieces) } else {
+            if let folder = backend as? DirectoryStore { try folder.write(StoreLayout.index, pieces: pieces) } else {
                 try backend.write(StoreLayout.index, pieces.joinedBytes)
             }
         }
