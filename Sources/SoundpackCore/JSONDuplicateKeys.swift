@@ -57,13 +57,19 @@ public enum JSONDuplicateKeys {
     /// The first duplicate key or trailing comma in `bytes`, or nil when there is none (or the text
     /// is not JSON, which the parser then reports).
     public static func first(in bytes: some Collection<UInt8>) -> StrictJSONProblem? {
-        scan(Array(bytes)).problem
+        scan(Array(bytes), locating: false).problem
     }
 
     /// Where each key is written, by its dotted path (`clips.十`, `grammarOptions.two`); the first
     /// occurrence when a key repeats. Keys nested deeper than `locatedDepth` are not located.
     public static func locations(in bytes: some Collection<UInt8>) -> [String: JSONKeyLocation] {
-        scan(Array(bytes), stopAtProblem: false).locations
+        scan(Array(bytes), locating: true).locations
+    }
+
+    /// `first(in:)` and `locations(in:)` from one pass: the text is scanned to its end, and the
+    /// problem is the first one met, as `first(in:)` finds it.
+    public static func firstAndLocations(in bytes: some Collection<UInt8>) -> (problem: StrictJSONProblem?, locations: [String: JSONKeyLocation]) {
+        scan(Array(bytes), locating: true)
     }
 
     /// The 1-based column, in UTF-16 code units, of a byte on the current line, counted on from
@@ -93,8 +99,10 @@ public enum JSONDuplicateKeys {
         }
     }
 
-    private static func scan(_ bytes: [UInt8], stopAtProblem: Bool = true) -> (problem: StrictJSONProblem?, locations: [String: JSONKeyLocation]) {
+    /// Locating, the scan goes on to the end past a problem, keeping the first; otherwise it stops there.
+    private static func scan(_ bytes: [UInt8], locating: Bool) -> (problem: StrictJSONProblem?, locations: [String: JSONKeyLocation]) {
         var locations: [String: JSONKeyLocation] = [:]
+        var problem: StrictJSONProblem?
         var columns = ColumnCounter()
         var stack: [Container] = []
         var line = 1
@@ -106,8 +114,9 @@ public enum JSONDuplicateKeys {
         while index < bytes.count {
             let byte = bytes[index]
             if byte != UInt8(ascii: ","), byte != UInt8(ascii: " "), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\t"), byte != UInt8(ascii: "\r") {
-                if let comma = lastComma, byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]"), stopAtProblem {
-                    return (.trailingComma(line: comma.line, column: comma.column), locations)
+                if let comma = lastComma, byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]"), problem == nil {
+                    problem = .trailingComma(line: comma.line, column: comma.column)
+                    if !locating { return (problem, locations) }
                 }
                 lastComma = nil
             }
@@ -122,7 +131,7 @@ public enum JSONDuplicateKeys {
                 stack.append(Container(isObject: byte == UInt8(ascii: "{"), keys: [:], name: name, expectingKey: byte == UInt8(ascii: "{")))
                 index += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard !stack.isEmpty else { return (nil, locations) }
+                guard !stack.isEmpty else { return (problem, locations) }
                 stack.removeLast()
                 index += 1
             case UInt8(ascii: ","):
@@ -136,36 +145,39 @@ public enum JSONDuplicateKeys {
             case UInt8(ascii: "\""):
                 let startLine = line
                 let isKey = stack.last.map { $0.isObject && $0.expectingKey } ?? false
-                let column = isKey && !stopAtProblem && stack.count <= locatedDepth ? columns.column(of: index, in: bytes) : 0
-                guard let (text, end) = readString(bytes, from: index + 1, line: &line, decode: isKey) else { return (nil, locations) }
+                let column = isKey && locating && stack.count <= locatedDepth ? columns.column(of: index, in: bytes) : 0
+                guard let (text, end) = readString(bytes, from: index + 1, line: &line, decode: isKey) else { return (problem, locations) }
                 // A raw newline inside a string (not JSON, but scanned on): the line restarts after it.
                 if line != startLine { columns.newLine(afterLastNewlineBefore: end, in: bytes) }
                 index = end
                 if isKey {
                     let key = LocatedKey(text: text, line: startLine, column: column)
-                    if let problem = record(key, in: &stack, locations: &locations, stopAtProblem: stopAtProblem) { return (problem, locations) }
+                    if let repeated = record(key, in: &stack, locations: &locations, locating: locating), problem == nil {
+                        problem = repeated
+                        if !locating { return (problem, locations) }
+                    }
                     pendingKey = (text, startLine)
                 }
             default:
                 index += 1
             }
         }
-        return (nil, locations)
+        return (problem, locations)
     }
 
     private struct LocatedKey { var text: String; var line: Int; var column: Int }
 
     /// Notes where a key is first written (when locating keys) and the line of each key in its
-    /// object; the duplicate when its object already has the key (when stopping at a problem).
+    /// object (the first, when it repeats); the duplicate when its object already has the key.
     private static func record(
-        _ key: LocatedKey, in stack: inout [Container], locations: inout [String: JSONKeyLocation], stopAtProblem: Bool
+        _ key: LocatedKey, in stack: inout [Container], locations: inout [String: JSONKeyLocation], locating: Bool
     ) -> StrictJSONProblem? {
         func path() -> String { stack.map(\.name).filter { !$0.isEmpty }.joined(separator: ".") }
-        if !stopAtProblem && stack.count <= locatedDepth {
+        if locating && stack.count <= locatedDepth {
             let keyPath = path().isEmpty ? key.text : path() + "." + key.text
             if locations[keyPath] == nil { locations[keyPath] = JSONKeyLocation(line: key.line, column: key.column) }
         }
-        if let first = stack[stack.count - 1].keys[key.text], stopAtProblem {
+        if let first = stack[stack.count - 1].keys[key.text] {
             return .duplicateKey(DuplicateJSONKey(key: key.text, path: path(), firstLine: first, secondLine: key.line))
         }
         stack[stack.count - 1].keys[key.text] = key.line

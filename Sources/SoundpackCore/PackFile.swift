@@ -87,7 +87,20 @@ public struct PackFile: Sendable, Equatable {
     public static let maxBytes = 1 << 20
 
     public init(json data: Data) throws(PackFileError) {
-        let root = try Self.checkedRoot(data)
+        try self.init(json: data, strictProblem: { JSONDuplicateKeys.first(in: data) })
+    }
+
+    /// `init(json:)`, handing back where each key is written (`JSONDuplicateKeys.locations(in:)`,
+    /// for findings that point into the file) from the one scan that looks for repeated keys; the
+    /// locations are handed back when the text is refused too.
+    public init(json data: Data, keyLocations: inout [String: JSONKeyLocation]) throws(PackFileError) {
+        let scanned = JSONDuplicateKeys.firstAndLocations(in: data)
+        keyLocations = scanned.locations
+        try self.init(json: data, strictProblem: { scanned.problem })
+    }
+
+    private init(json data: Data, strictProblem: () -> StrictJSONProblem?) throws(PackFileError) {
+        let root = try Self.checkedRoot(data, strictProblem: strictProblem)
         let fields = PackJSONFields(root: root)
         let id = try fields.string("id") ?? ""
         guard Self.isValidID(id) else {
@@ -124,7 +137,7 @@ public struct PackFile: Sendable, Equatable {
 
     /// The top-level object of pack.json: within the size cap, valid JSON, an object, no key
     /// written twice and no field pack.json does not know.
-    private static func checkedRoot(_ data: Data) throws(PackFileError) -> [String: Any] {
+    private static func checkedRoot(_ data: Data, strictProblem: () -> StrictJSONProblem?) throws(PackFileError) -> [String: Any] {
         guard data.count <= Self.maxBytes else {
             throw PackFileError(field: nil, message: "pack.json is \(data.count) bytes, above the \(Self.maxBytes >> 10) KiB cap")
         }
@@ -142,13 +155,13 @@ public struct PackFile: Sendable, Equatable {
             throw PackFileError(field: nil, message: "the top level must be a JSON object")
         }
         // A parser keeps one of two equal keys silently: the file would say two things.
-        if let problem = JSONDuplicateKeys.first(in: data) {
+        if let problem = strictProblem() {
             if case .trailingComma(let line, let column) = problem {
                 throw PackFileError(field: nil, message: problem.description, line: line, column: column)
             }
             throw PackFileError(field: problem.field, message: problem.description)
         }
-        if let unknown = root.keys.filter({ !Self.knownFields.contains($0) }).sorted().first {
+        if let unknown = root.keys.lazy.filter({ !Self.knownFields.contains($0) }).min() {
             let known = Self.knownFields.subtracting(["$schema"]).sorted()
             throw PackFileError(field: unknown, message: "unknown field\(Suggestions.didYouMean(unknown, among: known)) (known: \(known.joined(separator: ", ")))")
         }
@@ -295,12 +308,12 @@ public struct Checks: Sendable, Equatable {
         }
         let decided = setHere.union(ignore)
         for (key, value) in map {
-            let field = "checks.reasons.\(key.quoted(limit: 40))"
+            var field: String { "checks.reasons.\(key.quoted(limit: 40))" }
             guard decided.contains(key) else {
                 let hint = decided.isEmpty ? "this pack sets none" : "it sets \(decided.sorted().joined(separator: ", "))"
                 throw PackFileError(field: field, message: "is a reason for a check this pack does not set or ignore\(Suggestions.didYouMean(key, among: Array(decided))) (\(hint))")
             }
-            guard let text = value as? String, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let text = value as? String, !text.unicodeScalars.allSatisfy(CharacterSet.whitespaces.contains) else {
                 throw PackFileError(field: field, message: "must be a sentence saying why this pack departs from the default")
             }
             guard text.count <= Self.maxReasonLength else {

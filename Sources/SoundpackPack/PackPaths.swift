@@ -10,7 +10,24 @@ package enum PackPaths {
 
     /// A clip path without `.` components or repeated slashes: `./clips//5.caf` → `clips/5.caf`.
     package static func normalized(_ path: String) -> String {
-        path.slashSeparated.filter { $0 != "." }.joined(separator: "/")
+        isNormal(path) ? path : path.slashSeparated.filter { $0 != "." }.joined(separator: "/")
+    }
+
+    /// Whether `path` is its own normal form: no component empty or `.` (so no slash at either
+    /// end, none twice), as nearly every clip path is; one pass over its bytes.
+    private static func isNormal(_ path: String) -> Bool {
+        var component = 0, dot = false, empty = true
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if component == 0 || (component == 1 && dot) { return false }
+                component = 0
+            } else {
+                dot = component == 0 && byte == UInt8(ascii: ".")
+                component += 1
+            }
+            empty = false
+        }
+        return !empty && component > 0 && !(component == 1 && dot)
     }
 
     /// Where a clip goes in a published version: its pack path under `clips/` (`shi.caf` →
@@ -62,7 +79,16 @@ package enum PackPaths {
     /// symlinks are skipped.
     package static func audioFiles(under root: URL) -> [String] {
         Folders.walk(root.path, skipHidden: true).filter { entry in
-            entry.kind == .file && audioExtensions.contains((entry.path as NSString).pathExtension.lowercased())
+            entry.kind == .file && audioExtensions.contains(pathExtension(entry.path).lowercased())
         }.map(\.path).sorted()
+    }
+
+    /// What follows the last `.` of the last component, as `NSString.pathExtension` says it
+    /// (`b.CAF` → `CAF`; `.caf` and `b.` have none), without bridging a string per file.
+    package static func pathExtension(_ path: String) -> Substring {
+        let bytes = path.utf8
+        let name = bytes.lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+        guard let dot = bytes[name...].lastIndex(of: UInt8(ascii: ".")), dot != name else { return "" }
+        return path[bytes.index(after: dot)...]
     }
 }

@@ -167,8 +167,7 @@ public struct PackInspector: Sendable {
         let manifest: PackFile
         do {
             let bytes = try PackFileLoader.read(directory: folder.path)
-            pack.packFileKeyLocations = JSONDuplicateKeys.locations(in: bytes)
-            manifest = try PackFile(json: bytes)
+            manifest = try PackFile(json: bytes, keyLocations: &pack.packFileKeyLocations)
         } catch {
             pack.packFileError = error
             return pack

@@ -172,6 +172,38 @@ import Testing
         #expect(JSONDuplicateKeys.locations(in: Data(emoji.utf8))["z"] == JSONKeyLocation(line: 1, column: 11))
     }
 
+    /// The one pass that finds the first problem and every key's place finds what the two scans
+    /// find apart: a problem first, a problem after a later key, two problems, one nested deep.
+    @Test(arguments: [
+        "{\"a\": 1, \"a\": 2, \"b\": [1,]}", "{\"a\": [1,], \"a\": 2}", "{\"x\": {\"y\": 1, \"y\": 2},\n \"z\": 3}",
+        "{\"a\": {\"b\": {\"c\": {\"d\": {\"e\": {\"f\": {\"g\": 1, \"g\": 2}}}}}}, \"h\": 1}",
+        "{\"clips\": {\"十\": \"shi.caf\"},\n\"clips\": {}}", "{\"a\": 1}", "[1, 2 ,\n ]", "{\"a\": \"x", "}{\"a\":1}",
+    ])
+    func strictJSONProblemAndLocationsInOnePass(_ text: String) {
+        let bytes = Data(text.utf8)
+        let together = JSONDuplicateKeys.firstAndLocations(in: bytes)
+        #expect(together.problem == JSONDuplicateKeys.first(in: bytes))
+        #expect(together.locations == JSONDuplicateKeys.locations(in: bytes))
+    }
+
+    /// pack.json read with its key locations gives the verdict `init(json:)` gives, and hands the
+    /// locations back when it refuses the text too.
+    @Test func packFileKeyLocationsComeWithTheVerdict() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let good = try Data(contentsOf: root.appendingPathComponent("packs/wechat/pack.json"))
+        var located: [String: JSONKeyLocation] = [:]
+        let pack = try PackFile(json: good, keyLocations: &located)
+        #expect(pack == (try PackFile(json: good)))
+        #expect(located == JSONDuplicateKeys.locations(in: good) && located["clips"] != nil)
+        let repeated = Data("{\n  \"id\": \"wechat\",\n  \"id\": \"evil\"\n}".utf8)
+        located = [:]
+        var refused: PackFileError?, alone: PackFileError?
+        do { _ = try PackFile(json: repeated, keyLocations: &located) } catch { refused = error }
+        do { _ = try PackFile(json: repeated) } catch { alone = error }
+        #expect(refused != nil && refused == alone, "\(String(describing: refused))")
+        #expect(located["id"] == JSONKeyLocation(line: 2, column: 3))
+    }
+
     @Test func xmlForbiddenCharactersAreFound() {
         #expect("微信到账 \t\n".xmlForbiddenScalar == nil)
         #expect("a\u{FFFE}".xmlForbiddenScalar == "\u{FFFE}")

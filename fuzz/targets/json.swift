@@ -15,6 +15,8 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     let problem = JSONDuplicateKeys.first(in: bytes)
     let locations = JSONDuplicateKeys.locations(in: bytes)
+    let together = JSONDuplicateKeys.firstAndLocations(in: bytes)
+    precondition(together.problem == problem && together.locations == locations, "one pass finds what the two scans find")
     for (path, location) in locations {
         precondition(location.line >= 1 && location.column >= 1, "a key location is 1-based: \(path.visible)")
     }
@@ -23,7 +25,15 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(syntax.line >= 1 && syntax.column >= 1 && !syntax.message.isEmpty, "a syntax error is placed, 1-based, and says what")
         precondition(syntax.line <= bytes.filter { $0 == 0x0A }.count + 1, "a syntax error is on a line of the text")
     }
-    _ = try? PackFile(json: bytes)
+    var located: [String: JSONKeyLocation] = [:]
+    let alone = Result { () throws(PackFileError) in try PackFile(json: bytes) }
+    let beside = Result { () throws(PackFileError) in try PackFile(json: bytes, keyLocations: &located) }
+    switch (alone, beside) {
+    case (.success, .success): break
+    case (.failure(let a), .failure(let b)): precondition(a == b, "the same error with key locations or without")
+    default: preconditionFailure("pack.json read with key locations and without gives one verdict")
+    }
+    precondition(located == locations, "pack.json's key locations are the scan's")
     _ = try? SharedManifest(data: bytes)
     _ = try? ManifestRefresher.decodeIndex(bytes)
     _ = try? ManifestRefresher.decodeManifest(bytes)
