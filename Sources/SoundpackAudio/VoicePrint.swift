@@ -279,25 +279,33 @@ struct VoicePrintMeter {
         let rate: Float = 4_000, window = 160, minLag = Int(rate / 400), maxLag = Int(rate / 70), width = window - maxLag
         let start = min(start, signal.count - 2 * window)
         guard start >= 0, let base = signal.baseAddress else { return nil }
-        var frame = [Float](repeating: 0, count: window)
-        for index in 0..<window { frame[index] = (base[start + 2 * index] + base[start + 2 * index + 1]) / 2 }
-        var normalised = [Float](repeating: 1, count: maxLag + 2)
+        // The frame and the normalised differences in one scratch buffer of the caller's stack, not the heap.
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: window + maxLag + 2) { scratch -> Double? in
+            let frame = UnsafeBufferPointer(rebasing: scratch[0..<window])
+            for index in 0..<window { scratch[index] = (base[start + 2 * index] + base[start + 2 * index + 1]) / 2 }
+            let normalised = UnsafeMutableBufferPointer(rebasing: scratch[window...])
+            normalised.initialize(repeating: 1)
+            return pitch(of: frame, normalised: normalised, rate: rate, minLag: minLag, maxLag: maxLag, width: width)
+        }
+    }
+
+    /// `pitch(_:from:)` of the 4 kHz `frame`, `normalised` (`maxLag` + 2 values, each 1) its scratch.
+    private static func pitch(of frame: UnsafeBufferPointer<Float>, normalised: UnsafeMutableBufferPointer<Float>,
+                              rate: Float, minLag: Int, maxLag: Int, width: Int) -> Double? {
         var running: Float = 0
         var found: Int?, deepest = (lag: 0, value: Float.infinity)
-        frame.withUnsafeBufferPointer { frame in
-            for lag in 1...maxLag + 1 {
-                let difference = Self.yinDifference(frame, width: width, lag: lag)
-                running += difference
-                normalised[lag] = running > 0 ? difference * Float(lag) / running : 1
-                guard lag <= maxLag else { break }
-                if lag >= minLag {
-                    if found != nil {
-                        if normalised[lag] < normalised[lag - 1] { found = lag } else { break }
-                    } else if normalised[lag] < 0.25 {
-                        found = lag
-                    }
-                    if normalised[lag] < deepest.value { deepest = (lag, normalised[lag]) }
+        for lag in 1...maxLag + 1 {
+            let difference = Self.yinDifference(frame, width: width, lag: lag)
+            running += difference
+            normalised[lag] = running > 0 ? difference * Float(lag) / running : 1
+            guard lag <= maxLag else { break }
+            if lag >= minLag {
+                if found != nil {
+                    if normalised[lag] < normalised[lag - 1] { found = lag } else { break }
+                } else if normalised[lag] < 0.25 {
+                    found = lag
                 }
+                if normalised[lag] < deepest.value { deepest = (lag, normalised[lag]) }
             }
         }
         if found == nil, deepest.value < 0.35 { found = deepest.lag }

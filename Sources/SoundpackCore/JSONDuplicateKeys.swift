@@ -49,7 +49,9 @@ public struct JSONKeyLocation: Sendable, Equatable {
 }
 
 public enum JSONDuplicateKeys {
-    private struct Container { var isObject: Bool; var keys: [String: Int]; var name: String; var expectingKey: Bool }
+    /// `path`: the dotted names of the containers down to this one (`record`'s `path()`), made
+    /// once per container and only within `locatedDepth`, where keys are located.
+    private struct Container { var isObject: Bool; var keys: [String: Int]; var name: String; var expectingKey: Bool; var path = "" }
 
     /// Key locations are kept for keys this deep at most (pack.json's are at depth 1 and 2).
     static let locatedDepth = 6
@@ -128,7 +130,12 @@ public enum JSONDuplicateKeys {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let name = pendingKey?.0 ?? (stack.last.map { $0.isObject ? "" : "[]" } ?? "")
                 pendingKey = nil
-                stack.append(Container(isObject: byte == UInt8(ascii: "{"), keys: [:], name: name, expectingKey: byte == UInt8(ascii: "{")))
+                var container = Container(isObject: byte == UInt8(ascii: "{"), keys: [:], name: name, expectingKey: byte == UInt8(ascii: "{"))
+                if locating && stack.count < locatedDepth {
+                    let outer = stack.last?.path ?? ""
+                    container.path = name.isEmpty || outer.isEmpty ? outer + name : outer + "." + name
+                }
+                stack.append(container)
                 index += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 guard !stack.isEmpty else { return (problem, locations) }
@@ -174,7 +181,8 @@ public enum JSONDuplicateKeys {
     ) -> StrictJSONProblem? {
         func path() -> String { stack.map(\.name).filter { !$0.isEmpty }.joined(separator: ".") }
         if locating && stack.count <= locatedDepth {
-            let keyPath = path().isEmpty ? key.text : path() + "." + key.text
+            let outer = stack[stack.count - 1].path
+            let keyPath = outer.isEmpty ? key.text : outer + "." + key.text
             if locations[keyPath] == nil { locations[keyPath] = JSONKeyLocation(line: key.line, column: key.column) }
         }
         if let first = stack[stack.count - 1].keys[key.text] {

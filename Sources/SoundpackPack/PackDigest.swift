@@ -20,7 +20,7 @@ package enum PackDigest {
         // the digests they had before the options existed.
         lines += manifest.grammar.chosenOptions.map { "\($0.name)=\($0.value)" }
         lines += ["maxAmount=\(manifest.maxAmount)", "profile=\(manifest.profile.rawValue)"]
-        for (key, value) in manifest.texts.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
+        for (key, value) in manifest.texts.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             lines.append("text \(key)\t\(value)")
         }
         // Phrases only when declared, so packs without them keep their digests.
@@ -34,7 +34,7 @@ package enum PackDigest {
             lines.append("sourceEngine=\(source.engine)")
             if let voice = source.voice { lines.append("sourceVoice=\(voice)") }
         }
-        for (key, path) in manifest.clips.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
+        for (key, path) in manifest.clips.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             lines.append("clip \(key)\t\(path)\t\(clipHashes[key] ?? "-")")
         }
         return lines.joined(separator: "\n") + "\n"

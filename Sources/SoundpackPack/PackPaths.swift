@@ -57,13 +57,13 @@ package enum PackPaths {
         if path.isEmpty { return "the path is empty" }
         if path.hasBytePrefix("/") || path.hasBytePrefix("~") { return "the path is absolute; write it relative to the pack folder" }
         if path.utf8.contains(UInt8(ascii: "\\")) { return "the path contains a backslash; use '/'" }
-        let components = path.slashSeparated
-        if components.contains("..") { return "the path contains '..' and could point outside the pack" }
-        let kept = components.filter { $0 != "." }
-        var joined = ""
-        for (index, component) in kept.enumerated() {
-            joined += joined.isEmpty ? component : "/" + component
-            let folder = index < kept.count - 1
+        if hasParentComponent(path) { return "the path contains '..' and could point outside the pack" }
+        // Each folder on the way (the normal path up to each slash), then the file.
+        let clean = normalized(path)
+        let ends = clean.utf8.indices.filter { clean.utf8[$0] == UInt8(ascii: "/") } + (clean.isEmpty ? [] : [clean.endIndex])
+        for (index, end) in ends.enumerated() {
+            let joined = String(clean[..<end])
+            let folder = index < ends.count - 1
             if folder && checkedFolders.contains(joined) { continue }
             var info = stat()
             let found = lstat(root + "/" + joined, &info) == 0
@@ -73,6 +73,21 @@ package enum PackPaths {
             if folder { checkedFolders.insert(joined) } else if found { size = Int(info.st_size) }
         }
         return nil
+    }
+
+    /// Whether a component of `path` is `..`.
+    private static func hasParentComponent(_ path: String) -> Bool {
+        var length = 0, dots = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if length == 2 && dots == 2 { return true }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return length == 2 && dots == 2
     }
 
     /// Regular audio files (by extension) under `root`, as sorted relative paths; hidden names and

@@ -107,7 +107,7 @@ package enum ReproducibleArchive {
             }
         }
         entries += folders.map { ($0, nil) }
-        entries.sort { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return entries
     }
 
