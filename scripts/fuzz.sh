@@ -101,6 +101,9 @@ seeds = {
     "big-keys": "{" + ",".join('"k%d":%d' % (i, i) for i in range(60000)) + "}",
     "big-nesting": "[" * (size // 2) + "]" * (size // 2),
     "big-objects": '{"a":' * (size // 6) + "1" + "}" * (size // 6),
+    # Every object, however deep, with its key twice: a scan that goes on past the first duplicate
+    # (key locations) must not spell the path of each later one.
+    "big-repeats": '{"a""a":' * (size // 8) + "1" + "}" * (size // 8),
     "big-escapes": '{"texts":{"prefix":"' + "\\u5fae" * (size // 7) + '"}}',
     "big-commas": "[" + "1," * (size // 2 - 2) + "1]",
     "big-multibyte": '{"' + "微" * (size // 4) + '":1,"x":[' + ",".join(["2"] * 1000) + "]}",

@@ -159,7 +159,7 @@ public enum JSONDuplicateKeys {
                 index = end
                 if isKey {
                     let key = LocatedKey(text: text, line: startLine, column: column)
-                    if let repeated = record(key, in: &stack, locations: &locations, locating: locating), problem == nil {
+                    if let repeated = record(key, in: &stack, locations: &locations, locating: locating, reporting: problem == nil) {
                         problem = repeated
                         if !locating { return (problem, locations) }
                     }
@@ -175,9 +175,11 @@ public enum JSONDuplicateKeys {
     private struct LocatedKey { var text: String; var line: Int; var column: Int }
 
     /// Notes where a key is first written (when locating keys) and the line of each key in its
-    /// object (the first, when it repeats); the duplicate when its object already has the key.
+    /// object (the first, when it repeats); the duplicate when its object already has the key and
+    /// `reporting` (no problem found before: a duplicate's path costs the depth, so it is made for
+    /// the first duplicate only, however many more a scan that goes on meets).
     private static func record(
-        _ key: LocatedKey, in stack: inout [Container], locations: inout [String: JSONKeyLocation], locating: Bool
+        _ key: LocatedKey, in stack: inout [Container], locations: inout [String: JSONKeyLocation], locating: Bool, reporting: Bool
     ) -> StrictJSONProblem? {
         func path() -> String { stack.map(\.name).filter { !$0.isEmpty }.joined(separator: ".") }
         if locating && stack.count <= locatedDepth {
@@ -186,6 +188,7 @@ public enum JSONDuplicateKeys {
             if locations[keyPath] == nil { locations[keyPath] = JSONKeyLocation(line: key.line, column: key.column) }
         }
         if let first = stack[stack.count - 1].keys[key.text] {
+            guard reporting else { return nil }
             return .duplicateKey(DuplicateJSONKey(key: key.text, path: path(), firstLine: first, secondLine: key.line))
         }
         stack[stack.count - 1].keys[key.text] = key.line
