@@ -103,23 +103,20 @@ public enum JSONDuplicateKeys {
 
     /// Locating, the scan goes on to the end past a problem, keeping the first; otherwise it stops there.
     private static func scan(_ bytes: [UInt8], locating: Bool) -> (problem: StrictJSONProblem?, locations: [String: JSONKeyLocation]) {
-        var locations: [String: JSONKeyLocation] = [:]
-        var problem: StrictJSONProblem?
-        var columns = ColumnCounter()
-        var stack: [Container] = []
-        var line = 1
-        var index = 0
+        var (locations, problem): ([String: JSONKeyLocation], StrictJSONProblem?) = ([:], nil)
+        var (columns, stack, line, index) = (ColumnCounter(), [Container](), 1, 0)
         var pendingKey: (String, Int)?  // the last string read in key position, until its ':'
-
         var lastComma: (line: Int, column: Int)?  // a ',' with nothing but white space after it so far
-
+        /// Keeps the first problem; whether the scan ends there.
+        func stops(at found: StrictJSONProblem) -> Bool {
+            if problem == nil { problem = found }
+            return !locating
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte != UInt8(ascii: ","), byte != UInt8(ascii: " "), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\t"), byte != UInt8(ascii: "\r") {
-                if let comma = lastComma, byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]"), problem == nil {
-                    problem = .trailingComma(line: comma.line, column: comma.column)
-                    if !locating { return (problem, locations) }
-                }
+                if let comma = lastComma, byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]"), problem == nil,
+                   stops(at: .trailingComma(line: comma.line, column: comma.column)) { return (problem, locations) }
                 lastComma = nil
             }
             switch byte {
@@ -130,12 +127,7 @@ public enum JSONDuplicateKeys {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let name = pendingKey?.0 ?? (stack.last.map { $0.isObject ? "" : "[]" } ?? "")
                 pendingKey = nil
-                var container = Container(isObject: byte == UInt8(ascii: "{"), keys: [:], name: name, expectingKey: byte == UInt8(ascii: "{"))
-                if locating && stack.count < locatedDepth {
-                    let outer = stack.last?.path ?? ""
-                    container.path = name.isEmpty || outer.isEmpty ? outer + name : outer + "." + name
-                }
-                stack.append(container)
+                stack.append(opening(byte, named: name, in: stack, locating: locating))
                 index += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 guard !stack.isEmpty else { return (problem, locations) }
@@ -159,10 +151,8 @@ public enum JSONDuplicateKeys {
                 index = end
                 if isKey {
                     let key = LocatedKey(text: text, line: startLine, column: column)
-                    if let repeated = record(key, in: &stack, locations: &locations, locating: locating, reporting: problem == nil) {
-                        problem = repeated
-                        if !locating { return (problem, locations) }
-                    }
+                    if let repeated = record(key, in: &stack, locations: &locations, locating: locating, reporting: problem == nil),
+                       stops(at: repeated) { return (problem, locations) }
                     pendingKey = (text, startLine)
                 }
             default:
@@ -170,6 +160,17 @@ public enum JSONDuplicateKeys {
             }
         }
         return (problem, locations)
+    }
+
+    /// The container a `{` or `[` opens inside `stack`, named `name`; its path made when locating
+    /// and within `locatedDepth`.
+    private static func opening(_ byte: UInt8, named name: String, in stack: [Container], locating: Bool) -> Container {
+        var container = Container(isObject: byte == UInt8(ascii: "{"), keys: [:], name: name, expectingKey: byte == UInt8(ascii: "{"))
+        if locating && stack.count < locatedDepth {
+            let outer = stack.last?.path ?? ""
+            container.path = name.isEmpty || outer.isEmpty ? outer + name : outer + "." + name
+        }
+        return container
     }
 
     private struct LocatedKey { var text: String; var line: Int; var column: Int }
