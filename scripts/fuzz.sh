@@ -104,6 +104,9 @@ seeds = {
     # Every object, however deep, with its key twice: a scan that goes on past the first duplicate
     # (key locations) must not spell the path of each later one.
     "big-repeats": '{"a""a":' * (size // 8) + "1" + "}" * (size // 8),
+    # A long name over many containers, and over many keys: key paths stay bounded, not copied each time.
+    "big-long-arrays": '{"' + "x" * (size // 2) + '":[' + "[]," * (size // 6 - 8) + "[]]}",
+    "big-long-keys": '{"' + "n" * (size // 2) + '":{' + ",".join('"k%d":0' % i for i in range(size // 26)) + "}}",
     "big-escapes": '{"texts":{"prefix":"' + "\\u5fae" * (size // 7) + '"}}',
     "big-commas": "[" + "1," * (size // 2 - 2) + "1]",
     "big-multibyte": '{"' + "微" * (size // 4) + '":1,"x":[' + ",".join(["2"] * 1000) + "]}",
@@ -113,7 +116,7 @@ for name, text in seeds.items():
     open(f"{folder}/{name}", "wb").write(data)
 PY
     "$binary" -runs=1 -timeout="$timeout" "$corpus"/big-* > "$out/$name-seeds.log" 2>&1 || { echo "fuzz: a 1 MiB JSON seed is slow or crashes" >&2; tail -5 "$out/$name-seeds.log" >&2; status=1; }
-    grep -oE 'Executed [^ ]+ in [0-9]+ ms' "$out/$name-seeds.log" | sed -E 's#Executed .*/(big-[a-z]+) in#  json seed \1:#' || true
+    grep -oE 'Executed [^ ]+ in [0-9]+ ms' "$out/$name-seeds.log" | sed -E 's#Executed .*/(big-[a-z-]+) in#  json seed \1:#' || true
   fi
   if "$binary" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout="$timeout" -max_len="$max_len" \
       -artifact_prefix="$out/crashes/$name/" "$corpus" >"$log" 2>&1; then

@@ -50,11 +50,16 @@ public struct JSONKeyLocation: Sendable, Equatable {
 
 public enum JSONDuplicateKeys {
     /// `path`: the dotted names of the containers down to this one (`record`'s `path()`), made
-    /// once per container and only within `locatedDepth`, where keys are located.
-    private struct Container { var isObject: Bool; var keys: [String: Int]; var name: String; var expectingKey: Bool; var path = "" }
+    /// once per container, only within `locatedDepth` and `locatedPathBytes`, where keys are
+    /// located; nil elsewhere.
+    private struct Container { var isObject: Bool; var keys: [String: Int]; var name: String; var expectingKey: Bool; var path: String? }
 
     /// Key locations are kept for keys this deep at most (pack.json's are at depth 1 and 2).
     static let locatedDepth = 6
+    /// Key locations are kept for dotted paths this long at most (bytes): pack.json's are a few
+    /// dozen. Every path made is at most this long, so a text of long names and many keys or
+    /// containers costs time and memory in proportion to its length, not to the product.
+    static let locatedPathBytes = 512
 
     /// The first duplicate key or trailing comma in `bytes`, or nil when there is none (or the text
     /// is not JSON, which the parser then reports).
@@ -63,7 +68,8 @@ public enum JSONDuplicateKeys {
     }
 
     /// Where each key is written, by its dotted path (`clips.十`, `grammarOptions.two`); the first
-    /// occurrence when a key repeats. Keys nested deeper than `locatedDepth` are not located.
+    /// occurrence when a key repeats. Keys nested deeper than `locatedDepth`, or whose path is
+    /// longer than `locatedPathBytes`, are not located.
     public static func locations(in bytes: some Collection<UInt8>) -> [String: JSONKeyLocation] {
         scan(Array(bytes), locating: true).locations
     }
@@ -144,7 +150,7 @@ public enum JSONDuplicateKeys {
             case UInt8(ascii: "\""):
                 let startLine = line
                 let isKey = stack.last.map { $0.isObject && $0.expectingKey } ?? false
-                let column = isKey && locating && stack.count <= locatedDepth ? columns.column(of: index, in: bytes) : 0
+                let column = isKey && stack.count <= locatedDepth && stack.last?.path != nil ? columns.column(of: index, in: bytes) : 0
                 guard let (text, end) = readString(bytes, from: index + 1, line: &line, decode: isKey) else { return (problem, locations) }
                 // A raw newline inside a string (not JSON, but scanned on): the line restarts after it.
                 if line != startLine { columns.newLine(afterLastNewlineBefore: end, in: bytes) }
@@ -162,15 +168,21 @@ public enum JSONDuplicateKeys {
         return (problem, locations)
     }
 
-    /// The container a `{` or `[` opens inside `stack`, named `name`; its path made when locating
-    /// and within `locatedDepth`.
+    /// The container a `{` or `[` opens inside `stack`, named `name`; its path made when locating,
+    /// within `locatedDepth`, and no longer than `locatedPathBytes`.
     private static func opening(_ byte: UInt8, named name: String, in stack: [Container], locating: Bool) -> Container {
-        var container = Container(isObject: byte == UInt8(ascii: "{"), keys: [:], name: name, expectingKey: byte == UInt8(ascii: "{"))
-        if locating && stack.count < locatedDepth {
-            let outer = stack.last?.path ?? ""
-            container.path = name.isEmpty || outer.isEmpty ? outer + name : outer + "." + name
+        var container = Container(isObject: byte == UInt8(ascii: "{"), keys: [:], name: name, expectingKey: byte == UInt8(ascii: "{"), path: nil)
+        if locating && stack.count < locatedDepth, let outer = stack.isEmpty ? "" : stack[stack.count - 1].path {
+            container.path = dotted(outer, name)
         }
         return container
+    }
+
+    /// `outer.name` (either alone when the other is empty); nil when longer than `locatedPathBytes`.
+    private static func dotted(_ outer: String, _ name: String) -> String? {
+        let dot = outer.isEmpty || name.isEmpty ? 0 : 1
+        guard outer.utf8.count + dot + name.utf8.count <= locatedPathBytes else { return nil }
+        return dot == 0 ? outer + name : outer + "." + name
     }
 
     private struct LocatedKey { var text: String; var line: Int; var column: Int }
@@ -183,8 +195,9 @@ public enum JSONDuplicateKeys {
         _ key: LocatedKey, in stack: inout [Container], locations: inout [String: JSONKeyLocation], locating: Bool, reporting: Bool
     ) -> StrictJSONProblem? {
         func path() -> String { stack.map(\.name).filter { !$0.isEmpty }.joined(separator: ".") }
-        if locating && stack.count <= locatedDepth {
-            let outer = stack[stack.count - 1].path
+        // A key's path keeps an empty key (`clips.`), as a container's leaves out an empty name.
+        if locating && stack.count <= locatedDepth, let outer = stack[stack.count - 1].path,
+           outer.utf8.count + 1 + key.text.utf8.count <= locatedPathBytes {
             let keyPath = outer.isEmpty ? key.text : outer + "." + key.text
             if locations[keyPath] == nil { locations[keyPath] = JSONKeyLocation(line: key.line, column: key.column) }
         }

@@ -99,9 +99,12 @@ package enum PackPaths {
     }
 
     /// What follows the last `.` of the last component, as `NSString.pathExtension` says it
-    /// (`b.CAF` → `CAF`; `.caf` and `b.` have none), without bridging a string per file.
+    /// (`b.CAF` → `CAF`; `.caf` and `b.` have none), without bridging an ASCII path (nearly every
+    /// file's) to `NSString`. Any other path is bridged: Foundation reads it by characters, and a
+    /// character may join a `.` to the scalar before it (U+0600 is one that does).
     package static func pathExtension(_ path: String) -> Substring {
         let bytes = path.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }), bytes.last != UInt8(ascii: "/") else { return Substring((path as NSString).pathExtension) }
         let name = bytes.lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
         guard let dot = bytes[name...].lastIndex(of: UInt8(ascii: ".")), dot != name else { return "" }
         return path[bytes.index(after: dot)...]

@@ -186,6 +186,21 @@ import Testing
         #expect(together.locations == JSONDuplicateKeys.locations(in: bytes))
     }
 
+    /// Key locations by their dotted paths, written out: nested objects, an object in an array
+    /// (`[]`), an empty key; a path longer than `locatedPathBytes` is not located, nor anything under it.
+    @Test func keyLocationsNameNestedPaths() {
+        let text = "{\"clips\": {\"十\": \"a\", \"\": \"b\"},\n \"x\": [{\"y\": 1}], \"grammarOptions\": {\"two\": true}}"
+        let locations = JSONDuplicateKeys.locations(in: Data(text.utf8))
+        #expect(locations == [
+            "clips": JSONKeyLocation(line: 1, column: 2), "clips.十": JSONKeyLocation(line: 1, column: 12), "clips.": JSONKeyLocation(line: 1, column: 22),
+            "x": JSONKeyLocation(line: 2, column: 2), "x.[].y": JSONKeyLocation(line: 2, column: 9),
+            "grammarOptions": JSONKeyLocation(line: 2, column: 19), "grammarOptions.two": JSONKeyLocation(line: 2, column: 38),
+        ])
+        let long = String(repeating: "n", count: JSONDuplicateKeys.locatedPathBytes)
+        let longText = "{\"\(long)\": {\"k\": [{\"j\": 1}]}, \"short\": {\"k\": 2}, \"\(long.dropLast())\": 3}"
+        #expect(Set(JSONDuplicateKeys.locations(in: Data(longText.utf8)).keys) == ["short", "short.k", String(long.dropLast())])
+    }
+
     /// pack.json read with its key locations gives the verdict `init(json:)` gives, and hands the
     /// locations back when it refuses the text too.
     @Test func packFileKeyLocationsComeWithTheVerdict() throws {

@@ -37,7 +37,7 @@ import Testing
     }
 
     /// What follows a file name's last dot, as Foundation's `pathExtension` says it.
-    @Test(arguments: [".caf", "a/.caf", "a/b.", "a/b.CAF", "x.y/z", "a/b..caf", "a/b.tar.gz", "é.wav", "a/b.c a f", "/", "", "clips/十.caf", "a.b/.c.d"])
+    @Test(arguments: [".caf", "a/.caf", "a/b.", "a/b.CAF", "x.y/z", "a/b..caf", "a/b.tar.gz", "é.wav", "a/b.c a f", "/", "", "clips/十.caf", "a.b/.c.d", "clip\u{0600}.wav", "a.b/", "clips/x.wav/", "\u{0600}.caf"])
     func anExtensionIsFoundationsExtension(_ path: String) {
         #expect(String(PackPaths.pathExtension(path)) == (path as NSString).pathExtension, "\(path.debugDescription)")
     }
