@@ -43,7 +43,7 @@ package enum PackPaths {
 
     /// Why a clip path must not be opened, or nil: absolute, `..`, empty, or through a symlink.
     package static func unsafeReason(_ path: String, root: URL) -> String? {
-        var folders = Set<String>(), size = 0
+        var folders = Set<[UInt8]>(), size = 0
         return unsafeReason(path, root: root.path, checkedFolders: &folders, size: &size)
     }
 
@@ -52,7 +52,9 @@ package enum PackPaths {
     /// fill it, and a path is opened right after its check; what changes on disk in between is
     /// refused when the file is opened (it must be a regular file). `size` gets the size the
     /// file had when looked at (0 when it is missing).
-    package static func unsafeReason(_ path: String, root: String, checkedFolders: inout Set<String>, size: inout Int) -> String? {
+    /// The folders are told apart by their bytes (`pathKey`): two spellings of one name that
+    /// Swift's String counts as equal (`é` composed or as `e` + U+0301) are two folders on Linux.
+    package static func unsafeReason(_ path: String, root: String, checkedFolders: inout Set<[UInt8]>, size: inout Int) -> String? {
         size = 0
         if path.isEmpty { return "the path is empty" }
         if path.hasBytePrefix("/") || path.hasBytePrefix("~") { return "the path is absolute; write it relative to the pack folder" }
@@ -64,13 +66,13 @@ package enum PackPaths {
         for (index, end) in ends.enumerated() {
             let joined = String(clean[..<end])
             let folder = index < ends.count - 1
-            if folder && checkedFolders.contains(joined) { continue }
+            if folder && checkedFolders.contains(joined.pathKey) { continue }
             var info = stat()
             let found = lstat(root + "/" + joined, &info) == 0
             if found, info.st_mode & S_IFMT == S_IFLNK {
                 return "'\(joined)' is a symbolic link; clips must be regular files inside the pack"
             }
-            if folder { checkedFolders.insert(joined) } else if found { size = Int(info.st_size) }
+            if folder { checkedFolders.insert(joined.pathKey) } else if found { size = Int(info.st_size) }
         }
         return nil
     }

@@ -94,9 +94,9 @@ package struct VoiceComparison: Sendable, Equatable {
     /// `pack`'s clips compared with `earlier`, under the pack's thresholds.
     static func of(_ pack: InspectedPack, with earlier: EarlierVoices) -> VoiceComparison? {
         guard let manifest = pack.packFile else { return nil }
-        var seen = Set<String>()
+        var seen = Set<[UInt8]>()
         let now = pack.clips.compactMap { clip -> (key: String, words: String, sha256: String, print: VoicePrint)? in
-            guard let facts = clip.facts, let print = facts.print, seen.insert(PackPaths.normalized(clip.path)).inserted else { return nil }
+            guard let facts = clip.facts, let print = facts.print, seen.insert(PackPaths.normalized(clip.path).pathKey).inserted else { return nil }
             let words = clip.token.map { manifest.grammar.text(of: $0, texts: manifest.texts) } ?? manifest.texts[clip.key] ?? clip.key
             return (clip.key, words, facts.sha256, print)
         }

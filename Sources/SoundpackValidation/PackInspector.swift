@@ -175,7 +175,7 @@ public struct PackInspector: Sendable {
         pack.audioFiles = PackPaths.audioFiles(under: root)
         pack.packFile = manifest
         let book = manifest.phrasebook, grammar = manifest.grammar
-        var folders = Set<String>()
+        var folders = Set<[UInt8]>()
         // In the grammar's order (`Grammar.precedes`), each key's token looked up once.
         pack.clips = manifest.clips.map { key, path in
             var size = 0

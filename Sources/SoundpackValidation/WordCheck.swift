@@ -19,10 +19,10 @@ enum WordCheck {
         let outcome = WordRecogniser.with { recogniser -> (heard: [Int: HeardWords], note: String?, checkedNone: Bool) in
             var unknown = Set<String>(), unchecked = 0
             // Each file once, with the words of its first key.
-            var seen = Set<String>()
+            var seen = Set<[UInt8]>()
             let entries = pack.clips.enumerated().compactMap { n, clip -> (clip: Int, words: String, speech: [Int16])? in
                 guard let token = clip.token, let speech = clip.facts?.speech, !speech.isEmpty,
-                      seen.insert(PackPaths.normalized(clip.path)).inserted else { return nil }
+                      seen.insert(PackPaths.normalized(clip.path).pathKey).inserted else { return nil }
                 let text = manifest.grammar.text(of: token, texts: manifest.texts)
                 guard let words = recogniser.words(of: text) else {
                     unknown.insert(text)

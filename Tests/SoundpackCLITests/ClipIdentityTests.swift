@@ -31,6 +31,20 @@ import SoundpackTestSupport
         #expect(try Self.findings(of: "audio.wrong-word", Fixtures.repositoryRoot + "/packs/" + name, in: folder) == [])
     }
 
+    /// Two files whose names are two spellings of one String (`é` composed, `e` + U+0301) are two
+    /// files on Linux: a copy of 5 under 6 in the second is a duplicate, not the first file again.
+    @Test func aCopyUnderAnotherSpellingOfTheNameIsADuplicate() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "spelled")
+        for name in ["\u{E9}", "e\u{301}"] { try FileManager.default.copyItem(atPath: pack + "/clips/5.caf", toPath: pack + "/clips/\(name).caf") }
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            (clips["5"], clips["6"]) = ("clips/\u{E9}.caf", "clips/e\u{301}.caf")
+            object["clips"] = clips
+        }
+        #expect(try Self.duplicates("spelled", in: folder) == ["6"])
+    }
+
     /// A grammar with no recogniser here says so once, in the report's notes and on the summary line.
     @Test(arguments: [("wechat", "zh-Hans"), ("hi-in", "hi-IN")])
     func wordsNotCheckedAreSaidOnce(_ name: String, _ grammar: String) throws {

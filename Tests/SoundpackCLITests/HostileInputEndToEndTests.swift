@@ -320,6 +320,28 @@ import SoundpackKit
         #expect(result.stdout.contains("[manifest.unsafe-path]"), "\(result.stdout)")
     }
 
+    /// Two spellings of one folder name (`café` composed, `cafe` + U+0301) are one String but two
+    /// folders on Linux: the second, a link out of the pack, is looked at although the first was
+    /// found to be a folder. (Which clip is looked at first varies by run; the link's is one of 18.)
+    @Test func aLinkUnderAnotherSpellingOfACheckedFolderIsRefused() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "packs/wechat")
+        let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+        try FileManager.default.moveItem(atPath: pack + "/clips", toPath: pack + "/" + composed)
+        try FileManager.default.createDirectory(atPath: folder.file("outside"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: pack + "/" + composed + "/5.caf", toPath: folder.file("outside/5.caf"))
+        try FileManager.default.createSymbolicLink(atPath: pack + "/" + decomposed, withDestinationPath: folder.file("outside"))
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: String] ?? [:]
+            for (key, path) in clips { clips[key] = composed + "/" + (path as NSString).lastPathComponent }
+            clips["5"] = decomposed + "/5.caf"
+            object["clips"] = clips
+        }
+        let result = try Executable.run(["validate", "packs/wechat", "--no-record"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("[manifest.unsafe-path]") && result.stdout.contains("symbolic link"), "\(result.stdout)")
+    }
+
     @Test func anArchiveEntryThatLeavesTheFolderIsRefused() throws {
         let folder = TemporaryFolder()
         var tar = TarBuilder()

@@ -24,9 +24,9 @@ struct AudioDuplicate: PackRule {
         guard let manifest = pack.packFile else { return [] }
         let checks = manifest.checks
         // One entry per file (keys naming one file are one recording by choice).
-        var seen = Set<String>()
+        var seen = Set<[UInt8]>()
         let files = pack.clips.compactMap { clip -> (clip: InspectedClip, print: VoicePrint, word: String)? in
-            guard let print = clip.facts?.print, seen.insert(PackPaths.normalized(clip.path)).inserted else { return nil }
+            guard let print = clip.facts?.print, seen.insert(PackPaths.normalized(clip.path).pathKey).inserted else { return nil }
             let word = clip.token.map { manifest.grammar.text(of: $0, texts: manifest.texts) } ?? manifest.texts[clip.key] ?? clip.key
             return (clip, print, word)
         }

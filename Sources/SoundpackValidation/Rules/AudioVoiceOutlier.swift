@@ -23,9 +23,9 @@ struct AudioVoiceOutlier: PackRule {
 
     func check(_ pack: InspectedPack) -> [Finding] {
         guard let limit = pack.packFile?.checks.maxVoicePitchSemitones else { return [] }
-        var seen = Set<String>()
+        var seen = Set<[UInt8]>()
         let pitched = pack.clips.compactMap { clip -> (clip: InspectedClip, hz: Double)? in
-            guard let hz = clip.facts?.print?.voice.pitchHz, seen.insert(PackPaths.normalized(clip.path)).inserted else { return nil }
+            guard let hz = clip.facts?.print?.voice.pitchHz, seen.insert(PackPaths.normalized(clip.path).pathKey).inserted else { return nil }
             return (clip, hz)
         }
         guard pitched.count >= Self.fewestClips, let median = AudioLoudnessOutlier.median(pitched.map(\.hz)) else { return [] }
