@@ -46,17 +46,18 @@ extension Store {
         let manifest = try self.manifest(id, version)
         let grammar = manifest.readingGrammar
         let book = manifest.phrasebook
-        // Each file once, with every key that names it (in key order), as its first key's entry declares it.
-        var distinct: [(clip: StoreManifest.Clip, keys: [String])] = [], indexOfFile: [String: Int] = [:]
+        // Each file once, with every key that names it (in key order), as its first key's entry declares
+        // it; files told apart by their bytes, as two spellings of one name are two files.
+        var distinct: [(clip: StoreManifest.Clip, keys: [String])] = [], indexOfFile: [[UInt8]: Int] = [:]
         for (key, clip) in manifest.clips.sorted(by: { $0.key < $1.key }) {
-            if let index = indexOfFile[clip.file] {
+            if let index = indexOfFile[clip.file.pathKey] {
                 // A file under two keys whose manifest entries disagree is not one file.
                 guard distinct[index].clip.sha256 == clip.sha256 else {
                     throw SoundpackError.environment("\(location)/\(StoreLayout.manifest(id, version).visible) names \(clip.file.visible) with two SHA-256s (soundpack verify checks the store)")
                 }
                 distinct[index].keys.append(key)
             } else {
-                indexOfFile[clip.file] = distinct.count
+                indexOfFile[clip.file.pathKey] = distinct.count
                 distinct.append((clip, [key]))
             }
         }

@@ -56,6 +56,33 @@ import SoundpackTestSupport
         #expect(diff.stdout.contains("audio changed: 6 — sounds like the earlier 5"), "\(diff.stdout)")
     }
 
+    /// Two store files whose names are two spellings of one String (`é` composed, `e` + U+0301) are
+    /// two files: the earlier version is read, and a swap between them is named.
+    @Test func filesUnderTwoSpellingsOfANameAreTwoEarlierClips() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "one")
+        let (composed, decomposed) = ("clips/\u{E9}.caf", "clips/e\u{301}.caf")
+        try FileManager.default.moveItem(atPath: pack + "/clips/5.caf", toPath: pack + "/" + composed)
+        try FileManager.default.moveItem(atPath: pack + "/clips/6.caf", toPath: pack + "/" + decomposed)
+        try Fixtures.editManifest(pack) { object in
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            (clips["5"], clips["6"]) = (composed, decomposed)
+            object["clips"] = clips
+        }
+        let published = try Executable.run(["publish", "one"] + Self.store, in: folder.path)
+        try #require(published.status == 0, "\(published.stdout)\(published.stderr)")
+        let next = try Fixtures.copyDemoPack(into: folder, as: "next", from: pack)
+        try Fixtures.editManifest(next) { object in
+            object["version"] = "1.0.1"
+            var clips = object["clips"] as? [String: Any] ?? [:]
+            (clips["5"], clips["6"]) = (decomposed, composed)
+            object["clips"] = clips
+        }
+        let validated = try Self.validate("next", in: folder)
+        #expect(!validated.notes.contains { $0.contains("not compared") }, "\(validated.notes)")
+        #expect(validated.swapped == ["5", "6"])
+    }
+
     /// Without a store nothing is compared, and nothing is said of it.
     @Test func withoutAStoreNothingIsCompared() throws {
         let folder = TemporaryFolder()
