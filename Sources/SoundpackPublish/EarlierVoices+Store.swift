@@ -22,9 +22,19 @@ extension Store {
                 Result { () throws(SoundpackError) -> EarlierVoices? in
                     guard let pack = inspected.packFile, let versions = index?.pack(pack.id)?.versions.keys else { return nil }
                     guard let version = versions.compactMap(SemanticVersion.init).filter({ $0 < pack.version }).max() else { return nil }
-                    var known: [String: VoicePrint] = [:]
-                    for clip in inspected.clips { if let facts = clip.facts, let print = facts.print { known[facts.sha256] = print } }
-                    return try voices(of: pack.id, version, limits: limits, known: known)
+                    var known: [String: VoicePrint] = [:], paths: [String: String] = [:]
+                    for clip in inspected.clips {
+                        guard let facts = clip.facts, let print = facts.print else { continue }
+                        known[facts.sha256] = print
+                        if clip.unsafePath == nil { paths[facts.sha256] = inspected.folder.path + "/" + clip.path }
+                    }
+                    let (cap, local) = (limits.maxFileBytes, paths)
+                    return try voices(of: pack.id, version, limits: limits, known: known) { sha256 in
+                        // Read again: the bytes whose SHA-256 the pack's probe took, or none.
+                        guard let path = local[sha256], let bytes = try? AudioProbe.readCapped(path: path, cap: cap),
+                              Digest.sha256Hex(bytes) == sha256 else { return nil }
+                        return Digest.md5Hex(bytes)
+                    }
                 }
             }
         }
@@ -39,10 +49,14 @@ extension Store {
         try voices(of: id, version, limits: limits, known: [:])
     }
 
-    /// `voices(of:_:limits:)`, where a file whose SHA-256 `known` holds is read and checked all the
-    /// same, but not probed: the same bytes decode to the same samples, and so to the same print.
-    package func voices(of id: String, _ version: SemanticVersion, limits: AudioLimits,
-                        known: [String: VoicePrint]) throws(SoundpackError) -> EarlierVoices {
+    /// `voices(of:_:limits:)`, where a file whose SHA-256 `known` holds is checked all the same,
+    /// but not probed: the same bytes decode to the same samples, and so to the same print. On
+    /// object storage such a file is checked by the version folder's listing, one request for all
+    /// of them: the size its manifest declares, and an ETag that is the MD5 `md5` gives of the
+    /// pack's own bytes with that SHA-256. Any other file, and one the listing does not vouch for
+    /// (missing, another size, another MD5, an ETag that is no MD5), is read and checked.
+    package func voices(of id: String, _ version: SemanticVersion, limits: AudioLimits, known: [String: VoicePrint],
+                        md5: @escaping @Sendable (_ sha256: String) -> String? = { _ in nil }) throws(SoundpackError) -> EarlierVoices {
         let manifest = try self.manifest(id, version)
         let grammar = manifest.readingGrammar
         let book = manifest.phrasebook
@@ -68,10 +82,15 @@ extension Store {
             throw SoundpackError.environment("\(location)/\(StoreLayout.manifest(id, version).visible) declares clips of \(declared / 1_048_576) MiB or more in all, more than the \(limits.maxPackBytes / 1_048_576) MiB a pack may hold")
         }
         let probe = AudioProbe(limits: limits)
+        let listed = files.contains { known[$0.clip.sha256] != nil } ? listing(of: StoreLayout.versionFolder(id, version)) : nil
         // Eight at a time: on object storage each is a request that mostly waits.
         let results = WorkerPool.mapBlocking(files.count, workers: 8) { n -> Result<VoicePrint?, SoundpackError> in
             let clip = files[n].clip
             let file = StoreLayout.versionFile(id, version, clip.file)
+            if let print = known[clip.sha256], let object = listed?[clip.file.pathKey], object.bytes == Int64(clip.bytes),
+               let etag = object.md5, etag == md5(clip.sha256) {
+                return .success(print)
+            }
             return Result { () throws(SoundpackError) -> VoicePrint? in
                 guard let data = try backend.read(file, atMost: min(limits.maxFileBytes, max(0, clip.bytes))) else {
                     throw SoundpackError.environment("\(location)/\(file.visible) is missing (soundpack verify checks the store)")
@@ -94,5 +113,13 @@ extension Store {
             }
         }
         return EarlierVoices(version: version, clips: voices)
+    }
+
+    /// What an object store's listing says of the files of `folder`; nil for a folder store (its
+    /// files cost no request) or when the listing fails (each file is then read, and its own
+    /// error, if any, is said).
+    private func listing(of folder: String) -> [[UInt8]: ListedObject]? {
+        guard let s3 = backend as? S3Store else { return nil }
+        return try? s3.listedObjects(under: folder)
     }
 }

@@ -94,6 +94,8 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     var listPageSize = 1000
     /// Requests in flight at once while a version's files go up.
     var uploadWorkers = 6
+    /// Requests sent so far, retries included (tests count what an operation costs).
+    package let requests = Atomic<Int>(0)
     /// Whether the server honours `If-None-Match: *` on PUT; false after its first 501.
     private let conditionalPut = Atomic<Bool>(true)
     /// A valid pointer for an empty body (libcurl reads none of it).
@@ -160,6 +162,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
         var attempt = 0
         while true {
             attempt += 1
+            requests.add(1, ordering: .relaxed)
             do {
                 let response = try PhaseTimes.measure(Self.phase(method, key: key, headers: headers, attempt: attempt)) { () throws(SoundpackError) in
                     try perform(method, key: key, query: query, body: body, headers: headers, stream: streaming?(), cap: cap)
@@ -342,8 +345,24 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     }
 
     package func list() throws(SoundpackError) -> [String] {
-        let base = s3.prefix.isEmpty ? "" : s3.prefix + "/"
-        var listing = S3Listing(prefix: base, location: location, endpoint: s3.endpoint)
+        try listing(under: nil).keys.sorted()
+    }
+
+    /// Every object under `folder/` with the size and MD5 the listing gives it, keyed by its path
+    /// in the folder (one request per 1,000 objects, where reading them is one request each).
+    package func listedObjects(under folder: String) throws(SoundpackError) -> [[UInt8]: ListedObject] {
+        try listing(under: folder).objects
+    }
+
+    /// The keys under the store's prefix, or under `folder/` in it, page by page; with a folder,
+    /// each object's size and ETag too.
+    private func listing(under folder: String?) throws(SoundpackError) -> S3Listing {
+        var base = s3.prefix.isEmpty ? "" : s3.prefix + "/"
+        if let folder {
+            try StoreLayout.checkKey(folder, in: location)
+            base += folder + "/"
+        }
+        var listing = S3Listing(prefix: base, location: location, endpoint: s3.endpoint, facts: folder != nil)
         var token: String?
         repeat {
             var query = [("list-type", "2"), ("max-keys", String(listPageSize))]
@@ -353,7 +372,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
             guard response.status == 200 else { throw failure(response, "list the store") }
             token = try listing.add(page: response.body)
         } while token != nil
-        return listing.keys.sorted()
+        return listing
     }
 
     /// A version's files, each one PUT that never replaces an object, manifest.json last: readers
@@ -400,17 +419,27 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
 
     /// The text of every `<name>…</name>` element, XML entities decoded.
     static func xmlValues(_ name: String, in body: Data) -> [String] {
-        let text = String(decoding: body, as: UTF8.self)
-        var values: [String] = []
-        var rest = text[...]
-        while let open = rest.range(of: "<\(name)>"), let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex) {
-            values.append(String(rest[open.upperBound..<close.lowerBound])
-                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+        xmlValues(name, in: String(decoding: body, as: UTF8.self)[...])
+    }
+
+    /// The text of every `<name>…</name>` element of `text`, XML entities decoded.
+    static func xmlValues(_ name: String, in text: Substring) -> [String] {
+        xmlElements(name, in: text).map {
+            String($0).replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
                 .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-                .replacingOccurrences(of: "&amp;", with: "&"))
+                .replacingOccurrences(of: "&amp;", with: "&")
+        }
+    }
+
+    /// What every `<name>…</name>` element of `text` holds, as it is written (entities and all).
+    static func xmlElements(_ name: String, in text: Substring) -> [Substring] {
+        var elements: [Substring] = []
+        var rest = text
+        while let open = rest.range(of: "<\(name)>"), let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex) {
+            elements.append(rest[open.upperBound..<close.lowerBound])
             rest = rest[close.upperBound...]
         }
-        return values
+        return elements
     }
 }
 
@@ -425,16 +454,21 @@ struct S3Listing {
     /// The store and its endpoint, for messages.
     let location: String
     let endpoint: String
+    /// Whether each object's size and ETag are kept (`objects`) besides its key.
+    let facts: Bool
     private(set) var keys: [String] = []
+    /// With `facts`: each object under the prefix by its key's bytes without the prefix.
+    private(set) var objects: [[UInt8]: ListedObject] = [:]
     private var tokens = Set<String>()
     /// The greatest key of the pages so far (by bytes), nil before the first key.
     private var lastKey: [UInt8]?
     private var pages = 0
 
-    init(prefix: String, location: String, endpoint: String) {
+    init(prefix: String, location: String, endpoint: String, facts: Bool = false) {
         self.prefix = prefix
         self.location = location
         self.endpoint = endpoint
+        self.facts = facts
     }
 
     /// Takes one page (the body of a 200); returns the continuation token of the next, or nil
@@ -447,6 +481,7 @@ struct S3Listing {
         }
         keys += found.map { String(decoding: $0, as: UTF8.self) }.compactMap { $0.hasBytePrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
         if let greatest = found.max(by: { $0.lexicographicallyPrecedes($1) }) { lastKey = greatest }
+        if facts { addObjects(of: body) }
         guard S3Store.xmlValues("IsTruncated", in: body).first == "true" else { return nil }
         guard !found.isEmpty else { throw stuck("page \(pages) lists no key but says more follow") }
         guard let token = S3Store.xmlValues("NextContinuationToken", in: body).first, !token.isEmpty else {
@@ -456,9 +491,40 @@ struct S3Listing {
         return token
     }
 
+    /// Each `<Contents>` of a page with one key under the prefix, a size and an ETag: what the
+    /// listing says of that object. Anything else the server wrote is left out, never guessed.
+    private mutating func addObjects(of body: Data) {
+        for entry in S3Store.xmlElements("Contents", in: String(decoding: body, as: UTF8.self)[...]) {
+            let key = S3Store.xmlValues("Key", in: entry), size = S3Store.xmlValues("Size", in: entry)
+            guard key.count == 1, key[0].hasBytePrefix(prefix), size.count == 1, let bytes = Int64(size[0]), bytes >= 0 else { continue }
+            let etags = S3Store.xmlValues("ETag", in: entry)
+            objects[Array(key[0].utf8.dropFirst(prefix.utf8.count))] = ListedObject(bytes: bytes, md5: etags.count == 1 ? ListedObject.md5(etag: etags[0]) : nil)
+        }
+    }
+
     private func stuck(_ why: String) -> SoundpackError {
         SoundpackError(.environment, "cannot list \(location): the server's listing does not move forward", why: why,
                    hint: "the server at \(endpoint.visible) does not list as S3's ListObjectsV2 does; check the endpoint")
+    }
+}
+
+/// What a store's listing says of one object, without reading it.
+package struct ListedObject: Sendable, Equatable {
+    /// Its size in bytes.
+    package var bytes: Int64
+    /// The MD5 of its bytes (lowercase hex) where its ETag is one: S3 gives an object written in
+    /// one PUT (unencrypted or SSE-S3) its MD5 as ETag; nil for any other ETag (a multipart
+    /// upload's `…-N`, an SSE-KMS object's), which tells nothing about the bytes.
+    package var md5: String?
+
+    package init(bytes: Int64, md5: String?) { (self.bytes, self.md5) = (bytes, md5) }
+
+    /// The MD5 an ETag (`"9e10…"`, quotes and all) is, or nil when it is none.
+    static func md5(etag: String) -> String? {
+        var text = etag[...]
+        if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = text.dropFirst().dropLast() }
+        guard text.utf8.count == 32, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }) else { return nil }
+        return text.lowercased()
     }
 }
 

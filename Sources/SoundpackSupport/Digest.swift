@@ -1,4 +1,5 @@
-// SHA-256 through OpenSSL's EVP, whole or streamed; the only file that imports COpenSSL.
+// SHA-256 through OpenSSL's EVP, whole or streamed, and MD5 to read S3 listings; the only file
+// that imports COpenSSL.
 
 import COpenSSL
 import Foundation
@@ -14,6 +15,19 @@ package enum Digest {
             EVP_Digest(raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), raw.count, &out, &length, EVP_sha256(), nil)
         }
         precondition(ok == 1 && length == 32, "OpenSSL's SHA-256 failed")
+        return hex(out)
+    }
+
+    /// Lowercase hex MD5 of `bytes`: what S3 lists as the ETag of an object written in one PUT
+    /// (unencrypted or SSE-S3). Never a check of its own, only a way to tell that a listing names
+    /// bytes whose SHA-256 was checked; nil where OpenSSL offers no MD5 (a FIPS-only provider).
+    package static func md5Hex<Bytes: ContiguousBytes>(_ bytes: Bytes) -> String? {
+        var out = [UInt8](repeating: 0, count: 16)
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { raw in
+            EVP_Digest(raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), raw.count, &out, &length, EVP_md5(), nil)
+        }
+        guard ok == 1, length == 16 else { return nil }
         return hex(out)
     }
 

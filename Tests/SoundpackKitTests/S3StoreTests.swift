@@ -6,6 +6,7 @@ import Foundation
 import SoundpackCore
 @testable import SoundpackKit
 @testable import SoundpackStore
+import SoundpackSupport
 import SoundpackTestSupport
 import Testing
 
@@ -159,4 +160,114 @@ private final class Outcome: @unchecked Sendable {
     private var result: Result<[String], SoundpackError>?
     func set(_ value: Result<[String], SoundpackError>) { lock.withLock { result = value } }
     func get() -> Result<[String], SoundpackError>? { lock.withLock { result } }
+}
+
+/// A version folder's listing: each object's size and the MD5 its ETag is, by its path in the
+/// folder's bytes; what an earlier version's clips the pack holds too are checked by.
+@Suite(.enabled(if: S3TestServer.available))
+struct S3ListedObjectTests {
+    @Test func aFolderListsItsObjectsWithSizesAndMD5s() throws {
+        let url = try S3TestServer.freshStoreURL(prefix: "team/voice")
+        let store = try S3TestServer.store(url)
+        store.listPageSize = 2
+        // Pairs, not a dictionary: Swift takes the two spellings of café for one String.
+        let files = [("clips/5.caf", "five"), ("clips/caf\u{E9}.caf", "composed"), ("clips/cafe\u{301}.caf", "decomposed"),
+                     ("clips/a&b <c>.caf", "entities"), ("manifest.json", "{}")]
+        for (name, text) in files { try store.write("wechat/1.0.0/\(name)", Data(text.utf8)) }
+        try store.write("wechat/1.0.1/clips/5.caf", Data("beside".utf8))
+        try store.write("wechat/1.0.00/x", Data("a folder whose name starts alike".utf8))
+        let listed = try store.listedObjects(under: "wechat/1.0.0")
+        #expect(listed.count == files.count)
+        for (name, text) in files {
+            #expect(listed[name.pathKey] == ListedObject(bytes: Int64(text.utf8.count), md5: Digest.md5Hex(Data(text.utf8))), "\(name)")
+        }
+        #expect(throws: SoundpackError.self) { try store.listedObjects(under: "wechat/../x") }
+    }
+
+    @Test func anETagIsAnMD5OnlyWhenItIsOne() {
+        let md5 = "9e107d9d372bb6826bd81d3542a419d6"
+        #expect(ListedObject.md5(etag: "\"\(md5)\"") == md5)
+        #expect(ListedObject.md5(etag: md5.uppercased()) == md5)
+        #expect(ListedObject.md5(etag: "\"\(md5)-2\"") == nil)
+        #expect(ListedObject.md5(etag: "\"\(md5.dropLast())\"") == nil)
+        #expect(ListedObject.md5(etag: "\"\(md5.dropLast())g\"") == nil)
+        #expect(ListedObject.md5(etag: "\"") == nil)
+        #expect(ListedObject.md5(etag: "") == nil)
+        #expect(Digest.md5Hex(Data("The quick brown fox jumps over the lazy dog".utf8)) == md5)
+    }
+
+    /// A listing page the server wrote otherwise: an entry without one key and one size is left
+    /// out, an ETag that is no MD5 gives none, and entities in a key are read once.
+    @Test func entriesAreReadOnlyWhenTheyAreWhole() throws {
+        var listing = S3Listing(prefix: "voice/w/1.0.0/", location: "s3://b/voice", endpoint: "http://127.0.0.1:1", facts: true)
+        let page = """
+            <ListBucketResult><IsTruncated>false</IsTruncated>
+            <Contents><Key>voice/w/1.0.0/a&amp;lt;b</Key><Size>3</Size><ETag>&quot;9e107d9d372bb6826bd81d3542a419d6&quot;</ETag></Contents>
+            <Contents><Key>voice/w/1.0.0/b</Key><Size>-1</Size><ETag>&quot;9e107d9d372bb6826bd81d3542a419d6&quot;</ETag></Contents>
+            <Contents><Key>voice/w/1.0.0/c</Key><Key>voice/w/1.0.0/d</Key><Size>1</Size></Contents>
+            <Contents><Key>voice/w/1.0.0/e</Key><Size>4</Size><ETag>&quot;abc-2&quot;</ETag></Contents>
+            <Contents><Key>voice/w/1.0.1/f</Key><Size>4</Size></Contents>
+            </ListBucketResult>
+            """
+        #expect(try listing.add(page: Data(page.utf8)) == nil)
+        #expect(listing.objects == ["a&lt;b".pathKey: ListedObject(bytes: 3, md5: "9e107d9d372bb6826bd81d3542a419d6"),
+                                    "e".pathKey: ListedObject(bytes: 4, md5: nil)])
+    }
+}
+
+/// The clips of an earlier version in an S3 store that the pack holds too (the same SHA-256):
+/// checked by one listing of the version folder instead of a request each, and read all the
+/// same where the listing does not vouch for them.
+@Suite(.enabled(if: S3TestServer.available))
+struct S3EarlierVoicesTests {
+    static func publishedAndNext(_ folder: TemporaryFolder) throws -> (store: Store, backend: S3Store, next: InspectedPack) {
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "one")
+        let backend = try S3TestServer.store(try S3TestServer.freshStoreURL())
+        let store = Store(backend: backend)
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let outcomes = try Publisher(catalog: catalog, store: store).publish(folders: [PackFolder(absolute: pack)])
+        try #require(outcomes.map(\.status) == [.published])
+        let next = try Fixtures.copyDemoPack(into: folder, as: "next", from: pack)
+        try Fixtures.editManifest(next) { $0["version"] = "1.0.1" }
+        return (store, backend, PackInspector().inspect(folder: PackFolder(absolute: next)))
+    }
+
+    @Test func clipsThePackHoldsAreCheckedByTheListing() throws {
+        let folder = TemporaryFolder()
+        let (store, backend, next) = try Self.publishedAndNext(folder)
+        let before = backend.requests.load(ordering: .relaxed)
+        let probed = try store.voices(of: "wechat", StoreTests.v1)
+        let reading = backend.requests.load(ordering: .relaxed) - before
+        let known = try #require(try store.earlierVoices()(next).get())
+        let listing = backend.requests.load(ordering: .relaxed) - before - reading
+        #expect(known == probed)
+        // The manifest and 18 clips, against index.json, the manifest and one listing page.
+        #expect(reading == 19)
+        #expect(listing == 3)
+    }
+
+    @Test func aKnownClipAlteredInTheStoreIsStillAnError() throws {
+        let folder = TemporaryFolder()
+        let (store, backend, next) = try Self.publishedAndNext(folder)
+        try backend.write("wechat/1.0.0/clips/5.caf", Data("not the clip".utf8))
+        guard case .failure(let error) = store.earlierVoices()(next) else {
+            Issue.record("an altered clip of 1.0.0 was not said")
+            return
+        }
+        #expect(error.description.contains("5.caf") && error.description.contains("another SHA-256"), "\(error)")
+    }
+
+    /// The same size and other bytes: the listing's MD5 tells them apart.
+    @Test func aKnownClipOfTheSameSizeWithOtherBytesIsStillAnError() throws {
+        let folder = TemporaryFolder()
+        let (store, backend, next) = try Self.publishedAndNext(folder)
+        var bytes = try #require(try backend.read("wechat/1.0.0/clips/5.caf"))
+        bytes[bytes.count - 1] ^= 0x01
+        try backend.write("wechat/1.0.0/clips/5.caf", bytes)
+        guard case .failure(let error) = store.earlierVoices()(next) else {
+            Issue.record("an altered clip of 1.0.0 was not said")
+            return
+        }
+        #expect(error.description.contains("5.caf"), "\(error)")
+    }
 }
