@@ -64,6 +64,11 @@ public protocol Catalog: AnyObject {
     /// Records a version as published. False (and nothing changed) when it was published meanwhile.
     func recordPublication(_ publication: PublicationRecord) throws(SoundpackError) -> Bool
 
+    /// Records the MD5 of each published version's manifest.json, read back from the store and
+    /// found to be the manifest published (its SHA-256 is the one recorded), where none is
+    /// recorded yet; a version not published, or with one, is left as it is.
+    func recordManifestMD5s(_ entries: [(id: String, version: SemanticVersion, md5: String)]) throws(SoundpackError)
+
     /// Marks a published version yanked.
     func yank(_ id: String, _ version: SemanticVersion, reason: String, at date: Date) throws(SoundpackError) -> YankOutcome
 
@@ -213,16 +218,20 @@ public struct PublicationRecord: Sendable {
     package var pack: VersionIdentity
     package var clips: [ClipRecord]
     package var manifestSha256: String
+    /// The MD5 of the manifest's bytes, which an S3 listing's ETag is compared with; nil where
+    /// OpenSSL gives no MD5.
+    package var manifestMD5: String?
     package var tarSha256: String?
     package var zipSha256: String?
     package var keyID: String?
     package var publishedAt: Date
 
-    package init(pack: VersionIdentity, clips: [ClipRecord], manifestSha256: String, tarSha256: String?, zipSha256: String?,
+    package init(pack: VersionIdentity, clips: [ClipRecord], manifestSha256: String, manifestMD5: String? = nil, tarSha256: String?, zipSha256: String?,
                 keyID: String?, publishedAt: Date) {
         self.pack = pack
         self.clips = clips
         self.manifestSha256 = manifestSha256
+        self.manifestMD5 = manifestMD5
         self.tarSha256 = tarSha256
         self.zipSha256 = zipSha256
         self.keyID = keyID
@@ -263,6 +272,8 @@ public struct PublishedVersion: Sendable, Equatable {
     /// The reason given when it was yanked.
     public var yankReason: String?
     package var manifestSha256: String?
+    /// The MD5 of its manifest when the catalog records one (`recordManifestMD5s`).
+    package var manifestMD5: String?
     package var tarSha256: String?
     package var zipSha256: String?
     /// The ID of the key that signed its manifest; nil when it was published unsigned.

@@ -10,7 +10,8 @@ import SoundpackSupport
 public enum CatalogCopy {
     /// The tables in an order that satisfies the foreign keys, each with its columns (schema 5)
     /// and how its rows are ordered: `ROWS` stands for the order rows were written in (clips and
-    /// findings are listed in that order).
+    /// findings are listed in that order). `manifest_md5s` is not copied: it only saves requests,
+    /// and the first publish of each pack to an S3 store records its MD5s again.
     static let tables: [(name: String, columns: [String], order: String)] = [
         ("packs", ["id", "name", "grammar", "created_at"], "id"),
         ("versions", ["id", "pack_id", "version", "digest", "grammar", "max_amount", "published_at", "yanked", "yank_reason", "updated_at",

@@ -113,13 +113,14 @@ struct PublishedRow: Decodable {
     var yanked: Bool
     var yankReason: String?
     var manifestSha256: String?
+    var manifestMD5: String?
     var tarSha256: String?
     var zipSha256: String?
     var keyID: String?
 
     enum CodingKeys: String, CodingKey {
         case id, packID = "pack_id", version, digest, publishedAt = "published_at", yanked, yankReason = "yank_reason"
-        case manifestSha256 = "manifest_sha256", tarSha256 = "tar_sha256", zipSha256 = "zip_sha256", keyID = "key_id"
+        case manifestSha256 = "manifest_sha256", manifestMD5 = "manifest_md5", tarSha256 = "tar_sha256", zipSha256 = "zip_sha256", keyID = "key_id"
     }
 
     /// The row read column by column (`SQLRow.text(_:)` and the others): the values and problems
@@ -131,11 +132,14 @@ struct PublishedRow: Decodable {
                                              try row.optionalText(CodingKeys.yankReason.rawValue))
         (manifestSha256, tarSha256) = (try row.optionalText(CodingKeys.manifestSha256.rawValue), try row.optionalText(CodingKeys.tarSha256.rawValue))
         (zipSha256, keyID) = (try row.optionalText(CodingKeys.zipSha256.rawValue), try row.optionalText(CodingKeys.keyID.rawValue))
+        manifestMD5 = try row.optionalText(CodingKeys.manifestMD5.rawValue)
     }
 
     func version(clips: [String: PublishedVersion.Clip]) -> PublishedVersion {
-        PublishedVersion(id: packID, version: version, digest: digest, publishedAt: publishedAt, yanked: yanked, yankReason: yankReason,
-                         manifestSha256: manifestSha256, tarSha256: tarSha256, zipSha256: zipSha256, keyID: keyID, clips: clips)
+        var published = PublishedVersion(id: packID, version: version, digest: digest, publishedAt: publishedAt, yanked: yanked, yankReason: yankReason,
+                                         manifestSha256: manifestSha256, tarSha256: tarSha256, zipSha256: zipSha256, keyID: keyID, clips: clips)
+        published.manifestMD5 = manifestMD5
+        return published
     }
 }
 

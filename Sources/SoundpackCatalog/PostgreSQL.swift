@@ -201,6 +201,10 @@ final class PostgreSQLConnection: SQLConnection {
         try !query("SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?", [.text(name)]).isEmpty
     }
 
+    func hasTable(_ name: String) throws(SoundpackError) -> Bool {
+        try !query("SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?", [.text(name)]).isEmpty
+    }
+
     /// A session-level advisory lock of `scope` of the store: one writer of it at a time on every
     /// machine, held across transactions until released, and freed by the server when the
     /// connection ends (a killed publisher never leaves it held). The index's key is the one the

@@ -25,6 +25,8 @@ package protocol SQLConnection: AnyObject {
     func setSchemaVersion(_ version: Int64) throws(SoundpackError)
     /// Whether the database has an index of this name.
     func hasIndex(_ name: String) throws(SoundpackError) -> Bool
+    /// Whether the database has a table of this name.
+    func hasTable(_ name: String) throws(SoundpackError) -> Bool
     /// A lock of the store that writers on every machine honour, or nil.
     func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)?
 }
@@ -34,6 +36,9 @@ public class SQLCatalog: Catalog {
     /// The schema this binary writes; a catalog with a higher version is refused.
     package static let schemaVersion: Int64 = 7
     let db: any SQLConnection
+    /// Whether the catalog has `manifest_md5s` (`sideTables`): a role that may not make it
+    /// records no MD5s and reads none.
+    private var hasManifestMD5s = false
 
     /// The database's file path or its URL without secrets (`Catalog`).
     public var location: String { db.location }
@@ -64,8 +69,25 @@ public class SQLCatalog: Catalog {
                     try db.execute("ROLLBACK TO SAVEPOINT query_index; RELEASE SAVEPOINT query_index")
                 }
             }
+            hasManifestMD5s = try db.hasTable("manifest_md5s")
+            if !hasManifestMD5s {
+                do {
+                    try db.execute("SAVEPOINT side_table; CREATE TABLE manifest_md5s (\(Self.manifestMD5sColumns)); RELEASE SAVEPOINT side_table")
+                    hasManifestMD5s = true
+                } catch {
+                    try db.execute("ROLLBACK TO SAVEPOINT side_table; RELEASE SAVEPOINT side_table")
+                }
+            }
         }
     }
+
+    /// The MD5 of each published version's manifest.json (lowercase hex), recorded when publish
+    /// wrote it or read it back and found the SHA-256 the version row holds: what an S3 store's
+    /// listing (ETag) is compared with, so one listing checks a pack's earlier manifests instead
+    /// of a GET each. Like `queryIndexes` it is made where missing whenever a catalog is opened,
+    /// outside the numbered migrations: a speed-up that changes no answer, which an older
+    /// soundpack neither reads nor refuses the catalog for. A version without a row here is read.
+    static let manifestMD5sColumns = "version_id BIGINT PRIMARY KEY, md5 TEXT NOT NULL"
 
     /// Indexes that only make queries cheaper, created where missing whenever a catalog is opened,
     /// outside the numbered migrations: they change no row and no answer, so a catalog that has
@@ -219,6 +241,10 @@ public class SQLCatalog: Catalog {
                 versionID = try insertVersion(pack, at: now)
             }
             for clip in publication.clips { try insert(clip, versionID: versionID) }
+            if hasManifestMD5s, let md5 = publication.manifestMD5 {
+                try db.query("DELETE FROM manifest_md5s WHERE version_id = ?", [.integer(versionID)])
+                try db.query("INSERT INTO manifest_md5s (version_id, md5) VALUES (?, ?)", [.integer(versionID), .text(md5)])
+            }
             try db.query("""
                 UPDATE versions SET digest = ?, grammar = ?, max_amount = ?, two = ?, reading_options = ?, manifest_sha256 = ?, tar_sha256 = ?, zip_sha256 = ?,
                                     key_id = ?, updated_at = ?, source_engine = ?, source_voice = ?, phrases = ?, published_at = ?
@@ -230,6 +256,20 @@ public class SQLCatalog: Catalog {
                  publication.zipSha256.map(SQLValue.text) ?? .null, publication.keyID.map(SQLValue.text) ?? .null,
                  .text(now)] + Self.sourceValues(pack.source) + [Self.phrasesValue(pack.phrases), .text(now), .integer(versionID)])
             return true
+        }
+    }
+
+    /// Records the MD5 of published versions' manifests that have none yet (`Catalog`).
+    public func recordManifestMD5s(_ entries: [(id: String, version: SemanticVersion, md5: String)]) throws(SoundpackError) {
+        guard hasManifestMD5s, !entries.isEmpty else { return }
+        try write(locking: []) { () throws in
+            for entry in entries {
+                try db.query("""
+                    INSERT INTO manifest_md5s (version_id, md5)
+                    SELECT v.id, ? FROM versions v WHERE v.pack_id = ? AND v.version = ? AND v.published_at IS NOT NULL
+                      AND NOT EXISTS (SELECT 1 FROM manifest_md5s m WHERE m.version_id = v.id)
+                    """, [.text(entry.md5), .text(entry.id), .text(entry.version.description)])
+            }
         }
     }
 
@@ -357,10 +397,11 @@ public class SQLCatalog: Catalog {
     public func publishedVersions(of id: String?, withClips: Bool) throws(SoundpackError) -> [PublishedVersion] {
         // One pack's versions through the (pack_id, version) index, not a scan of every pack's.
         let (which, arguments): (String, [SQLValue]) = id.map { ("v.pack_id = ? AND", [.text($0)]) } ?? ("", [])
+        let (md5, md5s) = hasManifestMD5s ? ("m.md5 AS manifest_md5", "LEFT JOIN manifest_md5s m ON m.version_id = v.id") : ("NULL AS manifest_md5", "")
         let rows = try read("""
             SELECT v.id, v.pack_id, v.version, v.digest, v.published_at, v.yanked, v.yank_reason, v.manifest_sha256,
-                   v.tar_sha256, v.zip_sha256, v.key_id
-            FROM versions v WHERE \(which) v.published_at IS NOT NULL ORDER BY v.pack_id, v.id
+                   v.tar_sha256, v.zip_sha256, v.key_id, \(md5)
+            FROM versions v \(md5s) WHERE \(which) v.published_at IS NOT NULL ORDER BY v.pack_id, v.id
             """, arguments)
         // Every clip of those versions in one query, not one query per version.
         var clipsByVersion: [Int64: [String: PublishedVersion.Clip]] = [:]

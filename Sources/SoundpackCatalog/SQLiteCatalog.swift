@@ -84,6 +84,10 @@ final class SQLiteConnection: SQLConnection {
         try !query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [.text(name)]).isEmpty
     }
 
+    func hasTable(_ name: String) throws(SoundpackError) -> Bool {
+        try !query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]).isEmpty
+    }
+
     /// One machine: the store's own lock serves.
     func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)? { nil }
 

@@ -407,7 +407,7 @@ public final class Publisher {
         }
         guard let identity = VersionIdentity(report) else { throw .environment("\(report.folder.shown) has no readable pack.json") }
         return PublicationRecord(
-            pack: identity, clips: records, manifestSha256: Digest.sha256Hex(encoded),
+            pack: identity, clips: records, manifestSha256: Digest.sha256Hex(encoded), manifestMD5: Digest.md5Hex(encoded),
             tarSha256: archives[ArchiveKind.tarGzip.rawValue]?.sha256, zipSha256: archives[ArchiveKind.zip.rawValue]?.sha256,
             keyID: signingKey?.keyID, publishedAt: now())
     }

@@ -78,14 +78,18 @@ public struct StoreRecovery {
         var missing: [StoredVersion] = []
         var yanks: [(id: String, version: SemanticVersion, reason: String?)] = []
         // Everything is read and checked first; nothing is recorded unless all of it is sound. The
-        // versions the catalog has are checked several at a time (a request each on object storage),
-        // and the first that fails, in order, is the error.
+        // versions the catalog has are checked several at a time (a request each on object storage,
+        // but those one listing vouches for), and the first that fails, in order, is the error.
         let haves = versions.compactMap { known[PackRef.name($0.id, $0.version)] }
-        let store = self.store
+        let (store, listed) = (self.store, packListing(of: packID, for: haves))
         let checks = WorkerPool.mapBlocking(haves.count, workers: 8) { n in
-            Result { () throws(SoundpackError) in try Self.checkDigest(of: haves[n], in: store) }
+            Result { () throws(SoundpackError) in try Self.checkDigest(of: haves[n], in: store, listed: listed) }
         }
-        for check in checks { try check.get() }
+        var md5s: [(id: String, version: SemanticVersion, md5: String)] = []
+        for (have, check) in zip(haves, checks) {
+            if let md5 = try check.get(), have.manifestMD5 == nil { md5s.append((have.id, have.version, md5)) }
+        }
+        do { try catalog.recordManifestMD5s(md5s) } catch { throw error.inCatalog() }
         for (id, version) in versions {
             let name = PackRef.name(id, version)
             let listed = index?.packs[id]?.versions[version.description]
@@ -113,19 +117,34 @@ public struct StoreRecovery {
         return report
     }
 
-    /// That the store holds `have` with the digest the catalog has for it. A manifest whose bytes
-    /// hash to the SHA-256 the catalog recorded at publish time is the one published, so it names
-    /// that digest without being decoded again; any other is decoded and its digest compared.
-    private static func checkDigest(of have: PublishedVersion, in store: Store) throws(SoundpackError) {
+    /// What an S3 store's listing of `packID`'s folder says of its objects, when one of `haves`
+    /// has a manifest MD5 to compare with it; nil otherwise, for a folder store (a read costs no
+    /// request), and when the listing fails (each manifest is then read, as without it).
+    private func packListing(of packID: String?, for haves: [PublishedVersion]) -> [[UInt8]: ListedObject]? {
+        guard let packID, let s3 = store.backend as? S3Store, haves.contains(where: { $0.manifestMD5 != nil }) else { return nil }
+        return try? s3.listedObjects(under: packID)
+    }
+
+    /// That the store holds `have` with the digest the catalog has for it. A manifest whose ETag in
+    /// the listing is the MD5 the catalog recorded for it (S3 gives an object written in one PUT
+    /// its MD5) is the one published, and is not read. A manifest whose bytes hash to the
+    /// SHA-256 the catalog recorded at publish time is the one published, so it names that digest
+    /// without being decoded again, and its MD5 is returned (for the catalog to record); any
+    /// other is decoded and its digest compared.
+    private static func checkDigest(of have: PublishedVersion, in store: Store, listed: [[UInt8]: ListedObject]?) throws(SoundpackError) -> String? {
+        if let md5 = have.manifestMD5, let object = listed?["\(have.version)/\(StoreLayout.manifestFile)".pathKey], object.md5 == md5 {
+            return nil
+        }
         if let recorded = have.manifestSha256,
            let data = try store.backend.read(StoreLayout.manifest(have.id, have.version), atMost: StoreLimits.manifestBytes),
-           Digest.sha256Hex(data) == recorded { return }
+           Digest.sha256Hex(data) == recorded { return Digest.md5Hex(data) }
         let stored: StoreManifest
         stored = try store.manifest(have.id, have.version)
         guard stored.digest == have.digest else {
             let name = PackRef.name(have.id, have.version)
             throw .environment("\(name) is in the catalog with digest \(have.digest.prefix(12)) but in the store \(store.location) with \(stored.digest.prefix(12)); the store is the source of truth: run soundpack verify, and rebuild the catalog from the store (soundpack catalog rebuild --from-store) into an empty one")
         }
+        return nil
     }
 
     /// One stored version, every file it lists read and checked against its manifest, each clip
@@ -166,7 +185,7 @@ public struct StoreRecovery {
                                        grammar: manifest.readingGrammar, maxAmount: manifest.maxAmount, source: manifest.source,
                                        phrases: VersionPhrases(manifest.phrasebook, texts: manifest.texts))
         let publishedAt = listed.flatMap { Self.date($0.publishedAt) } ?? now()
-        let record = PublicationRecord(pack: identity, clips: clips, manifestSha256: manifestSha256,
+        let record = PublicationRecord(pack: identity, clips: clips, manifestSha256: manifestSha256, manifestMD5: Digest.md5Hex(manifestData),
                                        tarSha256: manifest.archives[ArchiveKind.tarGzip.rawValue]?.sha256,
                                        zipSha256: manifest.archives[ArchiveKind.zip.rawValue]?.sha256,
                                        keyID: manifest.signingKey, publishedAt: publishedAt)

@@ -8,9 +8,9 @@ import SoundpackCore
 import Testing
 
 @Suite struct PublishedRowTests {
-    static let columns = ["id", "pack_id", "version", "digest", "published_at", "yanked", "yank_reason", "manifest_sha256", "tar_sha256", "zip_sha256", "key_id"]
+    static let columns = ["id", "pack_id", "version", "digest", "published_at", "yanked", "yank_reason", "manifest_sha256", "tar_sha256", "zip_sha256", "key_id", "manifest_md5"]
     static let sound: [SQLValue] = [.integer(7), .text("wechat"), .text("1.2.3-rc.1"), .text("abc"), .text("2026-11-30T15:47:58.580Z"), .integer(1),
-                                    .text("wrong 5"), .text("m"), .null, .text("z"), .null]
+                                    .text("wrong 5"), .text("m"), .null, .text("z"), .null, .text("5")]
 
     static func row(_ values: [SQLValue]) -> SQLRow {
         SQLRow(names: Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) }), values: values)
@@ -20,7 +20,7 @@ import Testing
     static func outcome(_ read: () throws(RowProblem) -> PublishedRow) -> String {
         do {
             let row = try read()
-            return "\(row.id) \(row.packID) \(row.version) \(row.digest) \(row.publishedAt.timeIntervalSince1970) \(row.yanked) \(row.yankReason ?? "-") \(row.manifestSha256 ?? "-") \(row.tarSha256 ?? "-") \(row.zipSha256 ?? "-") \(row.keyID ?? "-")"
+            return "\(row.id) \(row.packID) \(row.version) \(row.digest) \(row.publishedAt.timeIntervalSince1970) \(row.yanked) \(row.yankReason ?? "-") \(row.manifestSha256 ?? "-") \(row.tarSha256 ?? "-") \(row.zipSha256 ?? "-") \(row.keyID ?? "-") \(row.manifestMD5 ?? "-")"
         } catch {
             return "\(error)"
         }

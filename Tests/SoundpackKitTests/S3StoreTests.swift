@@ -6,6 +6,8 @@ import Foundation
 import SoundpackCore
 @testable import SoundpackKit
 @testable import SoundpackStore
+@testable import SoundpackCatalog
+import SoundpackPublish
 import SoundpackSupport
 import SoundpackTestSupport
 import Testing
@@ -269,5 +271,86 @@ struct S3EarlierVoicesTests {
             return
         }
         #expect(error.description.contains("5.caf"), "\(error)")
+    }
+}
+
+/// The earlier versions a publish checks in an S3 store (the catalog's digests against the
+/// store's manifests): by one listing of the pack's folder where the catalog records each
+/// manifest's MD5, by reading each where it does not, and recorded then.
+@Suite(.enabled(if: S3TestServer.available))
+struct S3ManifestCheckTests {
+    /// Three versions of the demo pack published to a new S3 store with a `backend` catalog.
+    static func published(_ folder: TemporaryFolder, _ backend: CatalogBackend) throws -> (store: Store, s3: S3Store, catalog: SQLCatalog) {
+        let s3 = try S3TestServer.store(try S3TestServer.freshStoreURL())
+        let store = Store(backend: s3)
+        let catalog = try backend.open(try backend.freshLocation(in: folder))
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "one")
+        for version in ["1.0.0", "1.0.1", "1.0.2"] {
+            try Fixtures.editManifest(pack) { $0["version"] = version }
+            let outcomes = try Publisher(catalog: catalog, store: store).publish(folders: [PackFolder(absolute: pack)])
+            try #require(outcomes.map(\.status) == [.published])
+        }
+        return (store, s3, catalog)
+    }
+
+    /// The requests a check of wechat's earlier versions makes.
+    static func requests(_ store: Store, _ s3: S3Store, _ catalog: SQLCatalog) throws -> Int {
+        let before = s3.requests.load(ordering: .relaxed)
+        _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: "wechat", index: try store.readIndex(), listing: false)
+        return s3.requests.load(ordering: .relaxed) - before - 1  // index.json
+    }
+
+    @Test(arguments: CatalogBackend.available)
+    func publishRecordsEachManifestsMD5AndOneListingChecksThem(_ backend: CatalogBackend) throws {
+        let folder = TemporaryFolder()
+        let (store, s3, catalog) = try Self.published(folder, backend)
+        for version in try catalog.publishedVersions(of: "wechat", withClips: false) {
+            let bytes = try #require(try s3.read(StoreLayout.manifest("wechat", version.version)))
+            #expect(version.manifestMD5 == Digest.md5Hex(bytes))
+        }
+        #expect(try Self.requests(store, s3, catalog) == 1)
+    }
+
+    /// A catalog without the MD5s (written before them, or by an older soundpack): each manifest
+    /// is read and checked, and its MD5 recorded, so the next check is one listing.
+    @Test(arguments: CatalogBackend.available)
+    func manifestsWithoutAnMD5AreReadAndTheirMD5sRecorded(_ backend: CatalogBackend) throws {
+        let folder = TemporaryFolder()
+        let (store, s3, catalog) = try Self.published(folder, backend)
+        try catalog.db.execute("DELETE FROM manifest_md5s")
+        #expect(try catalog.publishedVersions(of: "wechat", withClips: false).allSatisfy { $0.manifestMD5 == nil })
+        #expect(try Self.requests(store, s3, catalog) == 3)
+        #expect(try catalog.publishedVersions(of: "wechat", withClips: false).allSatisfy { $0.manifestMD5 != nil })
+        #expect(try Self.requests(store, s3, catalog) == 1)
+    }
+
+    /// A manifest replaced in the store: its ETag is not the MD5 recorded, so it is read, and the
+    /// drift is an error as before.
+    @Test(arguments: CatalogBackend.available)
+    func aManifestReplacedInTheStoreIsStillDrift(_ backend: CatalogBackend) throws {
+        let folder = TemporaryFolder()
+        let (store, s3, catalog) = try Self.published(folder, backend)
+        let bytes = try #require(try s3.read(StoreLayout.manifest("wechat", StoreTests.v1)))
+        var manifest = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        manifest["digest"] = String(repeating: "0", count: 64)
+        try s3.write(StoreLayout.manifest("wechat", StoreTests.v1), try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]))
+        #expect {
+            _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: "wechat", index: try store.readIndex(), listing: false)
+        } throws: { error in
+            "\(error)".contains("wechat@1.0.0") && "\(error)".contains("source of truth")
+        }
+    }
+
+    /// A catalog opened by this soundpack has the table; one whose table was dropped (an older
+    /// catalog) has it again when opened, its versions without MD5s.
+    @Test(arguments: CatalogBackend.available)
+    func theTableIsMadeWhereMissing(_ backend: CatalogBackend) throws {
+        let folder = TemporaryFolder()
+        let location = try backend.freshLocation(in: folder)
+        let catalog = try backend.open(location)
+        #expect(try catalog.db.hasTable("manifest_md5s"))
+        try catalog.db.execute("DROP TABLE manifest_md5s")
+        #expect(try !catalog.db.hasTable("manifest_md5s"))
+        #expect(try backend.open(location).db.hasTable("manifest_md5s"))
     }
 }

@@ -14,7 +14,8 @@ public func fuzzPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for value in S3Store.xmlValues(name, in: bytes) { precondition(!value.contains("</\(name)>"), "an element's text never holds its closing tag") }
     }
     let pages = bytes.split(separator: 0, omittingEmptySubsequences: false).map { Data($0) }
-    var listing = S3Listing(prefix: "voice/", location: "s3://bucket/voice", endpoint: "http://127.0.0.1")
+    // Half the inputs also keep each object's size and ETag (a version folder's listing).
+    var listing = S3Listing(prefix: "voice/", location: "s3://bucket/voice", endpoint: "http://127.0.0.1", facts: size % 2 == 0)
     var asked = 0
     listing: while true {
         do throws(SoundpackError) {
@@ -22,6 +23,10 @@ public func fuzzPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         } catch { break listing }
         asked += 1
         precondition(asked <= pages.count, "a listing whose pages come round again ends")
+    }
+    for (_, object) in listing.objects {
+        precondition(object.bytes >= 0, "a listed size is never negative")
+        if let md5 = object.md5 { precondition(md5.utf8.count == 32 && md5.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }, "an MD5 is 32 lowercase hex digits") }
     }
     let facts = PushPayload.PackFacts(maxAmount: Amount(minorUnits: 9_999_999_999), yanked: false,
                                       phrasebook: Phrasebook(grammar: Grammar(.zhHans), hasSuffix: false), clipKeys: Set(Grammar(.zhHans).inventory.map(\.rawValue)))
