@@ -51,12 +51,14 @@ extension Store {
 
     /// `voices(of:_:limits:)`, where a file whose SHA-256 `known` holds is checked all the same,
     /// but not probed: the same bytes decode to the same samples, and so to the same print. On
-    /// object storage such a file is checked by the version folder's listing, one request for all
-    /// of them: the size its manifest declares, and an ETag that is the MD5 `md5` gives of the
+    /// object storage such a file is checked by the pack folder's listing, one request for all of
+    /// them (and for the earlier manifests publish checks next): the size its manifest declares, and an ETag that is the MD5 `md5` gives of the
     /// pack's own bytes with that SHA-256. Any other file, and one the listing does not vouch for
     /// (missing, another size, another MD5, an ETag that is no MD5), is read and checked.
     package func voices(of id: String, _ version: SemanticVersion, limits: AudioLimits, known: [String: VoicePrint],
                         md5: @escaping @Sendable (_ sha256: String) -> String? = { _ in nil }) throws(SoundpackError) -> EarlierVoices {
+        // The pack folder's listing is asked for while the manifest is read.
+        let listing = known.isEmpty ? nil : Background { [self] in listedObjects(ofPack: id) }
         let manifest = try self.manifest(id, version)
         let grammar = manifest.readingGrammar
         let book = manifest.phrasebook
@@ -82,12 +84,12 @@ extension Store {
             throw SoundpackError.environment("\(location)/\(StoreLayout.manifest(id, version).visible) declares clips of \(declared / 1_048_576) MiB or more in all, more than the \(limits.maxPackBytes / 1_048_576) MiB a pack may hold")
         }
         let probe = AudioProbe(limits: limits)
-        let listed = files.contains { known[$0.clip.sha256] != nil } ? listing(of: StoreLayout.versionFolder(id, version)) : nil
+        let listed = files.contains { known[$0.clip.sha256] != nil } ? listing?.value : nil
         // Eight at a time: on object storage each is a request that mostly waits.
         let results = WorkerPool.mapBlocking(files.count, workers: 8) { n -> Result<VoicePrint?, SoundpackError> in
             let clip = files[n].clip
             let file = StoreLayout.versionFile(id, version, clip.file)
-            if let print = known[clip.sha256], let object = listed?[clip.file.pathKey], object.bytes == Int64(clip.bytes),
+            if let print = known[clip.sha256], let object = listed?["\(version)/\(clip.file)".pathKey], object.bytes == Int64(clip.bytes),
                let etag = object.md5, etag == md5(clip.sha256) {
                 return .success(print)
             }
@@ -115,11 +117,4 @@ extension Store {
         return EarlierVoices(version: version, clips: voices)
     }
 
-    /// What an object store's listing says of the files of `folder`; nil for a folder store (its
-    /// files cost no request) or when the listing fails (each file is then read, and its own
-    /// error, if any, is said).
-    private func listing(of folder: String) -> [[UInt8]: ListedObject]? {
-        guard let s3 = backend as? S3Store else { return nil }
-        return try? s3.listedObjects(under: folder)
-    }
 }

@@ -121,8 +121,8 @@ public struct StoreRecovery {
     /// has a manifest MD5 to compare with it; nil otherwise, for a folder store (a read costs no
     /// request), and when the listing fails (each manifest is then read, as without it).
     private func packListing(of packID: String?, for haves: [PublishedVersion]) -> [[UInt8]: ListedObject]? {
-        guard let packID, let s3 = store.backend as? S3Store, haves.contains(where: { $0.manifestMD5 != nil }) else { return nil }
-        return try? s3.listedObjects(under: packID)
+        guard let packID, haves.contains(where: { $0.manifestMD5 != nil }) else { return nil }
+        return store.listedObjects(ofPack: packID)
     }
 
     /// That the store holds `have` with the digest the catalog has for it. A manifest whose ETag in

@@ -292,6 +292,29 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
         return response.body
     }
 
+    /// What a read that names the ETag of the bytes already held finds.
+    package enum ConditionalRead: Sendable {
+        /// No object at the key.
+        case missing
+        /// The object still has that ETag: the server sent no body (304 Not Modified).
+        case unchanged
+        /// The object's bytes, and the ETag the server gave them.
+        case bytes(Data, etag: String?)
+    }
+
+    /// `key`, unless it still has `etag`: a GET with `If-None-Match`, which the server answers
+    /// 304 Not Modified, with no body, while the object is the one read (a server that ignores
+    /// the header sends the bytes, as to any GET).
+    package func read(_ key: String, atMost cap: Int, unlessETag etag: String?) throws(SoundpackError) -> ConditionalRead {
+        let response = try send("GET", key: key, headers: etag.map { ["If-None-Match": $0] } ?? [:], cap: cap)
+        switch response.status {
+        case 304 where etag != nil: return .unchanged
+        case 404: return .missing
+        case 200: return .bytes(response.body, etag: response.headers["etag"])
+        default: throw failure(response, "read \(key.visible)")
+        }
+    }
+
     /// A GET whose body is hashed as it arrives and not kept (but for an error's first KiB).
     package func digest(_ key: String) throws(SoundpackError) -> StoredFile? {
         var hash = Digest.Stream()

@@ -6,6 +6,7 @@
 // object store can implement too: read, replace, put-if-absent, list, and an exclusive section.
 
 import Foundation
+import Synchronization
 import SoundpackCatalog
 import SoundpackCore
 import SoundpackPack
@@ -103,6 +104,8 @@ public struct Store: Sendable {
     package let backend: any StoreBackend
     /// The index last decoded and its bytes: a publish reads index.json up to three times.
     private let lastIndex = LastIndexRead()
+    /// Each pack folder's listing, once listed (`listedObjects(ofPack:)`).
+    private let packListings = PackListings()
 
     /// The store whose bytes `backend` holds.
     public init(backend: any StoreBackend) { self.backend = backend }
@@ -230,22 +233,48 @@ public struct Store: Sendable {
            }) {
             return last.read
         }
-        guard let data = try PhaseTimes.measure("index.json read", { () throws(SoundpackError) in
-            try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes)
-        }) else { return nil }
-        if let known = lastIndex.read(of: data, skimmed: skimming) { return known }
-        let read: IndexRead
+        let last = lastIndex.last(skimmed: skimming)
+        let read = try PhaseTimes.measure("index.json read") { () throws(SoundpackError) -> S3Store.ConditionalRead in
+            // An object store's index.json that still has the ETag of the bytes last read is not sent again.
+            if let s3 = backend as? S3Store { return try s3.read(StoreLayout.index, atMost: StoreLimits.indexBytes, unlessETag: last?.etag) }
+            return try backend.read(StoreLayout.index, atMost: StoreLimits.indexBytes).map { .bytes($0, etag: nil) } ?? .missing
+        }
+        let data: Data, etag: String?
+        switch read {
+        case .missing: return nil
+        case .unchanged:
+            guard let last else { throw SoundpackError.environment("\(location) answered a read of \(StoreLayout.index) that named no ETag as unchanged") }
+            return last.read
+        case .bytes(let bytes, let tag): (data, etag) = (bytes, tag)
+        }
+        if let known = lastIndex.read(of: data, skimmed: skimming) {
+            lastIndex.keep(data, known, etag: etag)
+            return known
+        }
+        let decoded: IndexRead
         if skimming, let skim = PhaseTimes.measure("index.json skimmed", { StoreIndex.skim(data) }) {
-            read = .skimmed(skim)
+            decoded = .skimmed(skim)
         } else {
             do {
-                read = .whole(try PhaseTimes.measure("index.json decoded") { () throws(ManifestDecodingError) in try ManifestRefresher.decodeIndex(data) })
+                decoded = .whole(try PhaseTimes.measure("index.json decoded") { () throws(ManifestDecodingError) in try ManifestRefresher.decodeIndex(data) })
             } catch {
                 throw SoundpackError.environment("\(location)/\(StoreLayout.index) is not a soundpack index: \(error.description) (soundpack verify checks the store)")
             }
         }
-        lastIndex.keep(data, read)
-        return read
+        lastIndex.keep(data, decoded, etag: etag)
+        return decoded
+    }
+
+    /// What an object store's listing says of the objects in pack `id`'s folder, by their paths in
+    /// it (`1.0.0/clips/5.caf`): listed once per run and kept, so it is only asked about objects
+    /// of published versions, which are never overwritten. Nil for a folder store (its files cost
+    /// no request) and when the listing fails (the files are then read, and any error is theirs).
+    package func listedObjects(ofPack id: String) -> [[UInt8]: ListedObject]? {
+        guard let s3 = backend as? S3Store else { return nil }
+        if let kept = packListings.kept.withLock({ $0[id] }) { return kept }
+        let listed = try? s3.listedObjects(under: id)
+        packListings.kept.withLock { $0[id] = listed }
+        return listed
     }
 
     /// Whether the store holds a manifest for `id@version` (a version stored whole).
@@ -381,10 +410,15 @@ package enum IndexRead: Sendable {
     }
 }
 
+/// The pack folders a store listed, by pack id (nil where the listing failed).
+private final class PackListings: Sendable {
+    let kept = Mutex<[String: [[UInt8]: ListedObject]?]>([:])
+}
+
 /// The last index a store read, with the bytes it was read from.
 private final class LastIndexRead: @unchecked Sendable {
     private let lock = NSLock()
-    private var last: (data: Data, read: IndexRead)?
+    private var last: (data: Data, read: IndexRead, etag: String?)?
 
     /// What was read from exactly these bytes, if they are the last ones: skimmed, only when
     /// `skimmed` allows it.
@@ -394,7 +428,7 @@ private final class LastIndexRead: @unchecked Sendable {
     }
 
     /// The bytes last read and what was read from them: skimmed, only when `skimmed` allows it.
-    func last(skimmed: Bool) -> (data: Data, read: IndexRead)? {
+    func last(skimmed: Bool) -> (data: Data, read: IndexRead, etag: String?)? {
         lock.lock()
         defer { lock.unlock() }
         guard let last else { return nil }
@@ -402,9 +436,10 @@ private final class LastIndexRead: @unchecked Sendable {
         return last
     }
 
-    func keep(_ data: Data, _ read: IndexRead) {
+    /// Keeps the bytes read, what was read from them, and the ETag an object store gave them.
+    func keep(_ data: Data, _ read: IndexRead, etag: String?) {
         lock.lock()
-        last = (data, read)
+        last = (data, read, etag)
         lock.unlock()
     }
 }

@@ -231,7 +231,7 @@ struct S3EarlierVoicesTests {
         try #require(outcomes.map(\.status) == [.published])
         let next = try Fixtures.copyDemoPack(into: folder, as: "next", from: pack)
         try Fixtures.editManifest(next) { $0["version"] = "1.0.1" }
-        return (store, backend, PackInspector().inspect(folder: PackFolder(absolute: next)))
+        return (Store(backend: backend), backend, PackInspector().inspect(folder: PackFolder(absolute: next)))
     }
 
     @Test func clipsThePackHoldsAreCheckedByTheListing() throws {
@@ -290,7 +290,8 @@ struct S3ManifestCheckTests {
             let outcomes = try Publisher(catalog: catalog, store: store).publish(folders: [PackFolder(absolute: pack)])
             try #require(outcomes.map(\.status) == [.published])
         }
-        return (store, s3, catalog)
+        // A store of its own: a store lists each pack folder once and keeps the listing.
+        return (Store(backend: s3), s3, catalog)
     }
 
     /// The requests a check of wechat's earlier versions makes.
@@ -309,6 +310,20 @@ struct S3ManifestCheckTests {
             #expect(version.manifestMD5 == Digest.md5Hex(bytes))
         }
         #expect(try Self.requests(store, s3, catalog) == 1)
+    }
+
+    /// The pack folder is listed once a run: the listing `audio.swapped` took of it checks the
+    /// earlier manifests too, with no request of its own.
+    @Test func theListingOfTheSwappedCheckServesTheManifestCheck() throws {
+        let folder = TemporaryFolder()
+        let (store, s3, catalog) = try Self.published(folder, .sqlite)
+        let next = try Fixtures.copyDemoPack(into: folder, as: "next", from: folder.file("one"))
+        try Fixtures.editManifest(next) { $0["version"] = "1.0.3" }
+        let before = s3.requests.load(ordering: .relaxed)
+        _ = try #require(try store.earlierVoices()(PackInspector().inspect(folder: PackFolder(absolute: next))).get())
+        // index.json, 1.0.2's manifest and the listing.
+        #expect(s3.requests.load(ordering: .relaxed) - before == 3)
+        #expect(try Self.requests(store, s3, catalog) == 0)
     }
 
     /// A catalog without the MD5s (written before them, or by an older soundpack): each manifest
@@ -352,5 +367,44 @@ struct S3ManifestCheckTests {
         try catalog.db.execute("DROP TABLE manifest_md5s")
         #expect(try !catalog.db.hasTable("manifest_md5s"))
         #expect(try backend.open(location).db.hasTable("manifest_md5s"))
+    }
+}
+
+/// index.json read again from an S3 store (under the pack locks, then under the index lock): a
+/// GET that names the ETag of the bytes last read, which the server answers 304 while they are
+/// the store's; any change is read.
+@Suite(.enabled(if: S3TestServer.available))
+struct S3IndexReadAgainTests {
+    @Test func aReadNamingTheETagIsAnsweredUnchangedUntilTheObjectChanges() throws {
+        let s3 = try S3TestServer.store(try S3TestServer.freshStoreURL())
+        #expect(try { if case .missing = try s3.read("index.json", atMost: 1 << 20, unlessETag: nil) { true } else { false } }())
+        try s3.write("index.json", Data("{\"a\":1}".utf8))
+        guard case .bytes(let data, let etag?) = try s3.read("index.json", atMost: 1 << 20, unlessETag: nil) else {
+            Issue.record("no bytes, or no ETag")
+            return
+        }
+        #expect(data == Data("{\"a\":1}".utf8))
+        #expect(try { if case .unchanged = try s3.read("index.json", atMost: 1 << 20, unlessETag: etag) { true } else { false } }())
+        try s3.write("index.json", Data("{\"a\":2}".utf8))
+        guard case .bytes(let changed, _) = try s3.read("index.json", atMost: 1 << 20, unlessETag: etag) else {
+            Issue.record("a changed object was taken as unchanged")
+            return
+        }
+        #expect(changed == Data("{\"a\":2}".utf8))
+    }
+
+    /// A Store reading index.json again sees every change, and the same bytes as the same index.
+    @Test func theStoreSeesEveryChange() throws {
+        let folder = TemporaryFolder()
+        let (store, s3, _) = try S3ManifestCheckTests.published(folder, .sqlite)
+        let first = try #require(try store.readIndex())
+        #expect(try store.readIndex() == first)
+        var bytes = try #require(try s3.read(StoreLayout.index))
+        let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"1.0.0\"", with: "\"1.0.9\"")
+        bytes = Data(text.utf8)
+        try s3.write(StoreLayout.index, bytes)
+        let changed = try #require(try store.readIndex())
+        #expect(changed != first)
+        #expect(changed.packs["wechat"]?.versions["1.0.9"] != nil)
     }
 }
