@@ -89,7 +89,8 @@ public struct StoreRecovery {
         for (have, check) in zip(haves, checks) {
             if let md5 = try check.get(), have.manifestMD5 == nil { md5s.append((have.id, have.version, md5)) }
         }
-        do { try catalog.recordManifestMD5s(md5s) } catch { throw error.inCatalog() }
+        // Kept for a store that lists them; a folder store's catalog is not written for nothing.
+        if store.listsObjects { do { try catalog.recordManifestMD5s(md5s) } catch { throw error.inCatalog() } }
         for (id, version) in versions {
             let name = PackRef.name(id, version)
             let listed = index?.packs[id]?.versions[version.description]

@@ -265,6 +265,9 @@ public struct Store: Sendable {
         return decoded
     }
 
+    /// Whether the store lists its objects with their sizes and ETags (an S3 store).
+    package var listsObjects: Bool { backend is S3Store }
+
     /// What an object store's listing says of the objects in pack `id`'s folder, by their paths in
     /// it (`1.0.0/clips/5.caf`): listed once per run and kept, so it is only asked about objects
     /// of published versions, which are never overwritten. Nil for a folder store (its files cost

@@ -3,6 +3,8 @@
 
 import Foundation
 import SoundpackCore
+@testable import SoundpackCatalog
+import SoundpackPublish
 @testable import SoundpackKit
 @testable import SoundpackAudio
 @testable import SoundpackStore
@@ -529,5 +531,24 @@ import Testing
         try store.backend.write("index.json", try #require(index.plainJSON()))
         #expect(try store.readIndex(of: ["wechat"])?.packs["wechat"]?.versions["1.0.0"]?.digest.hasSuffix("c") == true)
         #expect(try store.readIndex() == index)
+    }
+}
+
+/// A folder store lists nothing, so its catalog keeps no MD5 it reads: only publish records one
+/// (in the publication's own transaction).
+@Suite struct FolderManifestMD5Tests {
+    @Test func checkingEarlierVersionsOfAFolderStoreWritesNoMD5() throws {
+        let folder = TemporaryFolder()
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "one")
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite"))
+        let store = Store.directory(folder.file("dist"))
+        for version in ["1.0.0", "1.0.1"] {
+            try Fixtures.editManifest(pack) { $0["version"] = version }
+            try #require(try Publisher(catalog: catalog, store: store).publish(folders: [PackFolder(absolute: pack)]).map(\.status) == [.published])
+        }
+        #expect(try catalog.publishedVersions(of: "wechat", withClips: false).allSatisfy { $0.manifestMD5 != nil })
+        try catalog.db.execute("DELETE FROM manifest_md5s")
+        _ = try StoreRecovery(store: store, catalog: catalog).recover(packID: "wechat", index: try store.readIndex(), listing: false)
+        #expect(try catalog.publishedVersions(of: "wechat", withClips: false).allSatisfy { $0.manifestMD5 == nil })
     }
 }
