@@ -205,6 +205,17 @@ final class PostgreSQLConnection: SQLConnection {
         try !query("SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?", [.text(name)]).isEmpty
     }
 
+    /// A table another role made may be one this role cannot use: each privilege is asked for
+    /// (`has_table_privilege` with several answers whether any one is held).
+    func hasUsableTable(_ name: String) throws(SoundpackError) -> Bool {
+        try !query("""
+            SELECT 1 FROM pg_tables t WHERE t.schemaname = current_schema() AND t.tablename = ?
+              AND has_table_privilege(format('%I.%I', t.schemaname, t.tablename), 'SELECT')
+              AND has_table_privilege(format('%I.%I', t.schemaname, t.tablename), 'INSERT')
+              AND has_table_privilege(format('%I.%I', t.schemaname, t.tablename), 'DELETE')
+            """, [.text(name)]).isEmpty
+    }
+
     /// A session-level advisory lock of `scope` of the store: one writer of it at a time on every
     /// machine, held across transactions until released, and freed by the server when the
     /// connection ends (a killed publisher never leaves it held). The index's key is the one the

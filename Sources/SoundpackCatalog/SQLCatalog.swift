@@ -27,6 +27,9 @@ package protocol SQLConnection: AnyObject {
     func hasIndex(_ name: String) throws(SoundpackError) -> Bool
     /// Whether the database has a table of this name.
     func hasTable(_ name: String) throws(SoundpackError) -> Bool
+    /// Whether the database has a table of this name that this connection may read, insert into
+    /// and delete from.
+    func hasUsableTable(_ name: String) throws(SoundpackError) -> Bool
     /// A lock of the store that writers on every machine honour, or nil.
     func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)?
 }
@@ -69,8 +72,10 @@ public class SQLCatalog: Catalog {
                     try db.execute("ROLLBACK TO SAVEPOINT query_index; RELEASE SAVEPOINT query_index")
                 }
             }
-            hasManifestMD5s = try db.hasTable("manifest_md5s")
-            if !hasManifestMD5s {
+            hasManifestMD5s = try db.hasUsableTable("manifest_md5s")
+            // Made where missing; one another role made and this one may not use is left alone.
+            let missing = try !hasManifestMD5s && !db.hasTable("manifest_md5s")
+            if missing {
                 do {
                     try db.execute("SAVEPOINT side_table; CREATE TABLE manifest_md5s (\(Self.manifestMD5sColumns)); RELEASE SAVEPOINT side_table")
                     hasManifestMD5s = true
@@ -87,7 +92,9 @@ public class SQLCatalog: Catalog {
     /// of a GET each. Like `queryIndexes` it is made where missing whenever a catalog is opened,
     /// outside the numbered migrations: a speed-up that changes no answer, which an older
     /// soundpack neither reads nor refuses the catalog for. A version without a row here is read.
-    static let manifestMD5sColumns = "version_id BIGINT PRIMARY KEY, md5 TEXT NOT NULL"
+    /// A connection that may not make the table, or use the one another role made (PostgreSQL),
+    /// works without it: it records no MD5 and reads none.
+    static let manifestMD5sColumns = "version_id BIGINT NOT NULL PRIMARY KEY REFERENCES versions(id) ON DELETE CASCADE, md5 TEXT NOT NULL"
 
     /// Indexes that only make queries cheaper, created where missing whenever a catalog is opened,
     /// outside the numbered migrations: they change no row and no answer, so a catalog that has
@@ -241,10 +248,7 @@ public class SQLCatalog: Catalog {
                 versionID = try insertVersion(pack, at: now)
             }
             for clip in publication.clips { try insert(clip, versionID: versionID) }
-            if hasManifestMD5s, let md5 = publication.manifestMD5 {
-                try db.query("DELETE FROM manifest_md5s WHERE version_id = ?", [.integer(versionID)])
-                try db.query("INSERT INTO manifest_md5s (version_id, md5) VALUES (?, ?)", [.integer(versionID), .text(md5)])
-            }
+            if hasManifestMD5s { try recordManifestMD5(publication.manifestMD5, versionID: versionID) }
             try db.query("""
                 UPDATE versions SET digest = ?, grammar = ?, max_amount = ?, two = ?, reading_options = ?, manifest_sha256 = ?, tar_sha256 = ?, zip_sha256 = ?,
                                     key_id = ?, updated_at = ?, source_engine = ?, source_voice = ?, phrases = ?, published_at = ?
@@ -259,7 +263,21 @@ public class SQLCatalog: Catalog {
         }
     }
 
-    /// Records the MD5 of published versions' manifests that have none yet (`Catalog`).
+    /// `md5` as the manifest MD5 of the version row `versionID`, in the publication's transaction;
+    /// a failure (the table taken away meanwhile) leaves the publication as it is, without it.
+    private func recordManifestMD5(_ md5: String?, versionID: Int64) throws {
+        try db.execute("SAVEPOINT manifest_md5")
+        do {
+            try db.query("DELETE FROM manifest_md5s WHERE version_id = ?", [.integer(versionID)])
+            if let md5 { try db.query("INSERT INTO manifest_md5s (version_id, md5) VALUES (?, ?)", [.integer(versionID), .text(md5)]) }
+            try db.execute("RELEASE SAVEPOINT manifest_md5")
+        } catch {
+            try db.execute("ROLLBACK TO SAVEPOINT manifest_md5; RELEASE SAVEPOINT manifest_md5")
+        }
+    }
+
+    /// Records the MD5 of published versions' manifests that have none yet (`Catalog`); another
+    /// process recording the same one at once is no conflict.
     public func recordManifestMD5s(_ entries: [(id: String, version: SemanticVersion, md5: String)]) throws(SoundpackError) {
         guard hasManifestMD5s, !entries.isEmpty else { return }
         try write(locking: []) { () throws in
@@ -268,6 +286,7 @@ public class SQLCatalog: Catalog {
                     INSERT INTO manifest_md5s (version_id, md5)
                     SELECT v.id, ? FROM versions v WHERE v.pack_id = ? AND v.version = ? AND v.published_at IS NOT NULL
                       AND NOT EXISTS (SELECT 1 FROM manifest_md5s m WHERE m.version_id = v.id)
+                    ON CONFLICT (version_id) DO NOTHING
                     """, [.text(entry.md5), .text(entry.id), .text(entry.version.description)])
             }
         }

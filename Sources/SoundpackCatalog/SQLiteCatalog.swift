@@ -88,6 +88,9 @@ final class SQLiteConnection: SQLConnection {
         try !query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]).isEmpty
     }
 
+    /// A file's tables are all usable by whoever may open it.
+    func hasUsableTable(_ name: String) throws(SoundpackError) -> Bool { try hasTable(name) }
+
     /// One machine: the store's own lock serves.
     func storeLock(_ scope: LockScope) throws(SoundpackError) -> (any StoreLock)? { nil }
 

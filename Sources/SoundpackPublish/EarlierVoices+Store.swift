@@ -52,13 +52,14 @@ extension Store {
     /// `voices(of:_:limits:)`, where a file whose SHA-256 `known` holds is checked all the same,
     /// but not probed: the same bytes decode to the same samples, and so to the same print. On
     /// object storage such a file is checked by the pack folder's listing, one request for all of
-    /// them (and for the earlier manifests publish checks next): the size its manifest declares, and an ETag that is the MD5 `md5` gives of the
-    /// pack's own bytes with that SHA-256. Any other file, and one the listing does not vouch for
-    /// (missing, another size, another MD5, an ETag that is no MD5), is read and checked.
+    /// them (and for the earlier manifests publish checks next): the size its manifest declares,
+    /// and an ETag that is the MD5 `md5` gives of the pack's own bytes with that SHA-256. Any
+    /// other file, and one the listing does not vouch for (missing, another size, another MD5, an
+    /// ETag that is no MD5), is read and checked.
     package func voices(of id: String, _ version: SemanticVersion, limits: AudioLimits, known: [String: VoicePrint],
                         md5: @escaping @Sendable (_ sha256: String) -> String? = { _ in nil }) throws(SoundpackError) -> EarlierVoices {
         // The pack folder's listing is asked for while the manifest is read.
-        let listing = known.isEmpty ? nil : Background { [self] in listedObjects(ofPack: id) }
+        let listing = known.isEmpty || !listsObjects ? nil : Background { [self] in listedObjects(ofPack: id) }
         let manifest = try self.manifest(id, version)
         let grammar = manifest.readingGrammar
         let book = manifest.phrasebook
@@ -116,5 +117,4 @@ extension Store {
         }
         return EarlierVoices(version: version, clips: voices)
     }
-
 }

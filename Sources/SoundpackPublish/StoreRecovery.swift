@@ -89,8 +89,6 @@ public struct StoreRecovery {
         for (have, check) in zip(haves, checks) {
             if let md5 = try check.get(), have.manifestMD5 == nil { md5s.append((have.id, have.version, md5)) }
         }
-        // Kept for a store that lists them; a folder store's catalog is not written for nothing.
-        if store.listsObjects { do { try catalog.recordManifestMD5s(md5s) } catch { throw error.inCatalog() } }
         for (id, version) in versions {
             let name = PackRef.name(id, version)
             let listed = index?.packs[id]?.versions[version.description]
@@ -101,6 +99,10 @@ public struct StoreRecovery {
             }
             missing.append(try read(id, version, listed: listed))
         }
+        // Everything is sound: the MD5s of manifests read are kept, for a store that lists them (a
+        // folder store's catalog is not written for nothing). Only requests are saved by them, so a
+        // catalog that cannot keep them now is no reason to stop.
+        if store.listsObjects { try? catalog.recordManifestMD5s(md5s) }
         for yank in yanks {
             do { _ = try catalog.yank(yank.id, yank.version, reason: yank.reason ?? "yanked in the store's index.json", at: now()) } catch { throw error.inCatalog() }
             report.yanked.append(PackRef.name(yank.id, yank.version))

@@ -96,6 +96,8 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     var uploadWorkers = 6
     /// Requests sent so far, retries included (tests count what an operation costs).
     package let requests = Atomic<Int>(0)
+    /// Reads answered 304 Not Modified so far.
+    package let notModified = Atomic<Int>(0)
     /// Whether the server honours `If-None-Match: *` on PUT; false after its first 501.
     private let conditionalPut = Atomic<Bool>(true)
     /// A valid pointer for an empty body (libcurl reads none of it).
@@ -306,9 +308,13 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
     /// 304 Not Modified, with no body, while the object is the one read (a server that ignores
     /// the header sends the bytes, as to any GET).
     package func read(_ key: String, atMost cap: Int, unlessETag etag: String?) throws(SoundpackError) -> ConditionalRead {
-        let response = try send("GET", key: key, headers: etag.map { ["If-None-Match": $0] } ?? [:], cap: cap)
+        // Only a strong ETag names bytes (a weak one, `W/"…"`, may match other bytes).
+        let strong = etag.flatMap { $0.hasPrefix("\"") && $0.count > 2 ? $0 : nil }
+        let response = try send("GET", key: key, headers: strong.map { ["If-None-Match": $0] } ?? [:], cap: cap)
         switch response.status {
-        case 304 where etag != nil: return .unchanged
+        case 304 where strong != nil:
+            notModified.add(1, ordering: .relaxed)
+            return .unchanged
         case 404: return .missing
         case 200: return .bytes(response.body, etag: response.headers["etag"])
         default: throw failure(response, "read \(key.visible)")
@@ -445,15 +451,37 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
         xmlValues(name, in: [UInt8](body)[...])
     }
 
-    /// The text of every `<name>…</name>` element of `bytes`, XML entities decoded.
+    /// The text of every `<name>…</name>` element of `bytes`, XML entities decoded (an element
+    /// with an entity that is none is given as written).
     static func xmlValues(_ name: String, in bytes: ArraySlice<UInt8>) -> [String] {
-        xmlElements(name, in: bytes).map { element in
-            let text = String(decoding: element, as: UTF8.self)
-            guard element.contains(UInt8(ascii: "&")) else { return text }
-            return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-                .replacingOccurrences(of: "&amp;", with: "&")
+        xmlElements(name, in: bytes).map { String(decoding: xmlText($0) ?? Array($0), as: UTF8.self) }
+    }
+
+    /// An element's text with its entities decoded, byte by byte: the five XML names and character
+    /// references (`&#13;`, `&#x1F600;`), which S3 writes for characters XML cannot hold as they
+    /// are. Nil for any other `&`: what it stands for is not known, and no guess is made.
+    static func xmlText(_ raw: ArraySlice<UInt8>) -> [UInt8]? {
+        guard raw.contains(UInt8(ascii: "&")) else { return Array(raw) }
+        var out: [UInt8] = [], rest = raw
+        out.reserveCapacity(raw.count)
+        while let amp = rest.firstIndex(of: UInt8(ascii: "&")) {
+            out += rest[..<amp]
+            guard let semicolon = rest[amp...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else { return nil }
+            let name = String(decoding: rest[(amp + 1)..<semicolon], as: UTF8.self)
+            switch name {
+            case "lt": out.append(UInt8(ascii: "<"))
+            case "gt": out.append(UInt8(ascii: ">"))
+            case "amp": out.append(UInt8(ascii: "&"))
+            case "quot": out.append(UInt8(ascii: "\""))
+            case "apos": out.append(UInt8(ascii: "'"))
+            default:
+                let number = name.hasPrefix("#x") ? UInt32(name.dropFirst(2), radix: 16) : name.hasPrefix("#") ? UInt32(name.dropFirst(), radix: 10) : nil
+                guard let number, let scalar = Unicode.Scalar(number) else { return nil }
+                out += Array(String(Character(scalar)).utf8)
+            }
+            rest = rest[(semicolon + 1)...]
         }
+        return out + rest
     }
 
     /// What every `<name>…</name>` element of `bytes` holds, as it is written (entities and all),
@@ -499,6 +527,8 @@ struct S3Listing {
     private(set) var keys: [String] = []
     /// With `facts`: each object under the prefix by its key's bytes without the prefix.
     private(set) var objects: [[UInt8]: ListedObject] = [:]
+    /// Keys listed more than once: none of their entries is kept.
+    private var ambiguous = Set<[UInt8]>()
     private var tokens = Set<String>()
     /// The greatest key of the pages so far (by bytes), nil before the first key.
     private var lastKey: [UInt8]?
@@ -520,7 +550,8 @@ struct S3Listing {
         if let lastKey, let first = found.min(by: { $0.lexicographicallyPrecedes($1) }), !lastKey.lexicographicallyPrecedes(first) {
             throw stuck("page \(pages) lists '\(String(decoding: first, as: UTF8.self).quoted(limit: 80))', which is not after the last key of the pages before it (a page repeated, or the listing went back)")
         }
-        keys += found.map { String(decoding: $0, as: UTF8.self) }.compactMap { $0.hasBytePrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
+        // The prefix is cut by its bytes: a key whose next character is a combining mark keeps it.
+        keys += found.compactMap { $0.starts(with: prefix.utf8) ? String(decoding: $0.dropFirst(prefix.utf8.count), as: UTF8.self) : nil }
         if let greatest = found.max(by: { $0.lexicographicallyPrecedes($1) }) { lastKey = greatest }
         if facts { addObjects(of: page) }
         guard S3Store.xmlValues("IsTruncated", in: page).first == "true" else { return nil }
@@ -533,13 +564,23 @@ struct S3Listing {
     }
 
     /// Each `<Contents>` of a page with one key under the prefix, a size and an ETag: what the
-    /// listing says of that object. Anything else the server wrote is left out, never guessed.
+    /// listing says of that object. Anything else the server wrote is left out, never guessed: an
+    /// entry without one key and one size, a key with an entity that is none, and every entry of
+    /// a key listed twice (which of them is the object is not known).
     private mutating func addObjects(of page: ArraySlice<UInt8>) {
         for entry in S3Store.xmlElements("Contents", in: page) {
-            let key = S3Store.xmlValues("Key", in: entry), size = S3Store.xmlValues("Size", in: entry)
-            guard key.count == 1, key[0].hasBytePrefix(prefix), size.count == 1, let bytes = Int64(size[0]), bytes >= 0 else { continue }
+            let keys = S3Store.xmlElements("Key", in: entry), size = S3Store.xmlValues("Size", in: entry)
+            guard keys.count == 1, let key = S3Store.xmlText(keys[0]), key.starts(with: prefix.utf8),
+                  size.count == 1, let bytes = Int64(size[0]), bytes >= 0 else { continue }
+            let path = Array(key.dropFirst(prefix.utf8.count))
+            guard !ambiguous.contains(path) else { continue }
+            if objects[path] != nil {
+                objects[path] = nil
+                ambiguous.insert(path)
+                continue
+            }
             let etags = S3Store.xmlValues("ETag", in: entry)
-            objects[Array(key[0].utf8.dropFirst(prefix.utf8.count))] = ListedObject(bytes: bytes, md5: etags.count == 1 ? ListedObject.md5(etag: etags[0]) : nil)
+            objects[path] = ListedObject(bytes: bytes, md5: etags.count == 1 ? ListedObject.md5(etag: etags[0]) : nil)
         }
     }
 

@@ -19,8 +19,9 @@ package enum Digest {
     }
 
     /// Lowercase hex MD5 of `bytes`: what S3 lists as the ETag of an object written in one PUT
-    /// (unencrypted or SSE-S3). Never a check of its own, only a way to tell that a listing names
-    /// bytes whose SHA-256 was checked; nil where OpenSSL offers no MD5 (a FIPS-only provider).
+    /// (unencrypted or SSE-S3), taken only of bytes whose SHA-256 was checked, to tell that a
+    /// listing names them. MD5 stands against accident, not against a collision made on purpose
+    /// (`verify` hashes every byte with SHA-256). Nil where OpenSSL offers no MD5 (FIPS-only).
     package static func md5Hex<Bytes: ContiguousBytes>(_ bytes: Bytes) -> String? {
         var out = [UInt8](repeating: 0, count: 16)
         var length: UInt32 = 0

@@ -209,11 +209,24 @@ struct S3ListedObjectTests {
             <Contents><Key>voice/w/1.0.0/c</Key><Key>voice/w/1.0.0/d</Key><Size>1</Size></Contents>
             <Contents><Key>voice/w/1.0.0/e</Key><Size>4</Size><ETag>&quot;abc-2&quot;</ETag></Contents>
             <Contents><Key>voice/w/1.0.1/f</Key><Size>4</Size></Contents>
+            <Contents><Key>voice/w/1.0.0/g&#13;&#x1F600;</Key><Size>5</Size></Contents>
+            <Contents><Key>voice/w/1.0.0/g&amp;#13;</Key><Size>6</Size></Contents>
+            <Contents><Key>voice/w/1.0.0/h&nbsp;</Key><Size>7</Size></Contents>
+            <Contents><Key>voice/w/1.0.0/i</Key><Size>8</Size></Contents>
+            <Contents><Key>voice/w/1.0.0/i</Key><Size>9</Size></Contents>
+            <Contents><Key>voice/w/1.0.0/\u{301}j</Key><Size>10</Size></Contents>
             </ListBucketResult>
             """
         #expect(try listing.add(page: Data(page.utf8)) == nil)
+        // A character reference is its character, told apart from the same text written with &amp;;
+        // an unknown entity and a key listed twice leave their entries out.
         #expect(listing.objects == ["a&lt;b".pathKey: ListedObject(bytes: 3, md5: "9e107d9d372bb6826bd81d3542a419d6"),
-                                    "e".pathKey: ListedObject(bytes: 4, md5: nil)])
+                                    "e".pathKey: ListedObject(bytes: 4, md5: nil),
+                                    "g\r\u{1F600}".pathKey: ListedObject(bytes: 5, md5: nil),
+                                    "g&#13;".pathKey: ListedObject(bytes: 6, md5: nil),
+                                    "\u{301}j".pathKey: ListedObject(bytes: 10, md5: nil)])
+        // The keys keep a combining mark just after the prefix (cut by bytes, not characters).
+        #expect(listing.keys.contains("\u{301}j"))
     }
 }
 
@@ -257,6 +270,18 @@ struct S3EarlierVoicesTests {
             return
         }
         #expect(error.description.contains("5.caf") && error.description.contains("another SHA-256"), "\(error)")
+    }
+
+    /// A known clip gone from the store: the listing does not name it, so it is read, and missing.
+    @Test func aKnownClipDeletedFromTheStoreIsStillAnError() throws {
+        let folder = TemporaryFolder()
+        let (store, backend, next) = try Self.publishedAndNext(folder)
+        #expect(try backend.send("DELETE", key: "wechat/1.0.0/clips/5.caf").status == 204)
+        guard case .failure(let error) = store.earlierVoices()(next) else {
+            Issue.record("a deleted clip of 1.0.0 was not said")
+            return
+        }
+        #expect(error.description.contains("5.caf") && error.description.contains("missing"), "\(error)")
     }
 
     /// The same size and other bytes: the listing's MD5 tells them apart.
@@ -398,13 +423,59 @@ struct S3IndexReadAgainTests {
         let folder = TemporaryFolder()
         let (store, s3, _) = try S3ManifestCheckTests.published(folder, .sqlite)
         let first = try #require(try store.readIndex())
+        let answered = s3.notModified.load(ordering: .relaxed)  // the publishes' reads again
         #expect(try store.readIndex() == first)
         var bytes = try #require(try s3.read(StoreLayout.index))
         let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"1.0.0\"", with: "\"1.0.9\"")
         bytes = Data(text.utf8)
         try s3.write(StoreLayout.index, bytes)
+        // The first read again was answered 304; the one after the change brought the new bytes.
+        #expect(s3.notModified.load(ordering: .relaxed) - answered == 1)
         let changed = try #require(try store.readIndex())
+        #expect(s3.notModified.load(ordering: .relaxed) - answered == 1)
         #expect(changed != first)
         #expect(changed.packs["wechat"]?.versions["1.0.9"] != nil)
+    }
+}
+
+/// On PostgreSQL the side table belongs to the role that made it: another role that may use the
+/// catalog's tables but not this one publishes, lists and checks without it.
+@Suite(.enabled(if: CatalogBackend.available.contains(.postgresql)))
+struct ManifestMD5sOfAnotherRoleTests {
+    static func psql(_ url: String, _ sql: String) throws {
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        psql.arguments = ["psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql]
+        psql.standardOutput = FileHandle.nullDevice
+        try psql.run()
+        psql.waitUntilExit()
+        try #require(psql.terminationStatus == 0, "psql: \(sql)")
+    }
+
+    @Test func aRoleThatMayNotUseTheTablePublishesWithoutIt() throws {
+        let folder = TemporaryFolder()
+        let owner = try CatalogBackend.postgresql.freshLocation(in: folder)
+        _ = try CatalogBackend.postgresql.open(owner)
+        let role = "r_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
+        try Self.psql(owner, """
+            CREATE ROLE \(role) LOGIN; GRANT USAGE, CREATE ON SCHEMA public TO \(role);
+            GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \(role);
+            GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO \(role);
+            REVOKE ALL ON manifest_md5s FROM \(role)
+            """)
+        let url = owner.replacingOccurrences(of: "://soundpack@", with: "://\(role)@")
+        try #require(url != owner)
+        let catalog = try CatalogBackend.postgresql.open(url)
+        #expect(try !catalog.db.hasUsableTable("manifest_md5s"))
+        let pack = try Fixtures.copyDemoPack(into: folder, as: "one")
+        let store = Store.directory(folder.file("dist"))
+        for version in ["1.0.0", "1.0.1"] {
+            try Fixtures.editManifest(pack) { $0["version"] = version }
+            let outcomes = try Publisher(catalog: catalog, store: store).publish(folders: [PackFolder(absolute: pack)])
+            #expect(outcomes.map(\.status) == [.published], "\(outcomes.map(\.message))")
+        }
+        #expect(try catalog.publishedVersions(of: "wechat", withClips: false).map { $0.manifestMD5 == nil } == [true, true])
+        // The owner's view of the same rows: nothing was recorded for them.
+        #expect(try CatalogBackend.postgresql.open(owner).publishedVersions(of: "wechat", withClips: false).allSatisfy { $0.manifestMD5 == nil })
     }
 }
