@@ -475,8 +475,10 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
             case "quot": out.append(UInt8(ascii: "\""))
             case "apos": out.append(UInt8(ascii: "'"))
             default:
-                let number = name.hasPrefix("#x") ? UInt32(name.dropFirst(2), radix: 16) : name.hasPrefix("#") ? UInt32(name.dropFirst(), radix: 10) : nil
-                guard let number, let scalar = Unicode.Scalar(number) else { return nil }
+                let (digits, radix) = name.hasPrefix("#x") ? (name.dropFirst(2), 16) : name.hasPrefix("#") ? (name.dropFirst(), 10) : ("", 10)
+                // Digits only: `UInt32` would also take a sign.
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 || (radix == 16 && $0.isHexLetter) }),
+                      let number = UInt32(digits, radix: radix), let scalar = Unicode.Scalar(number) else { return nil }
                 out += Array(String(Character(scalar)).utf8)
             }
             rest = rest[(semicolon + 1)...]
@@ -588,6 +590,11 @@ struct S3Listing {
         SoundpackError(.environment, "cannot list \(location): the server's listing does not move forward", why: why,
                    hint: "the server at \(endpoint.visible) does not list as S3's ListObjectsV2 does; check the endpoint")
     }
+}
+
+private extension UInt8 {
+    /// `a`–`f` or `A`–`F`.
+    var isHexLetter: Bool { (UInt8(ascii: "a")...UInt8(ascii: "f")) ~= self | 0x20 }
 }
 
 /// What a store's listing says of one object, without reading it.

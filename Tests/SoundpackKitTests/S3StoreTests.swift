@@ -212,6 +212,8 @@ struct S3ListedObjectTests {
             <Contents><Key>voice/w/1.0.0/g&#13;&#x1F600;</Key><Size>5</Size></Contents>
             <Contents><Key>voice/w/1.0.0/g&amp;#13;</Key><Size>6</Size></Contents>
             <Contents><Key>voice/w/1.0.0/h&nbsp;</Key><Size>7</Size></Contents>
+            <Contents><Key>voice/w/1.0.0/k&#x+41;</Key><Size>11</Size></Contents>
+            <Contents><Key>voice/w/1.0.0/l&#;</Key><Size>12</Size></Contents>
             <Contents><Key>voice/w/1.0.0/i</Key><Size>8</Size></Contents>
             <Contents><Key>voice/w/1.0.0/i</Key><Size>9</Size></Contents>
             <Contents><Key>voice/w/1.0.0/\u{301}j</Key><Size>10</Size></Contents>
