@@ -477,7 +477,7 @@ package final class S3Store: StoreBackend, @unchecked Sendable {
             default:
                 let (digits, radix) = name.hasPrefix("#x") ? (name.dropFirst(2), 16) : name.hasPrefix("#") ? (name.dropFirst(), 10) : ("", 10)
                 // Digits only: `UInt32` would also take a sign.
-                guard !digits.isEmpty, digits.utf8.allSatisfy({ UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 || (radix == 16 && $0.isHexLetter) }),
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ radix == 16 ? $0.isHexDigit : $0.isDecimalDigit }),
                       let number = UInt32(digits, radix: radix), let scalar = Unicode.Scalar(number) else { return nil }
                 out += Array(String(Character(scalar)).utf8)
             }
@@ -593,8 +593,10 @@ struct S3Listing {
 }
 
 private extension UInt8 {
-    /// `a`–`f` or `A`–`F`.
-    var isHexLetter: Bool { (UInt8(ascii: "a")...UInt8(ascii: "f")) ~= self | 0x20 }
+    /// `0`–`9`.
+    var isDecimalDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")) ~= self }
+    /// `0`–`9`, `a`–`f` or `A`–`F`.
+    var isHexDigit: Bool { isDecimalDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")) ~= self | 0x20 }
 }
 
 /// What a store's listing says of one object, without reading it.
@@ -612,7 +614,7 @@ package struct ListedObject: Sendable, Equatable {
     static func md5(etag: String) -> String? {
         var text = etag[...]
         if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = text.dropFirst().dropLast() }
-        guard text.utf8.count == 32, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }) else { return nil }
+        guard text.utf8.count == 32, text.utf8.allSatisfy({ $0.isHexDigit }) else { return nil }
         return text.lowercased()
     }
 }

@@ -263,15 +263,18 @@ struct S3EarlierVoicesTests {
         #expect(listing == 3)
     }
 
+    /// What reading `next`'s earlier voices from `store` says went wrong; nil when it went right.
+    static func error(of store: Store, _ next: InspectedPack) -> String? {
+        guard case .failure(let error) = store.earlierVoices()(next) else { return nil }
+        return error.description
+    }
+
     @Test func aKnownClipAlteredInTheStoreIsStillAnError() throws {
         let folder = TemporaryFolder()
         let (store, backend, next) = try Self.publishedAndNext(folder)
         try backend.write("wechat/1.0.0/clips/5.caf", Data("not the clip".utf8))
-        guard case .failure(let error) = store.earlierVoices()(next) else {
-            Issue.record("an altered clip of 1.0.0 was not said")
-            return
-        }
-        #expect(error.description.contains("5.caf") && error.description.contains("another SHA-256"), "\(error)")
+        let error = try #require(Self.error(of: store, next))
+        #expect(error.contains("5.caf") && error.contains("another SHA-256"), "\(error)")
     }
 
     /// A known clip gone from the store: the listing does not name it, so it is read, and missing.
@@ -279,11 +282,8 @@ struct S3EarlierVoicesTests {
         let folder = TemporaryFolder()
         let (store, backend, next) = try Self.publishedAndNext(folder)
         #expect(try backend.send("DELETE", key: "wechat/1.0.0/clips/5.caf").status == 204)
-        guard case .failure(let error) = store.earlierVoices()(next) else {
-            Issue.record("a deleted clip of 1.0.0 was not said")
-            return
-        }
-        #expect(error.description.contains("5.caf") && error.description.contains("missing"), "\(error)")
+        let error = try #require(Self.error(of: store, next))
+        #expect(error.contains("5.caf") && error.contains("missing"), "\(error)")
     }
 
     /// The same size and other bytes: the listing's MD5 tells them apart.
@@ -293,11 +293,8 @@ struct S3EarlierVoicesTests {
         var bytes = try #require(try backend.read("wechat/1.0.0/clips/5.caf"))
         bytes[bytes.count - 1] ^= 0x01
         try backend.write("wechat/1.0.0/clips/5.caf", bytes)
-        guard case .failure(let error) = store.earlierVoices()(next) else {
-            Issue.record("an altered clip of 1.0.0 was not said")
-            return
-        }
-        #expect(error.description.contains("5.caf"), "\(error)")
+        let error = try #require(Self.error(of: store, next))
+        #expect(error.contains("5.caf"), "\(error)")
     }
 }
 
