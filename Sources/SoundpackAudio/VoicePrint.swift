@@ -363,34 +363,39 @@ final class VoiceFFT: Sendable {
     /// Each frame's power summed per band: frame `f` is the `size` samples from `f × hop`, windowed.
     /// Two frames go through one complex FFT (one as the real part, the next as the imaginary) and
     /// are told apart by the spectrum's symmetry: X[k] = (Z[k] + Z*[N−k]) / 2, Y[k] = (Z[k] − Z*[N−k]) / 2i.
-    /// (A last frame without a partner goes in as both; the second half is not kept.) Each band's
-    /// sum stays in a register, as its bins are consecutive.
+    /// (A last frame without a partner goes in as both; the second half is not kept.) The powers of
+    /// the bins the bands use are computed four bins at a time, then summed band by band in bin order.
     func bandEnergies(of signal: [Float], frames: Int, hop: Int, binsOfBand: [Range<Int>], into energies: inout [Float]) {
         let size = self.size, bands = binsOfBand.count
+        // The bins any band holds; bin 0 is in none (below `lowHz`), so every mirror is in range.
+        let used = binsOfBand.filter { !$0.isEmpty }
+        let (lowest, highest) = (used.map(\.lowerBound).min() ?? 1, used.map(\.upperBound).max() ?? 1)
+        precondition(lowest >= 1 && highest <= size / 2, "bands within the first half of the spectrum, bin 0 excluded")
         var real = [Float](repeating: 0, count: size), imaginary = [Float](repeating: 0, count: size)
+        // Powers by bin of the two frames (whole blocks of four from `lowest`: up to three past `highest`).
+        var powers = [Float](repeating: 0, count: 2 * (size / 2 + 4))
         let tables = (reversed: self.reversed, hann: self.reversedHann)
         // Unchecked views of the tables: every index below is in range by construction.
         tables.reversed.withUnsafeBufferPointer { reversed in
         tables.hann.withUnsafeBufferPointer { hann in
         binsOfBand.withUnsafeBufferPointer { binsOfBand in
         signal.withUnsafeBufferPointer { signal in
+        powers.withUnsafeMutableBufferPointer { powers in
             real.withUnsafeMutableBufferPointer { re in
                 imaginary.withUnsafeMutableBufferPointer { im in
                     energies.withUnsafeMutableBufferPointer { out in
+                        let (px, py) = (powers.baseAddress!, powers.baseAddress! + size / 2 + 4)
                         for frame in stride(from: 0, to: frames, by: 2) {
                             let paired = frame + 1 < frames
                             let (first, second) = (frame * hop, paired ? (frame + 1) * hop : frame * hop)
                             Self.windowedFirstStages(signal, first, second, reversed: reversed, hann: hann, re, im)
                             transform(re, im)
+                            Self.powers(re, im, from: lowest, to: highest, px, py)
                             for band in 0..<bands {
                                 var x: Float = 0, y: Float = 0
-                                // Bin 0 is in no band (below `lowHz`), so every mirror is in range.
                                 for bin in binsOfBand[band] {
-                                    let mirror = size - bin
-                                    let (xr, xi) = (re[bin] + re[mirror], im[bin] - im[mirror])
-                                    let (yr, yi) = (im[bin] + im[mirror], re[mirror] - re[bin])
-                                    x += xr * xr + xi * xi
-                                    y += yr * yr + yi * yi
+                                    x += px[bin]
+                                    y += py[bin]
                                 }
                                 out[frame * bands + band] = x * 0.25
                                 if paired { out[(frame + 1) * bands + band] = y * 0.25 }
@@ -402,6 +407,31 @@ final class VoiceFFT: Sendable {
         }
         }
         }
+        }
+        }
+    }
+
+    /// The power of bins `low ..< high` of both frames of one FFT, four bins at a time (the last
+    /// block may run up to three bins past `high`, all below `size / 2 + 3`): `px[k]` = |2X[k]|²,
+    /// `py[k]` = |2Y[k]|², each as the bin-by-bin sum (xr² + xi²) computes it. The mirrors N − k
+    /// of a block are loaded together and reversed.
+    private static func powers(_ re: UnsafeMutableBufferPointer<Float>, _ im: UnsafeMutableBufferPointer<Float>,
+                               from low: Int, to high: Int, _ px: UnsafeMutablePointer<Float>, _ py: UnsafeMutablePointer<Float>) {
+        typealias Lanes = SIMD4<Float>
+        let size = re.count
+        guard let re = re.baseAddress, let im = im.baseAddress else { return }
+        func reversed(_ v: Lanes) -> Lanes { Lanes(v[3], v[2], v[1], v[0]) }
+        var bin = low
+        while bin < high {
+            // Bins bin … bin + 3 and their mirrors size − bin − 3 … size − bin (in range: 1 ≤ bin, bin + 3 < size / 2 + 3).
+            let (r, i) = (UnsafeRawPointer(re + bin).loadUnaligned(as: Lanes.self), UnsafeRawPointer(im + bin).loadUnaligned(as: Lanes.self))
+            let mirror = size - bin - 3
+            let rm = reversed(UnsafeRawPointer(re + mirror).loadUnaligned(as: Lanes.self))
+            let mi = reversed(UnsafeRawPointer(im + mirror).loadUnaligned(as: Lanes.self))
+            let (xr, xi, yr, yi) = (r + rm, i - mi, i + mi, rm - r)
+            UnsafeMutableRawPointer(px + bin).storeBytes(of: xr * xr + xi * xi, as: Lanes.self)
+            UnsafeMutableRawPointer(py + bin).storeBytes(of: yr * yr + yi * yi, as: Lanes.self)
+            bin += 4
         }
     }
 

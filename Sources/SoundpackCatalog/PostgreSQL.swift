@@ -36,6 +36,9 @@ final class PostgreSQLConnection: SQLConnection {
     private let connection: OpaquePointer
     let location: String
     let insertionOrder = "seq"
+    /// One: PostgreSQL gives an untyped parameter of a VALUES list of several rows the list's type
+    /// (text for a column of parameters), not the column's it is inserted into, and refuses text for a number.
+    let rowsPerInsert = 1
 
     #if os(macOS)
     /// What to install when libpq cannot be opened (CPostgreSQL/shim.h names where it is looked for).

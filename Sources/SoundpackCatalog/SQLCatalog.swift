@@ -14,6 +14,8 @@ package protocol SQLConnection: AnyObject {
     var migrations: [String] { get }
     /// How clips are listed in the order they were recorded (`rowid`, or a sequence column).
     var insertionOrder: String { get }
+    /// How many rows one INSERT of parameters may carry in its VALUES list.
+    var rowsPerInsert: Int { get }
     @discardableResult func query(_ sql: String, _ arguments: [SQLValue]) throws(SoundpackError) -> [SQLRow]
     /// Runs a script of statements without parameters.
     func execute(_ script: String) throws(SoundpackError)
@@ -174,23 +176,34 @@ public class SQLCatalog: Catalog {
         return id
     }
 
-    private func insert(_ clip: ClipRecord, versionID: Int64) throws {
+    /// The clips' rows, in order, up to the connection's `rowsPerInsert` to a statement (20 values a row).
+    private func insert(_ clips: [ClipRecord], versionID: Int64) throws {
+        var start = 0
+        while start < clips.count {
+            let batch = clips[start..<min(start + max(db.rowsPerInsert, 1), clips.count)]
+            let row = "(" + repeatElement("?", count: 20).joined(separator: ", ") + ")"
+            try db.query("""
+                INSERT INTO clips (version_id, token, file, store_file, bytes, sha256, container, codec, bits, sample_rate, channels,
+                                   frames, duration, peak_dbfs, leading_silence_ms, trailing_silence_ms,
+                                   true_peak_dbtp, momentary_max_lufs, dc_offset_percent, clipped_runs)
+                VALUES \(repeatElement(row, count: batch.count).joined(separator: ", "))
+                """, batch.flatMap { Self.values(of: $0, versionID: versionID) })
+            start += batch.count
+        }
+    }
+
+    /// A clip row's 20 values, in the column order of `insert`.
+    private static func values(of clip: ClipRecord, versionID: Int64) -> [SQLValue] {
         func int(_ v: Int?) -> SQLValue { v.map { .integer(Int64($0)) } ?? .null }
         func real(_ v: Double?) -> SQLValue { v.map(SQLValue.real) ?? .null }
         func text(_ v: String?) -> SQLValue { v.map(SQLValue.text) ?? .null }
         // Every measure from one ClipFacts, or none: `ClipRow` reads them back so.
         let facts = clip.facts
-        try db.query("""
-            INSERT INTO clips (version_id, token, file, store_file, bytes, sha256, container, codec, bits, sample_rate, channels,
-                               frames, duration, peak_dbfs, leading_silence_ms, trailing_silence_ms,
-                               true_peak_dbtp, momentary_max_lufs, dc_offset_percent, clipped_runs)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [.integer(versionID), .text(clip.key), .text(clip.file), text(clip.storeFile), int(facts?.bytes), text(facts?.sha256),
-             text(facts?.container.rawValue), text(facts?.codec.rawValue), int(facts?.bitsPerSample), int(facts?.sampleRate),
-             int(facts?.channels), (facts?.frames).map(SQLValue.integer) ?? .null, real(facts?.durationSeconds), real(facts?.peakDbfs),
-             real(facts?.leadingSilenceMs), real(facts?.trailingSilenceMs), real(facts?.truePeakDbtp), real(facts?.momentaryMaxLufs),
-             real(facts?.dcOffsetPercent), int(facts?.clippedRuns)])
+        return [.integer(versionID), .text(clip.key), .text(clip.file), text(clip.storeFile), int(facts?.bytes), text(facts?.sha256),
+                text(facts?.container.rawValue), text(facts?.codec.rawValue), int(facts?.bitsPerSample), int(facts?.sampleRate),
+                int(facts?.channels), (facts?.frames).map(SQLValue.integer) ?? .null, real(facts?.durationSeconds), real(facts?.peakDbfs),
+                real(facts?.leadingSilenceMs), real(facts?.trailingSilenceMs), real(facts?.truePeakDbtp), real(facts?.momentaryMaxLufs),
+                real(facts?.dcOffsetPercent), int(facts?.clippedRuns)]
     }
 
     private func record(_ run: ValidationRecord) throws {
@@ -214,7 +227,7 @@ public class SQLCatalog: Catalog {
             } else {
                 versionID = try insertVersion(pack, at: now)
             }
-            for clip in run.clips { try insert(clip, versionID: versionID) }
+            try insert(run.clips, versionID: versionID)
         }
         let row = try db.query("""
             INSERT INTO validation_runs (pack_id, version, digest, path, ran_at, errors, warnings, passed, worst_amount, worst_seconds, tool_version)
@@ -247,7 +260,7 @@ public class SQLCatalog: Catalog {
             } else {
                 versionID = try insertVersion(pack, at: now)
             }
-            for clip in publication.clips { try insert(clip, versionID: versionID) }
+            try insert(publication.clips, versionID: versionID)
             if hasManifestMD5s { try recordManifestMD5(publication.manifestMD5, versionID: versionID) }
             try db.query("""
                 UPDATE versions SET digest = ?, grammar = ?, max_amount = ?, two = ?, reading_options = ?, manifest_sha256 = ?, tar_sha256 = ?, zip_sha256 = ?,

@@ -60,6 +60,8 @@ final class SQLiteConnection: SQLConnection {
 
     var location: String { database.path }
     let insertionOrder = "rowid"
+    /// 16 rows of 20 values: far below SQLite's 32,766 parameters to a statement.
+    let rowsPerInsert = 16
 
     func query(_ sql: String, _ arguments: [SQLValue]) throws(SoundpackError) -> [SQLRow] {
         do { return try database.query(sql, arguments) } catch { throw SoundpackError(error) }

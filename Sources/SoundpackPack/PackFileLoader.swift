@@ -23,13 +23,15 @@ public enum PackFileLoader {
             throw PackFileError(field: nil, message: "the pack folder does not exist")
         }
         guard isFolder.boolValue else { throw PackFileError(field: nil, message: "not a folder; give the pack folder that holds pack.json") }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let attributes, let size = (attributes[.size] as? NSNumber)?.intValue else {
+        // lstat, not FileManager's attributes: those also look up the owner's and group's names.
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
             throw PackFileError(field: nil, message: "no pack.json in the folder (run `soundpack init` to scaffold one)")
         }
-        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+        guard FileKind(mode: info.st_mode) == .regular else {
             throw PackFileError(field: nil, message: "pack.json is not a regular file")
         }
+        let size = Int(info.st_size)
         guard size <= maxBytes else {
             throw PackFileError(field: nil, message: "pack.json is \(size) bytes, above the \(maxBytes / 1024) KiB cap")
         }

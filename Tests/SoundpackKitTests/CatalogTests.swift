@@ -149,6 +149,32 @@ import Testing
         #expect(try backend.open(location).version(of: "wechat", nil)?.runs.count == 40)
     }
 
+    /// Clip rows go in several to a statement on SQLite (one on PostgreSQL): a version of 0, 1, 2,
+    /// exactly one statement's worth, one more, and two statements' and one more clips reads back
+    /// every clip, in order, with its facts (some clips without any).
+    @Test(arguments: CatalogBackend.available)
+    func clipRowsReadBackInOrderWhateverTheirCount(_ backend: CatalogBackend) throws {
+        let folder = TemporaryFolder()
+        let catalog = try backend.open(backend.freshLocation(in: folder))
+        let report = Self.demoReport()
+        let facts = report.clips.compactMap(\.facts)
+        let perStatement = catalog.db.rowsPerInsert
+        #expect(perStatement == (backend == .sqlite ? 16 : 1))
+        for count in Set([0, 1, 2, perStatement, perStatement + 1, 2 * perStatement + 1]).sorted() {
+            var pack = try #require(VersionIdentity(report))
+            pack.packID = "clips-\(count)"
+            let clips = (0..<count).map { n in
+                ClipRecord(key: "k\(n)", file: "clips/\(n).caf", storeFile: "clips/\(n).caf", facts: n % 5 == 3 ? nil : facts[n % facts.count])
+            }
+            let publication = PublicationRecord(pack: pack, clips: clips, manifestSha256: String(repeating: "b", count: 64), tarSha256: nil,
+                                                 zipSha256: nil, keyID: nil, publishedAt: Date(timeIntervalSince1970: 0))
+            #expect(try catalog.recordPublication(publication))
+            let record = try #require(try catalog.versionRecord(of: pack.packID, pack.version))
+            #expect(record.clips.map(\.key) == clips.map(\.key), "\(count) clips")
+            #expect(record.clips.map(\.facts) == clips.map(\.facts), "\(count) clips")
+        }
+    }
+
     /// Eight connections publishing the same pack@version at once: the database lets exactly one
     /// record it; the others see it published and record nothing.
     @Test(arguments: CatalogBackend.available)

@@ -78,11 +78,13 @@ import Testing
     }
 
     /// Five frames (two pairs and one alone, which goes in as both halves of its FFT) of noise:
-    /// each band's energy as a direct DFT of the Hann-windowed frame sums it.
-    @Test func bandEnergiesAreTheDFTs() {
+    /// each band's energy as a direct DFT of the Hann-windowed frame sums it. The bands of a clip
+    /// at 8 kHz or above, and of clips below it (other bins, the lowest further up).
+    @Test(arguments: [8_000, 6_000, 3_000])
+    func bandEnergiesAreTheDFTs(rate: Int) {
         let size = VoicePrintMeter.size, hop = VoicePrintMeter.hop, frames = 5
         let signal = Self.noise(size + hop * (frames - 1), seed: 7)
-        let bins = VoicePrintMeter.bands(rate: 8_000)
+        let bins = VoicePrintMeter.bands(rate: Double(rate))
         var energies = [Float](repeating: 0, count: frames * bins.count)
         VoiceFFT.shared.bandEnergies(of: signal, frames: frames, hop: hop, binsOfBand: bins, into: &energies)
         for frame in 0..<frames {
