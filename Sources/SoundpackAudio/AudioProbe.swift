@@ -343,7 +343,7 @@ struct ClipMeters {
         var facts = ClipFacts(
             container: format.container, codec: format.codec, bitsPerSample: format.bitsPerSample,
             sampleRate: format.sampleRate, channels: format.channels, frames: frames,
-            durationSeconds: Double(frames) / rate, bytes: bytes.count, sha256: Digest.sha256Hex(bytes),
+            durationSeconds: Double(frames) / rate, bytes: bytes.count, sha256: PhaseTimes.measure("clips hashed (SHA-256)") { Digest.sha256Hex(bytes) },
             peakDbfs: level.peak > 0 ? rounded(20 * log10(Double(level.peak))) : nil,
             truePeakDbtp: truePeak.peak > 0 ? rounded(20 * log10(Double(truePeak.peak))) : nil,
             momentaryMaxLufs: momentaryMax.isFinite ? rounded(momentaryMax) : nil,
@@ -353,7 +353,7 @@ struct ClipMeters {
             clippedRuns: level.clippedRuns,
             silent: level.firstAudible == nil,
             nonFinite: reader.nonFinite)
-        facts.print = voice.finish()
+        facts.print = PhaseTimes.measure("voice prints (FFT, pitch)") { voice.finish() }
         if let kept { facts.speech = WordRecogniser.speech(kept, channels: format.channels, rate: format.sampleRate) }
         return facts
     }

@@ -175,6 +175,18 @@ enum Style {
 }
 
 extension CLIContext {
+    /// With SOUNDPACK_TIMINGS=1 in the environment, starts measuring phases and returns what prints
+    /// them on stderr, `first` at the top (called when the command ends, after its output); nil
+    /// otherwise.
+    func startTimings(first: String) -> (() -> Void)? {
+        guard environment["SOUNDPACK_TIMINGS"] == "1" else { return nil }
+        PhaseTimes.start()
+        return {
+            stderr.write("timings (SOUNDPACK_TIMINGS=1; phases nest, and work done at once on several cores or connections adds up beyond the wall time):\n"
+                         + PhaseTimes.table(PhaseTimes.stop().sorted { $0.name == first && $1.name != $0.name }))
+        }
+    }
+
     /// The catalog, store and working folder of a command line: `--catalog`, else
     /// `SOUNDPACK_CATALOG`; `--store`, else `SOUNDPACK_STORE`; the defaults under the project root.
     func workspace() throws(SoundpackError) -> Workspace {

@@ -24,8 +24,8 @@ public struct PackInspector: Sendable {
     /// Inspects several packs, probing the clips of all of them in one pool of workers so every
     /// core stays busy across pack boundaries.
     public func inspect(folders: [PackFolder], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [InspectedPack] {
-        var packs = WorkerPool.map(folders.count) { self.prepare(folder: folders[$0]) }
-        let queue = jobs(for: &packs)
+        var packs = WorkerPool.map(folders.count) { index in PhaseTimes.measure("pack.json read, files listed") { self.prepare(folder: folders[index]) } }
+        let queue = PhaseTimes.measure("clips listed for probing") { jobs(for: &packs) }
         var done = 0
         for segment in segments(of: queue) {
             let offset = done, total = queue.count
@@ -39,7 +39,7 @@ public struct PackInspector: Sendable {
                 }
             }
             done += segment.count
-            hear(&packs, Set(queue[segment].map(\.pack)))
+            PhaseTimes.measure("clips heard (recogniser)") { hear(&packs, Set(queue[segment].map(\.pack))) }
         }
         // Packs with no clip to probe (none named, or pack.json unreadable) are heard too: they say
         // what was not checked.
@@ -47,7 +47,7 @@ public struct PackInspector: Sendable {
         let measured = packs
         let worst = WorkerPool.map(measured.count) { index -> WorstCase? in
             guard let manifest = measured[index].packFile else { return nil }
-            return WorstCase.search(manifest, clips: measured[index].clips)
+            return PhaseTimes.measure("worst case searched") { WorstCase.search(manifest, clips: measured[index].clips) }
         }
         for index in packs.indices { packs[index].worstCase = worst[index] }
         return packs
@@ -140,12 +140,14 @@ public struct PackInspector: Sendable {
         WorkerPool.run(groups.count) { (index: Int) throws(Never) in
             let group = groups[index]
             let start = ContinuousClock.now
-            let read = group.map { job in
-                Result { () throws(AudioError) in try AudioProbe.readCapped(path: queue[job].path, cap: queue[job].probe.limits.maxFileBytes) }
+            let read = PhaseTimes.measure("clips read") {
+                group.map { job in
+                    Result { () throws(AudioError) in try AudioProbe.readCapped(path: queue[job].path, cap: queue[job].probe.limits.maxFileBytes) }
+                }
             }
             let readable = zip(group, read).compactMap { job, bytes in (try? bytes.get()).map { (probe: queue[job].probe, bytes: $0) } }
             // One outcome per clip read, in order: a clip that could not be read keeps its error.
-            var outcomes = AudioProbe.probe(together: readable)[...]
+            var outcomes = PhaseTimes.measure("clips decoded and measured") { AudioProbe.probe(together: readable) }[...]
             let probed = read.map { bytes in bytes.flatMap { _ in outcomes.removeFirst() } }
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

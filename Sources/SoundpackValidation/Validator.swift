@@ -39,7 +39,7 @@ public struct Validator: Sendable {
             } else {
                 pack.unchecked[.audioSwapped] = "no store configured: nothing to compare the clips with"
             }
-            var findings = Self.rules.flatMap { $0.check(pack) }
+            var findings = PhaseTimes.measure("rules") { Self.rules.flatMap { $0.check(pack) } }
             // The pack under review may quiet its own warnings, never its errors: waiving an error
             // is the repository's decision (--ignore or a baseline in its CI configuration).
             for id in pack.packFile?.checks.ignore ?? [] {
@@ -59,7 +59,7 @@ public struct Validator: Sendable {
                 findings[index].line = location.line
                 findings[index].column = location.column
             }
-            return PackReport(pack: pack, findings: findings)
+            return PhaseTimes.measure("reports built") { PackReport(pack: pack, findings: findings) }
         }
     }
 }

@@ -42,24 +42,59 @@ import SoundpackTestSupport
         }
         #expect(timed.status == 0, "\(timed.stderr)")
         #expect((try? JSONSerialization.jsonObject(with: Data(timed.stdout.utf8))) != nil, "\(timed.stdout)")
-        let lines = timed.stderr.split(separator: "\n").map(String.init)
-        let header = try #require(lines.firstIndex { $0.hasPrefix("timings (SOUNDPACK_TIMINGS=1") }, "\(timed.stderr)")
-        #expect(lines[header + 1].hasPrefix("phase"))
-        var phases: [String: (calls: Int, ms: Double)] = [:]
-        for line in lines[(header + 2)...] {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            let name = fields.dropLast(2).joined(separator: " ")
-            let calls = try #require(Int(fields[fields.count - 2]), "\(line)")
-            let ms = try #require(Double(fields[fields.count - 1]), "\(line)")
-            phases[name] = (calls, ms)
-        }
-        #expect(lines[header + 2].hasPrefix("publish, in all"))
+        let (phases, first) = try Self.timings(timed.stderr)
+        #expect(first == "publish, in all")
         for phase in ["validate (clips decoded, measured)", "archives and hashes, on every core", "version files written",
                       "index.json rewritten", "catalog: queries", "catalog: write transactions", "store locks taken"] {
             #expect((phases[phase]?.calls ?? 0) >= 1, "\(phase): \(timed.stderr)")
         }
         let whole = try #require(phases["publish, in all"])
         #expect(whole.calls == 1 && whole.ms > 0 && (phases["validate (clips decoded, measured)"]?.ms ?? .infinity) <= whole.ms)
+    }
+
+    /// The table SOUNDPACK_TIMINGS=1 prints on stderr: each phase's calls and milliseconds, and the
+    /// name of the first phase.
+    static func timings(_ stderr: String) throws -> (phases: [String: (calls: Int, ms: Double)], first: String) {
+        let lines = stderr.split(separator: "\n").map(String.init)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("timings (SOUNDPACK_TIMINGS=1") }, "\(stderr)")
+        #expect(lines[header + 1].hasPrefix("phase"))
+        var phases: [String: (calls: Int, ms: Double)] = [:], first = ""
+        for line in lines[(header + 2)...] {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            let name = fields.dropLast(2).joined(separator: " ")
+            let calls = try #require(Int(fields[fields.count - 2]), "\(line)")
+            let ms = try #require(Double(fields[fields.count - 1]), "\(line)")
+            phases[name] = (calls, ms)
+            if first.isEmpty { first = name }
+        }
+        return (phases, first)
+    }
+
+    /// validate with SOUNDPACK_TIMINGS=1: its phases on stderr after the report, which stays as it
+    /// is; each clip file hashed and printed once, the rules run once for the pack.
+    @Test func validateTimingsSayWhereTheTimeWent() throws {
+        let project = try Self.project()
+        let plain = try Self.run(["validate", "--no-record", "--format", "json"], project)
+        #expect(plain.status == 0 && !plain.stderr.contains("timings"), "\(plain.stderr)")
+        let timed = try withExtendedLifetime(project) {
+            try Executable.spawn(["validate", "--format", "json"], in: project.path, environment: ["SOUNDPACK_TIMINGS": "1"])
+        }
+        #expect(timed.status == 0, "\(timed.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(timed.stdout.utf8)) as? [String: Any], "\(timed.stdout)")
+        #expect((report["packs"] as? [Any])?.count == 1, "\(timed.stdout)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: project.file("packs/wechat/pack.json")))) as? [String: Any])
+        let files = Set(try #require(manifest["clips"] as? [String: String]).values).count
+        let (phases, first) = try Self.timings(timed.stderr)
+        #expect(first == "validate, in all")
+        let once = ["validate, in all", "pack.json read, files listed", "clips listed for probing", "rules", "reports built", "report rendered", "catalog record"]
+        for phase in once { #expect(phases[phase]?.calls == 1, "\(phase): \(timed.stderr)") }
+        for phase in ["clips hashed (SHA-256)", "voice prints (FFT, pitch)"] { #expect(phases[phase]?.calls == files, "\(phase): \(timed.stderr)") }
+        let groups = (files + 3) / 4
+        for phase in ["clips read", "clips decoded and measured"] { #expect(phases[phase]?.calls == groups, "\(phase): \(timed.stderr)") }
+        // Nested phases add up within the phase around them (on several cores, not within the wall time).
+        let probing = try #require(phases["clips decoded and measured"])
+        #expect(try #require(phases["validate, in all"]).ms > 0)
+        #expect((phases["clips hashed (SHA-256)"]?.ms ?? .infinity) + (phases["voice prints (FFT, pitch)"]?.ms ?? .infinity) <= probing.ms)
     }
 
     @Test func publishIsIdempotentRefusesConflictsAndEnforcesBumps() throws {

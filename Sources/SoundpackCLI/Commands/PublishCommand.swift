@@ -63,14 +63,8 @@ enum PublishCommand: Command {
         publisher.toolVersion = SoundpackCommand.version
         let outcomes: [PublishOutcome]
         let progress = Progress("checking clips", total: nil, sink: context.stderr, environment: context.environment)
-        let timed = context.environment["SOUNDPACK_TIMINGS"] == "1"
-        if timed { PhaseTimes.start() }
-        defer {
-            if timed {
-                context.stderr.write("timings (SOUNDPACK_TIMINGS=1; phases nest, and work done at once on several cores or connections adds up beyond the wall time):\n"
-                                     + PhaseTimes.table(PhaseTimes.stop().sorted { $0.name == "publish, in all" && $1.name != $0.name }))
-            }
-        }
+        let printTimings = context.startTimings(first: "publish, in all")
+        defer { printTimings?() }
         do {
             outcomes = try PhaseTimes.measure("publish, in all") { () throws(SoundpackError) in
                 try publisher.publish(folders: directories.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }

@@ -28,7 +28,10 @@ enum ValidateCommand: Command {
             project's dist/ once it holds a publish), each pack's clips are compared with the store's newest
             version below it (audio.swapped). What a run could not check is said once per pack ("words not
             checked (no recogniser for zh-Hans)"): on its summary line, in the JSON report's notes, as SARIF
-            notifications, and as skipped JUnit testcases. Exit 1 when any pack has an error (or, with --strict, a warning).
+            notifications, and as skipped JUnit testcases. With SOUNDPACK_TIMINGS=1 in the environment, where the
+            run's time went (pack.json, reading, hashing, decoding and measuring, voice prints, rules, the
+            report, the catalog) is printed on stderr at the end, phase by phase. Exit 1 when any pack has
+            an error (or, with --strict, a warning).
             """,
         options: Options.specs)
 
@@ -74,13 +77,26 @@ enum ValidateCommand: Command {
             }
         }
         session.earlier = try earlierVoices(context)
+        let printTimings = context.startTimings(first: "validate, in all")
+        defer { printTimings?() }
+        return try PhaseTimes.measure("validate, in all") { () throws(SoundpackError) -> ExitCode in
+            try validate(directories, with: session, arguments, context)
+        }
+    }
+
+    /// Validates the packs, writes the report and records the run.
+    private static func validate(_ directories: [String], with session: ValidationSession, _ arguments: Options,
+                                 _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let (format, grouping) = (arguments.format, arguments.grouping)
         let progress = Progress("validating clips", total: nil, sink: context.stderr, environment: context.environment)
         let run = session.run(directories.map(context.packFolder)) { done, total in progress.update(to: done, of: total) }
         progress.finish()
 
-        let rendering = format == .text
-            ? FindingRenderer.text(run, colour: context.colours(context.stdout), groupedBy: grouping)
-            : try FindingRenderer.render(run, as: format, colour: context.colours(context.stdout))
+        let rendering = try PhaseTimes.measure("report rendered") { () throws(SoundpackError) in
+            format == .text
+                ? FindingRenderer.text(run, colour: context.colours(context.stdout), groupedBy: grouping)
+                : try FindingRenderer.render(run, as: format, colour: context.colours(context.stdout))
+        }
         if format == .github, let summary = context.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
             // The job summary page: appended, as every step of the job writes to the same file.
             do { try OutputFile.append(Data(FindingRenderer.markdownSummary(run).utf8), to: context.absolute(summary)) } catch {
@@ -95,7 +111,9 @@ enum ValidateCommand: Command {
         } else {
             context.stdout.write(rendering)
         }
-        if !arguments.noRecord { try session.record(run, in: try context.openCatalog(), at: context.now()) }
+        if !arguments.noRecord {
+            try PhaseTimes.measure("catalog record") { () throws(SoundpackError) in try session.record(run, in: try context.openCatalog(), at: context.now()) }
+        }
         return run.passed ? .success : .failure
     }
 
