@@ -36,8 +36,9 @@ final class PostgreSQLConnection: SQLConnection {
     private let connection: OpaquePointer
     let location: String
     let insertionOrder = "seq"
-    /// One: PostgreSQL gives an untyped parameter of a VALUES list of several rows the list's type
-    /// (text for a column of parameters), not the column's it is inserted into, and refuses text for a number.
+    /// One: PostgreSQL gives each column of a VALUES list of several rows one type, from its values
+    /// in every row, before inserting; a column that is NULL in every row of a statement (an
+    /// unreadable clip's numbers) would be text, which a number column refuses.
     let rowsPerInsert = 1
 
     #if os(macOS)
@@ -121,11 +122,12 @@ final class PostgreSQLConnection: SQLConnection {
     }
 
     func query(_ sql: String, _ arguments: [SQLValue]) throws(SoundpackError) -> [SQLRow] {
-        // Every parameter goes as text with its type named, so the server never has to guess one.
+        // Every parameter goes as text with its type named, so the server never has to guess one;
+        // but NULL, which fits any column, goes untyped: named text, a number column refused it.
         var types: [Oid] = [], texts: [String?] = []
         for argument in arguments {
             switch argument {
-            case .null: types.append(25); texts.append(nil)
+            case .null: types.append(0); texts.append(nil)
             case .integer(let v): types.append(20); texts.append(String(v))
             case .real(let v):
                 types.append(701)
