@@ -329,7 +329,7 @@ struct ClipMeters {
     mutating func consume(_ chunk: UnsafeBufferPointer<Float>, peak: Float, sum: Double) {
         level.consume(chunk, peak: peak, sum: sum)
         truePeak.add(chunk, samplePeak: peak)
-        voice.consume(chunk)
+        PhaseTimes.measure("voice prints: resampled to 8 kHz") { voice.consume(chunk) }
         kept?.append(contentsOf: chunk)
     }
 

@@ -6,8 +6,10 @@ import Foundation
 /// The energy of 100 ms blocks and the loudest 400 ms window over them, with 400 ms of silence
 /// before the clip (the first three blocks zero): libebur128's EBUR128_MODE_M bookkeeping.
 struct GatingBlocks {
-    /// The trailing silence is filtered in steps of at most this many frames.
-    static let tailStep = 64
+    /// The trailing silence is filtered in steps of at most this many frames, the filter looked at
+    /// after each (`isQuiet`): longer steps filter a little past the point where it rang out, shorter
+    /// ones cost a call each (at 64, the calls of the tails were most of the K-weighting's calls).
+    static let tailStep = 256
 
     let blockFrames: Int
     /// Energy (sum over channels of squared filtered samples) of the last four blocks.

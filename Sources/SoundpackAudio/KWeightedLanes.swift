@@ -133,7 +133,7 @@ package struct KWeightedLanes {
             return true
         }
         // A quiet filter stays quiet until a block closes (nothing else moves what it is measured
-        // against), so the steps of 64 frames it would skip up to there are skipped in one.
+        // against), so the steps of `GatingBlocks.tailStep` frames it would skip up to there are skipped in one.
         let first = i * channels
         clips[i].skipping = (first..<first + channels).allSatisfy { clips[i].blocks.isQuiet(bank.state($0)) }
         clips[i].length = min(clips[i].skipping ? remaining : GatingBlocks.tailStep, remaining, clips[i].blocks.framesToBoundary)
@@ -154,7 +154,7 @@ package struct KWeightedLanes {
     }
 
     /// Filters `frames` frames in every lane of a filtering clip. A clip in its trailing silence
-    /// reads zeros (such a stretch, and so every step while it lasts, is at most 64 frames).
+    /// reads zeros (such a stretch, and so every step while it lasts, is at most `GatingBlocks.tailStep` frames).
     private mutating func filter(_ frames: Int) {
         var filtering = 0
         for i in clips.indices where clips[i].filtering {

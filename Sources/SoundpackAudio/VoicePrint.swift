@@ -368,8 +368,9 @@ final class VoiceFFT: Sendable {
     func bandEnergies(of signal: [Float], frames: Int, hop: Int, binsOfBand: [Range<Int>], into energies: inout [Float]) {
         let size = self.size, bands = binsOfBand.count
         // The bins any band holds; bin 0 is in none (below `lowHz`), so every mirror is in range.
-        let used = binsOfBand.filter { !$0.isEmpty }
-        let (lowest, highest) = (used.map(\.lowerBound).min() ?? 1, used.map(\.upperBound).max() ?? 1)
+        var (lowest, highest) = (Int.max, 1)
+        for bins in binsOfBand where !bins.isEmpty { (lowest, highest) = (min(lowest, bins.lowerBound), max(highest, bins.upperBound)) }
+        if lowest == .max { lowest = 1 }
         precondition(lowest >= 1 && highest <= size / 2, "bands within the first half of the spectrum, bin 0 excluded")
         var real = [Float](repeating: 0, count: size), imaginary = [Float](repeating: 0, count: size)
         // Powers by bin of the two frames (whole blocks of four from `lowest`: up to three past `highest`).

@@ -182,6 +182,8 @@ extension CLIContext {
         guard environment["SOUNDPACK_TIMINGS"] == "1" else { return nil }
         PhaseTimes.start()
         return {
+            // stdout is written out when the command returns: what it printed goes first.
+            stdout.flush()
             stderr.write("timings (SOUNDPACK_TIMINGS=1; phases nest, and work done at once on several cores or connections adds up beyond the wall time):\n"
                          + PhaseTimes.table(PhaseTimes.stop().sorted { $0.name == first && $1.name != $0.name }))
         }

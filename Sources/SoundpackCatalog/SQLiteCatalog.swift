@@ -60,7 +60,7 @@ final class SQLiteConnection: SQLConnection {
 
     var location: String { database.path }
     let insertionOrder = "rowid"
-    /// 16 rows of 20 values: far below SQLite's 32,766 parameters to a statement.
+    /// 16 rows of 20 values: below SQLite's limit of parameters to a statement (999 before 3.32, 32,766 since).
     let rowsPerInsert = 16
 
     func query(_ sql: String, _ arguments: [SQLValue]) throws(SoundpackError) -> [SQLRow] {

@@ -86,8 +86,9 @@ extension Store {
         }
         let probe = AudioProbe(limits: limits)
         let listed = files.contains { known[$0.clip.sha256] != nil } ? listing?.value : nil
-        // Eight at a time: on object storage each is a request that mostly waits.
-        let results = WorkerPool.mapBlocking(files.count, workers: 8) { n -> Result<VoicePrint?, SoundpackError> in
+        // Eight at a time: on object storage each is a request that mostly waits. (The clips probed
+        // here add to the hashing and voice-print phases too.)
+        let results = PhaseTimes.measure("earlier version's clips checked") { WorkerPool.mapBlocking(files.count, workers: 8) { n -> Result<VoicePrint?, SoundpackError> in
             let clip = files[n].clip
             let file = StoreLayout.versionFile(id, version, clip.file)
             if let print = known[clip.sha256], let object = listed?["\(version)/\(clip.file)".pathKey], object.bytes == Int64(clip.bytes),
@@ -106,7 +107,7 @@ extension Store {
                     throw SoundpackError.environment("\(location)/\(file.visible) cannot be read as audio: \(error.message)")
                 }
             }
-        }
+        } }
         var voices: [String: EarlierVoices.Clip] = [:]
         for (n, result) in results.enumerated() {
             guard let print = try result.get() else { continue }

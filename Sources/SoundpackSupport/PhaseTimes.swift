@@ -1,4 +1,4 @@
-// Where a run's time goes, phase by phase: `soundpack publish` with SOUNDPACK_TIMINGS=1 prints
+// Where a run's time goes, phase by phase: `soundpack publish` and `validate` with SOUNDPACK_TIMINGS=1 print
 // each measured phase's calls and their summed wall time on stderr. The table is the process's:
 // while it is on, every run in the process adds to it (the command line runs one). Off (the
 // default), a measured call costs one uncontended lock.

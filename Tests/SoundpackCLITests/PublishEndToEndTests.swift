@@ -57,6 +57,7 @@ import SoundpackTestSupport
     static func timings(_ stderr: String) throws -> (phases: [String: (calls: Int, ms: Double)], first: String) {
         let lines = stderr.split(separator: "\n").map(String.init)
         let header = try #require(lines.firstIndex { $0.hasPrefix("timings (SOUNDPACK_TIMINGS=1") }, "\(stderr)")
+        try #require(header + 2 < lines.count, "\(stderr)")
         #expect(lines[header + 1].hasPrefix("phase"))
         var phases: [String: (calls: Int, ms: Double)] = [:], first = ""
         for line in lines[(header + 2)...] {
@@ -86,15 +87,25 @@ import SoundpackTestSupport
         let files = Set(try #require(manifest["clips"] as? [String: String]).values).count
         let (phases, first) = try Self.timings(timed.stderr)
         #expect(first == "validate, in all")
-        let once = ["validate, in all", "pack.json read, files listed", "clips listed for probing", "rules", "reports built", "report rendered", "catalog record"]
+        let once = ["validate, in all", "store opened for earlier versions", "pack.json read, files listed", "clips listed for probing", "rules",
+                    "reports built", "report rendered", "catalog record"]
         for phase in once { #expect(phases[phase]?.calls == 1, "\(phase): \(timed.stderr)") }
         for phase in ["clips hashed (SHA-256)", "voice prints (FFT, pitch)"] { #expect(phases[phase]?.calls == files, "\(phase): \(timed.stderr)") }
-        let groups = (files + 3) / 4
+        // Every clip is read in chunks, each resampled for its print.
+        #expect((phases["voice prints: resampled to 8 kHz"]?.calls ?? 0) >= files, "\(timed.stderr)")
+        // The pack's clips are probed four at a time (KWeightedLanes.width mono clips side by side).
+        let lanes = 4, groups = (files + lanes - 1) / lanes
         for phase in ["clips read", "clips decoded and measured"] { #expect(phases[phase]?.calls == groups, "\(phase): \(timed.stderr)") }
         // Nested phases add up within the phase around them (on several cores, not within the wall time).
         let probing = try #require(phases["clips decoded and measured"])
         #expect(try #require(phases["validate, in all"]).ms > 0)
         #expect((phases["clips hashed (SHA-256)"]?.ms ?? .infinity) + (phases["voice prints (FFT, pitch)"]?.ms ?? .infinity) <= probing.ms)
+        // Both streams in one place (a terminal, a CI log): the report first, the table after it.
+        let shell = "env -u SOUNDPACK_CATALOG SOUNDPACK_TIMINGS=1 NO_COLOR=1 SOUNDPACK_CEILING_DIRECTORIES='\(FileManager.default.temporaryDirectory.standardizedFileURL.path)' '\(Executable.path)' validate --no-record --format json 2>&1"
+        let together = try #require(try Tool.run("/bin/sh", ["-c", shell], in: project.path))
+        let packs = try #require(together.stdout.range(of: "\"packs\""), "\(together.stdout)")
+        let table = try #require(together.stdout.range(of: "timings (SOUNDPACK_TIMINGS=1"), "\(together.stdout)")
+        #expect(packs.lowerBound < table.lowerBound, "\(together.stdout)")
     }
 
     @Test func publishIsIdempotentRefusesConflictsAndEnforcesBumps() throws {

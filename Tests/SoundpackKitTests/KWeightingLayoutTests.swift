@@ -243,9 +243,12 @@ final class FormerKWeightedMeter {
     /// nothing and only the window means are taken.
     func finish() {
         var remaining = 4 * blockFrames
-        let chunk = [Float](repeating: 0, count: 64 * channels)
+        // In steps of the lanes' length (a policy, not a layout: the step decides where the filter
+        // is found quiet, and with it the last bits).
+        let step = GatingBlocks.tailStep
+        let chunk = [Float](repeating: 0, count: step * channels)
         while remaining > 0 {
-            let n = min(64, remaining, blockFrames - framesInBlock)
+            let n = min(step, remaining, blockFrames - framesInBlock)
             // Rung out: what is left adds less than a millionth of the loudest block's energy.
             let loudest = max(blocks.0, blocks.1, blocks.2, blocks.3, current) / Double(blockFrames)
             let quiet = state.allSatisfy { $0 * $0 <= 1e-12 * loudest }

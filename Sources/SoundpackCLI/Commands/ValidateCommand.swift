@@ -58,6 +58,13 @@ enum ValidateCommand: Command {
     }
 
     static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+        let printTimings = context.startTimings(first: "validate, in all")
+        defer { printTimings?() }
+        return try PhaseTimes.measure("validate, in all") { () throws(SoundpackError) -> ExitCode in try session(arguments, context) }
+    }
+
+    /// The packs and the session of the command line, then `validate`.
+    private static func session(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let (format, grouping) = (arguments.format, arguments.grouping)
         if grouping != .file && format != .text && arguments.output == nil {
             throw .usage("--group-by \(grouping.rawValue) groups the text output only, and --format \(format.rawValue) prints none",
@@ -76,12 +83,8 @@ enum ValidateCommand: Command {
                 throw error.context(error.kind == .environment ? "cannot read the baseline \(file.visible)" : "\(file) is not a usable baseline", hint: hint)
             }
         }
-        session.earlier = try earlierVoices(context)
-        let printTimings = context.startTimings(first: "validate, in all")
-        defer { printTimings?() }
-        return try PhaseTimes.measure("validate, in all") { () throws(SoundpackError) -> ExitCode in
-            try validate(directories, with: session, arguments, context)
-        }
+        session.earlier = try PhaseTimes.measure("store opened for earlier versions") { () throws(SoundpackError) in try earlierVoices(context) }
+        return try validate(directories, with: session, arguments, context)
     }
 
     /// Validates the packs, writes the report and records the run.
