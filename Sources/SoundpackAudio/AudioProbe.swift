@@ -316,6 +316,8 @@ struct ClipMeters {
     private var voice: VoicePrintMeter
     /// Every sample, when the probe keeps speech.
     private var kept: [Float]?
+    /// The time the print's resampling took, while phases are measured (reported once, by `facts`).
+    private var resampling: UInt64? = PhaseTimes.isOn ? 0 : nil
 
     /// `frames`: what the header declares (under the probe's limit, checked before), to size buffers.
     init(_ probe: AudioProbe, channels: Int, sampleRate: Int, frames: Int64) {
@@ -329,7 +331,13 @@ struct ClipMeters {
     mutating func consume(_ chunk: UnsafeBufferPointer<Float>, peak: Float, sum: Double) {
         level.consume(chunk, peak: peak, sum: sum)
         truePeak.add(chunk, samplePeak: peak)
-        PhaseTimes.measure("voice prints: resampled to 8 kHz") { voice.consume(chunk) }
+        if let resampling {
+            let start = DispatchTime.now().uptimeNanoseconds
+            voice.consume(chunk)
+            self.resampling = resampling + (DispatchTime.now().uptimeNanoseconds - start)
+        } else {
+            voice.consume(chunk)
+        }
         kept?.append(contentsOf: chunk)
     }
 
@@ -354,6 +362,7 @@ struct ClipMeters {
             silent: level.firstAudible == nil,
             nonFinite: reader.nonFinite)
         facts.print = PhaseTimes.measure("voice prints (FFT, pitch)") { voice.finish() }
+        if let resampling { PhaseTimes.add("voice prints: resampled to 8 kHz", nanoseconds: resampling) }
         if let kept { facts.speech = WordRecogniser.speech(kept, channels: format.channels, rate: format.sampleRate) }
         return facts
     }

@@ -36,10 +36,6 @@ final class PostgreSQLConnection: SQLConnection {
     private let connection: OpaquePointer
     let location: String
     let insertionOrder = "seq"
-    /// One: PostgreSQL gives each column of a VALUES list of several rows one type, from its values
-    /// in every row, before inserting; a column that is NULL in every row of a statement (an
-    /// unreadable clip's numbers) would be text, which a number column refuses.
-    let rowsPerInsert = 1
 
     #if os(macOS)
     /// What to install when libpq cannot be opened (CPostgreSQL/shim.h names where it is looked for).

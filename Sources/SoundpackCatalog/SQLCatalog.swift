@@ -14,8 +14,6 @@ package protocol SQLConnection: AnyObject {
     var migrations: [String] { get }
     /// How clips are listed in the order they were recorded (`rowid`, or a sequence column).
     var insertionOrder: String { get }
-    /// How many rows one INSERT of parameters may carry in its VALUES list.
-    var rowsPerInsert: Int { get }
     @discardableResult func query(_ sql: String, _ arguments: [SQLValue]) throws(SoundpackError) -> [SQLRow]
     /// Runs a script of statements without parameters.
     func execute(_ script: String) throws(SoundpackError)
@@ -176,11 +174,15 @@ public class SQLCatalog: Catalog {
         return id
     }
 
-    /// The clips' rows, in order, up to the connection's `rowsPerInsert` to a statement (20 values a row).
+    /// How many clip rows one INSERT carries: 320 parameters, below SQLite's limit (999 before 3.32,
+    /// 32,766 since) and PostgreSQL's (65,535).
+    static let clipRowsPerInsert = 16
+
+    /// The clips' rows, in order, `clipRowsPerInsert` to a statement (20 values a row).
     private func insert(_ clips: [ClipRecord], versionID: Int64) throws {
         var start = 0
         while start < clips.count {
-            let batch = clips[start..<min(start + max(db.rowsPerInsert, 1), clips.count)]
+            let batch = clips[start..<min(start + Self.clipRowsPerInsert, clips.count)]
             let row = "(" + repeatElement("?", count: 20).joined(separator: ", ") + ")"
             try db.query("""
                 INSERT INTO clips (version_id, token, file, store_file, bytes, sha256, container, codec, bits, sample_rate, channels,

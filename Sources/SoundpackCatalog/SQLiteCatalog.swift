@@ -60,8 +60,6 @@ final class SQLiteConnection: SQLConnection {
 
     var location: String { database.path }
     let insertionOrder = "rowid"
-    /// 16 rows of 20 values: below SQLite's limit of parameters to a statement (999 before 3.32, 32,766 since).
-    let rowsPerInsert = 16
 
     func query(_ sql: String, _ arguments: [SQLValue]) throws(SoundpackError) -> [SQLRow] {
         do { return try database.query(sql, arguments) } catch { throw SoundpackError(error) }

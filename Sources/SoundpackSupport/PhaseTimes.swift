@@ -37,7 +37,9 @@ package enum PhaseTimes {
         return table.phases
     }
 
-    private static var isOn: Bool {
+    /// Whether phases are being measured: for a caller that adds up a phase's time in a loop of its
+    /// own and reports it once (`add(_:nanoseconds:)`), so its loop takes no lock.
+    package static var isOn: Bool {
         table.lock.lock()
         defer { table.lock.unlock() }
         return table.on
@@ -56,6 +58,9 @@ package enum PhaseTimes {
         guard isOn else { return }
         add(phase, 0)
     }
+
+    /// Adds one call of `phase` that took `nanoseconds` in all (a time summed by the caller).
+    package static func add(_ phase: String, nanoseconds: UInt64) { add(phase, nanoseconds) }
 
     private static func add(_ phase: String, _ nanoseconds: UInt64) {
         table.lock.lock()

@@ -36,6 +36,39 @@ struct PostgreSQLCatalogEndToEndTests {
         #expect(missing.stderr.contains("postgresql://soundpack:***@/nosuch") && !missing.stderr.contains("hunter2"))
     }
 
+    /// A pack with a clip that cannot be read: its row's numbers are NULL, which PostgreSQL refused
+    /// as text parameters (exit 3, "cannot record the validation"). Validated straight into
+    /// PostgreSQL, and migrated there from SQLite, it is recorded as on SQLite; so is a run without
+    /// a worst case.
+    @Test func aClipThatCannotBeReadIsRecorded() throws {
+        let project = try PublishEndToEndTests.project()
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: project.file("packs/wechat/clips/shi.caf")))
+        let url = try CatalogBackend.freshPostgresDatabase()
+        let onPostgres = try Executable.run(["validate", "packs/wechat", "--catalog", url], in: project.path)
+        let onSQLite = try Executable.run(["validate", "packs/wechat"], in: project.path)
+        #expect(onPostgres.status == 1 && onSQLite.status == 1, "\(onPostgres.stderr)")
+        #expect(!onPostgres.stderr.contains("cannot record"), "\(onPostgres.stderr)")
+        #expect(Self.normalized(onPostgres.stdout, url) == Self.normalized(onSQLite.stdout, project.file(".soundpack/catalog.sqlite")))
+        let show = ["show", "wechat", "--format", "json"]
+        let shown = try Executable.run(show + ["--catalog", url], in: project.path)
+        let shownOnSQLite = try Executable.run(show, in: project.path)
+        #expect(shown.status == 0 && Self.normalized(shown.stdout, url) == Self.normalized(shownOnSQLite.stdout, ""), "\(shown.stderr)")
+        let copy = try CatalogBackend.freshPostgresDatabase()
+        let migrate = try Executable.run(["catalog", "migrate", "--from", ".soundpack/catalog.sqlite", "--to", copy], in: project.path)
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        let copied = try Executable.run(show + ["--catalog", copy], in: project.path)
+        #expect(Self.normalized(copied.stdout, copy) == Self.normalized(shownOnSQLite.stdout, ""), "\(copied.stderr)")
+        // A pack that cannot say every amount has no worst case: its run's seconds are NULL too.
+        try Fixtures.editManifest(project.file("packs/wechat")) { manifest in
+            var clips = manifest["clips"] as? [String: Any] ?? [:]
+            clips["5"] = nil
+            manifest["clips"] = clips
+        }
+        let uncovered = try Executable.run(["validate", "packs/wechat", "--catalog", url], in: project.path)
+        #expect(uncovered.status == 1 && uncovered.stdout.contains("coverage.missing-token"), "\(uncovered.stdout)")
+        #expect(!uncovered.stderr.contains("cannot record"), "\(uncovered.stderr)")
+    }
+
     @Test func migrateCopiesACatalogAcrossAndBack() throws {
         let project = try PublishEndToEndTests.project()
         #expect(try Executable.run(["publish"], in: project.path).status == 0)

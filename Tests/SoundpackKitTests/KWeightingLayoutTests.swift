@@ -160,8 +160,9 @@ import Testing
     }
 }
 
-/// The K-weighted meter as it was before the layouts above, kept word for word as their reference
-/// (only its coefficients come from `KWeighting`, where they moved unchanged).
+/// The K-weighted meter as it was before the layouts above, kept as their reference (its
+/// coefficients come from `KWeighting`, where they moved unchanged, and its trailing-silence step
+/// from `GatingBlocks.tailStep`).
 final class FormerKWeightedMeter {
     private let channels: Int
     private let blockFrames: Int
