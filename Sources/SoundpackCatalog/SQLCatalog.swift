@@ -180,10 +180,10 @@ public class SQLCatalog: Catalog {
 
     /// The clips' rows, in order, `clipRowsPerInsert` to a statement (20 values a row).
     private func insert(_ clips: [ClipRecord], versionID: Int64) throws {
+        let row = "(" + repeatElement("?", count: 20).joined(separator: ", ") + ")"
         var start = 0
         while start < clips.count {
             let batch = clips[start..<min(start + Self.clipRowsPerInsert, clips.count)]
-            let row = "(" + repeatElement("?", count: 20).joined(separator: ", ") + ")"
             try db.query("""
                 INSERT INTO clips (version_id, token, file, store_file, bytes, sha256, container, codec, bits, sample_rate, channels,
                                    frames, duration, peak_dbfs, leading_silence_ms, trailing_silence_ms,

@@ -88,26 +88,28 @@ extension Store {
         let listed = files.contains { known[$0.clip.sha256] != nil } ? listing?.value : nil
         // Eight at a time: on object storage each is a request that mostly waits. (The clips probed
         // here add to the hashing and voice-print phases too.)
-        let results = PhaseTimes.measure("earlier version's clips checked") { WorkerPool.mapBlocking(files.count, workers: 8) { n -> Result<VoicePrint?, SoundpackError> in
-            let clip = files[n].clip
-            let file = StoreLayout.versionFile(id, version, clip.file)
-            if let print = known[clip.sha256], let object = listed?["\(version)/\(clip.file)".pathKey], object.bytes == Int64(clip.bytes),
-               let etag = object.md5, etag == md5(clip.sha256) {
-                return .success(print)
+        let results = PhaseTimes.measure("earlier version's clips checked") {
+            WorkerPool.mapBlocking(files.count, workers: 8) { n -> Result<VoicePrint?, SoundpackError> in
+                let clip = files[n].clip
+                let file = StoreLayout.versionFile(id, version, clip.file)
+                if let print = known[clip.sha256], let object = listed?["\(version)/\(clip.file)".pathKey], object.bytes == Int64(clip.bytes),
+                   let etag = object.md5, etag == md5(clip.sha256) {
+                    return .success(print)
+                }
+                return Result { () throws(SoundpackError) -> VoicePrint? in
+                    guard let data = try backend.read(file, atMost: min(limits.maxFileBytes, max(0, clip.bytes))) else {
+                        throw SoundpackError.environment("\(location)/\(file.visible) is missing (soundpack verify checks the store)")
+                    }
+                    guard Digest.sha256Hex(data) == clip.sha256 else {
+                        throw SoundpackError.environment("\(location)/\(file.visible) is not the clip its manifest names (another SHA-256; soundpack verify checks the store)")
+                    }
+                    if let print = known[clip.sha256] { return print }
+                    do throws(AudioError) { return try probe.probe(bytes: [UInt8](data)).print } catch {
+                        throw SoundpackError.environment("\(location)/\(file.visible) cannot be read as audio: \(error.message)")
+                    }
+                }
             }
-            return Result { () throws(SoundpackError) -> VoicePrint? in
-                guard let data = try backend.read(file, atMost: min(limits.maxFileBytes, max(0, clip.bytes))) else {
-                    throw SoundpackError.environment("\(location)/\(file.visible) is missing (soundpack verify checks the store)")
-                }
-                guard Digest.sha256Hex(data) == clip.sha256 else {
-                    throw SoundpackError.environment("\(location)/\(file.visible) is not the clip its manifest names (another SHA-256; soundpack verify checks the store)")
-                }
-                if let print = known[clip.sha256] { return print }
-                do throws(AudioError) { return try probe.probe(bytes: [UInt8](data)).print } catch {
-                    throw SoundpackError.environment("\(location)/\(file.visible) cannot be read as audio: \(error.message)")
-                }
-            }
-        } }
+        }
         var voices: [String: EarlierVoices.Clip] = [:]
         for (n, result) in results.enumerated() {
             guard let print = try result.get() else { continue }

@@ -60,11 +60,11 @@ enum ValidateCommand: Command {
     static func run(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let printTimings = context.startTimings(first: "validate, in all")
         defer { printTimings?() }
-        return try PhaseTimes.measure("validate, in all") { () throws(SoundpackError) -> ExitCode in try session(arguments, context) }
+        return try PhaseTimes.measure("validate, in all") { () throws(SoundpackError) -> ExitCode in try prepareAndValidate(arguments, context) }
     }
 
     /// The packs and the session of the command line, then `validate`.
-    private static func session(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
+    private static func prepareAndValidate(_ arguments: Options, _ context: CLIContext) throws(SoundpackError) -> ExitCode {
         let (format, grouping) = (arguments.format, arguments.grouping)
         if grouping != .file && format != .text && arguments.output == nil {
             throw .usage("--group-by \(grouping.rawValue) groups the text output only, and --format \(format.rawValue) prints none",
