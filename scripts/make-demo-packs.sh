@@ -26,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 clip() {
   local pack=$1 stem=$2 words=$3 voice=${4:-cmn}
   espeak-ng -v "$voice" -s 185 -p 45 -w "$work/raw.wav" "$words"
-  sox "$work/raw.wav" -r 22050 -c 1 -b 16 "$pack/clips/$stem.wav" \
+  sox -R "$work/raw.wav" -r 22050 -c 1 -b 16 "$pack/clips/$stem.wav" \
     silence 1 0.005 -45d reverse silence 1 0.005 -45d reverse \
     pad 0.015 0.015 gain -n -3
 }

@@ -17,7 +17,7 @@ clips = {}
 for index, (key, path) in enumerate(sorted(manifest["clips"].items())):
     name = "clips/" + os.path.splitext(os.path.basename(path))[0] + ".wav"
     gain = (index * 7 % 13) - 9 - 3          # -12 … 0 dB, scattered
-    subprocess.run(["sox", os.path.join(source, path), "-r", "48000", "-c", "2", "-b", "16", os.path.join(dest, name),
+    subprocess.run(["sox", "-R", os.path.join(source, path), "-r", "48000", "-c", "2", "-b", "16", os.path.join(dest, name),
                     "gain", str(gain), "pad", "0.3", "0.4"], check=True)
     clips[key] = name
 manifest["clips"] = clips

@@ -122,7 +122,7 @@ import SoundpackTestSupport
             Task.detached { usleep(1_000_000) }  // blocks the thread, as a busy test does
         }
         let (_, calls) = await host.run(Immediate(), request: Self.request("stalled", in: 60))
-        for blocker in blockers { await blocker.value }
+        for blocker in blockers { _ = await blocker.value }
         #expect(calls.count == 1)
         #expect(host.expiredAt == nil && calls.allSatisfy { !$0.afterExpiry }, "expired while no task of the process could run")
     }

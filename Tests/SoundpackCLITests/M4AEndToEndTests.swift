@@ -85,7 +85,7 @@ import SoundpackTestSupport
         // `file=libavutil.so.57 [0];  dynamically loaded by …`
         let soname = try #require(loaded.components(separatedBy: .whitespaces).lazy.filter { $0.hasPrefix("file=libavutil.so.") }
             .map { String($0.dropFirst("file=".count)) }.first)
-        FileManager.default.createFile(atPath: "\(libraries)/\(soname)", contents: Data())
+        try #require(FileManager.default.createFile(atPath: "\(libraries)/\(soname)", contents: Data()))
         try FileManager.default.removeItem(atPath: folder.file("packs"))
         let run = try Executable.spawn(["convert", "raw", "packs/wechat"], in: folder.path, environment: ["LD_LIBRARY_PATH": libraries])
         let package = "libavutil" + soname.dropFirst("libavutil.so.".count)

@@ -14,6 +14,8 @@ command prints with what the README shows, so the tour cannot drift from the too
 - The project is the tour's: a folder `tour` beside the demo packs (`../packs`, `../scripts`), as
   the README has the reader make it in the clone, holding a copy of packs/wechat.
 - `$ # …` narrative lines run the edit this script keeps for them (NARRATION).
+- The tour's set-up scripts (make-raw-pack.sh) must write the same bytes on two runs: what the
+  README shows after them would otherwise hold only by chance.
 
 Usage: scripts/check/readme.py [path/to/soundpack]   (default .build/debug/soundpack)
 """
@@ -78,8 +80,26 @@ def matches(expected, actual):
     return walk(0, 0)
 
 
+def same_twice(script):
+    """Runs a set-up script of the tour twice; the README's figures come from its output, so they
+    hold only if it writes the same bytes every time (sox dithers from a random seed without -R)."""
+    made = []
+    for run in ("first", "second"):
+        dest = os.path.join(work, f"{script}-{run}")
+        subprocess.run([os.path.join(work, "scripts", script), dest], cwd=work, env=env, check=True,
+                       stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        made.append({os.path.relpath(os.path.join(d, f), dest): open(os.path.join(d, f), "rb").read()
+                     for d, _, files in os.walk(dest) for f in files})
+    differ = sorted(name for name in made[0].keys() | made[1].keys() if made[0].get(name) != made[1].get(name))
+    if differ:
+        sys.exit(f"README set-up: scripts/{script} wrote different bytes on a second run ({', '.join(differ[:3])}"
+                 f"{', …' if len(differ) > 3 else ''}), so what the README shows after it is left to chance; make it repeatable")
+
+
 commands = problems = 0
 try:
+    for script in ("make-raw-pack.sh",):
+        same_twice(script)
     for setup, compare, lines in blocks:
         for command in setup:
             result = shell(command)
