@@ -63,7 +63,7 @@ package final class WordRecogniser: @unchecked Sendable {
         }
         let result = body(recogniser)
         // At most one idle decoder per processor (as many as run at once); any more is freed.
-        idle.withLock { if $0.count < ProcessInfo.processInfo.activeProcessorCount { $0.append(recogniser) } }
+        idle.withLock { if $0.count < ProcessInfo.activeCores { $0.append(recogniser) } }
         return .success(result)
     }
 

@@ -72,11 +72,6 @@ package enum WorkerPool {
     }
 }
 
-extension ProcessInfo {
-    /// Cores this process may use.
-    package static var activeCores: Int { processInfo.activeProcessorCount }
-}
-
 /// A value made on a thread of its own from the moment it is created, while the caller goes on
 /// with other work; `value` waits for it. It is not let go before the value is made, so its
 /// thread never outlives its owner's use of it.
