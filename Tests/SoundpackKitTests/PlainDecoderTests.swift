@@ -113,7 +113,7 @@ import SoundpackTestSupport
 
     @Test(arguments: [AudioFileWriter.Encoding.ulaw, .alaw, .pcm16], [Container.caf, .wav])
     func whatConvertWritesIsDecodedHere(encoding: AudioFileWriter.Encoding, container: Container) throws {
-        let folder = try TemporaryFolder()
+        let folder = TemporaryFolder()
         let path = folder.path + "/clip." + (container == .caf ? "caf" : "wav")
         for (count, channels) in [(4_697, 1), (4_698, 1), (2_001, 2)] {  // odd data, with libsndfile's pad byte; even; stereo
             let samples = (0..<count * channels).map { Float(0.6 * sin(Double($0) * 0.05)) }

@@ -336,6 +336,7 @@ import Testing
     /// The index is then decoded whole, and a skimmed read and a whole one of the same bytes agree.
     @Test func anEntryOnlyJSONEncoderWritesTakesTheKeptOnesAlong() throws {
         let (folder, catalog, publisher, path) = try Self.twoPacks()
+        defer { withExtendedLifetime(folder) {} }  // the packs and the store live in it until the end
         let store = publisher.store
         let before = try ManifestRefresher.decodeIndex(Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(try store.readSkimmedIndex()?.pack("b") == before.packs["b"])
