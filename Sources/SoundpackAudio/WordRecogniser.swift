@@ -62,8 +62,9 @@ package final class WordRecogniser: @unchecked Sendable {
             }
         }
         let result = body(recogniser)
-        // At most one idle decoder per processor (as many as run at once); any more is freed.
-        idle.withLock { if $0.count < ProcessInfo.activeCores { $0.append(recogniser) } }
+        // At most one idle decoder per core the process may use (as many as run at once); any more is freed.
+        let cores = ProcessInfo.activeCores
+        idle.withLock { if $0.count < cores { $0.append(recogniser) } }
         return .success(result)
     }
 

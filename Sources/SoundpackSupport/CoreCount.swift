@@ -86,13 +86,13 @@ package enum CPUQuota {
     /// The first 4 KiB of a file of /proc or /sys (which say their size is 0 or 4096 whatever they
     /// hold, so they are read to their end); nil when it cannot be opened.
     static func read(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemCall.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: 4_096)
         var filled = 0
         while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            let count = bytes.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             filled += count
